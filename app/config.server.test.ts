@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { LOCAL_DEFAULTS, loadConfig } from "./config.server";
+
+const PUBLIC = {
+  SHOPIFY_APP_URL: "https://dakiya.example.com",
+  SHOPIFY_API_KEY: "real-key",
+  SHOPIFY_API_SECRET: "real-secret",
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  SANDBOX_API_KEY: "sandbox-real-key",
+  SANDBOX_SECRET_KEY: "sandbox-real-secret",
+};
+
+describe("loadConfig", () => {
+  it("runs a fresh clone on the documented local defaults", () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBe("file:./prisma/dev.db");
+    expect(config.SHOPIFY_APP_URL).toBe("http://localhost:3000");
+    expect(config.SHOPIFY_API_SECRET).toBe(LOCAL_DEFAULTS.SHOPIFY_API_SECRET);
+    expect(config.COURIER_SERVICE_ENABLED).toBe(true);
+    expect(config.COURIER_SANDBOX_URL).toBe("http://localhost:3000");
+    expect(config.scopes).toContain("write_merchant_managed_fulfillment_orders");
+  });
+
+  it("follows PORT for the local app URL", () => {
+    expect(loadConfig({ PORT: "4100" }).SHOPIFY_APP_URL).toBe("http://localhost:4100");
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'Invalid configuration: PORT must be a port number (got "abc")'],
+    [{ PORT: "70000" }, 'Invalid configuration: PORT must be between 1 and 65535 (got "70000")'],
+    [{ DATABASE_URL: "postgres://x" }, "Invalid configuration: DATABASE_URL must start with file:, libsql:, http(s): or ws(s):"],
+    [{ SHOPIFY_APP_URL: "not a url" }, "Invalid configuration: SHOPIFY_APP_URL must be the app's public URL"],
+    [{ ENCRYPTION_KEY: "short" }, "Invalid configuration: ENCRYPTION_KEY must be 32 bytes encoded in base64"],
+    [{ COURIER_SERVICE_ENABLED: "yes" }, 'Invalid configuration: COURIER_SERVICE_ENABLED must be "true" or "false"'],
+    [{ NODE_ENV: "staging" }, "Invalid configuration: NODE_ENV"],
+  ])("refuses a malformed variable with one line naming it: %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrowError(message);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("requires real secrets on a public URL", () => {
+    const { SHOPIFY_API_SECRET: _omitted, ...withoutSecret } = PUBLIC;
+    expect(() => loadConfig(withoutSecret)).toThrowError(
+      "Invalid configuration: SHOPIFY_API_SECRET is required when SHOPIFY_APP_URL is not local (https://dakiya.example.com)",
+    );
+    expect(() => loadConfig({ ...PUBLIC, ENCRYPTION_KEY: LOCAL_DEFAULTS.ENCRYPTION_KEY })).toThrowError(
+      "ENCRYPTION_KEY still has the local default",
+    );
+    expect(loadConfig(PUBLIC).isLocal).toBe(false);
+  });
+
+  it("names a rejected secret without echoing its value", () => {
+    expect(() => loadConfig({ ENCRYPTION_KEY: "hunter2-not-base64" })).toThrowError(
+      /^Invalid configuration: ENCRYPTION_KEY must be 32 bytes encoded in base64 \(openssl rand -base64 32\)$/,
+    );
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ PORT: "" }).PORT).toBe(3000);
+  });
+});

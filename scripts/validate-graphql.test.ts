@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { validateAdminDocument } from "../graphql/admin-schema";
+import { findGraphqlDocuments } from "./validate-graphql";
+
+describe("GraphQL validation against the 2026-10 Admin schema", () => {
+  it("accepts a document Shopify accepts", () => {
+    expect(validateAdminDocument("query { shop { name myshopifyDomain } }")).toEqual([]);
+  });
+
+  it("refuses a field Shopify does not have", () => {
+    const errors = validateAdminDocument("query { shop { name courierBudget } }");
+    expect(errors.map((error) => error.message)).toEqual(['Cannot query field "courierBudget" on type "Shop".']);
+  });
+
+  it("refuses deprecated fields", () => {
+    const errors = validateAdminDocument("query ($id: ID!) { order(id: $id) { customer { phone } } }");
+    expect(errors[0]?.message).toMatch(/deprecated/);
+  });
+
+  it("finds tagged documents with their line numbers", () => {
+    const text = 'const a = 1;\nconst Q = `#graphql\n  query { shop { name } }\n`;\n';
+    expect(findGraphqlDocuments("x.ts", text)).toEqual([{ file: "x.ts", line: 2, source: "\n  query { shop { name } }\n" }]);
+  });
+});

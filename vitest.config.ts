@@ -1,0 +1,24 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "store/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/worker-database.ts"],
+    pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: {
+      NODE_ENV: "test",
+      SHOPIFY_APP_URL: "http://localhost:3999",
+      SHOPIFY_API_KEY: "dakiya-test-api-key",
+      SHOPIFY_API_SECRET: "dakiya-test-api-secret",
+      SANDBOX_API_KEY: "sandbox_test_key",
+      SANDBOX_SECRET_KEY: "sandbox_test_secret",
+      COURIER_TIMEOUT_MS: "2000",
+    },
+  },
+});
