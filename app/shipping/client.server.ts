@@ -1,0 +1,192 @@
+import { z } from "zod";
+import {
+  CancelOrderResultSchema,
+  createOrderRequestSchema,
+  CreateOrderResultSchema,
+  ErrorResultSchema,
+  OrderDetailsSchema,
+  RateRequestSchema,
+  RateResultSchema,
+  toFieldErrors,
+  TrackingResultSchema,
+  WarehouseSchema,
+  type CancelOrderResult,
+  type CreateOrderInput,
+  type CreateOrderResult,
+  type FieldError,
+  type OrderDetails,
+  type RateRequestInput,
+  type RateResult,
+  type TrackingResult,
+  type Warehouse,
+} from "./contract";
+
+export type CourierEnvironment = "test" | "live";
+
+export interface CourierClientOptions {
+  apiKey: string;
+  secretKey: string;
+  /** `test` selects the sandbox address (spec: Authentication). */
+  environment: CourierEnvironment;
+  sandboxUrl: string;
+  productionUrl?: string;
+  timeoutMs?: number;
+  /** Attempts per call, including the first. */
+  attempts?: number;
+  /** First back-off delay; doubled each retry, with full jitter. */
+  backoffMs?: number;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+/**
+ * What went wrong, sorted by what the caller can do about it:
+ * `invalid` (fix the fields), `conflict` (order_id used), `not_found`, `unauthorized` (fix the keys),
+ * `unavailable` (the service could not be reached; retry later), `bad_response` (the service broke the spec).
+ */
+export type CourierErrorKind = "invalid" | "conflict" | "not_found" | "unauthorized" | "too_large" | "unavailable" | "bad_response";
+
+export class CourierError extends Error {
+  override name = "CourierError";
+  constructor(
+    readonly kind: CourierErrorKind,
+    message: string,
+    readonly fieldErrors: FieldError[] = [],
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return this.kind === "unavailable";
+  }
+}
+
+const KIND_BY_STATUS: Record<number, CourierErrorKind> = {
+  400: "invalid",
+  401: "unauthorized",
+  403: "unauthorized",
+  404: "not_found",
+  409: "conflict",
+  413: "too_large",
+  422: "invalid",
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+
+/**
+ * The Shipment Order Service client. It knows nothing of Shopify: it speaks the spec's fields,
+ * validates before sending, and checks every answer against the spec.
+ */
+export function createCourierClient(options: CourierClientOptions) {
+  const baseUrl = (options.environment === "test" ? options.sandboxUrl : options.productionUrl)?.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 8_000;
+  const attempts = Math.max(1, options.attempts ?? 3);
+  const backoffMs = options.backoffMs ?? 250;
+  const now = options.now ?? (() => new Date());
+
+  function validate<T>(schema: z.ZodType<T>, input: unknown): T {
+    const parsed = schema.safeParse(input, { reportInput: true });
+    if (!parsed.success) {
+      const errors = toFieldErrors(parsed.error);
+      throw new CourierError("invalid", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}`, errors);
+    }
+    return parsed.data;
+  }
+
+  async function call<T>(operation: string, method: "GET" | "POST", path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    if (!baseUrl) {
+      throw new CourierError("unavailable", "No production address is configured for live courier accounts (COURIER_PRODUCTION_URL)");
+    }
+    let lastFailure: CourierError | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      if (attempt > 1) await sleep(Math.random() * backoffMs * 2 ** (attempt - 2));
+      let response: Response;
+      try {
+        response = await doFetch(`${baseUrl}${path}`, {
+          method,
+          headers: {
+            Accept: "application/json",
+            "X-Api-Key": options.apiKey,
+            "X-Secret-Key": options.secretKey,
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : "the service could not be reached";
+        lastFailure = new CourierError("unavailable", `${operation}: ${reason}`);
+        continue;
+      }
+      const payload: unknown = await response.json().catch(() => undefined);
+      if (response.ok) {
+        const parsed = schema.safeParse(payload);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          throw new CourierError(
+            "bad_response",
+            `${operation}: the service's answer does not match the spec at ${issue.path.join(".") || "(body)"}: ${issue.message}`,
+            [],
+            response.status,
+          );
+        }
+        return parsed.data;
+      }
+      const failure = ErrorResultSchema.safeParse(payload);
+      const message = failure.success ? failure.data.message : `HTTP ${response.status}`;
+      const fieldErrors = failure.success ? failure.data.errors : [];
+      if (isRetryableStatus(response.status)) {
+        lastFailure = new CourierError("unavailable", `${operation}: ${message}`, fieldErrors, response.status);
+        continue;
+      }
+      throw new CourierError(KIND_BY_STATUS[response.status] ?? "bad_response", `${operation}: ${message}`, fieldErrors, response.status);
+    }
+    throw lastFailure!;
+  }
+
+  const segment = (value: string | number) => encodeURIComponent(String(value));
+
+  return {
+    baseUrl,
+    environment: options.environment,
+
+    /** Safe to retry: the service replays the original result for the same order_id and payload. */
+    async createOrder(order: CreateOrderInput): Promise<CreateOrderResult> {
+      validate(createOrderRequestSchema(now), order);
+      return call("create-order", "POST", "/v1/create-order", CreateOrderResultSchema, order);
+    },
+
+    async calculateRate(request: RateRequestInput): Promise<RateResult> {
+      validate(RateRequestSchema, request);
+      return call("calculate-rate", "POST", "/v1/calculate-rate", RateResultSchema, request);
+    },
+
+    async getWarehouse(id: number): Promise<Warehouse> {
+      return call("get-warehouse", "GET", `/v1/get-warehouse/${segment(id)}`, WarehouseSchema);
+    },
+
+    async trackOrder(awb: string): Promise<TrackingResult> {
+      return call("track-order", "GET", `/v1/track-order/${segment(awb)}`, TrackingResultSchema);
+    },
+
+    async getOrder(awb: string): Promise<OrderDetails> {
+      return call("get-order", "GET", `/v1/get-order/${segment(awb)}`, OrderDetailsSchema);
+    },
+
+    /** Extension (cancel-order); cancelling twice answers as the first time. */
+    async cancelOrder(awb: string): Promise<CancelOrderResult> {
+      return call("cancel-order", "POST", "/v1/cancel-order", CancelOrderResultSchema, { awb });
+    },
+
+    /** Sandbox only: move a shipment on without waiting for its clock. */
+    async advanceSandboxShipment(awb: string, to?: number): Promise<TrackingResult> {
+      return call("sandbox/advance", "POST", "/v1/sandbox/advance", TrackingResultSchema, { awb, to });
+    },
+  };
+}
+
+export type CourierClient = ReturnType<typeof createCourierClient>;

@@ -1,0 +1,341 @@
+import { z } from "zod";
+
+/**
+ * The Shipment Order Service's wire contract (../shared/spec/shipment-order-service.md).
+ * One set of schemas for both sides: the client validates what it sends and parses what it gets,
+ * the embedded service validates what it receives. Field names stay in the spec's snake_case.
+ */
+
+export const MAX_PRODUCTS = 10;
+export const ORDER_DATE_MAX_AGE_DAYS = 7;
+export const EWAYBILL_THRESHOLD_RUPEES = 50_000;
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const LOGISTIC_IDS = [1, 2, 3, 4] as const;
+
+const text = (field: string) =>
+  z.string({ error: `${field} must be text` }).trim().min(1, { error: `${field} must not be empty` });
+
+const optionalText = (field: string) => z.string({ error: `${field} must be text` }).trim().optional();
+
+const money = (field: string) =>
+  z.number({ error: `${field} must be a number of rupees` }).min(0, { error: `${field} must not be negative` });
+
+/** Pincode: exactly 6 digits; the spec types it integer but its sample sends a string, so both are accepted. */
+export const PincodeSchema = (field: string) =>
+  z
+    .union([z.number({ error: `${field} must be a 6-digit PIN code` }), z.string({ error: `${field} must be a 6-digit PIN code` })])
+    .refine((value) => /^[1-9]\d{5}$/.test(String(value).trim()), {
+      error: `${field} must be exactly 6 digits, e.g. 400001`,
+    })
+    .transform((value) => Number(String(value).trim()));
+
+/** Package sides: whole centimetres, more than 1 (spec "Limits"). */
+const centimetres = (field: string) =>
+  z
+    .number({ error: `${field} must be a whole number of centimetres` })
+    .int({ error: `${field} must be a whole number of centimetres` })
+    .gt(1, { error: `${field} must be more than 1 cm` });
+
+/** Weights: the spec types them integer kg but its samples send fractions; fractional kg are accepted. */
+const kilograms = (field: string) =>
+  z.number({ error: `${field} must be a weight in kg` }).gt(0, { error: `${field} must be more than 0 kg` }).max(1000, {
+    error: `${field} must be at most 1000 kg`,
+  });
+
+export const PaymentModeSchema = z.enum(["cod", "prepaid"], { error: 'payment_mode must be "cod" or "prepaid"' });
+export type PaymentMode = z.infer<typeof PaymentModeSchema>;
+
+export const ShipmentTypeSchema = z.enum(["forward", "reverse"], { error: 'must be "forward" or "reverse"' });
+export type ShipmentType = z.infer<typeof ShipmentTypeSchema>;
+
+const mobile = (field: string) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .refine((value) => /^(?:\+?91|0)?[6-9]\d{9}$/.test(value.replace(/[\s-]/g, "")), {
+      error: `${field} must be a 10-digit Indian mobile number, optionally prefixed by +91 or 0`,
+    });
+
+export const ProductSchema = z.object({
+  product_name: text("product_name"),
+  price: money("price"),
+  quantity: z.number({ error: "quantity must be a whole number" }).int({ error: "quantity must be a whole number" }).min(1, {
+    error: "quantity must be at least 1",
+  }),
+  sku: optionalText("sku"),
+  tax: money("tax").optional(),
+  discount: money("discount").optional(),
+});
+export type Product = z.infer<typeof ProductSchema>;
+
+/** Today's date in India (UTC+05:30, no daylight saving), as YYYY-MM-DD. */
+export function indiaDate(instant: Date): string {
+  return new Date(instant.getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
+
+function daysBetween(earlier: string, later: string): number {
+  return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 86_400_000);
+}
+
+/** order_date: YYYY-MM-DD, a real calendar day, within the last 7 days in India time. */
+export const orderDateSchema = (now: () => Date) =>
+  z
+    .string({ error: "order_date must be a date as YYYY-MM-DD" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "order_date must be a date as YYYY-MM-DD" })
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
+      error: "order_date is not a real calendar date",
+    })
+    .superRefine((value, context) => {
+      const age = daysBetween(value, indiaDate(now()));
+      if (age < 0) context.addIssue({ code: "custom", message: "order_date must not be in the future (India time)" });
+      else if (age > ORDER_DATE_MAX_AGE_DAYS) {
+        context.addIssue({ code: "custom", message: `order_date must fall within the last ${ORDER_DATE_MAX_AGE_DAYS} days` });
+      }
+    });
+
+const orderFields = (now: () => Date) => ({
+  order_id: text("order_id").max(64, { error: "order_id must be at most 64 characters" }),
+  order_date: orderDateSchema(now),
+  order_type: ShipmentTypeSchema.default("forward"),
+  name: text("name"),
+  mobile: mobile("mobile"),
+  alt_mobile: mobile("alt_mobile").optional(),
+  company_name: optionalText("company_name"),
+  email: z.email({ error: "email must be a valid e-mail address" }).optional(),
+  gst_number: optionalText("gst_number"),
+  address_line_1: text("address_line_1"),
+  address_line_2: optionalText("address_line_2"),
+  city: text("city"),
+  state: text("state"),
+  pincode: PincodeSchema("pincode"),
+  products: z
+    .array(ProductSchema, { error: "products must be a list of products" })
+    .min(1, { error: "products must list at least 1 product" })
+    .max(MAX_PRODUCTS, { error: `products must list at most ${MAX_PRODUCTS} products` }),
+  package_length: centimetres("package_length"),
+  package_breadth: centimetres("package_breadth"),
+  package_height: centimetres("package_height"),
+  package_weight: kilograms("package_weight"),
+  payment_mode: PaymentModeSchema.default("cod"),
+  discount: money("discount").optional(),
+  shipping_charge: money("shipping_charge").optional(),
+  transaction_charge: money("transaction_charge").optional(),
+  giftwrap_charge: money("giftwrap_charge").optional(),
+  total_amount: money("total_amount"),
+  warehouse_id: z.number({ error: "warehouse_id must be a warehouse id" }).int({ error: "warehouse_id must be a warehouse id" }).positive({
+    error: "warehouse_id must be a warehouse id",
+  }).optional(),
+  logistic_id: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "logistic_id must be 1, 2, 3 or 4" }),
+  ewaybill_no: optionalText("ewaybill_no"),
+  delivery_remarks: optionalText("delivery_remarks"),
+});
+
+const orderObject = (now: () => Date) => z.object({ ...orderFields(now), total_price: money("total_price").optional() });
+
+/**
+ * The create-order body. `total_price` (the spec's sample) is accepted as an alias of `total_amount`;
+ * when both are sent they must agree.
+ */
+export const createOrderRequestSchema = (now: () => Date = () => new Date()) =>
+  z
+    .preprocess(
+      (input) => {
+        if (input && typeof input === "object" && !Array.isArray(input)) {
+          const body = input as Record<string, unknown>;
+          if (body.total_amount === undefined && body.total_price !== undefined) {
+            const { total_price, ...rest } = body;
+            return { ...rest, total_amount: total_price };
+          }
+        }
+        return input;
+      },
+      orderObject(now),
+    )
+    .superRefine((order, context) => {
+      if (order.total_price !== undefined && order.total_price !== order.total_amount) {
+        context.addIssue({ code: "custom", path: ["total_price"], message: "total_price and total_amount must agree; send one of them" });
+      }
+    })
+    .transform(({ total_price: _alias, ...order }) => order);
+
+export type CreateOrderRequest = z.infer<ReturnType<typeof createOrderRequestSchema>>;
+/** What a caller may send: `total_amount` or its alias `total_price`. */
+export type CreateOrderInput = Omit<z.input<ReturnType<typeof orderObject>>, "total_amount"> &
+  ({ total_amount: number; total_price?: number } | { total_amount?: undefined; total_price: number });
+
+export const CreateOrderResultSchema = z.object({
+  success: z.literal(true),
+  id: z.number().int(),
+  order_id: z.string(),
+  awb: z.string().min(1),
+  logistic: z.string(),
+  additional_info: z.string(),
+  tracking_url: z.url(),
+  message: z.string(),
+});
+export type CreateOrderResult = z.infer<typeof CreateOrderResultSchema>;
+
+export const RateRequestSchema = z.object({
+  shipment_type: ShipmentTypeSchema,
+  payment_mode: PaymentModeSchema,
+  pickup: PincodeSchema("pickup"),
+  delivery: PincodeSchema("delivery"),
+  length: centimetres("length"),
+  breadth: centimetres("breadth"),
+  height: centimetres("height"),
+  actual_weight: kilograms("actual_weight"),
+  amount: money("amount"),
+});
+export type RateRequest = z.infer<typeof RateRequestSchema>;
+export type RateRequestInput = z.input<typeof RateRequestSchema>;
+
+export const RateOptionSchema = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  name: z.string(),
+  chargeable_weight: z.string().regex(/^\d+(\.\d+)? KG$/),
+  freight_charges: z.number(),
+  cod_charges: z.number(),
+  total_charges: z.number(),
+  zone: z.string(),
+  edd: z.string().regex(/^\d+ - \d+$/),
+});
+export type RateOption = z.infer<typeof RateOptionSchema>;
+
+export const RateResultSchema = z
+  .object({ success: z.literal(true), logistics: z.array(RateOptionSchema), total_logistics: z.number().int() })
+  .refine((result) => result.total_logistics === result.logistics.length, {
+    path: ["total_logistics"],
+    message: "total_logistics must equal the number of logistics",
+  });
+export type RateResult = z.infer<typeof RateResultSchema>;
+
+const timestamp = z.iso.datetime({ offset: true });
+
+export const WarehouseSchema = z.object({
+  success: z.literal(true),
+  id: z.number().int(),
+  warehouse_name: z.string(),
+  company_name: z.string(),
+  address_line_1: z.string(),
+  address_line_2: z.string(),
+  is_active: z.boolean(),
+  city: z.string(),
+  state: z.string(),
+  pincode: z.number().int(),
+  country: z.string(),
+  mobile: z.string(),
+  email: z.string(),
+  gst_number: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Warehouse = z.infer<typeof WarehouseSchema>;
+
+export const TrackingEntrySchema = z.object({
+  label: z.string(),
+  activity: z.string(),
+  service_status: z.number().int(),
+  status: z.number().int(),
+  location: z.string().nullable(),
+  timestamp,
+});
+export type TrackingEntry = z.infer<typeof TrackingEntrySchema>;
+
+export const TrackingResultSchema = z.object({
+  success: z.literal(true),
+  awb: z.string(),
+  order: z.string(),
+  order_status: z.string().regex(/^[A-Z]+$/),
+  order_date: timestamp,
+  logistic: z.string(),
+  created_at: timestamp,
+  destination: z.string(),
+  estimated_delivery_date: timestamp,
+  delivered_date: z.union([z.literal(""), timestamp]),
+  tracking_history: z.array(TrackingEntrySchema),
+  track_url: z.url(),
+});
+export type TrackingResult = z.infer<typeof TrackingResultSchema>;
+
+export const OrderDetailsSchema = z.object({
+  success: z.literal(true),
+  id: z.number().int(),
+  order_id: z.string(),
+  awb: z.string(),
+  order_type: z.string(),
+  order_status: z.string(),
+  order_invoice_no: z.string(),
+  order_date: timestamp,
+  customer_name: z.string(),
+  customer_email: z.string(),
+  mobile: z.string(),
+  alt_mobile: z.string(),
+  customer_company_name: z.string(),
+  customer_gst_number: z.string(),
+  address_line_1: z.string(),
+  address_line_2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  pincode: z.number().int(),
+  package_length: z.number().int(),
+  // The stored order names the breadth `package_width`; creation calls it `package_breadth`.
+  package_width: z.number().int(),
+  package_height: z.number().int(),
+  actual_weight: z.number(),
+  products: z.array(ProductSchema),
+  payment_mode: z.string(),
+  discount: z.number(),
+  shipping_charge: z.number(),
+  transaction_charge: z.number(),
+  giftwrap_charge: z.number(),
+  total_amount: z.number(),
+  is_dangerous_good: z.boolean(),
+  ewaybill_no: z.string(),
+  delivery_remarks: z.string(),
+  zone: z.string(),
+  estimated_delivery_date: timestamp,
+  logistic_data: z.object({ name: z.string(), mode: z.string() }),
+  warehouse_id: z.number().int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type OrderDetails = z.infer<typeof OrderDetailsSchema>;
+
+/** Extension: cancellation, which the spec needs (rule 4) but does not show. */
+export const CancelOrderRequestSchema = z.object({ awb: text("awb") });
+export const CancelOrderResultSchema = z.object({
+  success: z.literal(true),
+  awb: z.string(),
+  order_id: z.string(),
+  order_status: z.literal("CANCELLED"),
+  message: z.string(),
+});
+export type CancelOrderResult = z.infer<typeof CancelOrderResultSchema>;
+
+/** Extension of the embedded sandbox: move a shipment on without waiting for its clock. */
+export const AdvanceRequestSchema = z.object({
+  awb: text("awb"),
+  to: z.number({ error: "to must be a service status code" }).int({ error: "to must be a service status code" }).optional(),
+});
+
+export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+/** Every failure, whatever its status. */
+export const ErrorResultSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(FieldErrorSchema),
+});
+export type ErrorResult = z.infer<typeof ErrorResultSchema>;
+
+/** One entry per bad field, all at once, each message naming its field. */
+export function toFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join(".") || "body";
+    const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
+    return { field, message: missing ? `${field} is required` : issue.message };
+  });
+}

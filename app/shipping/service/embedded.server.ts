@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import { getConfig } from "~/config.server";
+import prisma from "~/db.server";
+import { createServiceHandler } from "./http.server";
+import { DEFAULT_RATE_CARDS, RateCardsSchema, type CourierRateCard } from "./rate-cards";
+import { ensureSandbox } from "./sandbox-seed.server";
+import { createShipmentService } from "./shipment-service.server";
+
+function loadRateCards(): CourierRateCard[] {
+  const file = process.env.SANDBOX_RATE_CARDS_FILE;
+  if (!file) return DEFAULT_RATE_CARDS;
+  const parsed = RateCardsSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) {
+    throw new Error(`SANDBOX_RATE_CARDS_FILE ${file} is not a valid rate card list: ${parsed.error.issues[0]?.message}`);
+  }
+  return parsed.data;
+}
+
+let handler: ((request: Request) => Promise<Response>) | undefined;
+let sandboxReady: Promise<number> | undefined;
+
+/** The app's own Shipment Order Service, on its database and real time. */
+export function embeddedServiceHandler(): (request: Request) => Promise<Response> {
+  if (handler) return handler;
+  const config = getConfig();
+  const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: loadRateCards() });
+  handler = createServiceHandler({
+    db: prisma,
+    service,
+    ready: () => {
+      sandboxReady ??= ensureSandbox(prisma, config.SANDBOX_API_KEY, config.SANDBOX_SECRET_KEY).catch((error) => {
+        sandboxReady = undefined;
+        throw error;
+      });
+      return sandboxReady;
+    },
+  });
+  return handler;
+}

@@ -1,0 +1,100 @@
+import type { ApiClient, PrismaClient } from "@prisma/client";
+import { MAX_BODY_BYTES } from "../contract";
+import { findApiClient } from "./credentials.server";
+import { ServiceFailure } from "./failures";
+import { buildOpenApiDocument } from "./openapi";
+import type { ShipmentService } from "./shipment-service.server";
+
+export interface ServiceHttpDeps {
+  db: PrismaClient;
+  service: ShipmentService;
+  /** Runs before the first authenticated request: the sandbox client and warehouses exist. */
+  ready: () => Promise<unknown>;
+}
+
+function jsonResponse(status: number, body: unknown): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
+  // The unread rest of an oversized upload would otherwise poison the kept-alive connection.
+  if (status === 413) headers.Connection = "close";
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** Reads at most 1 MB; a larger body is refused before it is parsed. */
+async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ServiceFailure(413, "The body is larger than 1 MB");
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new ServiceFailure(413, "The body is larger than 1 MB");
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ServiceFailure(400, "The body must be JSON", [{ field: "body", message: "body is not valid JSON" }]);
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ServiceFailure(400, "The body must be a JSON object", [{ field: "body", message: "body must be a JSON object" }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+async function authenticate(db: PrismaClient, request: Request): Promise<ApiClient> {
+  const apiKey = request.headers.get("x-api-key");
+  const secretKey = request.headers.get("x-secret-key");
+  if (!apiKey || !secretKey) {
+    throw new ServiceFailure(401, "Send your credentials in the X-Api-Key and X-Secret-Key headers", [
+      ...(apiKey ? [] : [{ field: "X-Api-Key", message: "X-Api-Key header is missing" }]),
+      ...(secretKey ? [] : [{ field: "X-Secret-Key", message: "X-Secret-Key header is missing" }]),
+    ]);
+  }
+  const client = await findApiClient(db, apiKey, secretKey);
+  if (!client) throw new ServiceFailure(401, "The api_key and secret_key do not match an account");
+  return client;
+}
+
+type Route = { method: "GET" | "POST"; pattern: RegExp; run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown> };
+
+/** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
+export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
+  const routes: Route[] = [
+    { method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
+    { method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
+    { method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, decodeURIComponent(match[1]!)) },
+    { method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, decodeURIComponent(match[1]!)) },
+    { method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, decodeURIComponent(match[1]!)) },
+    { method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
+    { method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
+  ];
+
+  return async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/\/+$/, "");
+    try {
+      if (path === "/v1/openapi.json" && request.method === "GET") {
+        return jsonResponse(200, buildOpenApiDocument(url.origin));
+      }
+      const matching = routes.filter((route) => route.pattern.test(path));
+      if (matching.length === 0) throw new ServiceFailure(404, `No operation at ${path}`);
+      const route = matching.find((candidate) => candidate.method === request.method);
+      if (!route) throw new ServiceFailure(405, `${path} accepts ${matching.map((candidate) => candidate.method).join(", ")}, not ${request.method}`);
+      await ready();
+      const client = await authenticate(db, request);
+      return jsonResponse(200, await route.run(client, request, path.match(route.pattern)!));
+    } catch (error) {
+      if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody());
+      console.error("Shipment Order Service failed", error);
+      return jsonResponse(500, { success: false, message: "The service failed; try again", errors: [] });
+    }
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import {
+  AdvanceRequestSchema,
+  CancelOrderRequestSchema,
+  CancelOrderResultSchema,
+  createOrderRequestSchema,
+  CreateOrderResultSchema,
+  ErrorResultSchema,
+  OrderDetailsSchema,
+  RateRequestSchema,
+  RateResultSchema,
+  TrackingResultSchema,
+  WarehouseSchema,
+} from "../contract";
+
+const schema = (type: z.ZodType, io: "input" | "output") => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(type, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+  return rest;
+};
+
+const ERROR_STATUSES: Record<string, string> = {
+  "400": "The body is not a JSON object",
+  "401": "Missing or wrong X-Api-Key / X-Secret-Key",
+  "404": "Unknown awb or warehouse",
+  "409": "order_id conflict, or a move the shipment cannot make",
+  "413": "Body over 1 MB",
+  "422": "Invalid fields: one entry per bad field",
+};
+
+function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; type: "string" | "integer" } }) {
+  return {
+    summary,
+    security: [{ apiKey: [], secretKey: [] }],
+    ...(options.path
+      ? { parameters: [{ name: options.path.name, in: "path", required: true, schema: { type: options.path.type } }] }
+      : {}),
+    ...(options.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${options.body}` } } } } }
+      : {}),
+    responses: {
+      "200": { description: "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${result}` } } } },
+      ...Object.fromEntries(
+        ["401", ...options.errors].map((status) => [
+          status,
+          { description: ERROR_STATUSES[status], content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } } },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 description of /v1, generated from the same zod schemas the service enforces. */
+export function buildOpenApiDocument(serverUrl: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Shipment Order Service",
+      version: "1",
+      description:
+        "Courier aggregation: create shipment orders, quote rates, read warehouses, track shipments, read orders. " +
+        "cancel-order and sandbox/advance are extensions of Dakiya's embedded sandbox.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        secretKey: { type: "apiKey", in: "header", name: "X-Secret-Key" },
+      },
+      schemas: {
+        CreateOrderRequest: schema(createOrderRequestSchema(), "input"),
+        CreateOrderResult: schema(CreateOrderResultSchema, "output"),
+        RateRequest: schema(RateRequestSchema, "input"),
+        RateResult: schema(RateResultSchema, "output"),
+        Warehouse: schema(WarehouseSchema, "output"),
+        TrackingResult: schema(TrackingResultSchema, "output"),
+        OrderDetails: schema(OrderDetailsSchema, "output"),
+        CancelOrderRequest: schema(CancelOrderRequestSchema, "input"),
+        CancelOrderResult: schema(CancelOrderResultSchema, "output"),
+        AdvanceRequest: schema(AdvanceRequestSchema, "input"),
+        ErrorResult: schema(ErrorResultSchema, "output"),
+      },
+    },
+    paths: {
+      "/v1/create-order": { post: operation("Create a shipment order", "CreateOrderResult", { body: "CreateOrderRequest", errors: ["400", "409", "413", "422"] }) },
+      "/v1/calculate-rate": { post: operation("Quote rates per courier", "RateResult", { body: "RateRequest", errors: ["400", "413", "422"] }) },
+      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", type: "integer" } }) },
+      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404"], path: { name: "awb", type: "string" } }) },
+      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404"], path: { name: "awb", type: "string" } }) },
+      "/v1/cancel-order": { post: operation("Cancel a shipment not yet picked up (extension)", "CancelOrderResult", { body: "CancelOrderRequest", errors: ["400", "404", "409", "413", "422"] }) },
+      "/v1/sandbox/advance": { post: operation("Move a sandbox shipment on (extension)", "TrackingResult", { body: "AdvanceRequest", errors: ["400", "404", "409", "413", "422"] }) },
+    },
+  };
+}

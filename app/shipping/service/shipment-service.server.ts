@@ -1,0 +1,445 @@
+import { createHash, randomInt } from "node:crypto";
+import { Prisma, type ApiClient, type PrismaClient, type ServiceOrder, type ServiceTrackingEvent } from "@prisma/client";
+import {
+  AdvanceRequestSchema,
+  CancelOrderRequestSchema,
+  createOrderRequestSchema,
+  EWAYBILL_THRESHOLD_RUPEES,
+  RateRequestSchema,
+  toFieldErrors,
+  type CancelOrderResult,
+  type CreateOrderRequest,
+  type CreateOrderResult,
+  type OrderDetails,
+  type RateResult,
+  type TrackingResult,
+  type Warehouse,
+} from "../contract";
+import { isCancellable, isServiceStatusCode, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "../status";
+import { invalid, ServiceFailure } from "./failures";
+import type { CourierRateCard } from "./rate-cards";
+import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
+import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
+import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
+
+export interface ShipmentServiceDeps {
+  db: PrismaClient;
+  now: () => Date;
+  rateCards: readonly CourierRateCard[];
+}
+
+type OrderWithEvents = ServiceOrder & { events: ServiceTrackingEvent[] };
+
+const SANDBOX_NOTE = "Sandbox shipment: the courier, its charges and its tracking are simulated.";
+
+function parseOrFail<T>(schema: { safeParse(input: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: import("zod").ZodError } }, body: unknown): T {
+  const parsed = schema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw invalid(toFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Order-independent JSON, so the same payload always hashes the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestHash = (order: CreateOrderRequest) => createHash("sha256").update(stableJson(order)).digest("hex");
+
+/** Air waybill numbers in each courier's own format. */
+function newAwb(courierId: number): string {
+  const digits = (count: number) => Array.from({ length: count }, () => randomInt(10)).join("");
+  switch (courierId) {
+    case 1:
+      return `1${digits(13)}`;
+    case 2:
+      return `7${digits(10)}`;
+    case 3:
+      return `14${digits(13)}`;
+    default:
+      return `D${digits(8)}`;
+  }
+}
+
+const isUniqueViolation = (error: unknown, field?: string) =>
+  error instanceof Prisma.PrismaClientKnownRequestError &&
+  error.code === "P2002" &&
+  (field === undefined || JSON.stringify(error.meta ?? {}).includes(field));
+
+function toStep(event: ServiceTrackingEvent): TrackingStep {
+  return {
+    step: event.step,
+    code: event.code as ServiceStatusCode,
+    happenedAt: event.happenedAt,
+    location: event.location,
+    activity: event.activity,
+  };
+}
+
+export function createShipmentService({ db, now, rateCards }: ShipmentServiceDeps) {
+  const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
+
+  async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
+    const warehouse = await db.warehouse.findUnique({ where: { id: order.warehouseId } });
+    return {
+      awb: order.awb,
+      originCity: warehouse?.city ?? "Origin",
+      destinationCity: order.city,
+      transitHours: Math.max(12, order.eddMinDays * 24 - 30),
+    };
+  }
+
+  async function findOrder(client: ApiClient, awb: string): Promise<ServiceOrder> {
+    const order = await db.serviceOrder.findUnique({ where: { awb } });
+    // Another client's awb is as unknown as a made-up one.
+    if (!order || order.apiClientId !== client.id) throw new ServiceFailure(404, `No shipment with awb ${awb}`);
+    return order;
+  }
+
+  async function recordSteps(order: ServiceOrder, steps: TrackingStep[]): Promise<void> {
+    if (steps.length === 0) return;
+    const last = steps[steps.length - 1]!;
+    try {
+      await db.$transaction([
+        ...steps.map((step) =>
+          db.serviceTrackingEvent.create({
+            data: { orderId: order.id, step: step.step, code: step.code, location: step.location, activity: step.activity, happenedAt: step.happenedAt },
+          }),
+        ),
+        db.serviceOrder.update({
+          where: { id: order.id },
+          data: {
+            statusCode: last.code,
+            ...(last.code === SERVICE_STATUS.DELIVERED ? { deliveredAt: last.happenedAt } : {}),
+            ...(last.code === SERVICE_STATUS.CANCELLED ? { cancelledAt: last.happenedAt } : {}),
+          },
+        }),
+      ]);
+    } catch (error) {
+      // A concurrent reader recorded the same steps first; theirs stand.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  /** Brings a shipment's history up to the sandbox clock and returns it. */
+  async function currentOrder(order: ServiceOrder): Promise<OrderWithEvents> {
+    const events = await db.serviceTrackingEvent.findMany({ where: { orderId: order.id }, orderBy: { step: "asc" } });
+    const last = events[events.length - 1];
+    if (last) await recordSteps(order, stepsDue(await routeOf(order), toStep(last), now()));
+    return db.serviceOrder.findUniqueOrThrow({ where: { id: order.id }, include: { events: { orderBy: { step: "asc" } } } });
+  }
+
+  function toTrackingResult(order: OrderWithEvents): TrackingResult {
+    return {
+      success: true,
+      awb: order.awb,
+      order: order.orderId,
+      order_status: orderStatusWord(order.statusCode as ServiceStatusCode),
+      order_date: `${order.orderDate}T00:00:00+05:30`,
+      logistic: order.logisticName,
+      created_at: order.createdAt.toISOString(),
+      destination: order.city,
+      estimated_delivery_date: new Date(order.createdAt.getTime() + order.eddMaxDays * 86_400_000).toISOString(),
+      delivered_date: order.deliveredAt ? order.deliveredAt.toISOString() : "",
+      tracking_history: order.events.map((event) => ({
+        label: SERVICE_STATUS_LABELS[event.code as ServiceStatusCode],
+        activity: event.activity,
+        service_status: event.code,
+        status: trackingPhase(event.code as ServiceStatusCode),
+        location: event.location,
+        timestamp: event.happenedAt.toISOString(),
+      })),
+      track_url: order.trackingUrl,
+    };
+  }
+
+  async function replayOrRefuse(client: ApiClient, orderId: string, body: unknown): Promise<CreateOrderResult | null> {
+    const existing = await db.serviceOrder.findUnique({ where: { apiClientId_orderId: { apiClientId: client.id, orderId } } });
+    if (!existing) return null;
+    if (existing.cancelledAt) {
+      throw new ServiceFailure(409, `order_id ${orderId} belonged to a cancelled order and cannot be used again`, [
+        { field: "order_id", message: "order_id was used by a cancelled order; choose a new order_id" },
+      ]);
+    }
+    // Judged as of the original creation, so a retry after midnight still replays.
+    const replayed = parseOrFail(createOrderRequestSchema(() => existing.createdAt), body);
+    if (requestHash(replayed) !== existing.requestHash) {
+      throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${existing.awb})`, [
+        { field: "order_id", message: "order_id already exists with a different payload; send the same payload or a new order_id" },
+      ]);
+    }
+    return JSON.parse(existing.createResult) as CreateOrderResult;
+  }
+
+  async function resolveWarehouse(client: ApiClient, warehouseId: number | undefined) {
+    if (warehouseId === undefined) {
+      const primary = await db.warehouse.findFirst({ where: { apiClientId: client.id, isPrimary: true, isActive: true } });
+      if (!primary) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
+      return primary;
+    }
+    const warehouse = await db.warehouse.findUnique({ where: { id: warehouseId } });
+    if (!warehouse || warehouse.apiClientId !== client.id) {
+      throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is not one of this account's warehouses` }]);
+    }
+    if (!warehouse.isActive) throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is inactive` }]);
+    return warehouse;
+  }
+
+  return {
+    async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
+      const orderId = typeof (body as { order_id?: unknown })?.order_id === "string" ? (body as { order_id: string }).order_id.trim() : "";
+      if (orderId) {
+        const replay = await replayOrRefuse(client, orderId, body);
+        if (replay) return replay;
+      }
+      const order = parseOrFail(createOrderRequestSchema(now), body);
+      const warehouse = await resolveWarehouse(client, order.warehouse_id);
+      if (!isServiceablePincode(order.pincode)) {
+        throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
+      }
+      const card = cardFor(order.logistic_id);
+      const quote = quoteFor(card, {
+        shipmentType: order.order_type,
+        paymentMode: order.payment_mode,
+        pickup: warehouse.pincode,
+        delivery: order.pincode,
+        length: order.package_length,
+        breadth: order.package_breadth,
+        height: order.package_height,
+        actualWeight: order.package_weight,
+        amount: order.total_amount,
+      });
+      if (!quote) {
+        throw invalid([
+          { field: "logistic_id", message: `${card.name} does not deliver from ${warehouse.pincode} to ${order.pincode}; choose another courier` },
+        ]);
+      }
+      const needsEwaybill = order.total_amount >= EWAYBILL_THRESHOLD_RUPEES && !order.ewaybill_no;
+      const createdAt = now();
+
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const awb = newAwb(card.id);
+        const trackingUrl = card.trackingUrl.replace("{awb}", encodeURIComponent(awb));
+        const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
+        const manifested = firstStep(route, createdAt);
+        try {
+          const created = await db.$transaction(async (tx) => {
+            const row = await tx.serviceOrder.create({
+              data: {
+                apiClientId: client.id,
+                orderId: order.order_id,
+                awb,
+                requestHash: requestHash(order),
+                createResult: "",
+                statusCode: SERVICE_STATUS.MANIFESTED,
+                orderType: order.order_type,
+                orderDate: order.order_date,
+                customerName: order.name,
+                customerEmail: order.email ?? "",
+                mobile: order.mobile,
+                altMobile: order.alt_mobile ?? "",
+                companyName: order.company_name ?? "",
+                gstNumber: order.gst_number ?? "",
+                addressLine1: order.address_line_1,
+                addressLine2: order.address_line_2 ?? "",
+                city: order.city,
+                state: order.state,
+                pincode: order.pincode,
+                packageLength: order.package_length,
+                packageBreadth: order.package_breadth,
+                packageHeight: order.package_height,
+                actualWeight: order.package_weight,
+                products: JSON.stringify(order.products),
+                paymentMode: order.payment_mode,
+                discount: order.discount ?? 0,
+                shippingCharge: order.shipping_charge ?? 0,
+                transactionCharge: order.transaction_charge ?? 0,
+                giftwrapCharge: order.giftwrap_charge ?? 0,
+                totalAmount: order.total_amount,
+                ewaybillNo: order.ewaybill_no ?? "",
+                deliveryRemarks: order.delivery_remarks ?? "",
+                warehouseId: warehouse.id,
+                logisticId: card.id,
+                logisticName: card.name,
+                logisticMode: card.mode,
+                zone: quote.zone,
+                chargeableWeight: quote.chargeableWeightKg,
+                freightCharges: quote.freight,
+                codCharges: quote.cod,
+                totalCharges: quote.total,
+                eddMinDays: quote.eddDays[0],
+                eddMaxDays: quote.eddDays[1],
+                trackingUrl,
+                createdAt,
+                events: {
+                  create: {
+                    step: manifested.step,
+                    code: manifested.code,
+                    location: manifested.location,
+                    activity: manifested.activity,
+                    happenedAt: manifested.happenedAt,
+                  },
+                },
+              },
+            });
+            const result: CreateOrderResult = {
+              success: true,
+              id: row.id,
+              order_id: row.orderId,
+              awb,
+              logistic: card.name,
+              additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
+              tracking_url: trackingUrl,
+              message: needsEwaybill
+                ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`
+                : "Order created successfully",
+            };
+            await tx.serviceOrder.update({ where: { id: row.id }, data: { createResult: JSON.stringify(result) } });
+            return result;
+          });
+          return created;
+        } catch (error) {
+          if (isUniqueViolation(error, "awb")) continue;
+          if (isUniqueViolation(error)) {
+            // The same order_id was created concurrently: replay it or refuse, as for a retry.
+            const replay = await replayOrRefuse(client, order.order_id, body);
+            if (replay) return replay;
+          }
+          throw error;
+        }
+      }
+      throw new Error("Could not allocate a unique awb after 5 attempts");
+    },
+
+    async calculateRate(body: unknown): Promise<RateResult> {
+      const request = parseOrFail(RateRequestSchema, body);
+      const logistics = quoteAll(rateCards, {
+        shipmentType: request.shipment_type,
+        paymentMode: request.payment_mode,
+        pickup: request.pickup,
+        delivery: request.delivery,
+        length: request.length,
+        breadth: request.breadth,
+        height: request.height,
+        actualWeight: request.actual_weight,
+        amount: request.amount,
+      }).map(toRateOption);
+      return { success: true, logistics, total_logistics: logistics.length };
+    },
+
+    async getWarehouse(client: ApiClient, rawId: string): Promise<Warehouse> {
+      const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
+      if (Number.isNaN(id)) throw new ServiceFailure(404, `No warehouse with id ${rawId}`, [{ field: "id", message: "id must be a warehouse number" }]);
+      const warehouse = await db.warehouse.findUnique({ where: { id } });
+      if (!warehouse || warehouse.apiClientId !== client.id) throw new ServiceFailure(404, `No warehouse with id ${id}`);
+      return {
+        success: true,
+        id: warehouse.id,
+        warehouse_name: warehouse.warehouseName,
+        company_name: warehouse.companyName,
+        address_line_1: warehouse.addressLine1,
+        address_line_2: warehouse.addressLine2,
+        is_active: warehouse.isActive,
+        city: warehouse.city,
+        state: warehouse.state,
+        pincode: warehouse.pincode,
+        country: warehouse.country,
+        mobile: warehouse.mobile,
+        email: warehouse.email,
+        gst_number: warehouse.gstNumber,
+        created_at: warehouse.createdAt.toISOString(),
+        updated_at: warehouse.updatedAt.toISOString(),
+      };
+    },
+
+    async trackOrder(client: ApiClient, awb: string): Promise<TrackingResult> {
+      return toTrackingResult(await currentOrder(await findOrder(client, awb)));
+    },
+
+    async getOrder(client: ApiClient, awb: string): Promise<OrderDetails> {
+      const order = await currentOrder(await findOrder(client, awb));
+      return {
+        success: true,
+        id: order.id,
+        order_id: order.orderId,
+        awb: order.awb,
+        order_type: order.orderType,
+        order_status: orderStatusWord(order.statusCode as ServiceStatusCode),
+        order_invoice_no: order.orderId,
+        order_date: `${order.orderDate}T00:00:00+05:30`,
+        customer_name: order.customerName,
+        customer_email: order.customerEmail,
+        mobile: order.mobile,
+        alt_mobile: order.altMobile,
+        customer_company_name: order.companyName,
+        customer_gst_number: order.gstNumber,
+        address_line_1: order.addressLine1,
+        address_line_2: order.addressLine2,
+        city: order.city,
+        state: order.state,
+        country: "India",
+        pincode: order.pincode,
+        package_length: order.packageLength,
+        package_width: order.packageBreadth,
+        package_height: order.packageHeight,
+        actual_weight: order.actualWeight,
+        products: JSON.parse(order.products),
+        payment_mode: order.paymentMode,
+        discount: order.discount,
+        shipping_charge: order.shippingCharge,
+        transaction_charge: order.transactionCharge,
+        giftwrap_charge: order.giftwrapCharge,
+        total_amount: order.totalAmount,
+        is_dangerous_good: false,
+        ewaybill_no: order.ewaybillNo,
+        delivery_remarks: order.deliveryRemarks,
+        zone: order.zone,
+        estimated_delivery_date: new Date(order.createdAt.getTime() + order.eddMaxDays * 86_400_000).toISOString(),
+        logistic_data: { name: order.logisticName, mode: order.logisticMode },
+        warehouse_id: order.warehouseId,
+        created_at: order.createdAt.toISOString(),
+        updated_at: order.updatedAt.toISOString(),
+      };
+    },
+
+    async cancelOrder(client: ApiClient, body: unknown): Promise<CancelOrderResult> {
+      const { awb } = parseOrFail(CancelOrderRequestSchema, body);
+      const order = await currentOrder(await findOrder(client, awb));
+      const result: CancelOrderResult = { success: true, awb, order_id: order.orderId, order_status: "CANCELLED", message: "Order cancelled" };
+      if (order.statusCode === SERVICE_STATUS.CANCELLED) return result;
+      const code = order.statusCode as ServiceStatusCode;
+      if (!isCancellable(code)) {
+        throw new ServiceFailure(409, `Shipment ${awb} is ${SERVICE_STATUS_LABELS[code]} and can no longer be cancelled`, [
+          { field: "awb", message: "only shipments not yet picked up can be cancelled" },
+        ]);
+      }
+      const last = toStep(order.events[order.events.length - 1]!);
+      await recordSteps(order, advanceSteps(await routeOf(order), last, now(), SERVICE_STATUS.CANCELLED));
+      return result;
+    },
+
+    /** Sandbox only: moves a shipment on to its next stage, or along the graph to `to`. */
+    async advance(client: ApiClient, body: unknown): Promise<TrackingResult> {
+      const { awb, to } = parseOrFail(AdvanceRequestSchema, body);
+      if (to !== undefined && !isServiceStatusCode(to)) {
+        throw invalid([{ field: "to", message: `to must be one of the service status codes ${Object.keys(SERVICE_STATUS_LABELS).join(", ")}` }]);
+      }
+      const order = await currentOrder(await findOrder(client, awb));
+      const last = toStep(order.events[order.events.length - 1]!);
+      try {
+        await recordSteps(order, advanceSteps(await routeOf(order), last, now(), to));
+      } catch (error) {
+        if (error instanceof IllegalMoveError) throw new ServiceFailure(409, error.message, [{ field: "to", message: error.message }]);
+        throw error;
+      }
+      return toTrackingResult(await currentOrder(order));
+    },
+  };
+}
+
+export type ShipmentService = ReturnType<typeof createShipmentService>;

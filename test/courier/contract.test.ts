@@ -1,0 +1,395 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { CourierError, createCourierClient } from "~/shipping/client.server";
+import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
+import { serveFetch } from "../support/serve-fetch";
+import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
+import { sampleOrder } from "../support/orders";
+
+let courier: RunningCourierService;
+beforeAll(async () => {
+  courier = await startCourierService();
+});
+afterAll(() => courier.close());
+
+async function failureOf(promise: Promise<unknown>): Promise<CourierError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CourierError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+const rawPost = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${courier.url}${path}`, {
+    method: "POST",
+    headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json", ...headers },
+    body,
+  });
+
+describe("calculate-rate", () => {
+  const parcel = { shipment_type: "forward", payment_mode: "prepaid", length: 30, breadth: 25, height: 8, actual_weight: 0.9, amount: 2297 } as const;
+
+  it("quotes every courier that serves the route, with total_logistics equal to the list", async () => {
+    const rates = await courier.client().calculateRate({ ...parcel, pickup: 421302, delivery: "560038" });
+    expect(rates.logistics.map((option) => option.name)).toEqual(["Delhivery", "Bluedart", "XpressBees", "DTDC"]);
+    expect(rates.total_logistics).toBe(4);
+    for (const option of rates.logistics) {
+      expect(option.zone).toBe("D");
+      expect(option.chargeable_weight).toBe("1.5 KG");
+      expect(option.cod_charges).toBe(0);
+      expect(option.total_charges).toBe(option.freight_charges);
+      expect(option.edd).toMatch(/^\d+ - \d+$/);
+    }
+  });
+
+  it("leaves out a courier that does not serve the zone", async () => {
+    const rates = await courier.client().calculateRate({ ...parcel, pickup: 421302, delivery: 781001 });
+    expect(rates.logistics.map((option) => option.name)).toEqual(["Delhivery", "Bluedart", "DTDC"]);
+    expect(rates.total_logistics).toBe(3);
+    expect(rates.logistics.every((option) => option.zone === "E")).toBe(true);
+  });
+
+  it("quotes nothing for a PIN code no courier serves", async () => {
+    const rates = await courier.client().calculateRate({ ...parcel, pickup: 421302, delivery: 900001 });
+    expect(rates).toEqual({ success: true, logistics: [], total_logistics: 0 });
+  });
+});
+
+describe("create-order, get-order, track-order", () => {
+  it("books an order whose zone and charges match the quote, and stores every field", async () => {
+    const client = courier.client();
+    const order = sampleOrder({
+      alt_mobile: "09845012345",
+      company_name: "Rao Textiles",
+      email: "asha@example.in",
+      gst_number: "29ABCDE1234F1Z5",
+      discount: 100,
+      shipping_charge: 49,
+      transaction_charge: 10,
+      giftwrap_charge: 25,
+      ewaybill_no: "EWB123456789",
+      delivery_remarks: "Call before delivery",
+      order_type: "forward",
+    });
+    const quote = await client.calculateRate({
+      shipment_type: "forward",
+      payment_mode: "cod",
+      pickup: 421302,
+      delivery: 560038,
+      length: 30,
+      breadth: 25,
+      height: 8,
+      actual_weight: 0.9,
+      amount: 2297,
+    });
+
+    const created = await client.createOrder(order);
+    const details = await client.getOrder(created.awb);
+    const delhivery = quote.logistics.find((option) => option.id === 1)!;
+
+    expect(created.logistic).toBe("Delhivery");
+    expect(created.tracking_url).toContain(created.awb);
+    expect(created.additional_info).toMatch(/^Sandbox shipment/);
+    expect(details).toMatchObject({
+      order_id: order.order_id,
+      awb: created.awb,
+      order_status: "MANIFESTED",
+      customer_name: "Asha Rao",
+      customer_email: "asha@example.in",
+      alt_mobile: "09845012345",
+      customer_company_name: "Rao Textiles",
+      customer_gst_number: "29ABCDE1234F1Z5",
+      address_line_2: "Near 100 Feet Road",
+      pincode: 560038,
+      package_width: 25,
+      actual_weight: 0.9,
+      discount: 100,
+      shipping_charge: 49,
+      transaction_charge: 10,
+      giftwrap_charge: 25,
+      total_amount: 2297,
+      ewaybill_no: "EWB123456789",
+      delivery_remarks: "Call before delivery",
+      zone: delhivery.zone,
+      logistic_data: { name: "Delhivery", mode: "surface" },
+      warehouse_id: expect.any(Number),
+    });
+    const stored = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb } });
+    expect(stored.totalCharges).toBe(delhivery.total_charges);
+    expect(details.products).toHaveLength(2);
+  });
+
+  it("takes total_price as total_amount, as the spec's sample sends it", async () => {
+    const { total_amount, ...rest } = sampleOrder();
+    const created = await courier.client().createOrder({ ...rest, total_price: total_amount } as never);
+    expect((await courier.client().getOrder(created.awb)).total_amount).toBe(total_amount);
+  });
+
+  it("picks up from the primary warehouse unless told otherwise", async () => {
+    const client = courier.client();
+    const primary = await client.createOrder(sampleOrder());
+    const gurugram = await prisma.warehouse.findFirstOrThrow({ where: { city: "Gurugram" } });
+    const chosen = await client.createOrder(sampleOrder({ warehouse_id: gurugram.id }));
+    const primaryWarehouse = await client.getWarehouse((await client.getOrder(primary.awb)).warehouse_id);
+    expect(primaryWarehouse).toMatchObject({ city: "Bhiwandi", pincode: 421302, is_active: true });
+    expect((await client.getOrder(chosen.awb)).warehouse_id).toBe(gurugram.id);
+  });
+
+  it("flags a missing e-waybill at ₹50,000 or more, and books the order", async () => {
+    const created = await courier.client().createOrder(sampleOrder({ total_amount: 50_000, payment_mode: "prepaid" }));
+    expect(created.message).toMatch(/ewaybill_no/);
+    const under = await courier.client().createOrder(sampleOrder({ total_amount: 49_999 }));
+    expect(under.message).toBe("Order created successfully");
+  });
+
+  it("starts tracking at Manifested and moves on with the sandbox clock", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const first = await courier.client().trackOrder(created.awb);
+    expect(first.tracking_history.map((entry) => entry.service_status)).toEqual([2]);
+    expect(first.order_status).toBe("MANIFESTED");
+    expect(first.delivered_date).toBe("");
+
+    courier.setNow(new Date(Date.now() + 30 * 86_400_000));
+    try {
+      const later = await courier.client().trackOrder(created.awb);
+      const codes = later.tracking_history.map((entry) => entry.service_status);
+      expect(codes.length).toBeGreaterThan(3);
+      const times = later.tracking_history.map((entry) => Date.parse(entry.timestamp));
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      expect([8, 12, 14, 15]).toContain(codes[codes.length - 1]);
+      // The same awb tells the same story on every read.
+      expect((await courier.client().trackOrder(created.awb)).tracking_history).toEqual(later.tracking_history);
+    } finally {
+      courier.setNow(new Date());
+    }
+  });
+});
+
+describe("idempotent creation", () => {
+  it("replays the same order_id and payload with the original awb", async () => {
+    const order = sampleOrder();
+    const first = await courier.client().createOrder(order);
+    const again = await courier.client().createOrder(order);
+    expect(again).toEqual(first);
+    expect(await prisma.serviceOrder.count({ where: { orderId: order.order_id } })).toBe(1);
+  });
+
+  it("refuses the same order_id with a different payload (409)", async () => {
+    const order = sampleOrder();
+    await courier.client().createOrder(order);
+    const failure = await failureOf(courier.client().createOrder({ ...order, total_amount: 1 }));
+    expect(failure.kind).toBe("conflict");
+    expect(failure.status).toBe(409);
+    expect(failure.fieldErrors[0]?.field).toBe("order_id");
+  });
+
+  it("gives concurrent creates of one order a single awb", async () => {
+    const order = sampleOrder();
+    const results = await Promise.all(Array.from({ length: 10 }, () => courier.client().createOrder(order)));
+    expect(new Set(results.map((result) => result.awb)).size).toBe(1);
+    expect(await prisma.serviceOrder.count({ where: { orderId: order.order_id } })).toBe(1);
+  });
+});
+
+describe("cancel-order", () => {
+  it("cancels, records code 10, and refuses the order_id afterwards", async () => {
+    const order = sampleOrder();
+    const created = await courier.client().createOrder(order);
+    const cancelled = await courier.client().cancelOrder(created.awb);
+    expect(cancelled).toMatchObject({ awb: created.awb, order_status: "CANCELLED" });
+    expect(await courier.client().cancelOrder(created.awb)).toEqual(cancelled);
+
+    const tracking = await courier.client().trackOrder(created.awb);
+    expect(tracking.tracking_history.at(-1)?.service_status).toBe(10);
+    expect((await courier.client().getOrder(created.awb)).order_status).toBe("CANCELLED");
+
+    const reuse = await failureOf(courier.client().createOrder(order));
+    expect(reuse.status).toBe(409);
+    expect(reuse.message).toMatch(/cancelled/);
+  });
+
+  it("refuses to cancel a shipment already picked up", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    await courier.client().advanceSandboxShipment(created.awb, 5);
+    const failure = await failureOf(courier.client().cancelOrder(created.awb));
+    expect(failure.status).toBe(409);
+    expect(failure.message).toMatch(/In Transit/);
+  });
+});
+
+describe("sandbox advance", () => {
+  it("moves one stage, or along the graph to a code", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const next = await courier.client().advanceSandboxShipment(created.awb);
+    expect(next.tracking_history.map((entry) => entry.service_status)).toEqual([2, 3]);
+    expect(next.order_status).toBe("OUTFORPICKUP");
+
+    const delivered = await courier.client().advanceSandboxShipment(created.awb, 8);
+    expect(delivered.tracking_history.map((entry) => entry.service_status)).toEqual([2, 3, 5, 6, 7, 8]);
+    expect(delivered.order_status).toBe("DELIVERED");
+    expect(delivered.delivered_date).not.toBe("");
+
+    const stuck = await failureOf(courier.client().advanceSandboxShipment(created.awb));
+    expect(stuck.status).toBe(409);
+  });
+
+  it("takes exception paths: undelivered, return to origin", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    await courier.client().advanceSandboxShipment(created.awb, 9);
+    const returned = await courier.client().advanceSandboxShipment(created.awb, 12);
+    expect(returned.tracking_history.map((entry) => entry.service_status)).toEqual([2, 3, 5, 6, 7, 9, 11, 12]);
+    expect(returned.order_status).toBe("RTODELIVERED");
+    const illegal = await failureOf(courier.client().advanceSandboxShipment(created.awb, 8));
+    expect(illegal.status).toBe(409);
+  });
+});
+
+describe("errors", () => {
+  it("401 for wrong credentials, and the old sandbox pair stops working when it changes", async () => {
+    const failure = await failureOf(courier.client({ secretKey: "wrong-secret" }).getWarehouse(1));
+    expect(failure).toMatchObject({ kind: "unauthorized", status: 401 });
+
+    await ensureSandbox(prisma, "rotated_key_1", "rotated_secret_1");
+    try {
+      expect((await failureOf(courier.client().getWarehouse(1))).status).toBe(401);
+      const rotated = courier.client({ apiKey: "rotated_key_1", secretKey: "rotated_secret_1" });
+      expect((await rotated.calculateRate({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 400001, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 100 })).total_logistics).toBe(4);
+    } finally {
+      await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
+    }
+  });
+
+  it("404 for an unknown awb or warehouse", async () => {
+    expect(await failureOf(courier.client().trackOrder("NO-SUCH-AWB"))).toMatchObject({ kind: "not_found", status: 404 });
+    expect(await failureOf(courier.client().getOrder("NO-SUCH-AWB"))).toMatchObject({ status: 404 });
+    expect(await failureOf(courier.client().getWarehouse(99999))).toMatchObject({ kind: "not_found", status: 404 });
+  });
+
+  it("400 for a body that is not a JSON object, 413 over 1 MB, each in the error shape", async () => {
+    const notJson = await rawPost("/v1/create-order", "{not json");
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ success: false, message: "The body must be JSON" });
+    expect((await rawPost("/v1/calculate-rate", "[1,2]")).status).toBe(400);
+
+    const huge = await rawPost("/v1/create-order", JSON.stringify({ padding: "x".repeat(1024 * 1024) }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ success: false, message: "The body is larger than 1 MB", errors: [] });
+  });
+
+  it("422 lists every bad field at once and writes nothing", async () => {
+    const before = await prisma.serviceOrder.count();
+    const response = await rawPost(
+      "/v1/create-order",
+      JSON.stringify({ ...sampleOrder(), name: "", pincode: "5600", products: [], logistic_id: 7, email: "not-an-email" }),
+    );
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { errors: { field: string }[] };
+    expect(body.errors.map((error) => error.field).sort()).toEqual(["email", "logistic_id", "name", "pincode", "products"]);
+    expect(await prisma.serviceOrder.count()).toBe(before);
+  });
+
+  it("surfaces the service's field errors unchanged", async () => {
+    const failure = await failureOf(courier.client().createOrder(sampleOrder({ pincode: 781001, logistic_id: 3 })));
+    expect(failure.kind).toBe("invalid");
+    expect(failure.fieldErrors).toEqual([
+      { field: "logistic_id", message: "XpressBees does not deliver from 421302 to 781001; choose another courier" },
+    ]);
+  });
+});
+
+describe("the client", () => {
+  it("validates before sending: nothing reaches the service", async () => {
+    const before = courier.requests;
+    const failure = await failureOf(courier.client().createOrder(sampleOrder({ pincode: 12345, package_length: 1 })));
+    expect(failure.kind).toBe("invalid");
+    expect(failure.fieldErrors.map((error) => error.field)).toEqual(["pincode", "package_length"]);
+    expect(courier.requests).toBe(before);
+  });
+
+  it("retries 5xx and network failures, then succeeds; never retries a 4xx", async () => {
+    let calls = 0;
+    const flaky = await serveFetch(async (request) => {
+      calls += 1;
+      if (calls <= 2) return new Response(JSON.stringify({ success: false, message: "busy", errors: [] }), { status: 503 });
+      return fetch(new Request(`${courier.url}${new URL(request.url).pathname}`, request));
+    });
+    try {
+      const warehouse = await courier.client({ sandboxUrl: flaky.url }).getWarehouse(1);
+      expect(warehouse.city).toBe("Bhiwandi");
+      expect(calls).toBe(3);
+
+      const before = courier.requests;
+      await failureOf(courier.client().trackOrder("NOPE"));
+      expect(courier.requests - before).toBe(1);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it("gives up on a silent service after its attempts, as unavailable", async () => {
+    let calls = 0;
+    const silent = await serveFetch(async () => {
+      calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return new Response("{}");
+    });
+    try {
+      const failure = await failureOf(courier.client({ sandboxUrl: silent.url, timeoutMs: 150, attempts: 2 }).getWarehouse(1));
+      expect(failure).toMatchObject({ kind: "unavailable", retryable: true });
+      expect(failure.message).toMatch(/no answer within 150 ms/);
+      expect(calls).toBe(2);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("names the field when an answer breaks the spec", async () => {
+    const broken = await serveFetch(() => new Response(JSON.stringify({ success: true, logistics: [], total_logistics: "0" })));
+    try {
+      const failure = await failureOf(
+        createCourierClient({ apiKey: "k", secretKey: "s", environment: "test", sandboxUrl: broken.url }).calculateRate({
+          shipment_type: "forward",
+          payment_mode: "cod",
+          pickup: 421302,
+          delivery: 560038,
+          length: 10,
+          breadth: 10,
+          height: 10,
+          actual_weight: 1,
+          amount: 100,
+        }),
+      );
+      expect(failure.kind).toBe("bad_response");
+      expect(failure.message).toMatch(/total_logistics/);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it("sends live accounts to the production address only", async () => {
+    const failure = await failureOf(courier.client({ environment: "live", productionUrl: undefined }).getWarehouse(1));
+    expect(failure.message).toMatch(/COURIER_PRODUCTION_URL/);
+    expect(courier.client({ environment: "live", productionUrl: courier.url }).baseUrl).toBe(courier.url);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("is served without credentials and generated from the schemas", async () => {
+    const response = await fetch(`${courier.url}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> };
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/create-order", "/v1/calculate-rate", "/v1/get-warehouse/{id}", "/v1/track-order/{awb}", "/v1/get-order/{awb}", "/v1/cancel-order"]));
+    expect(document.components.schemas.RateRequest?.required).toEqual(
+      expect.arrayContaining(["shipment_type", "payment_mode", "pickup", "delivery", "length", "breadth", "height", "actual_weight", "amount"]),
+    );
+    expect(document.components.schemas.OrderDetails?.properties).toHaveProperty("package_width");
+  });
+});

@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient } from "@prisma/client";
+import prisma from "~/db.server";
+import { ServiceFailure } from "~/shipping/service/failures";
+import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
+import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
+import { createShipmentService } from "~/shipping/service/shipment-service.server";
+import { SANDBOX_KEY, SANDBOX_SECRET } from "../support/courier-service";
+import { sampleOrder } from "../support/orders";
+
+// 2026-03-10 09:00 in India; dates below are relative to it.
+const NOW = new Date("2026-03-10T03:30:00Z");
+const service = createShipmentService({ db: prisma, now: () => NOW, rateCards: DEFAULT_RATE_CARDS });
+let client: ApiClient;
+beforeAll(async () => {
+  const id = await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
+  client = await prisma.apiClient.findUniqueOrThrow({ where: { id } });
+});
+
+const product = { product_name: "Steel tiffin", price: 450, quantity: 1 };
+const products = (count: number) => Array.from({ length: count }, (_, index) => ({ ...product, sku: `SKU-${index}` }));
+
+type Row = [rule: string, overrides: Record<string, unknown>, outcome: "ok" | { field: string; message?: RegExp }];
+
+const rows: Row[] = [
+  ["order_date today", { order_date: "2026-03-10" }, "ok"],
+  ["order_date 7 days old", { order_date: "2026-03-03" }, "ok"],
+  ["order_date 8 days old", { order_date: "2026-03-02" }, { field: "order_date", message: /last 7 days/ }],
+  ["order_date tomorrow", { order_date: "2026-03-11" }, { field: "order_date", message: /future/ }],
+  ["order_date not a day", { order_date: "2026-02-30" }, { field: "order_date", message: /calendar/ }],
+  ["order_date wrong format", { order_date: "10/03/2026" }, { field: "order_date", message: /YYYY-MM-DD/ }],
+  ["10 products", { products: products(10) }, "ok"],
+  ["11 products", { products: products(11) }, { field: "products", message: /at most 10/ }],
+  ["0 products", { products: [] }, { field: "products", message: /at least 1/ }],
+  ["product without a name", { products: [{ price: 1, quantity: 1 }] }, { field: "products.0.product_name" }],
+  ["length 2 cm", { package_length: 2 }, "ok"],
+  ["length 1 cm", { package_length: 1 }, { field: "package_length", message: /more than 1 cm/ }],
+  ["breadth 1 cm", { package_breadth: 1 }, { field: "package_breadth" }],
+  ["height fractional", { package_height: 2.5 }, { field: "package_height", message: /whole/ }],
+  ["pincode 5 digits", { pincode: "56003" }, { field: "pincode", message: /exactly 6 digits/ }],
+  ["pincode 6 digits as integer", { pincode: 560038 }, "ok"],
+  ["pincode 6 digits as string", { pincode: "560038" }, "ok"],
+  ["pincode 7 digits", { pincode: 5600381 }, { field: "pincode" }],
+  ["pincode with letters", { pincode: "56OO38" }, { field: "pincode" }],
+  ["pincode starting with 0", { pincode: "060038" }, { field: "pincode" }],
+  ["pincode no courier serves", { pincode: 900001 }, { field: "pincode", message: /not served/ }],
+  ["payment_mode absent is cod", { payment_mode: undefined }, "ok"],
+  ["payment_mode upi", { payment_mode: "upi" }, { field: "payment_mode" }],
+  ["logistic_id 4", { logistic_id: 4 }, "ok"],
+  ["logistic_id 0", { logistic_id: 0 }, { field: "logistic_id" }],
+  ["logistic_id 5", { logistic_id: 5 }, { field: "logistic_id" }],
+  ["fractional weight", { package_weight: 0.35 }, "ok"],
+  ["zero weight", { package_weight: 0 }, { field: "package_weight" }],
+  ["name empty", { name: "   " }, { field: "name", message: /must not be empty/ }],
+  ["city missing", { city: undefined }, { field: "city", message: /is required/ }],
+  ["mobile not Indian", { mobile: "12345" }, { field: "mobile" }],
+  ["mobile with 0 prefix", { mobile: "09820012345" }, "ok"],
+  ["email invalid", { email: "asha@" }, { field: "email" }],
+  ["email valid", { email: "asha@example.in" }, "ok"],
+  ["total_amount negative", { total_amount: -1 }, { field: "total_amount" }],
+  ["total_price disagreeing", { total_price: 10 }, { field: "total_price", message: /agree/ }],
+  ["warehouse_id of nobody", { warehouse_id: 424242 }, { field: "warehouse_id", message: /not one of/ }],
+  ["XpressBees to the North-East", { logistic_id: 3, pincode: 781001 }, { field: "logistic_id", message: /does not deliver/ }],
+  ["reverse order", { order_type: "reverse" }, "ok"],
+  ["order_type unknown", { order_type: "exchange" }, { field: "order_type" }],
+];
+
+describe("create-order rules", () => {
+  it.each(rows)("%s", async (_rule, overrides, outcome) => {
+    const body = sampleOrder({ order_date: "2026-03-10", ...overrides });
+    for (const [key, value] of Object.entries(overrides)) if (value === undefined) delete (body as Record<string, unknown>)[key];
+    const before = await prisma.serviceOrder.count();
+    if (outcome === "ok") {
+      const created = await service.createOrder(client, body);
+      expect(created.awb).toMatch(/^[0-9D]/);
+      if (overrides.payment_mode === undefined && "payment_mode" in overrides) {
+        expect((await service.getOrder(client, created.awb)).payment_mode).toBe("cod");
+      }
+      return;
+    }
+    const failure = await service.createOrder(client, body).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ServiceFailure);
+    const { status, errors } = failure as ServiceFailure;
+    expect(status).toBe(422);
+    const entry = errors.find((error) => error.field === outcome.field);
+    expect(entry, JSON.stringify(errors)).toBeDefined();
+    if (outcome.message) expect(entry!.message).toMatch(outcome.message);
+    expect(await prisma.serviceOrder.count()).toBe(before);
+  });
+
+  it("stores total_amount as sent, never recomputed from the products", async () => {
+    const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10", total_amount: 1 }));
+    expect((await service.getOrder(client, created.awb)).total_amount).toBe(1);
+  });
+
+  it("prices a reverse shipment above the same forward one", async () => {
+    const rate = (shipment_type: string) =>
+      service.calculateRate({ shipment_type, payment_mode: "prepaid", pickup: 421302, delivery: 560038, length: 20, breadth: 20, height: 10, actual_weight: 1, amount: 999 });
+    const [forward, reverse] = await Promise.all([rate("forward"), rate("reverse")]);
+    forward.logistics.forEach((option, index) => {
+      expect(reverse.logistics[index]!.total_charges).toBeGreaterThan(option.total_charges);
+    });
+  });
+
+  it.each([
+    ["pickup 5 digits", { pickup: 42130 }, "pickup"],
+    ["delivery 7 digits", { delivery: 5600381 }, "delivery"],
+    ["length 1 cm", { length: 1 }, "length"],
+    ["shipment_type missing", { shipment_type: undefined }, "shipment_type"],
+    ["payment_mode missing", { payment_mode: undefined }, "payment_mode"],
+  ])("calculate-rate refuses %s", async (_rule, overrides, field) => {
+    const body = { shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 100, ...overrides };
+    const failure = (await service.calculateRate(body).catch((error: unknown) => error)) as ServiceFailure;
+    expect(failure.status).toBe(422);
+    expect(failure.errors.map((error) => error.field)).toEqual([field]);
+  });
+});

@@ -1,0 +1,49 @@
+import prisma from "~/db.server";
+import { createCourierClient, type CourierClientOptions } from "~/shipping/client.server";
+import { createServiceHandler } from "~/shipping/service/http.server";
+import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
+import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
+import { createShipmentService } from "~/shipping/service/shipment-service.server";
+import { serveFetch } from "./serve-fetch";
+
+export const SANDBOX_KEY = process.env.SANDBOX_API_KEY!;
+export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
+
+/**
+ * The embedded Shipment Order Service on the worker's SQLite file, behind a real HTTP port, with a
+ * clock the test can move. Counts the requests it receives so tests can prove none were sent.
+ */
+export async function startCourierService() {
+  let clock = () => new Date();
+  let requests = 0;
+  const service = createShipmentService({ db: prisma, now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
+  await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
+  const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined });
+  const server = await serveFetch((request) => {
+    requests += 1;
+    return handle(request);
+  });
+  return {
+    ...server,
+    service,
+    get requests() {
+      return requests;
+    },
+    setNow(instant: Date) {
+      clock = () => instant;
+    },
+    client(overrides: Partial<CourierClientOptions> = {}) {
+      return createCourierClient({
+        apiKey: SANDBOX_KEY,
+        secretKey: SANDBOX_SECRET,
+        environment: "test",
+        sandboxUrl: server.url,
+        backoffMs: 5,
+        now: () => clock(),
+        ...overrides,
+      });
+    },
+  };
+}
+
+export type RunningCourierService = Awaited<ReturnType<typeof startCourierService>>;
