@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "store/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
-    setupFiles: ["test/support/worker-database.ts"],
+    setupFiles: ["test/support/worker-database.ts", "test/support/shopify-redirect.ts"],
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 30_000,

@@ -2,10 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
 import { authenticate } from "~/shopify.server";
+import { getShopOverview } from "~/shopify/shop.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  return { shop: session.shop };
+  const { admin } = await authenticate.admin(request);
+  const shop = await getShopOverview(admin);
+  return { shop: `${shop.name} (${shop.myshopifyDomain})` };
 };
 
 export default function Home() {

@@ -1,0 +1,441 @@
+import {
+  execute,
+  getNamedType,
+  GraphQLError,
+  isAbstractType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  parse,
+  validate,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from "graphql";
+import { loadAdminSchema } from "../graphql/admin-schema";
+import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
+import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
+
+type Args = Record<string, unknown>;
+
+export const SINGLE_QUERY_MAX_COST = 1000;
+
+export interface ThrottleSettings {
+  maximumAvailable: number;
+  restoreRate: number;
+}
+
+/**
+ * Published cost rules: scalars and enums 0, objects 1, connections 2 + first × node cost,
+ * lists with `first` multiplied, each mutation 10.
+ */
+export function requestedCost(schema: GraphQLSchema, document: DocumentNode, variables: Args = {}, operationName?: string): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+  );
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return 0;
+  const defaults: Args = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (definition.defaultValue) defaults[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
+  }
+  const vars = { ...defaults, ...variables };
+  const argument = (field: FieldNode, name: string) => {
+    const node = field.arguments?.find((arg) => arg.name.value === name);
+    return node ? valueFromASTUntyped(node.value, vars) : undefined;
+  };
+
+  const selectionCost = (selectionSet: SelectionSetNode | undefined, type: GraphQLOutputType): number => {
+    if (!selectionSet) return 0;
+    const named = getNamedType(type);
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : named;
+        total += selectionCost(selection.selectionSet, (condition ?? named) as GraphQLOutputType);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) total += selectionCost(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) as GraphQLOutputType);
+      } else {
+        total += fieldCost(selection, named);
+      }
+    }
+    return total;
+  };
+
+  const fieldCost = (field: FieldNode, parent: ReturnType<typeof getNamedType>): number => {
+    if (!parent || field.name.value.startsWith("__") || !(isObjectType(parent) || isAbstractType(parent) || "getFields" in parent)) return 0;
+    const definition = (parent as GraphQLObjectType).getFields?.()[field.name.value];
+    if (!definition) return 0;
+    const fieldType = definition.type;
+    const named = getNamedType(fieldType);
+    if (isLeafType(named)) return 0;
+    const first = Number(argument(field, "first") ?? argument(field, "last") ?? NaN);
+    if (named.name.endsWith("Connection")) {
+      const pageSize = Number.isNaN(first) ? 1 : first;
+      let nodeCost = 0;
+      for (const selection of field.selectionSet?.selections ?? []) {
+        if (selection.kind !== Kind.FIELD) continue;
+        const connectionField = (named as GraphQLObjectType).getFields()[selection.name.value];
+        if (!connectionField) continue;
+        if (selection.name.value === "nodes") nodeCost = Math.max(nodeCost, 1 + selectionCost(selection.selectionSet, connectionField.type));
+        if (selection.name.value === "edges") {
+          const edgeType = getNamedType(connectionField.type) as GraphQLObjectType;
+          for (const edgeSelection of selection.selectionSet?.selections ?? []) {
+            if (edgeSelection.kind === Kind.FIELD && edgeSelection.name.value === "node") {
+              nodeCost = Math.max(nodeCost, 1 + selectionCost(edgeSelection.selectionSet, edgeType.getFields().node!.type));
+            }
+          }
+        }
+      }
+      return 2 + pageSize * nodeCost;
+    }
+    const unwrapped = isNonNullType(fieldType) ? fieldType.ofType : fieldType;
+    const child = 1 + selectionCost(field.selectionSet, fieldType);
+    return isListType(unwrapped) && !Number.isNaN(first) ? first * child : child;
+  };
+
+  if (operation.operation === "mutation") return 10 * operation.selectionSet.selections.length;
+  const root = schema.getQueryType()!;
+  return operation.selectionSet.selections.reduce(
+    (sum, selection) => sum + (selection.kind === Kind.FIELD ? fieldCost(selection, root) : selectionCost({ kind: Kind.SELECTION_SET, selections: [selection] }, root)),
+    0,
+  );
+}
+
+/** Shopify's order search syntax, the part the app uses. */
+export function matchesSearch(order: StoreOrder, query: string | undefined): boolean {
+  if (!query) return true;
+  const terms = query.match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
+  return terms.every((term) => {
+    const negated = term.startsWith("-");
+    const [rawKey, ...rest] = (negated ? term.slice(1) : term).split(":");
+    const key = rawKey!.toLowerCase();
+    const value = rest.join(":").replace(/^"|"$/g, "");
+    const status = displayFulfillmentStatus(order);
+    let result: boolean;
+    switch (key) {
+      case "fulfillment_status":
+        result =
+          value === "unshipped" ? status === "UNFULFILLED" || status === "ON_HOLD"
+          : value === "partial" ? status === "PARTIALLY_FULFILLED"
+          : value === "shipped" || value === "fulfilled" ? status === "FULFILLED"
+          : value === "unfulfilled" ? status !== "FULFILLED" && status !== "FULFILLMENT_NOT_REQUIRED"
+          : value === "on_hold" ? status === "ON_HOLD"
+          : false;
+        break;
+      case "status":
+        result = value === "any" ? true : value === "cancelled" ? Boolean(order.cancelledAt) : value === "closed" ? order.closed : value === "open" ? !order.closed && !order.cancelledAt : !order.closed;
+        break;
+      case "tag":
+        result = order.tags.some((tag) => tag.toLowerCase() === value.toLowerCase());
+        break;
+      case "tag_not":
+        result = !order.tags.some((tag) => tag.toLowerCase() === value.toLowerCase());
+        break;
+      case "name":
+        result = order.name === value || order.name === `#${value}`;
+        break;
+      case "financial_status":
+        result = order.displayFinancialStatus.toLowerCase() === value.toLowerCase();
+        break;
+      default:
+        // Shopify ignores a term it cannot use as a filter, and so does the simulator: it matches.
+        result = true;
+    }
+    return negated ? !result : result;
+  });
+}
+
+class NotImplemented extends GraphQLError {}
+
+/** Reads Shopify's field names off the view objects; a field the simulator lacks is an error, never a silent null. */
+const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
+  if (source && typeof source === "object" && info.fieldName in source) {
+    const value = (source as Record<string, unknown>)[info.fieldName];
+    return typeof value === "function" ? value(args, context, info) : value;
+  }
+  throw new NotImplemented(`${info.parentType.name}.${info.fieldName} is valid in Shopify's schema but not implemented by the store simulator`);
+};
+
+type UserError = { field: string[] | null; message: string };
+
+function findOrder(shop: StoreShop, id: unknown): StoreOrder | undefined {
+  return shop.orders.find((order) => order.id === id);
+}
+
+function findFulfillment(shop: StoreShop, id: unknown) {
+  for (const order of shop.orders) {
+    const fulfillment = order.fulfillments.find((candidate) => candidate.id === id);
+    if (fulfillment) return { order, fulfillment };
+  }
+  return undefined;
+}
+
+function rootValue(shop: StoreShop, now: () => Date) {
+  const stamp = () => now().toISOString();
+  return {
+    shop: {
+      __typename: "Shop",
+      id: gid("Shop", 1),
+      name: shop.name,
+      email: shop.email,
+      myshopifyDomain: shop.domain,
+      ianaTimezone: shop.ianaTimezone,
+      currencyCode: "INR",
+      billingAddress: { countryCodeV2: "IN", country: "India" },
+    },
+    locations: (args: Args) => connection(shop.locations.map((location) => locationView(shop, location.id)), args),
+    location: (args: Args) => (shop.locations.some((location) => location.id === args.id) ? locationView(shop, String(args.id)) : null),
+    order: (args: Args) => {
+      const order = findOrder(shop, args.id);
+      return order ? orderView(shop, order) : null;
+    },
+    orders: (args: Args) => {
+      const sortKey = String(args.sortKey ?? "PROCESSED_AT");
+      const sorted = shop.orders
+        .filter((order) => matchesSearch(order, args.query as string | undefined))
+        .sort((a, b) =>
+          sortKey === "ORDER_NUMBER" || sortKey === "ID" ? a.name.localeCompare(b.name, "en", { numeric: true })
+          : sortKey === "TOTAL_PRICE" ? orderTotals(a).total - orderTotals(b).total
+          : a.createdAt.localeCompare(b.createdAt),
+        );
+      if (args.reverse) sorted.reverse();
+      return connection(sorted.map((order) => orderView(shop, order)), args);
+    },
+    ordersCount: (args: Args) => ({ count: shop.orders.filter((order) => matchesSearch(order, args.query as string | undefined)).length, precision: "EXACT" }),
+
+    fulfillmentCreate: (args: Args) => {
+      const input = args.fulfillment as {
+        lineItemsByFulfillmentOrder: { fulfillmentOrderId: string; fulfillmentOrderLineItems?: { id: string; quantity: number }[] }[];
+        notifyCustomer?: boolean;
+        trackingInfo?: { company?: string; number?: string; numbers?: string[]; url?: string; urls?: string[] };
+      };
+      const refuse = (message: string, field = ["fulfillment"]) => ({ fulfillment: null, userErrors: [{ field, message }] satisfies UserError[] });
+      const targets = input.lineItemsByFulfillmentOrder.map((entry) => {
+        const order = shop.orders.find((candidate) => candidate.fulfillmentOrders.some((fo) => fo.id === entry.fulfillmentOrderId));
+        return { entry, order, fo: order?.fulfillmentOrders.find((fo) => fo.id === entry.fulfillmentOrderId) };
+      });
+      if (targets.length === 0) return refuse("Fulfillment orders must be provided");
+      for (const target of targets) {
+        if (!target.fo) return refuse(`Fulfillment order ${target.entry.fulfillmentOrderId} does not exist.`, ["fulfillment", "lineItemsByFulfillmentOrder"]);
+      }
+      const order = targets[0]!.order!;
+      if (targets.some((target) => target.order !== order)) return refuse("Fulfillment orders must belong to the same order.");
+      if (new Set(targets.map((target) => target.fo!.locationId)).size > 1) return refuse("Fulfillment orders must be assigned to the same location.");
+      const tracking = input.trackingInfo ?? {};
+      if (tracking.url && !tracking.number) return refuse("A tracking URL requires a tracking number.", ["fulfillment", "trackingInfo"]);
+      for (const { fo } of targets) {
+        if (fo!.status === "CLOSED") return refuse("The fulfillment order is closed and cannot be fulfilled.");
+        if (fo!.status === "ON_HOLD") return refuse("The fulfillment order is on hold; release the hold before fulfilling.");
+        if (fo!.status === "CANCELLED") return refuse("The fulfillment order is cancelled and cannot be fulfilled.");
+        if (order.cancelledAt) return refuse("The order is cancelled and cannot be fulfilled.");
+      }
+      const lines: { lineItemId: string; quantity: number }[] = [];
+      for (const { entry, fo } of targets) {
+        const requested = entry.fulfillmentOrderLineItems ?? fo!.lines.filter((line) => line.remainingQuantity > 0).map((line) => ({ id: line.id, quantity: line.remainingQuantity }));
+        for (const request of requested) {
+          const line = fo!.lines.find((candidate) => candidate.id === request.id);
+          if (!line) return refuse(`Fulfillment order line item ${request.id} does not exist.`);
+          if (request.quantity > line.remainingQuantity) return refuse(`Quantity ${request.quantity} exceeds the ${line.remainingQuantity} remaining to fulfill.`);
+        }
+        if (requested.length === 0) return refuse("The fulfillment order has nothing left to fulfill.");
+        for (const request of requested) {
+          const line = fo!.lines.find((candidate) => candidate.id === request.id)!;
+          line.remainingQuantity -= request.quantity;
+          lines.push({ lineItemId: line.lineItemId, quantity: request.quantity });
+        }
+        fo!.status = fo!.lines.every((line) => line.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
+      }
+      const numbers = tracking.numbers ?? (tracking.number ? [tracking.number] : []);
+      const urls = tracking.urls ?? (tracking.url ? [tracking.url] : []);
+      const fulfillment = {
+        id: gid("Fulfillment", nextId()),
+        name: `${order.name}-F${order.fulfillments.length + 1}`,
+        status: "SUCCESS" as const,
+        createdAt: stamp(),
+        updatedAt: stamp(),
+        trackingInfo: numbers.map((number, index) => ({ company: tracking.company ?? null, number, url: urls[index] ?? null })),
+        notifyCustomer: input.notifyCustomer ?? false,
+        fulfillmentOrderIds: targets.map((target) => target.fo!.id),
+        lines,
+        events: [],
+      };
+      order.fulfillments.push(fulfillment);
+      return { fulfillment: fulfillmentView(shop, order, fulfillment), userErrors: [] };
+    },
+
+    fulfillmentTrackingInfoUpdate: (args: Args) => {
+      const found = findFulfillment(shop, args.fulfillmentId);
+      if (!found) return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }] };
+      const input = args.trackingInfoInput as { company?: string; number?: string; url?: string };
+      found.fulfillment.trackingInfo = [{ company: input.company ?? null, number: input.number ?? null, url: input.url ?? null }];
+      found.fulfillment.updatedAt = stamp();
+      if (args.notifyCustomer) found.fulfillment.notifyCustomer = true;
+      return { fulfillment: fulfillmentView(shop, found.order, found.fulfillment), userErrors: [] };
+    },
+
+    fulfillmentEventCreate: (args: Args) => {
+      const input = args.fulfillmentEvent as { fulfillmentId: string; status: string; message?: string; happenedAt?: string; estimatedDeliveryAt?: string; city?: string };
+      const found = findFulfillment(shop, input.fulfillmentId);
+      if (!found) return { fulfillmentEvent: null, userErrors: [{ field: ["fulfillmentEvent", "fulfillmentId"], message: "Fulfillment does not exist." }] };
+      const event = {
+        id: gid("FulfillmentEvent", nextId()),
+        status: input.status,
+        message: input.message ?? null,
+        happenedAt: input.happenedAt ?? stamp(),
+        estimatedDeliveryAt: input.estimatedDeliveryAt ?? null,
+        city: input.city ?? null,
+      };
+      found.fulfillment.events.push(event);
+      found.fulfillment.updatedAt = stamp();
+      return { fulfillmentEvent: { __typename: "FulfillmentEvent", ...event }, userErrors: [] };
+    },
+
+    tagsAdd: (args: Args) => changeTags(shop, args, (order, tags) => {
+      for (const tag of tags) if (!order.tags.some((existing) => existing.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
+    }),
+    tagsRemove: (args: Args) => changeTags(shop, args, (order, tags) => {
+      order.tags = order.tags.filter((existing) => !tags.some((tag) => tag.toLowerCase() === existing.toLowerCase()));
+    }),
+
+    metafieldsSet: (args: Args) => {
+      const inputs = args.metafields as { ownerId: string; namespace?: string; key: string; type?: string; value: string }[];
+      if (inputs.length > 25) return { metafields: null, userErrors: [{ field: ["metafields"], message: "At most 25 metafields can be set at once.", code: "LESS_THAN_OR_EQUAL_TO", elementIndex: null }] };
+      const errors = inputs.flatMap((input, index) => {
+        if (!findOrder(shop, input.ownerId)) return [{ field: ["metafields", String(index), "ownerId"], message: "Owner does not exist.", code: "INVALID", elementIndex: index }];
+        if (!input.type) return [{ field: ["metafields", String(index), "type"], message: "Type can't be blank.", code: "BLANK", elementIndex: index }];
+        if (input.type === "json") {
+          try {
+            JSON.parse(input.value);
+          } catch {
+            return [{ field: ["metafields", String(index), "value"], message: "Value must be valid JSON.", code: "INVALID_VALUE", elementIndex: index }];
+          }
+        }
+        return [];
+      });
+      if (errors.length > 0) return { metafields: null, userErrors: errors };
+      const written = inputs.map((input) => {
+        const order = findOrder(shop, input.ownerId)!;
+        const namespace = input.namespace ?? "$app";
+        const existing = order.metafields.find((metafield) => metafield.namespace === namespace && metafield.key === input.key);
+        if (existing) {
+          Object.assign(existing, { value: input.value, type: input.type!, updatedAt: stamp() });
+          return existing;
+        }
+        const created = { id: gid("Metafield", nextId()), namespace, key: input.key, type: input.type!, value: input.value, createdAt: stamp(), updatedAt: stamp() };
+        order.metafields.push(created);
+        return created;
+      });
+      return {
+        metafields: written.map((metafield) => ({ __typename: "Metafield", ...metafield, compareDigest: Buffer.from(`${metafield.id}:${metafield.updatedAt}`).toString("base64") })),
+        userErrors: [],
+      };
+    },
+  };
+}
+
+function changeTags(shop: StoreShop, args: Args, change: (order: StoreOrder, tags: string[]) => void) {
+  const order = findOrder(shop, args.id);
+  if (!order) return { node: null, userErrors: [{ field: ["id"], message: "Resource not found" }] };
+  const tags = (args.tags as string[]).flatMap((tag) => tag.split(",")).map((tag) => tag.trim()).filter(Boolean);
+  change(order, tags);
+  return { node: orderView(shop, order), userErrors: [] };
+}
+
+export interface GraphqlRequest {
+  query: string;
+  variables?: Args;
+  operationName?: string;
+}
+
+export interface GraphqlAnswer {
+  status: number;
+  body: { data?: unknown; errors?: unknown[]; extensions?: unknown };
+}
+
+/** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
+export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, settings: ThrottleSettings, now: () => Date): Promise<GraphqlAnswer> {
+  const schema = loadAdminSchema();
+  let document: DocumentNode;
+  try {
+    document = parse(request.query);
+  } catch (error) {
+    return { status: 200, body: { errors: [(error as GraphQLError).toJSON()] } };
+  }
+  const validationErrors = validate(schema, document);
+  if (validationErrors.length > 0) return { status: 200, body: { errors: validationErrors.map((error) => error.toJSON()) } };
+
+  const cost = requestedCost(schema, document, request.variables, request.operationName);
+  const nowMs = now().getTime();
+  if (Number.isNaN(shop.bucket.available)) shop.bucket = { available: settings.maximumAvailable, updatedAt: nowMs };
+  const restored = Math.min(settings.maximumAvailable, shop.bucket.available + ((nowMs - shop.bucket.updatedAt) / 1000) * settings.restoreRate);
+  shop.bucket = { available: restored, updatedAt: nowMs };
+  const throttleStatus = () => ({
+    maximumAvailable: settings.maximumAvailable,
+    currentlyAvailable: Math.floor(shop.bucket.available),
+    restoreRate: settings.restoreRate,
+  });
+
+  if (cost > SINGLE_QUERY_MAX_COST) {
+    return {
+      status: 200,
+      body: {
+        errors: [
+          {
+            message: `Query cost is ${cost}, which exceeds the single query max cost limit (${SINGLE_QUERY_MAX_COST}).`,
+            extensions: { code: "MAX_COST_EXCEEDED", cost, maxCost: SINGLE_QUERY_MAX_COST, documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
+      },
+    };
+  }
+
+  const rootFields = document.definitions.flatMap((definition) =>
+    definition.kind === Kind.OPERATION_DEFINITION ? definition.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : [])) : [],
+  );
+  const injected = rootFields.map((field) => [field, shop.faults.get(field)] as const).find(([, fault]) => fault);
+  if (injected) shop.faults.delete(injected[0]);
+
+  if (cost > shop.bucket.available || injected?.[1] === "THROTTLED") {
+    return {
+      status: 200,
+      body: {
+        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        extensions: { cost: { requestedQueryCost: cost, actualQueryCost: null, throttleStatus: throttleStatus() } },
+      },
+    };
+  }
+  if (injected?.[1] === "HTTP_503") return { status: 503, body: { errors: [{ message: "Service Unavailable" }] } };
+  if (injected?.[1] === "INTERNAL_ERROR") {
+    return { status: 200, body: { errors: [{ message: "Internal error. Looks like something went wrong on our end.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] } };
+  }
+
+  shop.bucket.available -= cost;
+  const result = await execute({
+    schema,
+    document,
+    rootValue: rootValue(shop, now),
+    variableValues: request.variables,
+    operationName: request.operationName,
+    fieldResolver,
+    typeResolver: (value) => (value as { __typename?: string }).__typename,
+  });
+  return {
+    status: 200,
+    body: {
+      ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
+      data: result.data ?? null,
+      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } },
+    },
+  };
+}

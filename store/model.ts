@@ -1,0 +1,150 @@
+/**
+ * The simulator's in-memory store: what one Shopify shop holds, shaped so graphql-js's default
+ * resolver can read Shopify's field names straight off the objects.
+ */
+
+export interface Money {
+  amount: string;
+  currencyCode: "INR" | string;
+}
+
+export interface MoneyBag {
+  shopMoney: Money;
+  presentmentMoney: Money;
+}
+
+export interface MailingAddress {
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  phone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCodeV2: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface StoreLocation {
+  id: string;
+  name: string;
+  address: { address1: string; city: string; province: string; zip: string; countryCode: string };
+}
+
+export interface StoreLineItem {
+  id: string;
+  title: string;
+  variantTitle: string | null;
+  sku: string | null;
+  quantity: number;
+  requiresShipping: boolean;
+  isGiftCard: boolean;
+  unitPrice: number;
+  discountedUnitPrice: number;
+  taxRate: number;
+  weight: { unit: "GRAMS" | "KILOGRAMS" | "POUNDS" | "OUNCES"; value: number } | null;
+}
+
+export interface StoreFulfillmentOrderLine {
+  id: string;
+  lineItemId: string;
+  totalQuantity: number;
+  remainingQuantity: number;
+}
+
+export type FulfillmentOrderStatus = "OPEN" | "IN_PROGRESS" | "CLOSED" | "CANCELLED" | "ON_HOLD" | "SCHEDULED" | "INCOMPLETE";
+
+export interface StoreFulfillmentOrder {
+  id: string;
+  status: FulfillmentOrderStatus;
+  locationId: string;
+  lines: StoreFulfillmentOrderLine[];
+}
+
+export interface StoreFulfillmentEvent {
+  id: string;
+  status: string;
+  message: string | null;
+  happenedAt: string;
+  estimatedDeliveryAt: string | null;
+  city: string | null;
+}
+
+export interface StoreFulfillment {
+  id: string;
+  name: string;
+  status: "SUCCESS" | "CANCELLED";
+  createdAt: string;
+  updatedAt: string;
+  trackingInfo: { company: string | null; number: string | null; url: string | null }[];
+  notifyCustomer: boolean;
+  fulfillmentOrderIds: string[];
+  lines: { lineItemId: string; quantity: number }[];
+  events: StoreFulfillmentEvent[];
+}
+
+export interface StoreMetafield {
+  id: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoreOrder {
+  id: string;
+  legacyResourceId: string;
+  name: string;
+  createdAt: string;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  closed: boolean;
+  tags: string[];
+  note: string | null;
+  email: string | null;
+  phone: string | null;
+  paymentGatewayNames: string[];
+  displayFinancialStatus: string;
+  customer: { id: string; firstName: string; lastName: string; phone: string | null; email: string | null } | null;
+  shippingAddress: MailingAddress | null;
+  billingAddress: MailingAddress | null;
+  shippingLine: { title: string; price: number } | null;
+  lineItems: StoreLineItem[];
+  discount: number;
+  shippingPrice: number;
+  fulfillmentOrders: StoreFulfillmentOrder[];
+  fulfillments: StoreFulfillment[];
+  metafields: StoreMetafield[];
+}
+
+export interface StoreShop {
+  domain: string;
+  name: string;
+  email: string;
+  ianaTimezone: string;
+  locations: StoreLocation[];
+  orders: StoreOrder[];
+  /** Access tokens issued by token exchange, with their expiry (ms since epoch). */
+  accessTokens: Map<string, { scope: string; expiresAt: number }>;
+  refreshTokens: Map<string, { expiresAt: number }>;
+  bucket: { available: number; updatedAt: number };
+  /** Failures to inject, by mutation or query root field name: the next call fails this way. */
+  faults: Map<string, "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503">;
+}
+
+let sequence = 5_000_000;
+export const nextId = () => ++sequence;
+export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
+
+export function money(amount: number, currencyCode = "INR"): MoneyBag {
+  const value = { amount: amount.toFixed(2), currencyCode };
+  return { shopMoney: value, presentmentMoney: { ...value } };
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { runAdminGraphql, type GraphqlRequest, type ThrottleSettings } from "./admin-api";
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type AppCredentials } from "./auth";
+import type { StoreShop } from "./model";
+import { seedShop } from "./seed";
+import { deliverWebhook, orderPayload, type DeliveryReport } from "./webhooks";
+
+export interface StoreSimulatorOptions {
+  app: AppCredentials;
+  /** Where the app serves its webhooks, e.g. http://localhost:3000. */
+  appUrl: string;
+  throttle?: Partial<ThrottleSettings>;
+  now?: () => Date;
+  shops?: StoreShop[];
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+async function readBody(request: Request): Promise<Record<string, string>> {
+  const text = await request.text();
+  if ((request.headers.get("content-type") ?? "").includes("application/json")) return JSON.parse(text || "{}");
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/**
+ * A local Shopify for tests and the demo: token exchange, the Admin GraphQL API on Shopify's
+ * published 2026-10 schema, cost and throttling, and signed webhooks. Shops are addressed as
+ * `/{shop-domain}/admin/...`, where the fetch redirect (redirect-fetch.ts) sends `https://{shop}/admin/...`.
+ */
+export function createStoreSimulator(options: StoreSimulatorOptions) {
+  const now = options.now ?? (() => new Date());
+  const throttle: ThrottleSettings = { maximumAvailable: 2_000, restoreRate: 100, ...options.throttle };
+  const shops = new Map<string, StoreShop>((options.shops ?? [seedShop()]).map((shop) => [shop.domain, shop]));
+
+  function issueTokens(shop: StoreShop, expiring: boolean) {
+    const accessToken = `shpat_${randomBytes(16).toString("hex")}`;
+    const expiresAt = expiring ? now().getTime() + ACCESS_TOKEN_SECONDS * 1000 : Number.POSITIVE_INFINITY;
+    shop.accessTokens.set(accessToken, { scope: options.app.scopes, expiresAt });
+    if (!expiring) return { access_token: accessToken, scope: options.app.scopes };
+    const refreshToken = `shprt_${randomBytes(16).toString("hex")}`;
+    shop.refreshTokens.set(refreshToken, { expiresAt: now().getTime() + REFRESH_TOKEN_SECONDS * 1000 });
+    return { access_token: accessToken, scope: options.app.scopes, expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, refresh_token_expires_in: REFRESH_TOKEN_SECONDS };
+  }
+
+  async function accessToken(shop: StoreShop, request: Request): Promise<Response> {
+    const body = await readBody(request);
+    if (body.client_id !== options.app.apiKey || body.client_secret !== options.app.apiSecret) {
+      return json(401, { error: "invalid_client", error_description: "Client credentials are invalid" });
+    }
+    if (body.grant_type === "urn:ietf:params:oauth:grant-type:token-exchange") {
+      const verified = verifySessionToken(options.app, body.subject_token ?? "", now().getTime());
+      if ("error" in verified) return json(400, { error: "invalid_subject_token", error_description: verified.error });
+      if (verified.shop !== shop.domain) return json(400, { error: "invalid_subject_token", error_description: "subject_token is for another shop" });
+      return json(200, issueTokens(shop, body.expiring === "1"));
+    }
+    if (body.grant_type === "refresh_token") {
+      const refresh = shop.refreshTokens.get(body.refresh_token ?? "");
+      if (!refresh || refresh.expiresAt < now().getTime()) return json(400, { error: "invalid_grant", error_description: "refresh_token is invalid or expired" });
+      shop.refreshTokens.delete(body.refresh_token!);
+      return json(200, issueTokens(shop, true));
+    }
+    return json(400, { error: "unsupported_grant_type" });
+  }
+
+  async function graphql(shop: StoreShop, request: Request): Promise<Response> {
+    const token = shop.accessTokens.get(request.headers.get("x-shopify-access-token") ?? "");
+    if (!token || token.expiresAt < now().getTime()) {
+      return json(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
+    }
+    let body: GraphqlRequest;
+    try {
+      body = (await request.json()) as GraphqlRequest;
+    } catch {
+      return json(400, { errors: { query: "Required parameter missing or invalid" } });
+    }
+    const answer = await runAdminGraphql(shop, body, throttle, now);
+    return json(answer.status, answer.body);
+  }
+
+  return {
+    shops,
+    throttle,
+    shop(domain: string): StoreShop {
+      const shop = shops.get(domain);
+      if (!shop) throw new Error(`The simulator has no shop ${domain}`);
+      return shop;
+    },
+    addShop(shop: StoreShop) {
+      shops.set(shop.domain, shop);
+      return shop;
+    },
+
+    async handle(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      const match = url.pathname.match(/^\/([a-z0-9][a-z0-9-]*\.myshopify\.com)(\/.*)$/);
+      if (!match) return json(404, { errors: "Not Found" });
+      const shop = shops.get(match[1]!);
+      if (!shop) return json(404, { errors: "Not Found" });
+      const path = match[2]!;
+      if (request.method === "POST" && path === "/admin/oauth/access_token") return accessToken(shop, request);
+      if (request.method === "POST" && path === "/admin/api/2026-10/graphql.json") return graphql(shop, request);
+      if (/^\/admin\/api\/[^/]+\/graphql\.json$/.test(path)) return json(404, { errors: "This simulator serves the Admin API version 2026-10 only" });
+      return json(404, { errors: "Not Found" });
+    },
+
+    /** Sends a topic for an order (orders/*) or a shop (app/uninstalled, compliance) to the app. */
+    deliver(topic: string, shopDomain: string, options2: { orderId?: string; payload?: unknown; webhookId?: string; retryDelaysMs?: number[] } = {}): Promise<DeliveryReport> {
+      const shop = this.shop(shopDomain);
+      const order = options2.orderId ? shop.orders.find((candidate) => candidate.id === options2.orderId) : undefined;
+      const payload = options2.payload ?? (order ? orderPayload(order) : { id: 1, domain: shop.domain, name: shop.name });
+      return deliverWebhook({
+        appUrl: options.appUrl,
+        apiSecret: options.app.apiSecret,
+        shop: shop.domain,
+        topic,
+        payload,
+        webhookId: options2.webhookId,
+        retryDelaysMs: options2.retryDelaysMs,
+      });
+    },
+  };
+}
+
+export type StoreSimulator = ReturnType<typeof createStoreSimulator>;

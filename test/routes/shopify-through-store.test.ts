@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { loader as homeLoader } from "~/routes/app._index";
+import { action as appUninstalled } from "~/routes/webhooks.app.uninstalled";
+import { responseOf } from "../support/webhooks";
+import { serveRoutes, startStore } from "../support/store";
+
+let store: Awaited<ReturnType<typeof startStore>>;
+let app: Awaited<ReturnType<typeof serveRoutes>>;
+
+beforeAll(async () => {
+  app = await serveRoutes({ "/webhooks/app/uninstalled": appUninstalled });
+  store = await startStore({ appUrl: app.url });
+});
+afterAll(async () => {
+  await store.close();
+  await app.close();
+});
+
+describe("the app against the local store", () => {
+  it("installs by token exchange and answers an authenticated admin request", async () => {
+    const response = await responseOf(async () => {
+      const data = await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} });
+      return new Response(JSON.stringify(data));
+    });
+    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})` });
+
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${store.domain}` } });
+    expect(session.accessToken).toMatch(/^shpat_/);
+    expect(session.refreshToken).toMatch(/^shprt_/);
+    expect(session.refreshTokenExpires?.getTime()).toBeGreaterThan(Date.now() + 80 * 86_400_000);
+    expect(session.expires?.getTime()).toBeGreaterThan(Date.now());
+    expect(store.shop.accessTokens.has(session.accessToken)).toBe(true);
+  });
+
+  it("refuses a session token signed with another secret", async () => {
+    const forged = new Request(store.adminRequest("/app").url, { headers: { Authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl" } });
+    const response = await responseOf(async () => new Response(JSON.stringify(await homeLoader({ request: forged, params: {}, context: {} }))));
+    expect(response.status).toBe(401);
+  });
+
+  it("drops the shop's sessions on app/uninstalled sent by the store, once per webhook id", async () => {
+    await responseOf(async () => new Response(JSON.stringify(await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }))));
+    expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(1);
+
+    const report = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });
+    expect(report).toMatchObject({ delivered: true, attempts: [{ status: 200 }] });
+    expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(0);
+
+    const redelivered = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });
+    expect(redelivered.delivered).toBe(true);
+    expect(await prisma.webhookDelivery.count({ where: { id: `uninstall-${store.domain}` } })).toBe(1);
+  });
+
+  it("retries a webhook the app did not accept, as Shopify does", async () => {
+    let calls = 0;
+    const flaky = await serveRoutes({
+      "/webhooks/app/uninstalled": async (args) => {
+        calls += 1;
+        if (calls === 1) return new Response("busy", { status: 503 });
+        return appUninstalled(args);
+      },
+    });
+    try {
+      const simulator = (await import("../../store/simulator")).createStoreSimulator({
+        app: (await import("../support/store")).appCredentials(),
+        appUrl: flaky.url,
+        shops: [store.shop],
+      });
+      const report = await simulator.deliver("app/uninstalled", store.domain, { retryDelaysMs: [10, 10] });
+      expect(report.attempts.map((attempt) => attempt.status)).toEqual([503, 200]);
+      expect(report.delivered).toBe(true);
+    } finally {
+      await flaky.close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { getConfig } from "~/config.server";
+import { signSessionToken, type AppCredentials } from "../../store/auth";
+import { seedShop } from "../../store/seed";
+import { setStoreSimulatorUrl } from "../../store/redirect-fetch";
+import { createStoreSimulator, type StoreSimulatorOptions } from "../../store/simulator";
+import { serveFetch, type FetchHandler } from "./serve-fetch";
+import { uniqueShop } from "./webhooks";
+
+export function appCredentials(): AppCredentials {
+  const config = getConfig();
+  return { apiKey: config.SHOPIFY_API_KEY, apiSecret: config.SHOPIFY_API_SECRET, scopes: config.SCOPES };
+}
+
+/**
+ * The store simulator on a real port, a fresh seeded shop of its own, and the Shopify library's
+ * fetch pointed at it.
+ */
+export async function startStore(options: Partial<StoreSimulatorOptions> & { appUrl?: string } = {}) {
+  const domain = uniqueShop("store");
+  const simulator = createStoreSimulator({ app: appCredentials(), appUrl: options.appUrl ?? "http://127.0.0.1:1", shops: [seedShop(domain)], ...options });
+  const server = await serveFetch((request) => simulator.handle(request));
+  setStoreSimulatorUrl(server.url);
+  return {
+    ...server,
+    simulator,
+    domain,
+    shop: simulator.shop(domain),
+    /** A request as App Bridge's fetch sends it: Bearer session token for this shop. */
+    adminRequest(path: string, init: RequestInit = {}) {
+      const token = signSessionToken(appCredentials(), domain);
+      const headers = new Headers(init.headers);
+      headers.set("Authorization", `Bearer ${token}`);
+      return new Request(`${getConfig().SHOPIFY_APP_URL}${path}`, { ...init, headers });
+    },
+  };
+}
+
+/** Serves the app's webhook route modules over HTTP, as Shopify reaches them. */
+export function serveRoutes(routes: Record<string, (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => Promise<Response>>): Promise<Awaited<ReturnType<typeof serveFetch>>> {
+  const handler: FetchHandler = async (request) => {
+    const route = routes[new URL(request.url).pathname];
+    if (!route) return new Response("Not Found", { status: 404 });
+    try {
+      return await route({ request, params: {}, context: {} });
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  };
+  return serveFetch(handler);
+}
