@@ -1,6 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { newSecretHash } from "./credentials.server";
 
+/** The sandbox's warehouses always have these ids, so a shop on the sandbox can quote at once. */
+export const SANDBOX_PRIMARY_WAREHOUSE_ID = 1;
+
 /** Real addresses of two fulfilment parks, so the sandbox's rates and zones are the real ones. */
 export const SANDBOX_WAREHOUSES = [
   {
@@ -44,7 +47,10 @@ export async function ensureSandbox(db: PrismaClient, apiKey: string, secretKey:
       ? await tx.apiClient.update({ where: { id: existing.id }, data: credentials })
       : await tx.apiClient.create({ data: { name: "Sandbox", isSandbox: true, ...credentials } });
     if ((await tx.warehouse.count({ where: { apiClientId: client.id } })) === 0) {
-      await tx.warehouse.createMany({ data: SANDBOX_WAREHOUSES.map((warehouse) => ({ ...warehouse, apiClientId: client.id })) });
+      const taken = (await tx.warehouse.count({ where: { id: { in: [1, 2] } } })) > 0;
+      await tx.warehouse.createMany({
+        data: SANDBOX_WAREHOUSES.map((warehouse, index) => ({ ...warehouse, ...(taken ? {} : { id: SANDBOX_PRIMARY_WAREHOUSE_ID + index }), apiClientId: client.id })),
+      });
     }
     return client.id;
   });

@@ -1,0 +1,120 @@
+import type { ShopSettings } from "@prisma/client";
+import { z } from "zod";
+import { getConfig } from "~/config.server";
+import prisma from "~/db.server";
+import { createSecretBox } from "~/security/secret-box.server";
+import { createCourierClient, type CourierClient } from "~/shipping/client.server";
+import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
+
+const PresetsSchema = z.array(
+  z.object({ name: z.string(), length: z.number(), breadth: z.number(), height: z.number(), maxWeightKg: z.number() }),
+);
+const LocationWarehousesSchema = z.record(z.string(), z.number().int());
+
+export function secretBox() {
+  const config = getConfig();
+  return createSecretBox(config.ENCRYPTION_KEY, config.ENCRYPTION_KEYS_PREVIOUS);
+}
+
+/** A shop's settings; a shop that never saved any gets the defaults (and the embedded sandbox). */
+export async function getShopSettings(shop: string): Promise<ShopSettings> {
+  return (await prisma.shopSettings.findUnique({ where: { shop } })) ?? defaultSettings(shop);
+}
+
+function defaultSettings(shop: string): ShopSettings {
+  const now = new Date();
+  return {
+    shop,
+    courierApiKey: null,
+    courierSecretCipher: null,
+    courierEnvironment: "test",
+    defaultWarehouseId: null,
+    locationWarehouses: "{}",
+    packageLength: 20,
+    packageBreadth: 15,
+    packageHeight: 10,
+    defaultWeightKg: 0.5,
+    packagePresets: "[]",
+    codTag: "cod",
+    prepaidTag: "prepaid",
+    notifyCustomer: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export const presetsOf = (settings: ShopSettings): PackagePreset[] => PresetsSchema.parse(JSON.parse(settings.packagePresets));
+export const locationWarehousesOf = (settings: ShopSettings): Record<string, number> =>
+  LocationWarehousesSchema.parse(JSON.parse(settings.locationWarehouses));
+
+export function toMappingSettings(settings: ShopSettings): MappingSettings {
+  return {
+    codTag: settings.codTag,
+    prepaidTag: settings.prepaidTag,
+    defaultPackage: { length: settings.packageLength, breadth: settings.packageBreadth, height: settings.packageHeight },
+    defaultWeightKg: settings.defaultWeightKg,
+    presets: presetsOf(settings),
+    locationWarehouses: locationWarehousesOf(settings),
+    defaultWarehouseId: settings.defaultWarehouseId,
+  };
+}
+
+export const usesSandbox = (settings: Pick<ShopSettings, "courierApiKey">) => !settings.courierApiKey;
+
+export interface CourierCredentials {
+  apiKey: string;
+  secretKey: string;
+  environment: "test" | "live";
+}
+
+/** The courier account a shop books with: its own, or the embedded sandbox's. */
+export function courierCredentialsOf(settings: ShopSettings): CourierCredentials {
+  const config = getConfig();
+  if (!settings.courierApiKey || !settings.courierSecretCipher) {
+    return { apiKey: config.SANDBOX_API_KEY, secretKey: config.SANDBOX_SECRET_KEY, environment: "test" };
+  }
+  return {
+    apiKey: settings.courierApiKey,
+    secretKey: secretBox().open(settings.courierSecretCipher),
+    environment: settings.courierEnvironment === "live" ? "live" : "test",
+  };
+}
+
+export function courierClientFor(credentials: CourierCredentials): CourierClient {
+  const config = getConfig();
+  return createCourierClient({
+    ...credentials,
+    sandboxUrl: config.COURIER_SANDBOX_URL,
+    productionUrl: config.COURIER_PRODUCTION_URL,
+    timeoutMs: config.COURIER_TIMEOUT_MS,
+  });
+}
+
+export type SettingsUpdate = Omit<ShopSettings, "shop" | "createdAt" | "updatedAt" | "courierSecretCipher"> & {
+  /** A new secret to seal; undefined keeps the stored one. */
+  courierSecretKey?: string;
+};
+
+export async function saveShopSettings(shop: string, update: SettingsUpdate): Promise<ShopSettings> {
+  const { courierSecretKey, ...fields } = update;
+  const sealed =
+    fields.courierApiKey === null ? { courierSecretCipher: null } : courierSecretKey ? { courierSecretCipher: secretBox().seal(courierSecretKey) } : {};
+  return prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, ...fields, ...sealed },
+    update: { ...fields, ...sealed },
+  });
+}
+
+/** Reseals every stored courier secret with the current key (run after rotating ENCRYPTION_KEY). */
+export async function resealCourierSecrets(): Promise<number> {
+  const box = secretBox();
+  const rows = await prisma.shopSettings.findMany({ where: { courierSecretCipher: { not: null } } });
+  let resealed = 0;
+  for (const row of rows) {
+    if (!box.needsResealing(row.courierSecretCipher!)) continue;
+    await prisma.shopSettings.update({ where: { shop: row.shop }, data: { courierSecretCipher: box.seal(box.open(row.courierSecretCipher!)) } });
+    resealed += 1;
+  }
+  return resealed;
+}

@@ -1,0 +1,41 @@
+import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, type ShopifyOrder } from "./queries";
+
+async function run<T>(admin: AdminApiContext, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const response = await admin.graphql(query, variables ? { variables } : undefined);
+  const body = (await response.json()) as { data: T };
+  return body.data;
+}
+
+export async function getOrderForBooking(admin: AdminApiContext, orderGid: string): Promise<ShopifyOrder | null> {
+  return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid })).order;
+}
+
+/** Orders with something left to ship, newest first: not yet shipped, or partly. */
+export const ORDERS_TO_SHIP_SEARCH = "status:open fulfillment_status:unfulfilled";
+
+export interface OrdersPage {
+  orders: ShopifyOrder[];
+  nextCursor: string | null;
+}
+
+export async function listOrdersToShip(admin: AdminApiContext, after: string | null, pageSize = 25): Promise<OrdersPage> {
+  const { orders } = await run<{ orders: { nodes: ShopifyOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, ORDERS_TO_SHIP, {
+    first: pageSize,
+    after,
+    query: ORDERS_TO_SHIP_SEARCH,
+  });
+  return { orders: orders.nodes, nextCursor: orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null };
+}
+
+export interface ShopLocation {
+  id: string;
+  name: string;
+  city: string | null;
+  zip: string | null;
+}
+
+export async function listLocations(admin: AdminApiContext): Promise<ShopLocation[]> {
+  const { locations } = await run<{ locations: { nodes: { id: string; name: string; address: { city: string | null; zip: string | null } }[] } }>(admin, LOCATIONS);
+  return locations.nodes.map((location) => ({ id: location.id, name: location.name, city: location.address.city, zip: location.address.zip }));
+}

@@ -1,0 +1,78 @@
+import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { FULFILLMENT_CREATE, METAFIELDS_SET, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
+
+export const BOOKED_TAG = "dakiya-booked";
+
+export interface TrackedShipment {
+  orderGid: string;
+  awb: string;
+  courierName: string;
+  trackingUrl: string;
+  locationGid: string | null;
+  notifyCustomer: boolean;
+}
+
+export type FulfilmentOutcome =
+  | { kind: "fulfilled"; fulfillmentGid: string; created: boolean }
+  | { kind: "refused"; message: string };
+
+interface UserError {
+  field: string[] | null;
+  message: string;
+}
+
+/**
+ * Fulfils the order's open fulfillment orders at the shipment's location with the awb as tracking.
+ * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first: one
+ * already carrying this awb is the result of an earlier attempt and is returned as it is.
+ * Throws when Shopify cannot be reached or throttles, so the caller can retry later.
+ */
+export async function fulfilWithTracking(admin: AdminApiContext, shipment: TrackedShipment): Promise<FulfilmentOutcome> {
+  const response = await admin.graphql(ORDER_FOR_BOOKING, { variables: { id: shipment.orderGid } });
+  const { data } = (await response.json()) as { data: { order: ShopifyOrder | null } };
+  const order = data.order;
+  if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
+
+  const existing = order.fulfillments.find((fulfillment) => fulfillment.status !== "CANCELLED" && fulfillment.trackingInfo.some((info) => info.number === shipment.awb));
+  if (existing) return { kind: "fulfilled", fulfillmentGid: existing.id, created: false };
+
+  const open = order.fulfillmentOrders.nodes.filter(
+    (fo) =>
+      (fo.status === "OPEN" || fo.status === "IN_PROGRESS") &&
+      fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
+      (shipment.locationGid === null || fo.assignedLocation.location?.id === shipment.locationGid),
+  );
+  if (open.length === 0) {
+    return { kind: "refused", message: "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify." };
+  }
+
+  const created = await admin.graphql(FULFILLMENT_CREATE, {
+    variables: {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: open.map((fo) => ({ fulfillmentOrderId: fo.id })),
+        // Shopify builds tracking links only for carriers it knows; the URL is always sent.
+        trackingInfo: { company: shipment.courierName, number: shipment.awb, url: shipment.trackingUrl },
+        notifyCustomer: shipment.notifyCustomer,
+      },
+      message: `Shipped with ${shipment.courierName}, awb ${shipment.awb}`,
+    },
+  });
+  const result = (await created.json()) as { data: { fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: UserError[] } } };
+  const { fulfillment, userErrors } = result.data.fulfillmentCreate;
+  if (!fulfillment) return { kind: "refused", message: userErrors.map((error) => error.message).join(" ") || "Shopify refused the fulfillment." };
+  return { kind: "fulfilled", fulfillmentGid: fulfillment.id, created: true };
+}
+
+/** Tags the order and records the awb and courier in app metafields for the merchant's own workflows. */
+export async function markOrderBooked(admin: AdminApiContext, shipment: TrackedShipment): Promise<void> {
+  await admin.graphql(TAGS_ADD, { variables: { id: shipment.orderGid, tags: [BOOKED_TAG] } });
+  await admin.graphql(METAFIELDS_SET, {
+    variables: {
+      metafields: [
+        { ownerId: shipment.orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: shipment.awb },
+        { ownerId: shipment.orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: shipment.courierName },
+        { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
+      ],
+    },
+  });
+}

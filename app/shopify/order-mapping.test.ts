@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { runAdminGraphql } from "../../store/admin-api";
+import { LOCATION_BHIWANDI, LOCATION_GURUGRAM, seedShop } from "../../store/seed";
+import { createOrderRequestSchema } from "../shipping/contract";
+import { normaliseMobile, toCourierOrder, type MappingSettings, type ProblemCode } from "./order-mapping";
+import { ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
+
+const NOW = new Date("2026-03-10T06:30:00Z");
+const settings: MappingSettings = {
+  codTag: "cod",
+  prepaidTag: "prepaid",
+  defaultPackage: { length: 20, breadth: 15, height: 10 },
+  defaultWeightKg: 0.5,
+  presets: [
+    { name: "Small box", length: 22, breadth: 16, height: 8, maxWeightKg: 1 },
+    { name: "Medium box", length: 35, breadth: 25, height: 15, maxWeightKg: 5 },
+  ],
+  locationWarehouses: { [LOCATION_BHIWANDI]: 1, [LOCATION_GURUGRAM]: 2 },
+  defaultWarehouseId: null,
+};
+
+const orders = new Map<string, ShopifyOrder>();
+beforeAll(async () => {
+  const shop = seedShop("mapping.myshopify.com", NOW.getTime());
+  for (const seeded of shop.orders) {
+    const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: seeded.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => NOW);
+    expect(answer.body.errors).toBeUndefined();
+    orders.set(seeded.name, (answer.body.data as { order: ShopifyOrder }).order);
+  }
+});
+
+const map = (name: string, overrides = {}) => toCourierOrder(orders.get(name)!, settings, NOW, overrides);
+const codes = (name: string, overrides = {}) => map(name, overrides).problems.map((problem) => problem.code);
+
+describe("every seed-store order", () => {
+  it.each<[string, ProblemCode[]]>([
+    ["#1001", []],
+    ["#1002", []],
+    ["#1003", []],
+    ["#1004", []],
+    ["#1005", ["TOO_MANY_ITEMS"]],
+    ["#1006", ["EWAYBILL_REQUIRED"]],
+    ["#1007", ["PINCODE_INVALID"]],
+    ["#1008", ["PINCODE_MISSING"]],
+    ["#1009", ["PHONE_MISSING"]],
+    ["#1010", ["OUTSIDE_INDIA"]],
+    ["#1011", []],
+    ["#1012", ["ORDER_TOO_OLD"]],
+    ["#1013", ["CANCELLED"]],
+    ["#1014", []],
+  ])("%s has problems %o", (name, expected) => {
+    expect(codes(name)).toEqual(expected);
+  });
+
+  it("gives every problem a message and a fix in plain words", () => {
+    for (const name of orders.keys()) {
+      for (const problem of map(name).problems) {
+        expect(problem.message).toMatch(/^[A-Z"]/);
+        expect(problem.fix.length).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  it("maps each ready order into a body the courier service accepts", () => {
+    for (const name of ["#1001", "#1002", "#1003", "#1004", "#1011", "#1014"]) {
+      const body = { ...map(name).shipment!.fields, logistic_id: 1 };
+      const parsed = createOrderRequestSchema(() => NOW).safeParse(body);
+      expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+  });
+});
+
+describe("fields", () => {
+  it("maps a prepaid UPI order: name, phone, address, products, weight, preset, warehouse", () => {
+    const { shipment } = map("#1001");
+    expect(shipment!.fields).toEqual({
+      order_id: "1001",
+      order_date: "2026-03-10",
+      order_type: "forward",
+      name: "Priya Sharma",
+      mobile: "9845012345",
+      email: "priya.sharma@example.in",
+      address_line_1: "Flat 302, Prestige Lakeside Habitat",
+      address_line_2: "Varthur Main Road, Whitefield",
+      city: "Bengaluru",
+      state: "Karnataka",
+      pincode: "560066",
+      products: [
+        { product_name: "Handloom cotton kurta", price: 1299, quantity: 1, sku: "KUR-001", tax: 61.86, discount: 0 },
+        { product_name: "Block-print dupatta", price: 499, quantity: 2, sku: "DUP-014", tax: 23.76, discount: 0 },
+      ],
+      package_length: 22,
+      package_breadth: 16,
+      package_height: 8,
+      package_weight: 0.71,
+      payment_mode: "prepaid",
+      total_amount: 2297,
+      warehouse_id: 1,
+    });
+    expect(shipment).toMatchObject({ weightSource: "line items", packageSource: "Small box", paymentModeSource: "financial status", locationGid: LOCATION_BHIWANDI, destination: "Bengaluru 560066" });
+  });
+
+  it("takes the payment mode from tags first, then the gateway, then the financial status", () => {
+    expect(map("#1002").shipment).toMatchObject({ fields: { payment_mode: "cod" }, paymentModeSource: "tag" });
+    expect(map("#1003").shipment).toMatchObject({ fields: { payment_mode: "prepaid" }, paymentModeSource: "tag" });
+    expect(map("#1007").shipment).toMatchObject({ fields: { payment_mode: "cod" }, paymentModeSource: "payment gateway" });
+    const untagged = { ...orders.get("#1004")!, tags: [] };
+    expect(toCourierOrder(untagged, settings, NOW).problems.map((problem) => problem.code)).toEqual(["PAYMENT_MODE_UNKNOWN"]);
+    expect(toCourierOrder(untagged, settings, NOW, { paymentMode: "cod" }).problems).toEqual([]);
+  });
+
+  it("normalises phones and uses the next one as alt_mobile", () => {
+    expect(map("#1002").shipment!.fields.mobile).toBe("9839012345");
+    expect(map("#1014").shipment!.fields).toMatchObject({ mobile: "9871123456", company_name: "Kapoor Interiors LLP", warehouse_id: 2, discount: 200 });
+    expect(normaliseMobile("+91 98450 12345")).toBe("9845012345");
+    expect(normaliseMobile("098390 12345")).toBe("9839012345");
+    expect(normaliseMobile("12345")).toBeNull();
+  });
+
+  it("converts lb and oz, leaves out items that need no shipping, and ships only what is left", () => {
+    const fields = map("#1014").shipment!.fields;
+    expect(fields.products.map((product) => product.sku)).toEqual(["RUN-044", "BOT-003"]);
+    expect(fields.package_weight).toBeCloseTo(2 * 0.5 * 0.45359237 + 12 * 0.028349523, 3);
+    expect(map("#1011").shipment!.fields.products.map((product) => product.sku)).toEqual(["RAZ-007"]);
+  });
+
+  it("lets the merchant edit dims, weight, warehouse and e-waybill before booking", () => {
+    const result = map("#1006", { ewaybillNo: "EWB481516234", length: 40, breadth: 30, height: 5, weightKg: 1.2, warehouseId: 2 });
+    expect(result.problems).toEqual([]);
+    expect(result.shipment).toMatchObject({
+      fields: { ewaybill_no: "EWB481516234", package_length: 40, package_breadth: 30, package_height: 5, package_weight: 1.2, warehouse_id: 2 },
+      weightSource: "edited",
+      packageSource: "edited",
+    });
+  });
+
+  it("falls back to the default weight and package only when nothing better is known", () => {
+    const weightless = { ...orders.get("#1001")!, lineItems: { ...orders.get("#1001")!.lineItems, nodes: orders.get("#1001")!.lineItems.nodes.map((item) => ({ ...item, weight: null })) } };
+    const { shipment } = toCourierOrder(weightless, { ...settings, presets: [] }, NOW);
+    expect(shipment).toMatchObject({ fields: { package_weight: 0.5, package_length: 20 }, weightSource: "default weight", packageSource: "default package" });
+  });
+
+  it("says an order is 7 days old is still in time, 8 days is not", () => {
+    const at = (days: number) => ({ ...orders.get("#1001")!, createdAt: new Date(NOW.getTime() - days * 86_400_000).toISOString() });
+    expect(toCourierOrder(at(7), settings, NOW).problems).toEqual([]);
+    expect(toCourierOrder(at(8), settings, NOW).problems.map((problem) => problem.code)).toEqual(["ORDER_TOO_OLD"]);
+  });
+});

@@ -1,0 +1,288 @@
+import {
+  EWAYBILL_THRESHOLD_RUPEES,
+  indiaDate,
+  MAX_PRODUCTS,
+  ORDER_DATE_MAX_AGE_DAYS,
+  type PaymentMode,
+  type Product,
+} from "../shipping/contract";
+import type { ShopifyFulfillmentOrder, ShopifyOrder } from "./queries";
+
+/**
+ * Shopify order → the courier service's Order fields. Pure: no I/O, no clock of its own.
+ * Every way an order cannot become a valid Order is a named problem in plain words with what
+ * to fix; nothing is guessed silently.
+ */
+
+export interface PackagePreset {
+  name: string;
+  length: number;
+  breadth: number;
+  height: number;
+  /** The heaviest parcel this box takes; the lightest fitting preset is chosen. */
+  maxWeightKg: number;
+}
+
+export interface MappingSettings {
+  codTag: string;
+  prepaidTag: string;
+  defaultPackage: { length: number; breadth: number; height: number };
+  defaultWeightKg: number;
+  presets: PackagePreset[];
+  /** Shopify location GID → courier warehouse id. */
+  locationWarehouses: Record<string, number>;
+  defaultWarehouseId: number | null;
+}
+
+/** What the merchant may edit before booking. */
+export interface ShipmentOverrides {
+  length?: number;
+  breadth?: number;
+  height?: number;
+  weightKg?: number;
+  paymentMode?: PaymentMode;
+  warehouseId?: number;
+  ewaybillNo?: string;
+}
+
+export type ProblemCode =
+  | "CANCELLED"
+  | "ALREADY_FULFILLED"
+  | "NO_SHIPPING_ADDRESS"
+  | "OUTSIDE_INDIA"
+  | "PINCODE_MISSING"
+  | "PINCODE_INVALID"
+  | "ADDRESS_INCOMPLETE"
+  | "PHONE_MISSING"
+  | "PHONE_INVALID"
+  | "ORDER_TOO_OLD"
+  | "NOTHING_TO_SHIP"
+  | "TOO_MANY_ITEMS"
+  | "EWAYBILL_REQUIRED"
+  | "PAYMENT_MODE_UNKNOWN"
+  | "NO_WAREHOUSE";
+
+export interface MappingProblem {
+  code: ProblemCode;
+  /** What is wrong, in the merchant's words. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+/** The spec's Order fields, less the courier choice (logistic_id), which the merchant makes. */
+export interface CourierOrderFields {
+  order_id: string;
+  order_date: string;
+  order_type: "forward";
+  name: string;
+  mobile: string;
+  alt_mobile?: string;
+  email?: string;
+  company_name?: string;
+  address_line_1: string;
+  address_line_2?: string;
+  city: string;
+  state: string;
+  pincode: string;
+  products: Product[];
+  package_length: number;
+  package_breadth: number;
+  package_height: number;
+  package_weight: number;
+  payment_mode: PaymentMode;
+  total_amount: number;
+  discount?: number;
+  shipping_charge?: number;
+  warehouse_id?: number;
+  ewaybill_no?: string;
+}
+
+export interface MappedShipment {
+  fields: CourierOrderFields;
+  /** The location whose open fulfillment orders this shipment fulfils. */
+  locationGid: string | null;
+  locationName: string | null;
+  fulfillmentOrderIds: string[];
+  weightSource: "line items" | "default weight" | "edited";
+  packageSource: string;
+  paymentModeSource: "tag" | "payment gateway" | "financial status" | "edited";
+  destination: string;
+}
+
+export interface MappingResult {
+  /** Null only when there is nothing to describe (no shipping address and nothing to ship). */
+  shipment: MappedShipment | null;
+  problems: MappingProblem[];
+}
+
+const GRAMS: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
+const COD_GATEWAY = /cash on delivery|\bcod\b/i;
+const PREPAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "REFUNDED"]);
+
+const amount = (value: { shopMoney: { amount: string } } | null | undefined) => Math.round(Number(value?.shopMoney.amount ?? 0) * 100) / 100;
+const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** A 10-digit Indian mobile from Shopify's free-form phone, or null. `+91` and a leading `0` are dropped. */
+export function normaliseMobile(phone: string | null | undefined): string | null {
+  if (!phone) return null;
+  let digits = phone.replace(/\D/g, "");
+  if (digits.length === 12 && digits.startsWith("91")) digits = digits.slice(2);
+  else if (digits.length === 11 && digits.startsWith("0")) digits = digits.slice(1);
+  return /^[6-9]\d{9}$/.test(digits) ? digits : null;
+}
+
+function isOpen(fo: ShopifyFulfillmentOrder): boolean {
+  return (fo.status === "OPEN" || fo.status === "IN_PROGRESS") && fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
+}
+
+function paymentModeOf(order: ShopifyOrder, settings: MappingSettings): { mode: PaymentMode; source: MappedShipment["paymentModeSource"] } | null {
+  const tags = order.tags.map((tag) => tag.trim().toLowerCase());
+  const hasCodTag = tags.includes(settings.codTag.toLowerCase());
+  const hasPrepaidTag = tags.includes(settings.prepaidTag.toLowerCase());
+  if (hasCodTag !== hasPrepaidTag) return { mode: hasCodTag ? "cod" : "prepaid", source: "tag" };
+  if (order.paymentGatewayNames.some((gateway) => COD_GATEWAY.test(gateway))) return { mode: "cod", source: "payment gateway" };
+  if (order.displayFinancialStatus && PREPAID_STATUSES.has(order.displayFinancialStatus)) return { mode: "prepaid", source: "financial status" };
+  return null;
+}
+
+export function toCourierOrder(order: ShopifyOrder, settings: MappingSettings, now: Date, overrides: ShipmentOverrides = {}): MappingResult {
+  const problems: MappingProblem[] = [];
+  const problem = (code: ProblemCode, message: string, fix: string) => problems.push({ code, message, fix });
+
+  if (order.cancelledAt) problem("CANCELLED", "The order is cancelled.", "Cancelled orders are not shipped; nothing to do.");
+
+  const openOrders = order.fulfillmentOrders.nodes.filter(isOpen);
+  const remaining = new Map<string, number>();
+  for (const fo of openOrders) for (const line of fo.lineItems.nodes) remaining.set(line.lineItem.id, (remaining.get(line.lineItem.id) ?? 0) + line.remainingQuantity);
+  const shippable = order.lineItems.nodes
+    .filter((item) => item.requiresShipping && (remaining.get(item.id) ?? 0) > 0)
+    .map((item) => ({ item, quantity: remaining.get(item.id)! }));
+  if (!order.cancelledAt && (order.displayFulfillmentStatus === "FULFILLED" || (openOrders.length === 0 && order.fulfillments.length > 0))) {
+    problem("ALREADY_FULFILLED", "The order is already fulfilled.", "Nothing is left to ship.");
+  } else if (!order.cancelledAt && shippable.length === 0) {
+    problem("NOTHING_TO_SHIP", "No item of this order is left to ship.", "Check the order's fulfillment status in Shopify; items may be on hold or not need shipping.");
+  }
+  if (order.lineItems.pageInfo.hasNextPage || shippable.length > MAX_PRODUCTS) {
+    problem(
+      "TOO_MANY_ITEMS",
+      `The order has more than ${MAX_PRODUCTS} items to ship; the courier accepts at most ${MAX_PRODUCTS} per shipment.`,
+      "Split the order in Shopify (move some items to another fulfillment) and ship each part.",
+    );
+  }
+
+  const ageDays = Math.round((Date.parse(`${indiaDate(now)}T00:00:00Z`) - Date.parse(`${indiaDate(new Date(order.createdAt))}T00:00:00Z`)) / 86_400_000);
+  if (ageDays > ORDER_DATE_MAX_AGE_DAYS) {
+    problem("ORDER_TOO_OLD", `The order was placed ${ageDays} days ago; the courier only takes orders from the last ${ORDER_DATE_MAX_AGE_DAYS} days.`, "Ship it another way, or create a fresh order for it in Shopify.");
+  }
+
+  const address = order.shippingAddress;
+  // Abroad, the PIN code and mobile rules do not apply: "outside India" is the whole story.
+  const isAbroad = Boolean(address?.countryCodeV2 && address.countryCodeV2 !== "IN");
+  const phoneCandidates = [address?.phone, order.phone, order.billingAddress?.phone].filter((phone): phone is string => Boolean(phone?.trim()));
+  const mobiles = [...new Set(phoneCandidates.map(normaliseMobile).filter((phone): phone is string => phone !== null))];
+  if (!address) {
+    problem("NO_SHIPPING_ADDRESS", "The order has no shipping address.", "Add the customer's shipping address to the order in Shopify.");
+  } else if (isAbroad) {
+    problem("OUTSIDE_INDIA", `The order ships to ${address.countryCodeV2}; the courier delivers within India only.`, "Ship international orders with an international carrier.");
+  } else {
+    const zip = (address.zip ?? "").replace(/\s/g, "");
+    if (!zip) problem("PINCODE_MISSING", "The shipping address has no PIN code.", "Add the 6-digit PIN code to the shipping address in Shopify.");
+    else if (!/^[1-9]\d{5}$/.test(zip)) {
+      problem("PINCODE_INVALID", `The PIN code "${address.zip}" is not 6 digits.`, "Correct the PIN code in the shipping address (6 digits, e.g. 560066).");
+    }
+    const missing = [["address", address.address1], ["city", address.city], ["state", address.province]].filter(([, value]) => !value?.trim()).map(([label]) => label);
+    if (missing.length > 0) problem("ADDRESS_INCOMPLETE", `The shipping address has no ${missing.join(", ")}.`, "Complete the shipping address in Shopify.");
+    if (phoneCandidates.length === 0) {
+      problem("PHONE_MISSING", "The order has no phone number; the courier needs one to deliver.", "Add the customer's mobile number to the shipping address in Shopify.");
+    } else if (mobiles.length === 0) {
+      problem("PHONE_INVALID", `"${phoneCandidates[0]}" is not a 10-digit Indian mobile number.`, "Correct the phone number in the shipping address (10 digits, optionally +91).");
+    }
+  }
+
+  const total = amount(order.currentTotalPriceSet);
+  if (total >= EWAYBILL_THRESHOLD_RUPEES && !overrides.ewaybillNo?.trim()) {
+    problem(
+      "EWAYBILL_REQUIRED",
+      `The order is worth ₹${total.toLocaleString("en-IN")}; shipments of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more need an e-waybill.`,
+      "Generate an e-waybill on the GST e-waybill portal and enter its number before booking.",
+    );
+  }
+
+  const payment = overrides.paymentMode ? { mode: overrides.paymentMode, source: "edited" as const } : paymentModeOf(order, settings);
+  if (!payment) {
+    problem(
+      "PAYMENT_MODE_UNKNOWN",
+      `Dakiya cannot tell whether the order is cash on delivery or prepaid (gateway: ${order.paymentGatewayNames.join(", ") || "none"}, payment: ${order.displayFinancialStatus ?? "unknown"}).`,
+      `Tag the order "${settings.codTag}" or "${settings.prepaidTag}", or choose the payment mode when shipping.`,
+    );
+  }
+
+  if (!address && shippable.length === 0) return { shipment: null, problems };
+
+  const knownGrams = shippable.reduce((sum, { item, quantity }) => sum + (item.weight ? item.weight.value * GRAMS[item.weight.unit]! * quantity : 0), 0);
+  const weightFromItems = round(knownGrams / 1000, 3);
+  const weightKg = overrides.weightKg ?? (weightFromItems > 0 ? weightFromItems : settings.defaultWeightKg);
+  const weightSource = overrides.weightKg !== undefined ? "edited" : weightFromItems > 0 ? "line items" : "default weight";
+  const preset = [...settings.presets].sort((a, b) => a.maxWeightKg - b.maxWeightKg).find((candidate) => candidate.maxWeightKg >= weightKg);
+  const box = preset ?? settings.defaultPackage;
+  const edited = overrides.length !== undefined || overrides.breadth !== undefined || overrides.height !== undefined;
+
+  const fulfillingOrder = openOrders[0];
+  const locationGid = fulfillingOrder?.assignedLocation.location?.id ?? null;
+  const warehouseId = overrides.warehouseId ?? (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
+  const name = address?.name?.trim() || [address?.firstName, address?.lastName].filter(Boolean).join(" ");
+
+  const fields: CourierOrderFields = {
+    order_id: order.name.replace(/^#/, ""),
+    order_date: indiaDate(new Date(order.createdAt)),
+    order_type: "forward",
+    name,
+    mobile: mobiles[0] ?? "",
+    ...(mobiles[1] ? { alt_mobile: mobiles[1] } : {}),
+    ...(order.email ? { email: order.email } : {}),
+    ...(address?.company ? { company_name: address.company } : {}),
+    address_line_1: address?.address1?.trim() ?? "",
+    ...(address?.address2?.trim() ? { address_line_2: address.address2.trim() } : {}),
+    city: address?.city?.trim() ?? "",
+    state: address?.province?.trim() ?? "",
+    pincode: (address?.zip ?? "").replace(/\s/g, ""),
+    products: shippable.map(({ item, quantity }) => {
+      const unitPrice = amount(item.discountedUnitPriceSet);
+      const lineTax = item.taxLines.reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
+      const unitTax = item.quantity > 0 ? lineTax / item.quantity : 0;
+      return {
+        product_name: item.title,
+        price: unitPrice,
+        quantity,
+        ...(item.sku ? { sku: item.sku } : {}),
+        tax: round(unitTax),
+        discount: round(Math.max(0, amount(item.originalUnitPriceSet) - unitPrice)),
+      };
+    }),
+    package_length: overrides.length ?? box.length,
+    package_breadth: overrides.breadth ?? box.breadth,
+    package_height: overrides.height ?? box.height,
+    package_weight: weightKg,
+    payment_mode: payment?.mode ?? "cod",
+    total_amount: total,
+    ...(amount(order.totalDiscountsSet) > 0 ? { discount: amount(order.totalDiscountsSet) } : {}),
+    ...(amount(order.totalShippingPriceSet) > 0 ? { shipping_charge: amount(order.totalShippingPriceSet) } : {}),
+    ...(warehouseId !== undefined ? { warehouse_id: warehouseId } : {}),
+    ...(overrides.ewaybillNo?.trim() ? { ewaybill_no: overrides.ewaybillNo.trim() } : {}),
+  };
+
+  return {
+    problems,
+    shipment: {
+      fields,
+      locationGid,
+      locationName: fulfillingOrder?.assignedLocation.name ?? null,
+      fulfillmentOrderIds: openOrders.filter((fo) => (fo.assignedLocation.location?.id ?? null) === locationGid).map((fo) => fo.id),
+      weightSource,
+      packageSource: edited ? "edited" : preset ? preset.name : "default package",
+      paymentModeSource: payment?.source ?? "edited",
+      destination: [address?.city, fields.pincode].filter(Boolean).join(" "),
+    },
+  };
+}
