@@ -403,8 +403,13 @@ export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, 
   const rootFields = document.definitions.flatMap((definition) =>
     definition.kind === Kind.OPERATION_DEFINITION ? definition.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : [])) : [],
   );
-  const injected = rootFields.map((field) => [field, shop.faults.get(field)] as const).find(([, fault]) => fault);
-  if (injected) shop.faults.delete(injected[0]);
+  const injectedFault = rootFields.map((field) => [field, shop.faults.get(field)] as const).find(([, fault]) => fault);
+  if (injectedFault) {
+    const [field, fault] = injectedFault;
+    if (fault!.times <= 1) shop.faults.delete(field);
+    else shop.faults.set(field, { ...fault!, times: fault!.times - 1 });
+  }
+  const injected = injectedFault && ([injectedFault[0], injectedFault[1]!.kind] as const);
 
   if (cost > shop.bucket.available || injected?.[1] === "THROTTLED") {
     return {

@@ -136,8 +136,8 @@ export interface StoreShop {
   accessTokens: Map<string, { scope: string; expiresAt: number }>;
   refreshTokens: Map<string, { expiresAt: number }>;
   bucket: { available: number; updatedAt: number };
-  /** Failures to inject, by mutation or query root field name: the next call fails this way. */
-  faults: Map<string, "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503">;
+  /** Failures to inject, by mutation or query root field name: the next `times` calls fail this way. */
+  faults: Map<string, { kind: "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503"; times: number }>;
 }
 
 let sequence = 5_000_000;

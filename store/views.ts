@@ -54,8 +54,12 @@ export function displayFulfillmentStatus(order: StoreOrder): string {
   return "UNFULFILLED";
 }
 
-export function lineItemView(item: StoreLineItem) {
+export function lineItemView(item: StoreLineItem, order?: StoreOrder) {
+  const unfulfilled = order
+    ? order.fulfillmentOrders.filter((fo) => fo.status !== "CANCELLED").flatMap((fo) => fo.lines).filter((line) => line.lineItemId === item.id).reduce((sum, line) => sum + line.remainingQuantity, 0)
+    : item.quantity;
   return {
+    unfulfilledQuantity: unfulfilled,
     __typename: "LineItem",
     id: item.id,
     title: item.title,
@@ -116,7 +120,7 @@ export function fulfillmentOrderView(shop: StoreShop, order: StoreOrder, fo: Sto
       connection(
         fo.lines.map((line) => {
           const item = order.lineItems.find((candidate) => candidate.id === line.lineItemId)!;
-          return { __typename: "FulfillmentOrderLineItem", id: line.id, totalQuantity: line.totalQuantity, remainingQuantity: line.remainingQuantity, sku: item.sku, lineItem: lineItemView(item) };
+          return { __typename: "FulfillmentOrderLineItem", id: line.id, totalQuantity: line.totalQuantity, remainingQuantity: line.remainingQuantity, sku: item.sku, lineItem: lineItemView(item, order) };
         }),
         args,
       ),
@@ -205,7 +209,7 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
     totalTaxSet: money(totals.tax),
     currentTotalTaxSet: money(totals.tax),
     totalOutstandingSet: money(totals.outstanding),
-    lineItems: (args: Args) => connection(order.lineItems.map(lineItemView), args),
+    lineItems: (args: Args) => connection(order.lineItems.map((item) => lineItemView(item, order)), args),
     fulfillmentOrders: (args: Args) =>
       connection(
         order.fulfillmentOrders.filter((fo) => !args.displayable || fo.status !== "CANCELLED" || order.cancelledAt).map((fo) => fulfillmentOrderView(shop, order, fo)),

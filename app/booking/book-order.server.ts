@@ -110,63 +110,84 @@ const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClie
 
 /**
  * Books one order with one courier, exactly once. The Shipment row is claimed in state `booking`
- * under the unique (shop, orderGid) before the courier is called, so double clicks, concurrent
- * requests and a webhook racing the UI all meet the same row; the body sent is stored with it so
- * any retry resends it verbatim and the service replays the same awb.
+ * under the unique (shop, orderGid) before Shopify or the courier is called, so double clicks,
+ * concurrent requests and a webhook racing the UI all meet the same row and only one goes on. The
+ * body sent is stored with the row before it is sent, so any retry resends it verbatim and the
+ * service replays the same awb.
  */
 export async function bookOrder(context: Context, orderGid: string, courierId: number, overrides: ShipmentOverrides = {}): Promise<BookOutcome> {
   const { shop } = context;
   const now = context.now ?? (() => new Date());
-  const existing = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
-  if (existing && existing.status !== SHIPMENT_STATUS.FAILED) return { kind: "already_booked", shipment: existing };
+  const claim = await claimShipment(shop, orderGid);
+  if (claim.kind === "taken") return { kind: "already_booked", shipment: claim.shipment };
+  const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claim.shipment, claim.isNew).then(() => outcome);
 
-  const prepared = await prepare(context, orderGid, overrides);
-  if (!prepared.shipment) return prepared.outcome;
+  let prepared;
+  try {
+    prepared = await prepare(context, orderGid, overrides);
+  } catch (error) {
+    await releaseClaim(claim.shipment, claim.isNew);
+    throw error;
+  }
+  if (!prepared.shipment) return release(prepared.outcome);
   const { settings, shipment: mapped, client } = prepared;
   const quote = await quoteMapped(client, mapped);
-  if (quote.kind !== "quoted") return quote;
+  if (quote.kind !== "quoted") return release(quote);
   const rate = quote.rates.find((candidate) => candidate.id === courierId);
-  if (!rate) return { kind: "refused", message: "That courier does not serve this route any more; choose another.", fieldErrors: [] };
+  if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });
 
   const payload: CreateOrderInput = { ...mapped.fields, order_id: serviceOrderId(settings, shop, mapped.fields.order_id), logistic_id: courierId as 1 };
-  const claim = {
-    status: SHIPMENT_STATUS.BOOKING,
-    requestPayload: JSON.stringify(payload),
-    courierEnvironment: client.environment,
-    orderName: `#${mapped.fields.order_id}`,
-    courierId,
-    courierName: rate.name,
-    freightCharges: rate.freight_charges,
-    codCharges: rate.cod_charges,
-    totalCharges: rate.total_charges,
-    zone: rate.zone,
-    edd: rate.edd,
-    paymentMode: mapped.fields.payment_mode,
-    warehouseId: mapped.fields.warehouse_id ?? null,
-    locationGid: mapped.locationGid,
-    lastError: null,
-    attempts: 1,
-    nextAttemptAt: null,
-  };
-  let claimed: Shipment;
-  if (existing) {
-    const { count } = await prisma.shipment.updateMany({ where: { id: existing.id, status: SHIPMENT_STATUS.FAILED }, data: claim });
-    const current = await prisma.shipment.findUniqueOrThrow({ where: { id: existing.id } });
-    if (count === 0) return { kind: "already_booked", shipment: current };
-    claimed = current;
-  } else {
-    try {
-      claimed = await prisma.shipment.create({ data: { shop, orderGid, ...claim } });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return { kind: "already_booked", shipment: await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } }) };
-    }
-  }
+  const ready = await prisma.shipment.update({
+    where: { id: claim.shipment.id },
+    data: {
+      requestPayload: JSON.stringify(payload),
+      courierEnvironment: client.environment,
+      orderName: `#${mapped.fields.order_id}`,
+      courierId,
+      courierName: rate.name,
+      freightCharges: rate.freight_charges,
+      codCharges: rate.cod_charges,
+      totalCharges: rate.total_charges,
+      zone: rate.zone,
+      edd: rate.edd,
+      paymentMode: mapped.fields.payment_mode,
+      warehouseId: mapped.fields.warehouse_id ?? null,
+      locationGid: mapped.locationGid,
+    },
+  });
 
-  const sent = await sendBooking(claimed, client, now);
+  const sent = await sendBooking(ready, client, now);
   if (sent.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: sent.lastError ?? "The courier refused the booking.", fieldErrors: [] };
   if (sent.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED) return { kind: "booked", shipment: sent };
   return { kind: "booked", shipment: await completeFulfilment(sent, context.admin, settings.notifyCustomer, now) };
+}
+
+type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
+
+/** The order's Shipment row in state `booking`, or the row someone else holds. A failed booking may be claimed again. */
+async function claimShipment(shop: string, orderGid: string): Promise<Claim> {
+  const fresh = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null, attempts: 1, nextAttemptAt: null };
+  const existing = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
+  if (existing) {
+    const { count } = await prisma.shipment.updateMany({ where: { id: existing.id, status: SHIPMENT_STATUS.FAILED }, data: fresh });
+    const current = await prisma.shipment.findUniqueOrThrow({ where: { id: existing.id } });
+    return count === 1 ? { kind: "claimed", shipment: current, isNew: false } : { kind: "taken", shipment: current };
+  }
+  try {
+    const created = await prisma.shipment.create({
+      data: { shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...fresh },
+    });
+    return { kind: "claimed", shipment: created, isNew: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return { kind: "taken", shipment: await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } }) };
+  }
+}
+
+/** Nothing was sent to the courier: the order is free to be booked again. */
+async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
+  if (isNew) await prisma.shipment.delete({ where: { id: shipment.id } });
+  else await prisma.shipment.update({ where: { id: shipment.id }, data: { status: SHIPMENT_STATUS.FAILED } });
 }
 
 const backoff = (attempts: number, now: Date) => new Date(now.getTime() + Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1)));

@@ -1,3 +1,4 @@
+import type { Shipment } from "@prisma/client";
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
 import { completeFulfilment, sendBooking, SHIPMENT_STATUS, STALE_BOOKING_MS } from "~/booking/book-order.server";
@@ -35,8 +36,32 @@ export async function completePendingShipments({ adminFor, now = () => new Date(
   });
   const report: CompletionReport = { resent: 0, fulfilled: 0, stillPending: 0 };
   for (const shipment of due) {
+    try {
+      await completeOne(shipment, adminFor, now, report);
+    } catch (error) {
+      // One shop's trouble (uninstalled, Shopify down) must not stop the others; the row keeps its awb.
+      report.stillPending += 1;
+      await prisma.shipment.update({
+        where: { id: shipment.id },
+        data: { lastError: `Retry failed: ${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}`, nextAttemptAt: new Date(now().getTime() + 5 * 60_000) },
+      });
+    }
+  }
+  return report;
+}
+
+async function completeOne(shipment: Shipment, adminFor: CompletionDeps["adminFor"], now: () => Date, report: CompletionReport): Promise<void> {
+  {
     const settings = await getShopSettings(shipment.shop);
     let current = shipment;
+    if (current.status === SHIPMENT_STATUS.BOOKING && current.requestPayload === "") {
+      // Interrupted before anything reached the courier: nothing to resume, the order may be booked again.
+      await prisma.shipment.update({
+        where: { id: current.id },
+        data: { status: SHIPMENT_STATUS.FAILED, lastError: "The booking was interrupted before it reached the courier. Book the order again." },
+      });
+      return;
+    }
     if (current.status === SHIPMENT_STATUS.BOOKING) {
       current = await sendBooking(current, courierClientFor(courierCredentialsOf(settings)), now);
       report.resent += 1;
@@ -47,5 +72,4 @@ export async function completePendingShipments({ adminFor, now = () => new Date(
     if (current.status === SHIPMENT_STATUS.FULFILLED) report.fulfilled += 1;
     else if (current.status !== SHIPMENT_STATUS.FAILED) report.stillPending += 1;
   }
-  return report;
 }

@@ -11,8 +11,8 @@ const optionalWarehouse = (label: string) =>
   z
     .string()
     .trim()
-    .transform((value) => (value === "" ? null : value))
-    .pipe(z.union([z.null(), z.string().regex(/^\d{1,9}$/, { error: `${label} must be a warehouse number from your courier account` }).transform(Number)]));
+    .refine((value) => value === "" || /^\d{1,9}$/.test(value), { error: `${label} must be a warehouse number from your courier account` })
+    .transform((value) => (value === "" ? null : Number(value)));
 
 const centimetres = (label: string) =>
   z.coerce.number({ error: `${label} must be a number of centimetres` }).int({ error: `${label} must be whole centimetres` }).gt(1, { error: `${label} must be more than 1 cm` });
@@ -74,6 +74,8 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
   if (values?.mode === "account") {
     if (!values.apiKey && !current.courierApiKey) errors.apiKey = "Enter your courier API key";
     if (!values.secretKey && !current.courierSecretCipher) errors.secretKey = "Enter your courier secret key";
+    // The live check of the keys is a get-warehouse call, so an own account needs its warehouse named.
+    if (values.defaultWarehouseId === null) errors.defaultWarehouseId = "Enter the pickup warehouse id from your courier account";
   }
   if (!values || Object.keys(errors).length > 0) return { ok: false, errors, warehouses: [] };
 

@@ -1,11 +1,6 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { adminGraphql as run } from "./admin-graphql.server";
 import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, type ShopifyOrder } from "./queries";
-
-async function run<T>(admin: AdminApiContext, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const response = await admin.graphql(query, variables ? { variables } : undefined);
-  const body = (await response.json()) as { data: T };
-  return body.data;
-}
 
 export async function getOrderForBooking(admin: AdminApiContext, orderGid: string): Promise<ShopifyOrder | null> {
   return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid })).order;
@@ -19,7 +14,7 @@ export interface OrdersPage {
   nextCursor: string | null;
 }
 
-export async function listOrdersToShip(admin: AdminApiContext, after: string | null, pageSize = 25): Promise<OrdersPage> {
+export async function listOrdersToShip(admin: AdminApiContext, after: string | null, pageSize = 20): Promise<OrdersPage> {
   const { orders } = await run<{ orders: { nodes: ShopifyOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, ORDERS_TO_SHIP, {
     first: pageSize,
     after,

@@ -1,4 +1,5 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { adminGraphql } from "./admin-graphql.server";
 import { FULFILLMENT_CREATE, METAFIELDS_SET, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
 
 export const BOOKED_TAG = "dakiya-booked";
@@ -28,9 +29,7 @@ interface UserError {
  * Throws when Shopify cannot be reached or throttles, so the caller can retry later.
  */
 export async function fulfilWithTracking(admin: AdminApiContext, shipment: TrackedShipment): Promise<FulfilmentOutcome> {
-  const response = await admin.graphql(ORDER_FOR_BOOKING, { variables: { id: shipment.orderGid } });
-  const { data } = (await response.json()) as { data: { order: ShopifyOrder | null } };
-  const order = data.order;
+  const { order } = await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid });
   if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
 
   const existing = order.fulfillments.find((fulfillment) => fulfillment.status !== "CANCELLED" && fulfillment.trackingInfo.some((info) => info.number === shipment.awb));
@@ -46,8 +45,7 @@ export async function fulfilWithTracking(admin: AdminApiContext, shipment: Track
     return { kind: "refused", message: "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify." };
   }
 
-  const created = await admin.graphql(FULFILLMENT_CREATE, {
-    variables: {
+  const result = await adminGraphql<{ fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: UserError[] } }>(admin, FULFILLMENT_CREATE, {
       fulfillment: {
         lineItemsByFulfillmentOrder: open.map((fo) => ({ fulfillmentOrderId: fo.id })),
         // Shopify builds tracking links only for carriers it knows; the URL is always sent.
@@ -55,24 +53,20 @@ export async function fulfilWithTracking(admin: AdminApiContext, shipment: Track
         notifyCustomer: shipment.notifyCustomer,
       },
       message: `Shipped with ${shipment.courierName}, awb ${shipment.awb}`,
-    },
   });
-  const result = (await created.json()) as { data: { fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: UserError[] } } };
-  const { fulfillment, userErrors } = result.data.fulfillmentCreate;
+  const { fulfillment, userErrors } = result.fulfillmentCreate;
   if (!fulfillment) return { kind: "refused", message: userErrors.map((error) => error.message).join(" ") || "Shopify refused the fulfillment." };
   return { kind: "fulfilled", fulfillmentGid: fulfillment.id, created: true };
 }
 
 /** Tags the order and records the awb and courier in app metafields for the merchant's own workflows. */
 export async function markOrderBooked(admin: AdminApiContext, shipment: TrackedShipment): Promise<void> {
-  await admin.graphql(TAGS_ADD, { variables: { id: shipment.orderGid, tags: [BOOKED_TAG] } });
-  await admin.graphql(METAFIELDS_SET, {
-    variables: {
+  await adminGraphql(admin, TAGS_ADD, { id: shipment.orderGid, tags: [BOOKED_TAG] });
+  await adminGraphql(admin, METAFIELDS_SET, {
       metafields: [
         { ownerId: shipment.orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: shipment.awb },
         { ownerId: shipment.orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: shipment.courierName },
         { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
       ],
-    },
   });
 }

@@ -153,11 +153,9 @@ export function toCourierOrder(order: ShopifyOrder, settings: MappingSettings, n
   if (order.cancelledAt) problem("CANCELLED", "The order is cancelled.", "Cancelled orders are not shipped; nothing to do.");
 
   const openOrders = order.fulfillmentOrders.nodes.filter(isOpen);
-  const remaining = new Map<string, number>();
-  for (const fo of openOrders) for (const line of fo.lineItems.nodes) remaining.set(line.lineItem.id, (remaining.get(line.lineItem.id) ?? 0) + line.remainingQuantity);
   const shippable = order.lineItems.nodes
-    .filter((item) => item.requiresShipping && (remaining.get(item.id) ?? 0) > 0)
-    .map((item) => ({ item, quantity: remaining.get(item.id)! }));
+    .filter((item) => item.requiresShipping && item.unfulfilledQuantity > 0 && openOrders.length > 0)
+    .map((item) => ({ item, quantity: item.unfulfilledQuantity }));
   if (!order.cancelledAt && (order.displayFulfillmentStatus === "FULFILLED" || (openOrders.length === 0 && order.fulfillments.length > 0))) {
     problem("ALREADY_FULFILLED", "The order is already fulfilled.", "Nothing is left to ship.");
   } else if (!order.cancelledAt && shippable.length === 0) {
@@ -249,7 +247,7 @@ export function toCourierOrder(order: ShopifyOrder, settings: MappingSettings, n
     pincode: (address?.zip ?? "").replace(/\s/g, ""),
     products: shippable.map(({ item, quantity }) => {
       const unitPrice = amount(item.discountedUnitPriceSet);
-      const lineTax = item.taxLines.reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
+      const lineTax = (item.taxLines ?? []).reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
       const unitTax = item.quantity > 0 ? lineTax / item.quantity : 0;
       return {
         product_name: item.title,

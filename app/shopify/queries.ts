@@ -5,7 +5,7 @@
  */
 
 export const ORDER_FOR_BOOKING = `#graphql
-  query OrderForBooking($id: ID!, $lineItemsFirst: Int = 30, $fulfillmentOrdersFirst: Int = 5, $foLineItemsFirst: Int = 30) {
+  query OrderForBooking($id: ID!, $lineItemsFirst: Int = 20, $fulfillmentOrdersFirst: Int = 5) {
     order(id: $id) {
       id
       name
@@ -44,6 +44,7 @@ export const ORDER_FOR_BOOKING = `#graphql
           title
           sku
           quantity
+          unfulfilledQuantity
           requiresShipping
           originalUnitPriceSet { shopMoney { amount } }
           discountedUnitPriceSet { shopMoney { amount } }
@@ -57,26 +58,29 @@ export const ORDER_FOR_BOOKING = `#graphql
           status
           assignedLocation { name location { id } }
           supportedActions { action }
-          lineItems(first: $foLineItemsFirst) {
-            nodes { id remainingQuantity lineItem { id } }
-          }
         }
       }
-      fulfillments(first: 10) {
+      fulfillments(first: 5) {
         id
         status
-        trackingInfo(first: 5) { company number url }
+        trackingInfo(first: 3) { company number url }
       }
     }
   }
 `;
 
+/**
+ * The orders list: enough of each order to name its problems, payment mode, weight and destination,
+ * within Shopify's 1,000-point query limit (about 950 points at 20 orders). Prices are not read here;
+ * booking always re-reads the order with ORDER_FOR_BOOKING.
+ */
 export const ORDERS_TO_SHIP = `#graphql
-  query OrdersToShip($first: Int = 25, $after: String, $query: String) {
+  query OrdersToShip($first: Int = 20, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
       pageInfo { hasNextPage endCursor }
       nodes {
         id
+        legacyResourceId
         name
         createdAt
         cancelledAt
@@ -104,17 +108,15 @@ export const ORDERS_TO_SHIP = `#graphql
         currentTotalPriceSet { shopMoney { amount currencyCode } }
         totalDiscountsSet { shopMoney { amount } }
         totalShippingPriceSet { shopMoney { amount } }
-        lineItems(first: 15) {
+        lineItems(first: 11) {
           pageInfo { hasNextPage }
           nodes {
             id
             title
             sku
             quantity
+            unfulfilledQuantity
             requiresShipping
-            originalUnitPriceSet { shopMoney { amount } }
-            discountedUnitPriceSet { shopMoney { amount } }
-            taxLines { priceSet { shopMoney { amount } } }
             weight { unit value }
           }
         }
@@ -124,12 +126,9 @@ export const ORDERS_TO_SHIP = `#graphql
             status
             assignedLocation { name location { id } }
             supportedActions { action }
-            lineItems(first: 15) {
-              nodes { id remainingQuantity lineItem { id } }
-            }
           }
         }
-        fulfillments(first: 3) {
+        fulfillments(first: 2) {
           id
           status
           trackingInfo(first: 1) { company number url }
@@ -188,10 +187,13 @@ export interface ShopifyLineItem {
   title: string;
   sku: string | null;
   quantity: number;
+  /** Not yet fulfilled: what is left to ship. */
+  unfulfilledQuantity: number;
   requiresShipping: boolean;
-  originalUnitPriceSet: MoneyAmount;
-  discountedUnitPriceSet: MoneyAmount;
-  taxLines: { priceSet: MoneyAmount }[];
+  // Absent in the orders list, which does not read prices.
+  originalUnitPriceSet?: MoneyAmount;
+  discountedUnitPriceSet?: MoneyAmount;
+  taxLines?: { priceSet: MoneyAmount }[];
   weight: { unit: "GRAMS" | "KILOGRAMS" | "POUNDS" | "OUNCES"; value: number } | null;
 }
 
@@ -200,11 +202,11 @@ export interface ShopifyFulfillmentOrder {
   status: string;
   assignedLocation: { name: string; location: { id: string } | null };
   supportedActions: { action: string }[];
-  lineItems: { nodes: { id: string; remainingQuantity: number; lineItem: { id: string } }[] };
 }
 
 export interface ShopifyOrder {
   id: string;
+  legacyResourceId?: string;
   name: string;
   createdAt: string;
   cancelledAt: string | null;

@@ -1,4 +1,5 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { adminGraphql } from "./admin-graphql.server";
 
 const SHOP_QUERY = `#graphql
   query ShopOverview {
@@ -19,7 +20,5 @@ export interface ShopOverview {
 }
 
 export async function getShopOverview(admin: AdminApiContext): Promise<ShopOverview> {
-  const response = await admin.graphql(SHOP_QUERY);
-  const { data } = (await response.json()) as { data: { shop: ShopOverview } };
-  return data.shop;
+  return (await adminGraphql<{ shop: ShopOverview }>(admin, SHOP_QUERY)).shop;
 }

@@ -13,7 +13,7 @@ export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
  * The embedded Shipment Order Service on the worker's SQLite file, behind a real HTTP port, with a
  * clock the test can move. Counts the requests it receives so tests can prove none were sent.
  */
-export async function startCourierService() {
+export async function startCourierService({ port = 0 }: { port?: number } = {}) {
   let clock = () => new Date();
   let requests = 0;
   const service = createShipmentService({ db: prisma, now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
@@ -22,7 +22,7 @@ export async function startCourierService() {
   const server = await serveFetch((request) => {
     requests += 1;
     return handle(request);
-  });
+  }, port);
   return {
     ...server,
     service,
@@ -47,3 +47,8 @@ export async function startCourierService() {
 }
 
 export type RunningCourierService = Awaited<ReturnType<typeof startCourierService>>;
+
+/** The courier service where the app's configuration sends sandbox shops (COURIER_SANDBOX_URL). */
+export function startAppCourierService() {
+  return startCourierService({ port: Number(new URL(process.env.COURIER_SANDBOX_URL!).port) });
+}

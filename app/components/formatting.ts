@@ -1,0 +1,13 @@
+const INR = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 2 });
+
+export const formatRupees = (amount: number) => INR.format(amount);
+export const formatKg = (kg: number) => `${kg.toLocaleString("en-IN", { maximumFractionDigits: 3 })} kg`;
+export const formatDate = (iso: string, timeZone = "Asia/Kolkata") =>
+  new Date(iso).toLocaleString("en-IN", { timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
+
+export const SHIPMENT_STATUS_LABEL: Record<string, { label: string; tone: "success" | "info" | "attention" | "critical" }> = {
+  booking: { label: "Booking", tone: "attention" },
+  booked_unfulfilled: { label: "Booked, fulfilment pending", tone: "attention" },
+  fulfilled: { label: "Fulfilled", tone: "success" },
+  failed: { label: "Booking failed", tone: "critical" },
+};

@@ -1,0 +1,207 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  DataTable,
+  FormLayout,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useMemo, useState } from "react";
+import prisma from "~/db.server";
+import { bookOrder, quoteOrder } from "~/booking/book-order.server";
+import { orderGidOf, parseOverrides } from "~/booking/overrides";
+import { ProblemsBanner } from "~/components/ProblemsBanner";
+import { formatKg, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { authenticate } from "~/shopify.server";
+
+function orderGidFrom(id: string | undefined): string {
+  const gid = orderGidOf(id ?? "");
+  if (!gid) throw new Response("No such order", { status: 404 });
+  return gid;
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { admin, session } = await authenticate.admin(request);
+  const orderGid = orderGidFrom(params.id);
+  const booked = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: session.shop, orderGid } } });
+  const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
+  const outcome = await quoteOrder({ shop: session.shop, admin }, orderGid, overrides);
+  if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
+  return json({ outcome, overrideErrors: errors, booked });
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { admin, session } = await authenticate.admin(request);
+  const orderGid = orderGidFrom(params.id);
+  const form = await request.formData();
+  const courierId = Number(form.get("courierId"));
+  if (![1, 2, 3, 4].includes(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
+  const { overrides, errors } = parseOverrides(form);
+  if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
+  const outcome = await bookOrder({ shop: session.shop, admin }, orderGid, courierId, overrides);
+  return json(outcome, { status: outcome.kind === "booked" || outcome.kind === "already_booked" ? 200 : 422 });
+};
+
+type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
+
+export default function ShipOrder() {
+  const { outcome, overrideErrors, booked } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const [sort, setSort] = useState<{ key: SortKey; direction: "ascending" | "descending" }>({ key: "total_charges", direction: "ascending" });
+  const shipment = "shipment" in outcome ? outcome.shipment : null;
+  const fields = shipment?.fields;
+  const [edit, setEdit] = useState(() => ({
+    length: searchParams.get("length") ?? String(fields?.package_length ?? ""),
+    breadth: searchParams.get("breadth") ?? String(fields?.package_breadth ?? ""),
+    height: searchParams.get("height") ?? String(fields?.package_height ?? ""),
+    weightKg: searchParams.get("weightKg") ?? String(fields?.package_weight ?? ""),
+    paymentMode: searchParams.get("paymentMode") ?? fields?.payment_mode ?? "cod",
+    warehouseId: searchParams.get("warehouseId") ?? String(fields?.warehouse_id ?? ""),
+    ewaybillNo: searchParams.get("ewaybillNo") ?? "",
+  }));
+  const rates = useMemo(() => {
+    if (outcome.kind !== "quoted") return [];
+    const sorted = [...outcome.rates].sort((a, b) => (a[sort.key] < b[sort.key] ? -1 : a[sort.key] > b[sort.key] ? 1 : 0));
+    return sort.direction === "ascending" ? sorted : sorted.reverse();
+  }, [outcome, sort]);
+  const bookingCourier = navigation.state === "submitting" ? navigation.formData?.get("courierId") : null;
+  const current = result && "shipment" in result && result.shipment && "status" in result.shipment ? result.shipment : booked;
+  const title = fields ? `Ship order #${fields.order_id}` : "Ship order";
+  const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
+
+  return (
+    <Page title={title} backAction={{ content: "Orders", url: "/app/orders" }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {current ? (
+              <Banner tone={current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning"} title={`${SHIPMENT_STATUS_LABEL[current.status]?.label ?? current.status}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
+                {current.lastError ? <p>{current.lastError}</p> : null}
+                {current.trackingUrl ? (
+                  <Link url={current.trackingUrl} target="_blank">
+                    Tracking page
+                  </Link>
+                ) : null}
+              </Banner>
+            ) : null}
+            {result && (result.kind === "refused" || result.kind === "unavailable") ? (
+              <Banner tone="critical" title="Not booked">
+                {result.message}
+              </Banner>
+            ) : null}
+            {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
+            {result?.kind === "problems" ? <ProblemsBanner problems={result.problems} /> : null}
+            {outcome.kind === "unavailable" ? (
+              <Banner tone="critical" title="No rates">
+                {outcome.message}
+              </Banner>
+            ) : null}
+
+            {fields && shipment ? (
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Shipment
+                  </Text>
+                  <Text as="p">
+                    {fields.name}, {fields.address_line_1}
+                    {fields.address_line_2 ? `, ${fields.address_line_2}` : ""}, {fields.city}, {fields.state} {fields.pincode} · {fields.mobile}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {fields.products.length} item(s) · {formatRupees(fields.total_amount)} · {fields.payment_mode === "cod" ? "Cash on delivery" : "Prepaid"} ({shipment.paymentModeSource}) ·{" "}
+                    {formatKg(fields.package_weight)} ({shipment.weightSource}) · {fields.package_length}×{fields.package_breadth}×{fields.package_height} cm ({shipment.packageSource})
+                    {shipment.locationName ? ` · from ${shipment.locationName}` : ""}
+                  </Text>
+                  <Form method="get">
+                    <FormLayout>
+                      <InlineGrid columns={4} gap="200">
+                        <TextField label="Length (cm)" name="length" value={edit.length} onChange={(value) => setEdit({ ...edit, length: value })} error={overrideErrors.length} autoComplete="off" />
+                        <TextField label="Breadth (cm)" name="breadth" value={edit.breadth} onChange={(value) => setEdit({ ...edit, breadth: value })} error={overrideErrors.breadth} autoComplete="off" />
+                        <TextField label="Height (cm)" name="height" value={edit.height} onChange={(value) => setEdit({ ...edit, height: value })} error={overrideErrors.height} autoComplete="off" />
+                        <TextField label="Weight (kg)" name="weightKg" value={edit.weightKg} onChange={(value) => setEdit({ ...edit, weightKg: value })} error={overrideErrors.weightKg} autoComplete="off" />
+                      </InlineGrid>
+                      <InlineGrid columns={3} gap="200">
+                        <Select label="Payment mode" name="paymentMode" options={[{ label: "Cash on delivery", value: "cod" }, { label: "Prepaid", value: "prepaid" }]} value={edit.paymentMode} onChange={(value) => setEdit({ ...edit, paymentMode: value })} error={overrideErrors.paymentMode} />
+                        <TextField label="Pickup warehouse id" name="warehouseId" value={edit.warehouseId} onChange={(value) => setEdit({ ...edit, warehouseId: value })} error={overrideErrors.warehouseId} autoComplete="off" />
+                        <TextField label="E-waybill number" name="ewaybillNo" value={edit.ewaybillNo} onChange={(value) => setEdit({ ...edit, ewaybillNo: value })} error={overrideErrors.ewaybillNo} helpText="Needed from ₹50,000" autoComplete="off" />
+                      </InlineGrid>
+                      <InlineStack align="end">
+                        <Button submit loading={navigation.state === "loading"}>
+                          Update rates
+                        </Button>
+                      </InlineStack>
+                    </FormLayout>
+                  </Form>
+                </BlockStack>
+              </Card>
+            ) : null}
+
+            {outcome.kind === "quoted" ? (
+              <Card padding="0">
+                {rates.length === 0 ? (
+                  <BlockStack gap="200">
+                    <Banner tone="warning" title="No courier serves this route">
+                      No courier delivers from {outcome.warehouse.city} ({outcome.warehouse.pincode}) to {fields?.pincode}.
+                    </Banner>
+                  </BlockStack>
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "text", "text", "numeric", "numeric", "numeric", "text", "text", "text"]}
+                    headings={["Courier", "Mode", "Chargeable weight", "Freight", "COD", "Total", "Zone", "Delivery days", ""]}
+                    sortable={[true, false, false, true, false, true, false, true, false]}
+                    defaultSortDirection="ascending"
+                    initialSortColumnIndex={5}
+                    onSort={(index, direction) => setSort({ key: sortKeys[index]!, direction: direction === "descending" ? "descending" : "ascending" })}
+                    rows={rates.map((rate) => [
+                      <InlineStack key="name" gap="100">
+                        <Text as="span" fontWeight="semibold">
+                          {rate.name}
+                        </Text>
+                        {rate.isRecommended ? <Badge tone="success">Recommended</Badge> : null}
+                        {rate.isCheapest ? <Badge tone="info">Cheapest</Badge> : null}
+                        {rate.isFastest ? <Badge tone="attention">Fastest</Badge> : null}
+                      </InlineStack>,
+                      rate.type,
+                      rate.chargeable_weight,
+                      formatRupees(rate.freight_charges),
+                      formatRupees(rate.cod_charges),
+                      formatRupees(rate.total_charges),
+                      rate.zone,
+                      `${rate.edd} days`,
+                      <Form method="post" key="book">
+                        {Object.entries(Object.fromEntries(searchParams)).map(([key, value]) => (
+                          <input key={key} type="hidden" name={key} value={value} />
+                        ))}
+                        <input type="hidden" name="courierId" value={rate.id} />
+                        <Button submit variant={rate.isRecommended ? "primary" : "secondary"} disabled={Boolean(current && current.status !== "failed")} loading={bookingCourier === String(rate.id)} accessibilityLabel={`Book with ${rate.name}`}>
+                          Book
+                        </Button>
+                      </Form>,
+                    ])}
+                  />
+                )}
+              </Card>
+            ) : null}
+            <Text as="p" tone="subdued">
+              Recommended = lowest 0.6 × price ÷ cheapest price + 0.4 × delivery days ÷ fastest delivery days.
+            </Text>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { completePendingShipments } from "~/jobs/complete-shipments.server";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
+import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
+import { unauthenticated } from "~/shopify.server";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { startStore } from "../support/store";
+
+let courier: RunningCourierService;
+let store: Awaited<ReturnType<typeof startStore>>;
+
+beforeAll(async () => {
+  courier = await startAppCourierService();
+  // The Plus plan's bucket: these tests are about booking, not throttling (store/simulator.test.ts is).
+  store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  // Install: the first authenticated request exchanges the session token for an offline token.
+  await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} });
+});
+afterAll(async () => {
+  await store.close();
+  await courier.close();
+});
+
+const orderNamed = (name: string) => store.shop.orders.find((order) => order.name === name)!;
+
+async function call<T>(run: () => Promise<T>): Promise<{ status: number; body: Record<string, unknown> }> {
+  try {
+    const response = (await run()) as unknown as Response;
+    return { status: response.status, body: await response.json() };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, body: {} };
+    throw thrown;
+  }
+}
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+}
+
+const SETTINGS_FORM = {
+  mode: "sandbox",
+  environment: "test",
+  defaultWarehouseId: "",
+  packageLength: "20",
+  packageBreadth: "15",
+  packageHeight: "10",
+  defaultWeightKg: "0.5",
+  codTag: "cod",
+  prepaidTag: "prepaid",
+  notifyCustomer: "on",
+};
+
+const saveSettings = (fields: Record<string, string>) =>
+  call(() => settingsAction({ request: store.adminRequest("/app/settings", { method: "POST", body: form(fields) }), params: {}, context: {} }));
+
+const book = (name: string, courierId: number, extra: Record<string, string> = {}) =>
+  call(() =>
+    shipAction({
+      request: store.adminRequest(`/app/orders/${orderNamed(name).legacyResourceId}/ship`, { method: "POST", body: form({ courierId: String(courierId), ...extra }) }),
+      params: { id: orderNamed(name).legacyResourceId },
+      context: {},
+    }),
+  );
+
+describe("settings", () => {
+  it("refuses bad values field by field and saves nothing", async () => {
+    const { status, body } = await saveSettings({ ...SETTINGS_FORM, packageLength: "1", codTag: "", defaultWarehouseId: "abc" });
+    expect(status).toBe(422);
+    expect(body.errors).toMatchObject({ packageLength: "Length must be more than 1 cm", codTag: expect.stringMatching(/cash-on-delivery/), defaultWarehouseId: expect.stringMatching(/warehouse number/) });
+    expect(await prisma.shopSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
+  });
+
+  it("checks the courier account live: wrong keys and unknown warehouses are refused", async () => {
+    const noWarehouse = await saveSettings({ ...SETTINGS_FORM, mode: "account", apiKey: "not-a-key", secretKey: "not-a-secret" });
+    expect(noWarehouse.body.errors).toEqual({ defaultWarehouseId: "Enter the pickup warehouse id from your courier account" });
+    const wrongKeys = await saveSettings({ ...SETTINGS_FORM, mode: "account", apiKey: "not-a-key", secretKey: "not-a-secret", defaultWarehouseId: "1" });
+    expect(wrongKeys.body.errors).toEqual({ apiKey: "The courier service refused this API key and secret key" });
+    const unknownWarehouse = await saveSettings({ ...SETTINGS_FORM, defaultWarehouseId: "424242" });
+    expect(unknownWarehouse.body.errors).toEqual({ defaultWarehouseId: "Warehouse 424242 does not exist in this courier account" });
+    expect(await prisma.shopSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
+  });
+
+  it("saves an account with its secret encrypted, shows the warehouse, and never sends the secret back", async () => {
+    const saved = await saveSettings({
+      ...SETTINGS_FORM,
+      mode: "account",
+      defaultWarehouseId: "1",
+      apiKey: process.env.SANDBOX_API_KEY!,
+      secretKey: process.env.SANDBOX_SECRET_KEY!,
+      [`location:${store.shop.locations[1]!.id}`]: "2",
+      preset0Name: "Small box",
+      preset0Length: "22",
+      preset0Breadth: "16",
+      preset0Height: "8",
+      preset0MaxWeightKg: "1",
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.warehouses).toEqual([expect.objectContaining({ id: 1, city: "Bhiwandi", pincode: 421302 }), expect.objectContaining({ id: 2, city: "Gurugram" })]);
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } });
+    expect(row.courierSecretCipher).toMatch(/^v1\./);
+    expect(row.courierSecretCipher).not.toContain(process.env.SANDBOX_SECRET_KEY!);
+
+    const page = JSON.stringify(await (await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} })).json());
+    expect(page).not.toContain(process.env.SANDBOX_SECRET_KEY!);
+    expect(page).not.toContain(process.env.SANDBOX_API_KEY!);
+    expect(page).toContain('"hasSecret":true');
+  });
+});
+
+describe("shipping an order", () => {
+  it("shows each courier's rate for a ready order, with one recommended", async () => {
+    const order = orderNamed("#1001");
+    const { body } = await call(() => shipLoader({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`), params: { id: order.legacyResourceId }, context: {} }));
+    const outcome = body.outcome as { kind: string; rates: { name: string; isRecommended: boolean; zone: string }[]; shipment: { fields: { package_length: number } } };
+    expect(outcome.kind).toBe("quoted");
+    expect(outcome.rates.map((rate) => rate.name).sort()).toEqual(["Bluedart", "DTDC", "Delhivery", "XpressBees"]);
+    expect(outcome.rates.filter((rate) => rate.isRecommended)).toHaveLength(1);
+    expect(outcome.shipment.fields.package_length).toBe(22);
+  });
+
+  it("lists what to fix instead of booking an order that cannot ship", async () => {
+    const { status, body } = await book("#1007", 1);
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ kind: "problems", problems: [{ code: "PINCODE_INVALID" }] });
+    expect(await prisma.shipment.count({ where: { shop: store.domain, orderName: "#1007" } })).toBe(0);
+  });
+
+  it("books one awb and fulfils the order with the courier's tracking number, URL and name", async () => {
+    const { status, body } = await book("#1002", 1);
+    expect(status).toBe(200);
+    const shipment = (body as { shipment: { awb: string; status: string; trackingUrl: string; courierName: string } }).shipment;
+    expect(shipment).toMatchObject({ status: "fulfilled", courierName: "Delhivery" });
+
+    const order = orderNamed("#1002");
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.fulfillments[0]!.trackingInfo).toEqual([{ company: "Delhivery", number: shipment.awb, url: shipment.trackingUrl }]);
+    expect(shipment.trackingUrl).toContain(shipment.awb);
+    expect(order.fulfillments[0]!.notifyCustomer).toBe(true);
+    expect(order.fulfillmentOrders[0]!.status).toBe("CLOSED");
+    expect(order.tags).toContain("dakiya-booked");
+    expect(order.metafields.find((metafield) => metafield.key === "awb")?.value).toBe(shipment.awb);
+
+    const stored = await courier.client().getOrder(shipment.awb);
+    expect(stored).toMatchObject({ order_id: "1002", payment_mode: "cod", customer_name: "Rahul Verma", pincode: 226024 });
+
+    const again = await book("#1002", 2);
+    expect(again.body).toMatchObject({ kind: "already_booked", shipment: { awb: shipment.awb } });
+    expect(order.fulfillments).toHaveLength(1);
+  });
+
+  it("gives 20 concurrent book requests for one order a single awb and a single fulfillment", async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => book("#1003", (index % 4) + 1)));
+    const awbs = new Set(results.map((result) => (result.body.shipment as { awb?: string } | undefined)?.awb).filter(Boolean));
+    expect(awbs.size).toBe(1);
+    expect(results.filter((result) => result.body.kind === "booked")).toHaveLength(1);
+    expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: orderNamed("#1003").id } })).toBe(1);
+    expect(await prisma.serviceOrder.count({ where: { awb: { in: [...awbs] as string[] } } })).toBe(1);
+    expect(orderNamed("#1003").fulfillments).toHaveLength(1);
+  });
+
+  it("keeps the awb when Shopify throttles the fulfillment, and the retry job completes it", async () => {
+    // Longer than the app's own waits for the bucket: Shopify stays throttled past the request.
+    store.shop.faults.set("fulfillmentCreate", { kind: "THROTTLED", times: 4 });
+    const { body } = await book("#1014", 2);
+    const shipment = (body as { shipment: { id: number; awb: string; status: string; lastError: string } }).shipment;
+    expect(shipment.status).toBe("booked_unfulfilled");
+    expect(shipment.awb).toBeTruthy();
+    expect(shipment.lastError).toMatch(/will retry/);
+    expect(orderNamed("#1014").fulfillments).toHaveLength(0);
+
+    const report = await completePendingShipments({ adminFor: async (shop) => (await unauthenticated.admin(shop)).admin, now: () => new Date(Date.now() + 3_600_000) });
+    expect(report.fulfilled).toBeGreaterThanOrEqual(1);
+    const done = await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+    expect(done).toMatchObject({ status: "fulfilled", awb: shipment.awb, lastError: null });
+    expect(orderNamed("#1014").fulfillments).toHaveLength(1);
+    expect(orderNamed("#1014").fulfillments[0]!.trackingInfo[0]).toMatchObject({ company: "Bluedart", number: shipment.awb });
+  });
+
+  it("resumes a booking interrupted after the courier booked it, with the same awb", async () => {
+    const order = orderNamed("#1004");
+    const { body } = await call(() => shipLoader({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`), params: { id: order.legacyResourceId }, context: {} }));
+    const fields = (body.outcome as { shipment: { fields: Record<string, unknown> } }).shipment.fields;
+    const payload = { ...fields, order_id: `crash-${store.domain}`, logistic_id: 1 };
+    // The courier booked it, but the process died before the answer was recorded.
+    const lost = await courier.client().createOrder(payload as never);
+    const stuck = await prisma.shipment.create({
+      data: {
+        shop: store.domain,
+        orderGid: order.id,
+        orderName: order.name,
+        status: "booking",
+        requestPayload: JSON.stringify(payload),
+        courierEnvironment: "test",
+        courierId: 1,
+        courierName: "Delhivery",
+        paymentMode: "cod",
+        locationGid: order.fulfillmentOrders[0]!.locationId,
+        updatedAt: new Date(Date.now() - 10 * 60_000),
+      },
+    });
+
+    await completePendingShipments({ adminFor: async (shop) => (await unauthenticated.admin(shop)).admin });
+    const resumed = await prisma.shipment.findUniqueOrThrow({ where: { id: stuck.id } });
+    expect(resumed).toMatchObject({ status: "fulfilled", awb: lost.awb });
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.fulfillments[0]!.trackingInfo[0]!.number).toBe(lost.awb);
+  });
+});
