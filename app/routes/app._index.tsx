@@ -1,35 +1,71 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
+import prisma from "~/db.server";
+import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { getShopOverview } from "~/shopify/shop.server";
+import { SHIPMENT_STATUS_LABEL } from "~/components/formatting";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin } = await authenticate.admin(request);
-  const shop = await getShopOverview(admin);
-  return { shop: `${shop.name} (${shop.myshopifyDomain})` };
+  const { admin, session } = await authenticate.admin(request);
+  const [shop, settings, counts] = await Promise.all([
+    getShopOverview(admin),
+    getShopSettings(session.shop),
+    prisma.shipment.groupBy({ by: ["status"], where: { shop: session.shop }, _count: { _all: true } }),
+  ]);
+  return json({
+    shop: `${shop.name} (${shop.myshopifyDomain})`,
+    sandbox: usesSandbox(settings),
+    counts: counts.map((row) => ({ status: row.status, count: row._count._all })),
+  });
 };
 
 export default function Home() {
-  const { shop } = useLoaderData<typeof loader>();
+  const { shop, sandbox, counts } = useLoaderData<typeof loader>();
   return (
-    <Page title="Dakiya">
+    <Page title="Dakiya" primaryAction={{ content: "Ship orders", url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Ship your orders with Indian couriers
-              </Text>
-              <Text as="p">
-                Dakiya compares couriers&apos; rates and delivery days for each order, books the shipment, and adds the
-                tracking number and link to the Shopify fulfillment so your customer is notified.
-              </Text>
-              <Text as="p" tone="subdued">
-                Connected store: {shop}
-              </Text>
-            </BlockStack>
-          </Card>
+          <BlockStack gap="400">
+            {sandbox ? (
+              <Banner tone="info" title="You are using the sandbox courier service" action={{ content: "Connect your courier account", url: "/app/settings" }}>
+                Rates, awbs and tracking are simulated: nothing is picked up and no courier charges you. Your Shopify orders are
+                fulfilled for real, with sandbox tracking numbers.
+              </Banner>
+            ) : null}
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Ship your orders with Indian couriers
+                </Text>
+                <Text as="p">
+                  Dakiya compares couriers&apos; rates and delivery days for each order, books the shipment, and adds the tracking number and
+                  link to the Shopify fulfillment so your customer is notified.
+                </Text>
+                <Text as="p" tone="subdued">
+                  Connected store: {shop}
+                </Text>
+              </BlockStack>
+            </Card>
+            {counts.length > 0 ? (
+              <InlineGrid columns={4} gap="300">
+                {counts.map((row) => (
+                  <Card key={row.status}>
+                    <BlockStack gap="100">
+                      <Text as="p" tone="subdued">
+                        {SHIPMENT_STATUS_LABEL[row.status]?.label ?? row.status}
+                      </Text>
+                      <Text as="p" variant="headingLg">
+                        {row.count}
+                      </Text>
+                    </BlockStack>
+                  </Card>
+                ))}
+              </InlineGrid>
+            ) : null}
+          </BlockStack>
         </Layout.Section>
       </Layout>
     </Page>

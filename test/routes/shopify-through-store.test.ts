@@ -20,10 +20,9 @@ afterAll(async () => {
 describe("the app against the local store", () => {
   it("installs by token exchange and answers an authenticated admin request", async () => {
     const response = await responseOf(async () => {
-      const data = await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} });
-      return new Response(JSON.stringify(data));
+      return homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} });
     });
-    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})` });
+    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})`, sandbox: true, counts: [] });
 
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${store.domain}` } });
     expect(session.accessToken).toMatch(/^shpat_/);
@@ -35,12 +34,12 @@ describe("the app against the local store", () => {
 
   it("refuses a session token signed with another secret", async () => {
     const forged = new Request(store.adminRequest("/app").url, { headers: { Authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl" } });
-    const response = await responseOf(async () => new Response(JSON.stringify(await homeLoader({ request: forged, params: {}, context: {} }))));
+    const response = await responseOf(() => homeLoader({ request: forged, params: {}, context: {} }));
     expect(response.status).toBe(401);
   });
 
   it("drops the shop's sessions on app/uninstalled sent by the store, once per webhook id", async () => {
-    await responseOf(async () => new Response(JSON.stringify(await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }))));
+    await responseOf(() => homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }));
     expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(1);
 
     const report = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });

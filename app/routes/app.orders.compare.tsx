@@ -1,0 +1,67 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { compareOrders, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
+import { legacyIdOf, orderGidOf } from "~/booking/overrides";
+import { ProblemsBanner } from "~/components/ProblemsBanner";
+import { formatRupees } from "~/components/formatting";
+import { authenticate } from "~/shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { admin, session } = await authenticate.admin(request);
+  const ids = new URL(request.url).searchParams.getAll("id");
+  const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);
+  return json({ compared: await compareOrders(session.shop, admin, orderGids), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS) });
+};
+
+export default function CompareRates() {
+  const { compared, skipped } = useLoaderData<typeof loader>();
+  return (
+    <Page title="Compare rates" backAction={{ content: "Orders", url: "/app/orders" }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {compared.length === 0 ? <Banner tone="warning">Select orders on the Orders page to compare their rates.</Banner> : null}
+            {skipped > 0 ? <Banner tone="info">{`Only the first ${MAX_BULK_ORDERS} orders are compared; ${skipped} more were left out.`}</Banner> : null}
+            {compared.map(({ orderGid, outcome }) => {
+              const name = "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
+              return (
+                <Card key={orderGid}>
+                  <BlockStack gap="300">
+                    <InlineStack align="space-between">
+                      <Text as="h2" variant="headingMd">
+                        {name}
+                        {"shipment" in outcome && outcome.shipment ? ` · ${outcome.shipment.destination}` : ""}
+                      </Text>
+                      <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>Ship</Button>
+                    </InlineStack>
+                    {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
+                    {outcome.kind === "unavailable" ? <Banner tone="critical">{outcome.message}</Banner> : null}
+                    {outcome.kind === "not_found" ? <Banner tone="critical">The order no longer exists.</Banner> : null}
+                    {outcome.kind === "quoted" ? (
+                      <DataTable
+                        columnContentTypes={["text", "numeric", "text", "text"]}
+                        headings={["Courier", "Total", "Delivery days", ""]}
+                        rows={outcome.rates.map((rate) => [
+                          rate.name,
+                          formatRupees(rate.total_charges),
+                          `${rate.edd} days`,
+                          <InlineStack key="badges" gap="100">
+                            {rate.isRecommended ? <Badge tone="success">Recommended</Badge> : null}
+                            {rate.isCheapest ? <Badge tone="info">Cheapest</Badge> : null}
+                            {rate.isFastest ? <Badge tone="attention">Fastest</Badge> : null}
+                          </InlineStack>,
+                        ])}
+                      />
+                    ) : null}
+                  </BlockStack>
+                </Card>
+              );
+            })}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
