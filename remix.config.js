@@ -4,8 +4,8 @@ export default {
   appDirectory: "app",
   serverModuleFormat: "esm",
   serverPlatform: "node",
-  // Polaris and App Bridge ship ESM-only entry points that Node cannot import unbundled.
-  serverDependenciesToBundle: [/^@shopify\/polaris/, /^@shopify\/app-bridge-react/],
+  // One copy of Polaris on the server: the library's AppProvider must share the routes' Polaris context.
+  serverDependenciesToBundle: [/^@shopify\/polaris/, /^@shopify\/app-bridge-react/, /^@shopify\/shopify-app-remix\/react/],
   dev: { port: Number(process.env.HMR_SERVER_PORT || 8002) },
   future: {
     v3_fetcherPersist: true,

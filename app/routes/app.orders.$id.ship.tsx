@@ -37,6 +37,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const orderGid = orderGidFrom(params.id);
   const booked = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: session.shop, orderGid } } });
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
+  // A booked order is shown as booked; only a failed booking is quoted again.
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked });
   const outcome = await quoteOrder({ shop: session.shop, admin }, orderGid, overrides);
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
   return json({ outcome, overrideErrors: errors, booked });
@@ -80,7 +82,7 @@ export default function ShipOrder() {
   }, [outcome, sort]);
   const bookingCourier = navigation.state === "submitting" ? navigation.formData?.get("courierId") : null;
   const current = result && "shipment" in result && result.shipment && "status" in result.shipment ? result.shipment : booked;
-  const title = fields ? `Ship order #${fields.order_id}` : "Ship order";
+  const title = fields ? `Ship order #${fields.order_id}` : current?.orderName ? `Order ${current.orderName}` : "Ship order";
   const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
 
   return (
@@ -105,6 +107,20 @@ export default function ShipOrder() {
             ) : null}
             {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
             {result?.kind === "problems" ? <ProblemsBanner problems={result.problems} /> : null}
+            {current && current.status !== "failed" ? (
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Shipment
+                  </Text>
+                  <Text as="p">
+                    {current.courierName} · {current.zone ? `zone ${current.zone} · ` : ""}
+                    {current.totalCharges !== null ? `${formatRupees(current.totalCharges)} charges` : ""}
+                    {current.edd ? ` · ${current.edd} days` : ""} · {current.paymentMode === "cod" ? "Cash on delivery" : "Prepaid"}
+                  </Text>
+                </BlockStack>
+              </Card>
+            ) : null}
             {outcome.kind === "unavailable" ? (
               <Banner tone="critical" title="No rates">
                 {outcome.message}

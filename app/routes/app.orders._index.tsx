@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, Layout, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
 import { bookRecommended, listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { orderGidOf } from "~/booking/overrides";
 import { formatDate, formatKg, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
+import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
@@ -127,7 +128,13 @@ export default function OrdersToShip() {
                           <Badge tone="success">Ready</Badge>
                         ) : (
                           <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
-                            <Badge tone="warning">{`${row.problems.length === 1 ? row.problems[0]!.message : `${row.problems.length} problems`}`}</Badge>
+                            <InlineStack gap="100">
+                              {row.problems.map((problem) => (
+                                <Badge key={problem.code} tone="warning">
+                                  {PROBLEM_LABELS[problem.code]}
+                                </Badge>
+                              ))}
+                            </InlineStack>
                           </Tooltip>
                         )}
                       </IndexTable.Cell>

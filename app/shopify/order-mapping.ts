@@ -62,6 +62,25 @@ export type ProblemCode =
   | "PAYMENT_MODE_UNKNOWN"
   | "NO_WAREHOUSE";
 
+/** Short names for lists; the message and fix say the rest. */
+export const PROBLEM_LABELS: Record<ProblemCode, string> = {
+  CANCELLED: "Cancelled",
+  ALREADY_FULFILLED: "Already fulfilled",
+  NO_SHIPPING_ADDRESS: "No shipping address",
+  OUTSIDE_INDIA: "Outside India",
+  PINCODE_MISSING: "No PIN code",
+  PINCODE_INVALID: "PIN code not 6 digits",
+  ADDRESS_INCOMPLETE: "Address incomplete",
+  PHONE_MISSING: "No phone",
+  PHONE_INVALID: "Phone not valid",
+  ORDER_TOO_OLD: "Older than 7 days",
+  NOTHING_TO_SHIP: "Nothing to ship",
+  TOO_MANY_ITEMS: "More than 10 items",
+  EWAYBILL_REQUIRED: "E-waybill needed",
+  PAYMENT_MODE_UNKNOWN: "COD or prepaid?",
+  NO_WAREHOUSE: "No pickup warehouse",
+};
+
 export interface MappingProblem {
   code: ProblemCode;
   /** What is wrong, in the merchant's words. */

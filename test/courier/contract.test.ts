@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { CourierError, createCourierClient } from "~/shipping/client.server";
 import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
-import { serveFetch } from "../support/serve-fetch";
+import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
 import { sampleOrder } from "../support/orders";
 

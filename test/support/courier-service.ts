@@ -4,7 +4,7 @@ import { createServiceHandler } from "~/shipping/service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
 import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
 import { createShipmentService } from "~/shipping/service/shipment-service.server";
-import { serveFetch } from "./serve-fetch";
+import { serveFetch } from "../../store/serve-fetch";
 
 export const SANDBOX_KEY = process.env.SANDBOX_API_KEY!;
 export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;

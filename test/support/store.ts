@@ -3,7 +3,7 @@ import { signSessionToken, type AppCredentials } from "../../store/auth";
 import { seedShop } from "../../store/seed";
 import { setStoreSimulatorUrl } from "../../store/redirect-fetch";
 import { createStoreSimulator, type StoreSimulatorOptions } from "../../store/simulator";
-import { serveFetch, type FetchHandler } from "./serve-fetch";
+import { serveFetch, type FetchHandler } from "../../store/serve-fetch";
 import { uniqueShop } from "./webhooks";
 
 export function appCredentials(): AppCredentials {
