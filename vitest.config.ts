@@ -19,6 +19,9 @@ export default defineConfig({
       SANDBOX_API_KEY: "sandbox_test_key",
       SANDBOX_SECRET_KEY: "sandbox_test_secret",
       COURIER_TIMEOUT_MS: "2000",
+      ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS1jdXJyZW50LTMyYiE=",
+      // A key rotated out, still accepted for opening: test/routes/secrets.test.ts.
+      ENCRYPTION_KEYS_PREVIOUS: "dGVzdC1lbmNyeXB0aW9uLWtleS1wcmV2aW91cy0zMmI=",
     },
   },
 });

@@ -28,7 +28,7 @@ const CONTENT_TYPES: Record<string, string> = { ".js": "text/javascript", ".css"
 await serveFetch((request) => {
   const { pathname } = new URL(request.url);
   const file = path.join("public", path.normalize(pathname).replace(/^(\.\.[/\\])+/, ""));
-  if (pathname.startsWith("/build/") && existsSync(file)) {
+  if ((pathname.startsWith("/build/") || pathname === "/favicon.svg") && existsSync(file)) {
     return new Response(readFileSync(file), { headers: { "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream", "Cache-Control": "public, max-age=31536000, immutable" } });
   }
   return handleRemix(request);

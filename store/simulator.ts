@@ -106,7 +106,11 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     },
 
     /** Sends a topic for an order (orders/*) or a shop (app/uninstalled, compliance) to the app. */
-    deliver(topic: string, shopDomain: string, options2: { orderId?: string; payload?: unknown; webhookId?: string; retryDelaysMs?: number[] } = {}): Promise<DeliveryReport> {
+    deliver(
+      topic: string,
+      shopDomain: string,
+      options2: { orderId?: string; payload?: unknown; webhookId?: string; triggeredAt?: string; retryDelaysMs?: number[] } = {},
+    ): Promise<DeliveryReport> {
       const shop = this.shop(shopDomain);
       const order = options2.orderId ? shop.orders.find((candidate) => candidate.id === options2.orderId) : undefined;
       const payload = options2.payload ?? (order ? orderPayload(order) : { id: 1, domain: shop.domain, name: shop.name });
@@ -117,6 +121,8 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
         topic,
         payload,
         webhookId: options2.webhookId,
+        // An earlier time delivered later is how Shopify's out-of-order deliveries look.
+        triggeredAt: options2.triggeredAt,
         retryDelaysMs: options2.retryDelaysMs,
       });
     },

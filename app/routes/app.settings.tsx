@@ -18,14 +18,14 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
-import { saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
+import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { listLocations } from "~/shopify/admin-orders.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
-  const [settings, locations] = await Promise.all([settingsForBrowser(session.shop), listLocations(admin)]);
-  return json({ settings, locations });
+  const [settings, locations, warehouses] = await Promise.all([settingsForBrowser(session.shop), listLocations(admin), describeWarehouses(session.shop)]);
+  return json({ settings, locations, warehouses });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -41,7 +41,7 @@ function Field({ name, label, value, error, type = "text", helpText, autoComplet
 }
 
 export default function Settings() {
-  const { settings, locations } = useLoaderData<typeof loader>();
+  const { settings, locations, warehouses } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const saving = useNavigation().state === "submitting";
@@ -118,6 +118,17 @@ export default function Settings() {
                   <Text as="h2" variant="headingMd">
                     Pickup warehouses
                   </Text>
+                  {warehouses.map((warehouse) =>
+                    warehouse.description ? (
+                      <Text as="p" key={warehouse.id}>
+                        Warehouse {warehouse.id}: {warehouse.description}
+                      </Text>
+                    ) : (
+                      <Banner key={warehouse.id} tone="warning">
+                        {warehouse.problem}
+                      </Banner>
+                    ),
+                  )}
                   <Field
                     name="defaultWarehouseId"
                     label="Default pickup warehouse id"

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { courierClientFor, getShopSettings, saveShopSettings, secretBox, usesSandbox, type CourierCredentials } from "./shop-settings.server";
+import { courierClientFor, courierCredentialsOf, getShopSettings, saveShopSettings, secretBox, usesSandbox, type CourierCredentials } from "./shop-settings.server";
 import { getConfig } from "~/config.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
@@ -120,6 +120,32 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
     notifyCustomer: values.notifyCustomer,
   });
   return { ok: true, errors: {}, warehouses };
+}
+
+export interface WarehouseSummary {
+  id: number;
+  description: string | null;
+  problem: string | null;
+}
+
+/** The configured pickup warehouses as the courier service describes them (name, address, PIN code). */
+export async function describeWarehouses(shop: string): Promise<WarehouseSummary[]> {
+  const settings = await getShopSettings(shop);
+  const ids = [...new Set([settings.defaultWarehouseId ?? (usesSandbox(settings) ? SANDBOX_PRIMARY_WAREHOUSE_ID : null), ...Object.values(JSON.parse(settings.locationWarehouses) as Record<string, number>)])].filter(
+    (id): id is number => id !== null,
+  );
+  const client = courierClientFor(courierCredentialsOf(settings));
+  return Promise.all(
+    ids.map(async (id) => {
+      try {
+        const warehouse = await client.getWarehouse(id);
+        return { id, description: `${warehouse.warehouse_name}, ${warehouse.address_line_1}, ${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`, problem: null };
+      } catch (error) {
+        if (!(error instanceof CourierError)) throw error;
+        return { id, description: null, problem: error.kind === "not_found" ? `Warehouse ${id} does not exist in this courier account` : "The courier service could not describe this warehouse right now" };
+      }
+    }),
+  );
 }
 
 /** What the settings page may show: never the secret, and only the end of the API key. */

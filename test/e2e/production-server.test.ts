@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const CONFIG_VARIABLES = /^(NODE_ENV|PORT|DATABASE_URL|DATABASE_AUTH_TOKEN|SHOPIFY_|SCOPES|SHOP_CUSTOM_DOMAIN|ENCRYPTION_KEY|COURIER_|SANDBOX_|VITEST|TEST)/;
+const basePort = 3950 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
+let running: ChildProcess | undefined;
+
+/** `npm start` as an operator runs it: the documented defaults plus what is given here. */
+function npmStart(env: Record<string, string>) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.test(name)));
+  const child = spawn("npm", ["start"], { env: { ...clean, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  running = child;
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { child, exited, output: () => output };
+}
+
+async function waitForHealth(port: number, output: () => string): Promise<Response> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      return await fetch(`http://localhost:${port}/healthz`);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`The server did not come up:\n${output()}`);
+}
+
+beforeAll(() => {
+  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+});
+
+afterEach(() => {
+  if (running?.pid && running.exitCode === null) process.kill(-running.pid);
+  running = undefined;
+});
+
+const freshDatabase = (name: string) => `file:${path.resolve(".test-db", `${name}-${process.env.VITEST_POOL_ID ?? 0}-${Date.now()}.db`)}`;
+
+describe("npm start on the production build", () => {
+  it("migrates a fresh database and serves with only DATABASE_URL and PORT set", async () => {
+    const port = basePort;
+    const server = npmStart({ DATABASE_URL: freshDatabase("start"), PORT: String(port) });
+    const health = await waitForHealth(port, server.output);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok", database: "reachable" });
+    const openapi = await fetch(`http://localhost:${port}/v1/openapi.json`);
+    expect(openapi.status).toBe(200);
+    const rates = await fetch(`http://localhost:${port}/v1/calculate-rate`, {
+      method: "POST",
+      headers: { "X-Api-Key": "sandbox_api_key", "X-Secret-Key": "sandbox_secret_key", "Content-Type": "application/json" },
+      body: JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 110001, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 500 }),
+    });
+    expect(((await rates.json()) as { total_logistics: number }).total_logistics).toBe(4);
+  }, 60_000);
+
+  it("answers 404 under /v1 when the embedded courier service is switched off", async () => {
+    const port = basePort + 1;
+    const server = npmStart({ DATABASE_URL: freshDatabase("off"), PORT: String(port), COURIER_SERVICE_ENABLED: "false" });
+    expect((await waitForHealth(port, server.output)).status).toBe(200);
+    const response = await fetch(`http://localhost:${port}/v1/get-warehouse/1`, { headers: { "X-Api-Key": "sandbox_api_key", "X-Secret-Key": "sandbox_secret_key" } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, message: "The embedded courier service is switched off", errors: [] });
+  }, 60_000);
+
+  it("stops with one line naming a malformed variable", async () => {
+    const server = npmStart({ DATABASE_URL: freshDatabase("bad"), PORT: String(basePort + 2), COURIER_TIMEOUT_MS: "soon" });
+    expect(await server.exited).not.toBe(0);
+    const lines = server.output().split("\n").filter((line) => line.startsWith("Invalid configuration"));
+    expect(lines).toEqual(['Invalid configuration: COURIER_TIMEOUT_MS must be a number of milliseconds (got "soon")']);
+  }, 60_000);
+});
