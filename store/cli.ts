@@ -11,6 +11,6 @@ console.log(`Local Shopify store: ${store.url}
   webhooks to:  ${appUrl}/webhooks/…
   admin shell:  ${store.adminUrl}
 
-Point the app at it (outside production only):
-  SHOPIFY_STORE_SIMULATOR_URL=${store.url} NODE_OPTIONS="--import tsx --import ./store/register.ts" npm run dev
+Start the app against it (development only) in another terminal:
+  SHOPIFY_STORE_SIMULATOR_URL=${store.url} npm run dev:store
 or run both at once with: npm run demo`);

@@ -1,4 +1,4 @@
-import { installShopifyFetchRedirect, setStoreSimulatorUrl } from "./redirect-fetch";
+import { installShopifyFetchRedirect, setStoreSimulatorUrl } from "./redirect-fetch.ts";
 
 // Loaded with `node --import` by `npm run demo:store`: honoured only outside production.
 const url = process.env.SHOPIFY_STORE_SIMULATOR_URL;
