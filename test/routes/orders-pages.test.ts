@@ -2,19 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as ordersAction, loader as ordersLoader } from "~/routes/app.orders._index";
 import { loader as compareLoader } from "~/routes/app.orders.compare";
 import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
-import { startStore } from "../support/store";
+import { startShippingWorld, type startStore } from "../support/store";
 
-let courier: RunningCourierService;
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
-  courier = await startAppCourierService();
-  store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  world = await startShippingWorld();
+  ({ store } = world);
 });
-afterAll(async () => {
-  await store.close();
-  await courier.close();
-});
+afterAll(() => world.close());
 
 const idOf = (name: string) => store.shop.orders.find((order) => order.name === name)!.legacyResourceId;
 const jsonOf = async (response: Response) => (await response.json()) as Record<string, unknown>;

@@ -3,20 +3,16 @@ import prisma from "~/db.server";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as shopRedact } from "~/routes/webhooks.shop.redact";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
-import { startStore } from "../support/store";
+import { startShippingWorld, type startStore } from "../support/store";
 import { responseOf, signedWebhookRequest } from "../support/webhooks";
 
-let courier: RunningCourierService;
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
-  courier = await startAppCourierService();
-  store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  world = await startShippingWorld();
+  ({ store } = world);
 });
-afterAll(async () => {
-  await store.close();
-  await courier.close();
-});
+afterAll(() => world.close());
 
 async function bookOrderNamed(name: string): Promise<{ awb: string; legacyId: string }> {
   const order = store.shop.orders.find((candidate) => candidate.name === name)!;

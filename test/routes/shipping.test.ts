@@ -4,23 +4,20 @@ import { completePendingShipments } from "~/jobs/complete-shipments.server";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { unauthenticated } from "~/shopify.server";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
-import { startStore } from "../support/store";
+import type { RunningCourierService } from "../support/courier-service";
+import { startShippingWorld, type startStore } from "../support/store";
 
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
 let courier: RunningCourierService;
 let store: Awaited<ReturnType<typeof startStore>>;
 
 beforeAll(async () => {
-  courier = await startAppCourierService();
-  // The Plus plan's bucket: these tests are about booking, not throttling (store/simulator.test.ts is).
-  store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  world = await startShippingWorld();
+  ({ courier, store } = world);
   // Install: the first authenticated request exchanges the session token for an offline token.
   await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} });
 });
-afterAll(async () => {
-  await store.close();
-  await courier.close();
-});
+afterAll(() => world.close());
 
 const orderNamed = (name: string) => store.shop.orders.find((order) => order.name === name)!;
 

@@ -49,3 +49,22 @@ export function serveRoutes(routes: Record<string, (args: { request: Request; pa
   };
   return serveFetch(handler);
 }
+
+/**
+ * What a shipping test needs: the embedded courier service where the app's configuration points
+ * (COURIER_SANDBOX_URL) and a fresh store on the Plus plan's bucket, since such tests are about
+ * booking, not throttling (store/simulator.test.ts is).
+ */
+export async function startShippingWorld() {
+  const { startAppCourierService } = await import("./courier-service");
+  const courier = await startAppCourierService();
+  const store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  return {
+    courier,
+    store,
+    async close() {
+      await store.close();
+      await courier.close();
+    },
+  };
+}
