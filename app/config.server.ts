@@ -51,6 +51,7 @@ const ConfigSchema = z.object({
   COURIER_SERVICE_ENABLED: booleanFlag.default(true),
   SANDBOX_API_KEY: z.string().min(8, { error: "must be at least 8 characters" }).optional(),
   SANDBOX_SECRET_KEY: z.string().min(8, { error: "must be at least 8 characters" }).optional(),
+  SANDBOX_RATE_CARDS_FILE: z.string().min(1).optional(),
   COURIER_SANDBOX_URL: z.url({ error: "must be a URL" }).optional(),
   COURIER_PRODUCTION_URL: z.url({ error: "must be a URL" }).optional(),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),

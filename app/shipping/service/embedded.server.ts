@@ -6,12 +6,19 @@ import { DEFAULT_RATE_CARDS, RateCardsSchema, type CourierRateCard } from "./rat
 import { ensureSandbox } from "./sandbox-seed.server";
 import { createShipmentService } from "./shipment-service.server";
 
-function loadRateCards(): CourierRateCard[] {
-  const file = process.env.SANDBOX_RATE_CARDS_FILE;
+/** The sandbox's couriers: the defaults, or the JSON file SANDBOX_RATE_CARDS_FILE names (docs/courier-service.md). */
+export function loadRateCards(file: string | undefined): CourierRateCard[] {
   if (!file) return DEFAULT_RATE_CARDS;
-  const parsed = RateCardsSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`SANDBOX_RATE_CARDS_FILE ${file} cannot be read as JSON: ${error instanceof Error ? error.message : error}`);
+  }
+  const parsed = RateCardsSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`SANDBOX_RATE_CARDS_FILE ${file} is not a valid rate card list: ${parsed.error.issues[0]?.message}`);
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`SANDBOX_RATE_CARDS_FILE ${file} is not a valid rate card list at ${issue.path.join(".") || "(top)"}: ${issue.message}`);
   }
   return parsed.data;
 }
@@ -23,7 +30,7 @@ let sandboxReady: Promise<number> | undefined;
 export function embeddedServiceHandler(): (request: Request) => Promise<Response> {
   if (handler) return handler;
   const config = getConfig();
-  const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: loadRateCards() });
+  const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE) });
   handler = createServiceHandler({
     db: prisma,
     service,
