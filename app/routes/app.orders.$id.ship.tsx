@@ -18,7 +18,8 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useMemo, useState } from "react";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useEffect, useMemo, useState } from "react";
 import prisma from "~/db.server";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
@@ -62,6 +63,11 @@ export default function ShipOrder() {
   const { outcome, overrideErrors, booked } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
+  const shopify = useAppBridge();
+  const bookedShipment = result?.kind === "booked" ? result.shipment : null;
+  useEffect(() => {
+    if (bookedShipment?.awb) shopify.toast.show(`Booked with ${bookedShipment.courierName}, awb ${bookedShipment.awb}`);
+  }, [bookedShipment?.awb, bookedShipment?.courierName, shopify]);
   const [searchParams] = useSearchParams();
   const [sort, setSort] = useState<{ key: SortKey; direction: "ascending" | "descending" }>({ key: "total_charges", direction: "ascending" });
   const shipment = "shipment" in outcome ? outcome.shipment : null;

@@ -92,6 +92,7 @@ export default function OrdersToShip() {
                 </EmptyState>
               ) : (
                 <IndexTable
+                  loading={navigation.state === "submitting"}
                   resourceName={{ singular: "order", plural: "orders" }}
                   itemCount={rows.length}
                   selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}

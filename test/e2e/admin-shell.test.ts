@@ -69,6 +69,7 @@ describe("the demo in a browser, through the local Shopify admin", () => {
     await expect(app.getByText("Recommended", { exact: true }).count()).resolves.toBe(1);
     await book.click();
     await app.getByText(/^Fulfilled: awb \w+ with Bluedart$/).waitFor({ timeout: 20_000 });
+    await app.getByRole("status").filter({ hasText: /^Booked with Bluedart, awb \w+$/ }).waitFor({ timeout: 5_000 });
 
     await page.click("nav >> text=Shipments");
     await app.getByRole("cell", { name: "#1003" }).waitFor({ timeout: 20_000 });
