@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateAdminDocument } from "../graphql/admin-schema";
-import { findGraphqlDocuments } from "./validate-graphql";
+import { findGraphqlDocuments, withFragments } from "./validate-graphql";
 
 describe("GraphQL validation against the 2026-10 Admin schema", () => {
   it("accepts a document Shopify accepts", () => {
@@ -20,5 +20,13 @@ describe("GraphQL validation against the 2026-10 Admin schema", () => {
   it("finds tagged documents with their line numbers", () => {
     const text = 'const a = 1;\nconst Q = `#graphql\n  query { shop { name } }\n`;\n';
     expect(findGraphqlDocuments("x.ts", text)).toEqual([{ file: "x.ts", line: 2, source: "\n  query { shop { name } }\n" }]);
+  });
+
+  it("validates a document with the fragments defined beside it, and catches a bad fragment", () => {
+    const file = "const F = `#graphql\n fragment ShopName on Shop { name }\n`;\nconst Q = `#graphql\n query { shop { ...ShopName } }\n` + F;\n";
+    const found = findGraphqlDocuments("x.ts", file);
+    expect(validateAdminDocument(withFragments(found[1]!, found))).toEqual([]);
+    const broken = findGraphqlDocuments("y.ts", file.replace("{ name }", "{ nickname }"));
+    expect(validateAdminDocument(withFragments(broken[1]!, broken)).map((error) => error.message)).toEqual(['Cannot query field "nickname" on type "Shop". Did you mean "name"?']);
   });
 });

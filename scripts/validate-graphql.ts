@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { Kind, parse, visit } from "graphql";
 import path from "node:path";
 import { ADMIN_API_VERSION, validateAdminDocument } from "../graphql/admin-schema";
 
@@ -22,6 +23,41 @@ export function findGraphqlDocuments(file: string, text: string): FoundDocument[
   return found;
 }
 
+const isFragment = (source: string) => source.trim().startsWith("fragment ");
+
+/**
+ * A document as it is sent: the fragments it spreads are defined in their own literals in the same
+ * file and concatenated at run time, so they are appended here, transitively.
+ */
+export function withFragments(document: FoundDocument, fileDocuments: readonly FoundDocument[]): string {
+  const fragments = new Map<string, string>();
+  for (const candidate of fileDocuments.filter((found) => isFragment(found.source))) {
+    for (const definition of parse(candidate.source).definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, candidate.source);
+    }
+  }
+  const included = new Set<string>();
+  const pending = [document.source];
+  while (pending.length > 0) {
+    let tree;
+    try {
+      tree = parse(pending.pop()!);
+    } catch {
+      continue;
+    }
+    visit(tree, {
+      FragmentSpread(node) {
+        const source = fragments.get(node.name.value);
+        if (source && !included.has(source)) {
+          included.add(source);
+          pending.push(source);
+        }
+      },
+    });
+  }
+  return [document.source, ...included].join("\n");
+}
+
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
@@ -34,9 +70,10 @@ function main(): number {
   let documents = 0;
   const failures: string[] = [];
   for (const file of sourceFiles("app")) {
-    for (const document of findGraphqlDocuments(file, readFileSync(file, "utf8"))) {
+    const found = findGraphqlDocuments(file, readFileSync(file, "utf8"));
+    for (const document of found.filter((candidate) => !isFragment(candidate.source))) {
       documents += 1;
-      for (const error of validateAdminDocument(document.source)) {
+      for (const error of validateAdminDocument(withFragments(document, found))) {
         const line = document.line + (error.locations?.[0]?.line ?? 1) - 1;
         failures.push(`${document.file}:${line}: ${error.message}`);
       }

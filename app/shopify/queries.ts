@@ -4,39 +4,55 @@
  * are not among the app's scopes (LineItem.weight, new in 2026-07, carries the weight instead).
  */
 
-export const ORDER_FOR_BOOKING = `#graphql
+/** What the order mapping reads of every order, whether listed or about to be booked. */
+const ORDER_SHIPPING_FIELDS = `#graphql
+  fragment OrderShippingFields on Order {
+    id
+    legacyResourceId
+    name
+    createdAt
+    cancelledAt
+    closed
+    tags
+    email
+    phone
+    paymentGatewayNames
+    displayFinancialStatus
+    displayFulfillmentStatus
+    shippingAddress {
+      name
+      firstName
+      lastName
+      company
+      phone
+      address1
+      address2
+      city
+      province
+      zip
+      countryCodeV2
+    }
+    billingAddress { phone }
+    currentTotalPriceSet { shopMoney { amount currencyCode } }
+    totalDiscountsSet { shopMoney { amount } }
+    totalShippingPriceSet { shopMoney { amount } }
+  }
+`;
+
+const FULFILLMENT_ORDER_FIELDS = `#graphql
+  fragment FulfillmentOrderFields on FulfillmentOrder {
+    id
+    status
+    assignedLocation { name location { id } }
+    supportedActions { action }
+  }
+`;
+
+export const ORDER_FOR_BOOKING =
+  `#graphql
   query OrderForBooking($id: ID!, $lineItemsFirst: Int = 20, $fulfillmentOrdersFirst: Int = 5) {
     order(id: $id) {
-      id
-      name
-      createdAt
-      cancelledAt
-      closed
-      tags
-      email
-      phone
-      paymentGatewayNames
-      displayFinancialStatus
-      displayFulfillmentStatus
-      shippingAddress {
-        name
-        firstName
-        lastName
-        company
-        phone
-        address1
-        address2
-        city
-        province
-        zip
-        countryCodeV2
-      }
-      billingAddress {
-        phone
-      }
-      currentTotalPriceSet { shopMoney { amount currencyCode } }
-      totalDiscountsSet { shopMoney { amount } }
-      totalShippingPriceSet { shopMoney { amount } }
+      ...OrderShippingFields
       lineItems(first: $lineItemsFirst) {
         pageInfo { hasNextPage }
         nodes {
@@ -53,12 +69,7 @@ export const ORDER_FOR_BOOKING = `#graphql
         }
       }
       fulfillmentOrders(first: $fulfillmentOrdersFirst, displayable: true) {
-        nodes {
-          id
-          status
-          assignedLocation { name location { id } }
-          supportedActions { action }
-        }
+        nodes { ...FulfillmentOrderFields }
       }
       fulfillments(first: 5) {
         id
@@ -67,47 +78,22 @@ export const ORDER_FOR_BOOKING = `#graphql
       }
     }
   }
-`;
+` +
+  ORDER_SHIPPING_FIELDS +
+  FULFILLMENT_ORDER_FIELDS;
 
 /**
  * The orders list: enough of each order to name its problems, payment mode, weight and destination,
  * within Shopify's 1,000-point query limit (about 950 points at 20 orders). Prices are not read here;
  * booking always re-reads the order with ORDER_FOR_BOOKING.
  */
-export const ORDERS_TO_SHIP = `#graphql
+export const ORDERS_TO_SHIP =
+  `#graphql
   query OrdersToShip($first: Int = 20, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
       pageInfo { hasNextPage endCursor }
       nodes {
-        id
-        legacyResourceId
-        name
-        createdAt
-        cancelledAt
-        closed
-        tags
-        email
-        phone
-        paymentGatewayNames
-        displayFinancialStatus
-        displayFulfillmentStatus
-        shippingAddress {
-          name
-          firstName
-          lastName
-          company
-          phone
-          address1
-          address2
-          city
-          province
-          zip
-          countryCodeV2
-        }
-        billingAddress { phone }
-        currentTotalPriceSet { shopMoney { amount currencyCode } }
-        totalDiscountsSet { shopMoney { amount } }
-        totalShippingPriceSet { shopMoney { amount } }
+        ...OrderShippingFields
         lineItems(first: 11) {
           pageInfo { hasNextPage }
           nodes {
@@ -121,12 +107,7 @@ export const ORDERS_TO_SHIP = `#graphql
           }
         }
         fulfillmentOrders(first: 2, displayable: true) {
-          nodes {
-            id
-            status
-            assignedLocation { name location { id } }
-            supportedActions { action }
-          }
+          nodes { ...FulfillmentOrderFields }
         }
         fulfillments(first: 2) {
           id
@@ -136,7 +117,9 @@ export const ORDERS_TO_SHIP = `#graphql
       }
     }
   }
-`;
+` +
+  ORDER_SHIPPING_FIELDS +
+  FULFILLMENT_ORDER_FIELDS;
 
 export const LOCATIONS = `#graphql
   query Locations {
