@@ -262,6 +262,25 @@ describe("errors", () => {
     }
   });
 
+  it("never answers a client's mistake with a 5xx", async () => {
+    const headers = { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET };
+    const answers = await Promise.all([
+      fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }),
+      fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }),
+      fetch(`${courier.url}/v1/get-order/${"9".repeat(5000)}`, { headers }),
+      fetch(`${courier.url}/v1/create-order`, { headers }),
+      fetch(`${courier.url}/v1/nowhere`, { headers }),
+      rawPost("/v1/create-order", JSON.stringify({ ...sampleOrder(), products: [null], pincode: { nested: true }, order_id: 42 })),
+      rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "nope", to: "eight" })),
+      rawPost("/v1/cancel-order", "null"),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status, answer.url).toBeLessThan(500);
+      expect(await answer.json()).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 405, 404, 422, 422, 400]);
+  });
+
   it("404 for an unknown awb or warehouse", async () => {
     expect(await failureOf(courier.client().trackOrder("NO-SUCH-AWB"))).toMatchObject({ kind: "not_found", status: 404 });
     expect(await failureOf(courier.client().getOrder("NO-SUCH-AWB"))).toMatchObject({ status: 404 });

@@ -63,6 +63,15 @@ async function authenticate(db: PrismaClient, request: Request): Promise<ApiClie
   return client;
 }
 
+/** A path segment as sent; a malformed escape is the client's mistake, answered 404 like any unknown id. */
+function segment(match: RegExpMatchArray): string {
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    throw new ServiceFailure(404, `No such resource: ${match[1]}`);
+  }
+}
+
 type Route = { method: "GET" | "POST"; pattern: RegExp; run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown> };
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
@@ -70,9 +79,9 @@ export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
   const routes: Route[] = [
     { method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
     { method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
-    { method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, decodeURIComponent(match[1]!)) },
-    { method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, decodeURIComponent(match[1]!)) },
-    { method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, decodeURIComponent(match[1]!)) },
+    { method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
+    { method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
+    { method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
     { method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
     { method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
   ];
