@@ -51,6 +51,34 @@ describe("the app against the local store", () => {
     expect(await prisma.webhookDelivery.count({ where: { id: `uninstall-${store.domain}` } })).toBe(1);
   });
 
+  it("sends Shopify's headers, and can deliver an older event after a newer one", async () => {
+    const received: Record<string, string>[] = [];
+    const recorder = await serveRoutes({
+      "/webhooks/orders/create": async ({ request }) => {
+        received.push(Object.fromEntries([...request.headers].filter(([name]) => name.startsWith("x-shopify-"))));
+        return new Response(null, { status: 200 });
+      },
+    });
+    try {
+      const simulator = (await import("../../store/simulator")).createStoreSimulator({ app: (await import("../support/store")).appCredentials(), appUrl: recorder.url, shops: [store.shop] });
+      const order = store.shop.orders[0]!;
+      await simulator.deliver("orders/create", store.domain, { orderId: order.id, triggeredAt: "2026-03-10T10:05:00.000Z" });
+      await simulator.deliver("orders/create", store.domain, { orderId: order.id, triggeredAt: "2026-03-10T10:00:00.000Z" });
+      expect(received.map((headers) => headers["x-shopify-triggered-at"])).toEqual(["2026-03-10T10:05:00.000Z", "2026-03-10T10:00:00.000Z"]);
+      expect(received[0]).toMatchObject({
+        "x-shopify-topic": "orders/create",
+        "x-shopify-shop-domain": store.domain,
+        "x-shopify-api-version": "2026-10",
+        "x-shopify-hmac-sha256": expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+        "x-shopify-webhook-id": expect.any(String),
+        "x-shopify-event-id": expect.any(String),
+      });
+      expect(received[0]!["x-shopify-webhook-id"]).not.toBe(received[1]!["x-shopify-webhook-id"]);
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it("retries a webhook the app did not accept, as Shopify does", async () => {
     let calls = 0;
     const flaky = await serveRoutes({
