@@ -33,7 +33,7 @@ export function connection<T>(items: readonly T[], args: Args): Page<T> {
   };
 }
 
-const GRAMS_PER: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
+export const GRAMS_PER: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
 
 export function orderTotals(order: StoreOrder) {
   const subtotal = order.lineItems.reduce((sum, item) => sum + item.discountedUnitPrice * item.quantity, 0) - order.discount;

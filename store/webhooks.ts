@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type { StoreOrder } from "./model";
-import { displayFulfillmentStatus, orderTotals } from "./views";
+import { displayFulfillmentStatus, GRAMS_PER, orderTotals } from "./views";
 
 /** Where shopify.app.toml subscribes each topic. */
 export const WEBHOOK_PATHS: Record<string, string> = {
@@ -47,7 +47,7 @@ export function orderPayload(order: StoreOrder) {
       quantity: item.quantity,
       price: item.unitPrice.toFixed(2),
       requires_shipping: item.requiresShipping,
-      grams: item.weight ? Math.round(item.weight.value * ({ GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.3495 }[item.weight.unit])) : 0,
+      grams: item.weight ? Math.round(item.weight.value * GRAMS_PER[item.weight.unit]!) : 0,
     })),
     shipping_address: address && {
       name: address.name,

@@ -5,13 +5,13 @@ import {
   courierClientFor,
   courierCredentialsOf,
   getShopSettings,
+  sandboxOrderIdPrefix,
   toMappingSettings,
   usesSandbox,
 } from "~/settings/shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { CreateOrderInput, Warehouse } from "~/shipping/contract";
 import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
-import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { fulfilWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
@@ -54,12 +54,10 @@ async function prepare({ shop, admin, now = () => new Date() }: Context, orderGi
   const order = await getOrderForBooking(admin, orderGid);
   if (!order) return { settings, outcome: { kind: "not_found" } as const };
   const { shipment, problems } = toCourierOrder(order, toMappingSettings(settings), now(), overrides);
-  const warehouseId = shipment?.fields.warehouse_id ?? (usesSandbox(settings) ? SANDBOX_PRIMARY_WAREHOUSE_ID : undefined);
-  if (shipment && warehouseId === undefined) {
+  if (shipment && shipment.fields.warehouse_id === undefined) {
     problems.push(problem("NO_WAREHOUSE", "No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings."));
   }
   if (!shipment || problems.length > 0) return { settings, outcome: { kind: "problems", shipment, problems } as const };
-  shipment.fields.warehouse_id = warehouseId;
   return { settings, shipment, client: courierClientFor(courierCredentialsOf(settings)) };
 }
 
@@ -101,9 +99,8 @@ export function courierMessage(error: CourierError): string {
   return error.message;
 }
 
-/** The shared sandbox serves every shop without an account, so its order ids carry the shop. */
 function serviceOrderId(settings: ShopSettings, shop: string, orderId: string): string {
-  return usesSandbox(settings) ? `${shop.replace(/\.myshopify\.com$/, "")}-${orderId}` : orderId;
+  return usesSandbox(settings) ? `${sandboxOrderIdPrefix(shop)}${orderId}` : orderId;
 }
 
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

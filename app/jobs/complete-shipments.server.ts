@@ -27,8 +27,8 @@ export async function completePendingShipments({ adminFor, now = () => new Date(
     where: {
       OR: [
         { status: SHIPMENT_STATUS.BOOKED_UNFULFILLED, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: at } }] },
-        { status: SHIPMENT_STATUS.BOOKING, updatedAt: { lt: new Date(at.getTime() - STALE_BOOKING_MS) }, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: at } }] },
-        { status: SHIPMENT_STATUS.BOOKING, nextAttemptAt: { lte: at } },
+        // A booking is resumed when its retry is due, or when it was interrupted (no retry set, and stale).
+        { status: SHIPMENT_STATUS.BOOKING, OR: [{ nextAttemptAt: { lte: at } }, { nextAttemptAt: null, updatedAt: { lt: new Date(at.getTime() - STALE_BOOKING_MS) } }] },
       ],
     },
     orderBy: { updatedAt: "asc" },
@@ -51,25 +51,23 @@ export async function completePendingShipments({ adminFor, now = () => new Date(
 }
 
 async function completeOne(shipment: Shipment, adminFor: CompletionDeps["adminFor"], now: () => Date, report: CompletionReport): Promise<void> {
-  {
-    const settings = await getShopSettings(shipment.shop);
-    let current = shipment;
-    if (current.status === SHIPMENT_STATUS.BOOKING && current.requestPayload === "") {
-      // Interrupted before anything reached the courier: nothing to resume, the order may be booked again.
-      await prisma.shipment.update({
-        where: { id: current.id },
-        data: { status: SHIPMENT_STATUS.FAILED, lastError: "The booking was interrupted before it reached the courier. Book the order again." },
-      });
-      return;
-    }
-    if (current.status === SHIPMENT_STATUS.BOOKING) {
-      current = await sendBooking(current, courierClientFor(courierCredentialsOf(settings)), now);
-      report.resent += 1;
-    }
-    if (current.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED) {
-      current = await completeFulfilment(current, await adminFor(current.shop), settings.notifyCustomer, now);
-    }
-    if (current.status === SHIPMENT_STATUS.FULFILLED) report.fulfilled += 1;
-    else if (current.status !== SHIPMENT_STATUS.FAILED) report.stillPending += 1;
+  const settings = await getShopSettings(shipment.shop);
+  let current = shipment;
+  if (current.status === SHIPMENT_STATUS.BOOKING && current.requestPayload === "") {
+    // Interrupted before anything reached the courier: nothing to resume, the order may be booked again.
+    await prisma.shipment.update({
+      where: { id: current.id },
+      data: { status: SHIPMENT_STATUS.FAILED, lastError: "The booking was interrupted before it reached the courier. Book the order again." },
+    });
+    return;
   }
+  if (current.status === SHIPMENT_STATUS.BOOKING) {
+    current = await sendBooking(current, courierClientFor(courierCredentialsOf(settings)), now);
+    report.resent += 1;
+  }
+  if (current.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED) {
+    current = await completeFulfilment(current, await adminFor(current.shop), settings.notifyCustomer, now);
+  }
+  if (current.status === SHIPMENT_STATUS.FULFILLED) report.fulfilled += 1;
+  else if (current.status !== SHIPMENT_STATUS.FAILED) report.stillPending += 1;
 }

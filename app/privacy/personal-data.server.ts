@@ -1,11 +1,9 @@
 import prisma from "~/db.server";
+import { sandboxOrderIdPrefix } from "~/settings/shop-settings.server";
 
 const REDACTED = "[redacted]";
 /** The courier order fields that identify a shopper (spec: Order). */
 const PERSONAL_FIELDS = ["name", "mobile", "alt_mobile", "email", "company_name", "gst_number", "address_line_1", "address_line_2"] as const;
-
-/** Order ids the embedded sandbox received from this shop carry the shop's handle (booking: serviceOrderId). */
-const sandboxOrderPrefix = (shop: string) => `${shop.replace(/\.myshopify\.com$/, "")}-`;
 
 /**
  * Everything Dakiya keeps about a shop, forgotten: `shop/redact`, 48 h after uninstall. Every
@@ -17,7 +15,7 @@ export async function forgetShop(shop: string): Promise<void> {
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
     prisma.shipment.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
-    prisma.serviceOrder.deleteMany({ where: { apiClient: { isSandbox: true }, orderId: { startsWith: sandboxOrderPrefix(shop) } } }),
+    prisma.serviceOrder.deleteMany({ where: { apiClient: { isSandbox: true }, orderId: { startsWith: sandboxOrderIdPrefix(shop) } } }),
   ]);
 }
 

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { courierClientFor, courierCredentialsOf, getShopSettings, saveShopSettings, secretBox, usesSandbox, type CourierCredentials } from "./shop-settings.server";
+import {
+  courierClientFor,
+  courierCredentialsOf,
+  defaultWarehouseIdOf,
+  getShopSettings,
+  locationWarehousesOf,
+  saveShopSettings,
+  secretBox,
+  usesSandbox,
+  type CourierCredentials,
+} from "./shop-settings.server";
 import { getConfig } from "~/config.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
@@ -131,7 +141,7 @@ export interface WarehouseSummary {
 /** The configured pickup warehouses as the courier service describes them (name, address, PIN code). */
 export async function describeWarehouses(shop: string): Promise<WarehouseSummary[]> {
   const settings = await getShopSettings(shop);
-  const ids = [...new Set([settings.defaultWarehouseId ?? (usesSandbox(settings) ? SANDBOX_PRIMARY_WAREHOUSE_ID : null), ...Object.values(JSON.parse(settings.locationWarehouses) as Record<string, number>)])].filter(
+  const ids = [...new Set([defaultWarehouseIdOf(settings), ...Object.values(locationWarehousesOf(settings))])].filter(
     (id): id is number => id !== null,
   );
   const client = courierClientFor(courierCredentialsOf(settings));

@@ -4,6 +4,7 @@ import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
+import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 
 const PresetsSchema = z.array(
@@ -47,6 +48,16 @@ export const presetsOf = (settings: ShopSettings): PackagePreset[] => PresetsSch
 export const locationWarehousesOf = (settings: ShopSettings): Record<string, number> =>
   LocationWarehousesSchema.parse(JSON.parse(settings.locationWarehouses));
 
+export const usesSandbox = (settings: Pick<ShopSettings, "courierApiKey">) => !settings.courierApiKey;
+
+/** Where parcels are picked up when no location says otherwise: the chosen warehouse, or the sandbox's primary one. */
+export function defaultWarehouseIdOf(settings: ShopSettings): number | null {
+  return settings.defaultWarehouseId ?? (usesSandbox(settings) ? SANDBOX_PRIMARY_WAREHOUSE_ID : null);
+}
+
+/** The shared sandbox serves every shop without an account, so the order ids a shop sends it start with the shop's handle. */
+export const sandboxOrderIdPrefix = (shop: string) => `${shop.replace(/\.myshopify\.com$/, "")}-`;
+
 export function toMappingSettings(settings: ShopSettings): MappingSettings {
   return {
     codTag: settings.codTag,
@@ -55,11 +66,9 @@ export function toMappingSettings(settings: ShopSettings): MappingSettings {
     defaultWeightKg: settings.defaultWeightKg,
     presets: presetsOf(settings),
     locationWarehouses: locationWarehousesOf(settings),
-    defaultWarehouseId: settings.defaultWarehouseId,
+    defaultWarehouseId: defaultWarehouseIdOf(settings),
   };
 }
-
-export const usesSandbox = (settings: Pick<ShopSettings, "courierApiKey">) => !settings.courierApiKey;
 
 export interface CourierCredentials {
   apiKey: string;
