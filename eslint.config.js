@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", ".test-db/", "test-results/"] },
+  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", ".test-db/", ".data/", "test-results/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**", "store/**", "bench/**", "test/**"],
+    files: ["scripts/**", "store/**", "bench/**", "test/**", "server/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -14,7 +14,8 @@ describe("loadConfig", () => {
   it("runs a fresh clone on the documented local defaults", () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(3000);
-    expect(config.DATABASE_URL).toBe("file:./prisma/dev.db");
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.EMBEDDED_DATABASE_DIR).toBe(".data/postgres");
     expect(config.SHOPIFY_APP_URL).toBe("http://localhost:3000");
     expect(config.SHOPIFY_API_SECRET).toBe(LOCAL_DEFAULTS.SHOPIFY_API_SECRET);
     expect(config.COURIER_SERVICE_ENABLED).toBe(true);
@@ -29,7 +30,7 @@ describe("loadConfig", () => {
   it.each([
     [{ PORT: "abc" }, 'Invalid configuration: PORT must be a port number (got "abc")'],
     [{ PORT: "70000" }, 'Invalid configuration: PORT must be between 1 and 65535 (got "70000")'],
-    [{ DATABASE_URL: "postgres://x" }, "Invalid configuration: DATABASE_URL must start with file:, libsql:, http(s): or ws(s):"],
+    [{ DATABASE_URL: "file:./prisma/dev.db" }, "Invalid configuration: DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:5432/database"],
     [{ SHOPIFY_APP_URL: "not a url" }, "Invalid configuration: SHOPIFY_APP_URL must be the app's public URL"],
     [{ ENCRYPTION_KEY: "short" }, "Invalid configuration: ENCRYPTION_KEY must be 32 bytes encoded in base64"],
     [{ COURIER_SERVICE_ENABLED: "yes" }, 'Invalid configuration: COURIER_SERVICE_ENABLED must be "true" or "false"'],

@@ -32,11 +32,13 @@ const ConfigSchema = z.object({
     .min(1, { error: "must be between 1 and 65535" })
     .max(65535, { error: "must be between 1 and 65535" })
     .default(3000),
+  // Unset: Dakiya starts its own PostgreSQL in EMBEDDED_DATABASE_DIR (server/embedded-postgres.ts).
   DATABASE_URL: z
     .string()
-    .regex(/^(file:|libsql:|https?:|wss?:)/, { error: "must start with file:, libsql:, http(s): or ws(s):" })
-    .default("file:./prisma/dev.db"),
-  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+    .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a PostgreSQL URL, postgresql://user:password@host:5432/database" })
+    .optional(),
+  EMBEDDED_DATABASE_DIR: z.string().min(1).default(".data/postgres"),
+  DATABASE_POOL_SIZE: z.coerce.number({ error: "must be a number of connections" }).int().min(1).max(100).default(10),
   SHOPIFY_APP_URL: z.url({ error: "must be the app's public URL, e.g. https://dakiya.example.com" }).optional(),
   SHOPIFY_API_KEY: z.string().min(1, { error: "must not be empty" }).optional(),
   SHOPIFY_API_SECRET: z.string().min(1, { error: "must not be empty" }).optional(),

@@ -11,6 +11,7 @@ import {
 } from "~/settings/shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { CreateOrderInput, Warehouse } from "~/shipping/contract";
+import { toPaise } from "~/money";
 import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { fulfilWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
@@ -142,9 +143,9 @@ export async function bookOrder(context: Context, orderGid: string, courierId: n
       orderName: `#${mapped.fields.order_id}`,
       courierId,
       courierName: rate.name,
-      freightCharges: rate.freight_charges,
-      codCharges: rate.cod_charges,
-      totalCharges: rate.total_charges,
+      freightPaise: toPaise(rate.freight_charges),
+      codPaise: toPaise(rate.cod_charges),
+      totalChargesPaise: toPaise(rate.total_charges),
       zone: rate.zone,
       edd: rate.edd,
       paymentMode: mapped.fields.payment_mode,

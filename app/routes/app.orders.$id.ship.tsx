@@ -24,7 +24,7 @@ import prisma from "~/db.server";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
-import { formatKg, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { formatKg, formatPaise, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
 
 function orderGidFrom(id: string | undefined): string {
@@ -121,7 +121,7 @@ export default function ShipOrder() {
                   </Text>
                   <Text as="p">
                     {current.courierName} · {current.zone ? `zone ${current.zone} · ` : ""}
-                    {current.totalCharges !== null ? `${formatRupees(current.totalCharges)} charges` : ""}
+                    {current.totalChargesPaise !== null ? `${formatPaise(current.totalChargesPaise)} charges` : ""}
                     {current.edd ? ` · ${current.edd} days` : ""} · {current.paymentMode === "cod" ? "Cash on delivery" : "Prepaid"}
                   </Text>
                 </BlockStack>

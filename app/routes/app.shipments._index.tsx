@@ -5,7 +5,7 @@ import { Badge, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Text, 
 import prisma from "~/db.server";
 import { SHIPMENT_STATUS } from "~/booking/book-order.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { formatDate, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { formatDate, formatPaise, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
 
 const STATUSES = Object.values(SHIPMENT_STATUS) as string[];
@@ -18,7 +18,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     where: { shop: session.shop, ...(filter ? { status: filter } : {}) },
     orderBy: { createdAt: "desc" },
     take: 100,
-    select: { id: true, orderGid: true, orderName: true, status: true, awb: true, courierName: true, totalCharges: true, trackingUrl: true, lastError: true, createdAt: true },
+    select: { id: true, orderGid: true, orderName: true, status: true, awb: true, courierName: true, totalChargesPaise: true, trackingUrl: true, lastError: true, createdAt: true },
   });
   return json({ shipments, filter });
 };
@@ -73,7 +73,7 @@ export default function Shipments() {
                       </IndexTable.Cell>
                       <IndexTable.Cell>
                         <Text as="span" alignment="end" numeric>
-                          {shipment.totalCharges === null ? "—" : formatRupees(shipment.totalCharges)}
+                          {shipment.totalChargesPaise === null ? "—" : formatPaise(shipment.totalChargesPaise)}
                         </Text>
                       </IndexTable.Cell>
                       <IndexTable.Cell>

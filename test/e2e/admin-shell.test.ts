@@ -1,8 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../support/database";
 
 const CHROMIUM = "/usr/bin/chromium";
 const APP_PORT = 3901 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
@@ -18,8 +19,7 @@ let output = "";
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium`);
   if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
-  const database = `file:${path.resolve(".test-db", `e2e-${process.env.VITEST_POOL_ID ?? 0}.db`)}`;
-  execFileSync(path.resolve("node_modules/.bin/prisma"), ["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: database }, stdio: "pipe" });
+  const database = await createDatabase(`e2e_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true });
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DATABASE_URL: database, PORT: String(APP_PORT), STORE_PORT: String(STORE_PORT), SHOPIFY_APP_URL: `http://localhost:${APP_PORT}` };
   for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
   demo = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });

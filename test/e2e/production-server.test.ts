@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../support/database";
 
-const CONFIG_VARIABLES = /^(NODE_ENV|PORT|DATABASE_URL|DATABASE_AUTH_TOKEN|SHOPIFY_|SCOPES|SHOP_CUSTOM_DOMAIN|ENCRYPTION_KEY|COURIER_|SANDBOX_|VITEST|TEST)/;
+const CONFIG_VARIABLES = /^(NODE_ENV|PORT|DATABASE_|EMBEDDED_DATABASE_DIR|SHOPIFY_|SCOPES|SHOP_CUSTOM_DOMAIN|ENCRYPTION_KEY|COURIER_|SANDBOX_|VITEST|TEST)/;
 const basePort = 3950 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 let running: ChildProcess | undefined;
 
@@ -34,17 +36,22 @@ beforeAll(() => {
   if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
 });
 
-afterEach(() => {
-  if (running?.pid && running.exitCode === null) process.kill(-running.pid);
+afterEach(async () => {
+  if (running?.pid && running.exitCode === null) {
+    const exited = new Promise((resolve) => running!.once("exit", resolve));
+    process.kill(-running.pid, "SIGTERM");
+    await exited;
+  }
   running = undefined;
 });
 
-const freshDatabase = (name: string) => `file:${path.resolve(".test-db", `${name}-${process.env.VITEST_POOL_ID ?? 0}-${Date.now()}.db`)}`;
+/** An empty database on the suite's PostgreSQL: npm start must migrate it. */
+const freshDatabase = (name: string) => createDatabase(`${name}_${process.env.VITEST_POOL_ID ?? 0}_${Date.now()}`, { empty: true });
 
 describe("npm start on the production build", () => {
   it("migrates a fresh database and serves with only DATABASE_URL and PORT set", async () => {
     const port = basePort;
-    const server = npmStart({ DATABASE_URL: freshDatabase("start"), PORT: String(port) });
+    const server = npmStart({ DATABASE_URL: await freshDatabase("start"), PORT: String(port) });
     const health = await waitForHealth(port, server.output);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok", database: "reachable" });
@@ -58,9 +65,35 @@ describe("npm start on the production build", () => {
     expect(((await rates.json()) as { total_logistics: number }).total_logistics).toBe(4);
   }, 60_000);
 
+  it("with no DATABASE_URL starts its own PostgreSQL, reuses its data on the next start, and stops it on SIGTERM", async () => {
+    const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-embedded-")), "postgres");
+    try {
+      const port = basePort + 3;
+      const first = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port) });
+      expect((await waitForHealth(port, first.output)).status).toBe(200);
+      expect(first.output()).toMatch(/database: embedded PostgreSQL on 127\.0\.0\.1:\d+ .*applied \d+_baseline/);
+      const booked = await fetch(`http://localhost:${port}/v1/get-warehouse/1`, { headers: { "X-Api-Key": "sandbox_api_key", "X-Secret-Key": "sandbox_secret_key" } });
+      expect(booked.status).toBe(200);
+
+      process.kill(-first.child.pid!, "SIGTERM");
+      await first.exited;
+      // A clean shutdown removes the server's pid file.
+      for (let waited = 0; existsSync(path.join(dataDir, "postmaster.pid")) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(existsSync(path.join(dataDir, "postmaster.pid"))).toBe(false);
+      expect(first.output()).toContain("SIGTERM: stopping");
+
+      const second = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port) });
+      expect((await waitForHealth(port, second.output)).status).toBe(200);
+      expect(second.output()).toMatch(/database: embedded PostgreSQL/);
+      expect(second.output()).not.toMatch(/applied/);
+    } finally {
+      rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it("answers 404 under /v1 when the embedded courier service is switched off", async () => {
     const port = basePort + 1;
-    const server = npmStart({ DATABASE_URL: freshDatabase("off"), PORT: String(port), COURIER_SERVICE_ENABLED: "false" });
+    const server = npmStart({ DATABASE_URL: await freshDatabase("off"), PORT: String(port), COURIER_SERVICE_ENABLED: "false" });
     expect((await waitForHealth(port, server.output)).status).toBe(200);
     const response = await fetch(`http://localhost:${port}/v1/get-warehouse/1`, { headers: { "X-Api-Key": "sandbox_api_key", "X-Secret-Key": "sandbox_secret_key" } });
     expect(response.status).toBe(404);
@@ -68,7 +101,7 @@ describe("npm start on the production build", () => {
   }, 60_000);
 
   it("stops with one line naming a malformed variable", async () => {
-    const server = npmStart({ DATABASE_URL: freshDatabase("bad"), PORT: String(basePort + 2), COURIER_TIMEOUT_MS: "soon" });
+    const server = npmStart({ DATABASE_URL: await freshDatabase("bad"), PORT: String(basePort + 2), COURIER_TIMEOUT_MS: "soon" });
     expect(await server.exited).not.toBe(0);
     const lines = server.output().split("\n").filter((line) => line.startsWith("Invalid configuration"));
     expect(lines).toEqual(['Invalid configuration: COURIER_TIMEOUT_MS must be a number of milliseconds (got "soon")']);

@@ -1,16 +1,25 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../server/embedded-postgres";
+import { applyMigrations } from "../../server/migrate";
 
 export const TEST_DB_DIR = path.resolve(".test-db");
-export const TEMPLATE_DB = path.join(TEST_DB_DIR, "template.db");
+export const TEMPLATE_DATABASE = "dakiya_template";
 
-/** Migrates one template database per run; each worker copies it (test/support/worker-database.ts). */
-export default function setup() {
+/**
+ * One PostgreSQL for the whole suite — the same embedded server the app starts — with a template database
+ * migrated by the app's own migrator (the migrator closes its connection: nobody may stay connected to a
+ * template that is copied). Each worker copies the template (test/support/worker-database.ts).
+ */
+export default async function setup(project: TestProject) {
   rmSync(TEST_DB_DIR, { recursive: true, force: true });
-  mkdirSync(TEST_DB_DIR, { recursive: true });
-  execFileSync(path.resolve("node_modules/.bin/prisma"), ["migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: `file:${TEMPLATE_DB}` },
-    stdio: "pipe",
-  });
+  const server = await startEmbeddedPostgres({ dataDir: path.join(TEST_DB_DIR, "postgres"), database: TEMPLATE_DATABASE, settings: { max_connections: "300", fsync: "off", synchronous_commit: "off" } });
+  await applyMigrations(server.url);
+  const admin = new URL(server.url);
+  admin.pathname = "/postgres";
+  project.provide("postgresAdminUrl", admin.toString());
+  return async () => {
+    await server.stop();
+  };
 }

@@ -40,8 +40,9 @@ export const SANDBOX_WAREHOUSES = [
  */
 export async function ensureSandbox(db: PrismaClient, apiKey: string, secretKey: string): Promise<number> {
   const credentials = { apiKey, ...newSecretHash(secretKey) };
-  // One transaction: SQLite serialises writers, so two starting processes cannot both create the client.
+  // One transaction under an advisory lock: two processes starting together cannot both create the client.
   return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242001)`;
     const existing = await tx.apiClient.findFirst({ where: { isSandbox: true } });
     const client = existing
       ? await tx.apiClient.update({ where: { id: existing.id }, data: credentials })

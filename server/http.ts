@@ -1,0 +1,179 @@
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { bodyLimitFor } from "./body-limits";
+
+export interface AppServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface AppServerOptions {
+  build: ServerBuild;
+  mode: string;
+  port: number;
+  host?: string;
+  publicDir?: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+};
+
+class BodyTooLarge extends Error {}
+
+function plain(outgoing: ServerResponse, status: number, message: string, close = false): void {
+  if (outgoing.headersSent) return;
+  outgoing.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(message), ...(close ? { Connection: "close" } : {}) });
+  outgoing.end(message);
+}
+
+function tooLarge(outgoing: ServerResponse, limit: number): void {
+  // Connection: close, so the unread rest of the upload is dropped with the socket instead of read.
+  plain(outgoing, 413, `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n`, true);
+}
+
+/** The body, read up to `limit` bytes; more than that is refused while streaming, whatever Content-Length said. */
+function readBody(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        incoming.pause();
+        incoming.removeAllListeners("data");
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    incoming.once("end", () => resolve(Buffer.concat(chunks, size)));
+    incoming.once("error", reject);
+  });
+}
+
+function headersOf(incoming: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let index = 0; index < incoming.rawHeaders.length; index += 2) headers.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
+  return headers;
+}
+
+async function send(response: Response, outgoing: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  outgoing.writeHead(response.status, response.statusText, headers);
+  if (!response.body) {
+    outgoing.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).on("error", reject).pipe(outgoing).on("finish", resolve).on("error", reject);
+  });
+}
+
+function serveStatic(publicDir: string, pathname: string, outgoing: ServerResponse): boolean {
+  if (!(pathname.startsWith("/build/") || pathname === "/favicon.svg")) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  const file = path.join(publicDir, path.normalize(decoded));
+  if (!file.startsWith(publicDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return false;
+  outgoing.writeHead(200, {
+    "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+    // Remix fingerprints everything under /build/.
+    "Cache-Control": pathname.startsWith("/build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+  });
+  createReadStream(file).pipe(outgoing);
+  return true;
+}
+
+/**
+ * Dakiya's HTTP server: the Remix build behind a body limit that holds before any route, signature check or
+ * session lookup runs (server/body-limits.ts), the public build assets, and the caller's address for routes
+ * that rate-limit by it (passed to loaders and actions as `context.clientAddress`).
+ */
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const handle = createRequestHandler(options.build, options.mode);
+  const publicDir = path.resolve(options.publicDir ?? "public");
+
+  async function onRequest(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const host = incoming.headers.host ?? `localhost:${options.port}`;
+    let url: URL;
+    try {
+      url = new URL(incoming.url ?? "/", `http://${host}`);
+    } catch {
+      return plain(outgoing, 400, "Malformed request address.\n");
+    }
+    const method = incoming.method ?? "GET";
+    if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, outgoing)) return;
+
+    let body: Uint8Array | undefined;
+    if (method !== "GET" && method !== "HEAD") {
+      const limit = bodyLimitFor(url.pathname);
+      const declared = incoming.headers["content-length"];
+      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return plain(outgoing, 400, "Content-Length must be a number of bytes.\n", true);
+      if (declared !== undefined && Number(declared) > limit) return tooLarge(outgoing, limit);
+      try {
+        body = await readBody(incoming, limit);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return tooLarge(outgoing, limit);
+        return plain(outgoing, 400, "The request body could not be read.\n", true);
+      }
+    }
+
+    const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
+    const response = await handle(request, { clientAddress: incoming.socket.remoteAddress ?? "unknown" });
+    await send(response, outgoing);
+  }
+
+  const server = createServer((incoming, outgoing) => {
+    onRequest(incoming, outgoing).catch((error: unknown) => {
+      // Only the kind of failure: a request's body or a database error may carry a shopper's details.
+      console.error(`Request ${incoming.method} ${(incoming.url ?? "").split("?")[0]} failed: ${error instanceof Error ? error.name : typeof error}`);
+      plain(outgoing, 500, "Internal Server Error\n");
+    });
+  });
+  // A declared body larger than the limit is refused before the client sends it (Expect: 100-continue).
+  server.on("checkContinue", (incoming, outgoing) => {
+    const declared = Number(incoming.headers["content-length"] ?? 0);
+    const limit = bodyLimitFor((incoming.url ?? "/").split("?")[0]!);
+    if (declared > limit) return tooLarge(outgoing, limit);
+    outgoing.writeContinue();
+    server.emit("request", incoming, outgoing);
+  });
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      }),
+  };
+}
