@@ -56,6 +56,8 @@ const ConfigSchema = z.object({
   SANDBOX_RATE_CARDS_FILE: z.string().min(1).optional(),
   COURIER_SANDBOX_URL: z.url({ error: "must be a URL" }).optional(),
   COURIER_PRODUCTION_URL: z.url({ error: "must be a URL" }).optional(),
+  // Background jobs each process runs at once; 0 runs none in the app process (a separate `npm run worker` does).
+  WORKER_CONCURRENCY: z.coerce.number({ error: "must be a number of jobs" }).int({ error: "must be a whole number of jobs" }).min(0).max(64).default(8),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),
 });
 

@@ -9,15 +9,18 @@ declare global {
 }
 
 /**
- * DATABASE_URL is set before this module is imported by whoever started the process: server/database.ts
- * (the configured PostgreSQL, or the embedded one it starts) or the test set-up.
+ * The database of this process. DATABASE_URL is set in the environment before this module is imported, by
+ * whoever started the process: server/database.ts (the configured PostgreSQL, or the embedded one it starts)
+ * or the test set-up — so it is read from the environment, not from the configuration parsed at start.
  */
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set: start Dakiya with `npm start` (or `npm run demo`), which starts the embedded PostgreSQL when none is configured");
+  return url;
+}
+
 function createPrismaClient(): PrismaClient {
-  const config = getConfig();
-  if (!config.DATABASE_URL) {
-    throw new Error("DATABASE_URL is not set: start Dakiya with `npm start` (or `npm run demo`), which starts the embedded PostgreSQL when none is configured");
-  }
-  const adapter = new PrismaPg({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE });
+  const adapter = new PrismaPg({ connectionString: databaseUrl(), max: getConfig().DATABASE_POOL_SIZE });
   return new PrismaClient({ adapter });
 }
 

@@ -4,10 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { startJobScheduler } from "./jobs/scheduler.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
-
-startJobScheduler();
 
 const ABORT_DELAY_MS = 5_000;
 

@@ -1,29 +1,109 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Prisma } from "@prisma/client";
+import { getConfig } from "./config.server";
 import prisma from "./db.server";
-import { authenticate } from "./shopify.server";
-
-export type WebhookContext = Awaited<ReturnType<typeof authenticate.webhook>>;
+import { enqueue } from "./jobs/job-queue.server";
+import type { JobData, QueueName } from "./jobs/queues";
 
 /**
- * Verifies a webhook (a bad HMAC is answered 401 by the library before anything is written),
- * runs its handler once per Shopify delivery id, and answers 200 so Shopify stops retrying.
- * The delivery is recorded only after the handler succeeds: a crash mid-way gets a 500, Shopify
- * retries, and the handler, which must be idempotent, runs again. Nothing is lost.
+ * Every webhook route: verify → claim the delivery → enqueue its work → 200, all in a few milliseconds and
+ * nothing slow (Shopify allows 5 s and retries anything but a 2xx for hours).
+ *
+ * Verification is done here rather than by `authenticate.webhook`: the library also loads (and may refresh) the
+ * shop's offline session, a Shopify round trip inside the 5 s that acknowledging does not need, and it answers
+ * 500 to a signed body that is not JSON, which Shopify would redeliver for hours. The check is Shopify's: a
+ * base64 HMAC-SHA256 of the raw body with the app's secret, compared in constant time; a bad one gets 401.
  */
-export async function receiveWebhook(
-  request: Request,
-  handle: (context: WebhookContext) => Promise<void>,
-): Promise<Response> {
-  const context = await authenticate.webhook(request);
-  const { webhookId, shop, topic } = context;
-  const seen = await prisma.webhookDelivery.findUnique({ where: { id: webhookId } });
-  if (seen) return new Response(null, { status: 200 });
 
-  await handle(context);
+export interface VerifiedWebhook {
+  topic: string;
+  shop: string;
+  webhookId: string;
+  triggeredAt: Date | null;
+  /** The parsed body; undefined when it was not JSON. */
+  payload: unknown;
+}
 
-  await prisma.webhookDelivery.upsert({
-    where: { id: webhookId },
-    create: { id: webhookId, shop, topic: String(topic) },
-    update: {},
+/** What a route makes of a verified delivery: work to enqueue, nothing more to do, or why it cannot be handled. */
+export type WebhookDecision<Q extends QueueName = QueueName> =
+  | { kind: "enqueue"; queue: Q; data: JobData<Q> }
+  | { kind: "acknowledge" }
+  | { kind: "unusable"; problem: string };
+
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+const WEBHOOK_ID = /^[A-Za-z0-9._:-]{1,255}$/;
+
+function refuse(status: 400 | 401 | 405, reason: string): Response {
+  return new Response(`${reason}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+function isShopDomain(domain: string): boolean {
+  const custom = getConfig().SHOP_CUSTOM_DOMAIN;
+  return SHOP_DOMAIN.test(domain) || (Boolean(custom) && domain.endsWith(`.${custom}`) && /^[a-z0-9.-]{1,255}$/.test(domain));
+}
+
+function hmacMatches(rawBody: string, signature: string, secret: string): boolean {
+  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
+  const given = Buffer.from(signature, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A webhook as Shopify signs it, or a thrown 4xx Response saying what is wrong with it. */
+export async function verifyWebhook(request: Request): Promise<VerifiedWebhook> {
+  if (request.method !== "POST") throw refuse(405, "Webhooks are POSTed");
+  const rawBody = await request.text();
+  const signature = request.headers.get("x-shopify-hmac-sha256");
+  if (!signature || !hmacMatches(rawBody, signature, getConfig().SHOPIFY_API_SECRET)) throw refuse(401, "The webhook's HMAC does not match");
+  const topic = request.headers.get("x-shopify-topic") ?? "";
+  const shop = (request.headers.get("x-shopify-shop-domain") ?? "").toLowerCase();
+  const webhookId = request.headers.get("x-shopify-webhook-id") ?? "";
+  if (!/^[a-z_]+\/[a-z_]+$/.test(topic)) throw refuse(400, "X-Shopify-Topic is missing or malformed");
+  if (!isShopDomain(shop)) throw refuse(400, "X-Shopify-Shop-Domain is missing or not a shop domain");
+  if (!WEBHOOK_ID.test(webhookId)) throw refuse(400, "X-Shopify-Webhook-Id is missing or malformed");
+  const triggered = Date.parse(request.headers.get("x-shopify-triggered-at") ?? "");
+  let payload: unknown;
+  try {
+    payload = JSON.parse(rawBody);
+  } catch {
+    payload = undefined;
+  }
+  return { topic, shop, webhookId, triggeredAt: Number.isNaN(triggered) ? null : new Date(triggered), payload };
+}
+
+/**
+ * Claims the delivery under its webhook id and enqueues its work in one transaction. A redelivery — also one
+ * arriving while the first is still being acknowledged — finds the claim (PostgreSQL makes the second insert
+ * wait for the first to commit) and changes nothing; a crash before the commit leaves neither, and Shopify's
+ * retry starts afresh.
+ */
+export async function acknowledgeWebhook(webhook: VerifiedWebhook, decision: WebhookDecision): Promise<void> {
+  await prisma.$transaction(async (tx: Prisma.TransactionClient) => {
+    const claimed = await tx.webhookDelivery.createManyAndReturn({
+      data: [{ id: webhook.webhookId, shop: webhook.shop, topic: webhook.topic, triggeredAt: webhook.triggeredAt, problem: decision.kind === "unusable" ? decision.problem : null }],
+      skipDuplicates: true,
+      select: { id: true },
+    });
+    if (claimed.length === 0 || decision.kind !== "enqueue") return;
+    await enqueue(decision.queue, decision.data, { tx });
   });
+  if (decision.kind === "unusable") console.warn(`Webhook ${webhook.webhookId} (${webhook.topic}, ${webhook.shop}) acknowledged but not handled: ${decision.problem}`);
+}
+
+function decisionFor(webhook: VerifiedWebhook, topic: string, decide: (webhook: VerifiedWebhook) => WebhookDecision): WebhookDecision {
+  if (webhook.topic !== topic) return { kind: "unusable", problem: `a ${webhook.topic} delivery reached the ${topic} address` };
+  if (webhook.payload === undefined) return { kind: "unusable", problem: "the body is not JSON" };
+  return decide(webhook);
+}
+
+/** The whole of a webhook route: verify, decide, acknowledge. A client's mistake is a 4xx, never a 5xx. */
+export async function receiveWebhook(request: Request, topic: string, decide: (webhook: VerifiedWebhook) => WebhookDecision): Promise<Response> {
+  let webhook: VerifiedWebhook;
+  try {
+    webhook = await verifyWebhook(request);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+  await acknowledgeWebhook(webhook, decisionFor(webhook, topic, decide));
   return new Response(null, { status: 200 });
 }

@@ -53,6 +53,7 @@ function shellPage(shop: string, shopName: string, frameSrc: string): string {
     ["Home", "/app"],
     ["Orders to ship", "/app/orders"],
     ["Shipments", "/app/shipments"],
+    ["Needs attention", "/app/attention"],
     ["Settings", "/app/settings"],
   ];
   return `<!doctype html>

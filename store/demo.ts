@@ -22,9 +22,12 @@ const store = await startLocalStore({ port: storePort, app: appCredentialsFromEn
 // Before the build loads the Shopify library, which keeps the fetch it finds.
 installShopifyFetchRedirect();
 setStoreSimulatorUrl(store.url);
+// Only now: the app modules read DATABASE_URL, and the Shopify library the fetch, when they load.
+const { startBackgroundWork, stopBackgroundWork } = await import("../server/background");
 
 const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
 const app = await startAppServer({ build, mode: process.env.NODE_ENV, port: appPort });
+await startBackgroundWork(getConfig().WORKER_CONCURRENCY || 4);
 
 console.log(`Dakiya is running on ${appUrl} (courier sandbox at ${appUrl}/v1, health at ${appUrl}/healthz)
 Database: ${describeDatabase(database)}
@@ -38,8 +41,7 @@ async function stop(): Promise<void> {
   stopping = true;
   await app.close();
   await store.close();
-  const { default: prisma } = await import("../app/db.server");
-  await prisma.$disconnect();
+  await stopBackgroundWork();
   await database.close();
   process.exit(0);
 }

@@ -1,31 +1,22 @@
-import { Prisma, type Shipment, type ShopSettings } from "@prisma/client";
+import type { Shipment, ShopSettings } from "@prisma/client";
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
-import {
-  courierClientFor,
-  courierCredentialsOf,
-  getShopSettings,
-  sandboxOrderIdPrefix,
-  toMappingSettings,
-  usesSandbox,
-} from "~/settings/shop-settings.server";
-import { CourierError, type CourierClient } from "~/shipping/client.server";
-import type { CreateOrderInput, Warehouse } from "~/shipping/contract";
+import { enqueue } from "~/jobs/job-queue.server";
+import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
 import { toPaise } from "~/money";
+import { courierClientFor, courierCredentialsOf, getShopSettings, serviceOrderIdFor, toMappingSettings } from "~/settings/shop-settings.server";
+import { CourierError, type CourierClient } from "~/shipping/client.server";
+import type { CreateOrderInput, LogisticId, Warehouse } from "~/shipping/contract";
 import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
-import { fulfilWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
+import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
+import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
 
-export const SHIPMENT_STATUS = {
-  BOOKING: "booking",
-  BOOKED_UNFULFILLED: "booked_unfulfilled",
-  FULFILLED: "fulfilled",
-  FAILED: "failed",
-} as const;
-
-const LEASE_MS = 60_000;
-/** A booking left in `booking` this long was interrupted (crash, timeout) and is resumed by the retry job. */
+/**
+ * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
+ * watchdog job that every claim enqueues runs this long after the claim.
+ */
 export const STALE_BOOKING_MS = 2 * 60_000;
 
 export type QuoteOutcome =
@@ -44,13 +35,13 @@ function problem(code: MappingProblem["code"], message: string, fix: string): Ma
   return { code, message, fix };
 }
 
-interface Context {
+export interface BookingContext {
   shop: string;
   admin: AdminApiContext;
   now?: () => Date;
 }
 
-async function prepare({ shop, admin, now = () => new Date() }: Context, orderGid: string, overrides: ShipmentOverrides) {
+async function prepare({ shop, admin, now = () => new Date() }: BookingContext, orderGid: string, overrides: ShipmentOverrides) {
   const settings = await getShopSettings(shop);
   const order = await getOrderForBooking(admin, orderGid);
   if (!order) return { settings, outcome: { kind: "not_found" } as const };
@@ -63,7 +54,7 @@ async function prepare({ shop, admin, now = () => new Date() }: Context, orderGi
 }
 
 /** The rates every courier offers for an order as it would be booked now. */
-export async function quoteOrder(context: Context, orderGid: string, overrides: ShipmentOverrides = {}): Promise<QuoteOutcome> {
+export async function quoteOrder(context: BookingContext, orderGid: string, overrides: ShipmentOverrides = {}): Promise<QuoteOutcome> {
   const prepared = await prepare(context, orderGid, overrides);
   if (!prepared.shipment) return prepared.outcome;
   return quoteMapped(prepared.client, prepared.shipment);
@@ -100,31 +91,70 @@ export function courierMessage(error: CourierError): string {
   return error.message;
 }
 
-function serviceOrderId(settings: ShopSettings, shop: string, orderId: string): string {
-  return usesSandbox(settings) ? `${sandboxOrderIdPrefix(shop)}${orderId}` : orderId;
-}
+type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+const CLAIMED = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null };
 
 /**
- * Books one order with one courier, exactly once. The Shipment row is claimed in state `booking`
- * under the unique (shop, orderGid) before Shopify or the courier is called, so double clicks,
- * concurrent requests and a webhook racing the UI all meet the same row and only one goes on. The
- * body sent is stored with the row before it is sent, so any retry resends it verbatim and the
- * service replays the same awb.
+ * The order's Shipment row in state `booking`, or the row someone else holds. A failed booking may be claimed
+ * again. In the same transaction, the watchdog job that finishes (or cleans up) this booking if the claimant
+ * dies is enqueued: a claim never exists without the work that completes it.
  */
-export async function bookOrder(context: Context, orderGid: string, courierId: number, overrides: ShipmentOverrides = {}): Promise<BookOutcome> {
+async function claimShipment(shop: string, orderGid: string, now: Date): Promise<Claim> {
+  return prisma.$transaction(async (tx) => {
+    const watchdog = (shipment: Shipment) => enqueue("shipment-complete", { shop, shipmentId: shipment.id }, { tx, startAfter: new Date(now.getTime() + STALE_BOOKING_MS) });
+    // ON CONFLICT DO NOTHING: concurrent claimants wait on the unique (shop, orderGid) and only one inserts.
+    const [created] = await tx.shipment.createManyAndReturn({
+      data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...CLAIMED }],
+      skipDuplicates: true,
+    });
+    if (created) {
+      await watchdog(created);
+      return { kind: "claimed", shipment: created, isNew: true };
+    }
+    const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: statusesBefore(SHIPMENT_STATUS.BOOKING) } }, data: CLAIMED });
+    const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
+    if (count === 0) return { kind: "taken", shipment: current };
+    await watchdog(current);
+    return { kind: "claimed", shipment: current, isNew: false };
+  });
+}
+
+/** Nothing was sent to the courier: the order is free to be booked again. */
+async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
+  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
+  else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+}
+
+/**
+ * Books one order with one courier, exactly once. The Shipment row is claimed in state `booking` under the
+ * unique (shop, orderGid) before Shopify or the courier is called, so double clicks, concurrent requests and a
+ * webhook racing the UI all meet the same row and only one goes on. The claimant holds the shipment's lock
+ * while it works; the body sent is stored with the row before it is sent, so any retry resends it verbatim and
+ * the service replays the same awb.
+ */
+export async function bookOrder(context: BookingContext, orderGid: string, courierId: LogisticId, overrides: ShipmentOverrides = {}): Promise<BookOutcome> {
   const { shop } = context;
   const now = context.now ?? (() => new Date());
-  const claim = await claimShipment(shop, orderGid);
+  const claim = await claimShipment(shop, orderGid, now());
   if (claim.kind === "taken") return { kind: "already_booked", shipment: claim.shipment };
-  const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claim.shipment, claim.isNew).then(() => outcome);
+  try {
+    return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim.shipment, claim.isNew, courierId, overrides));
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    return { kind: "already_booked", shipment: await prisma.shipment.findUniqueOrThrow({ where: { id: claim.shipment.id } }) };
+  }
+}
+
+async function bookClaimed(context: BookingContext, claimed: Shipment, isNew: boolean, courierId: LogisticId, overrides: ShipmentOverrides): Promise<BookOutcome> {
+  const now = context.now ?? (() => new Date());
+  const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claimed, isNew).then(() => outcome);
 
   let prepared;
   try {
-    prepared = await prepare(context, orderGid, overrides);
+    prepared = await prepare(context, claimed.orderGid, overrides);
   } catch (error) {
-    await releaseClaim(claim.shipment, claim.isNew);
+    await releaseClaim(claimed, isNew);
     throw error;
   }
   if (!prepared.shipment) return release(prepared.outcome);
@@ -134,9 +164,9 @@ export async function bookOrder(context: Context, orderGid: string, courierId: n
   const rate = quote.rates.find((candidate) => candidate.id === courierId);
   if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });
 
-  const payload: CreateOrderInput = { ...mapped.fields, order_id: serviceOrderId(settings, shop, mapped.fields.order_id), logistic_id: courierId as 1 };
+  const payload: CreateOrderInput = { ...mapped.fields, order_id: serviceOrderIdFor(settings, mapped.fields.order_id), logistic_id: courierId };
   const ready = await prisma.shipment.update({
-    where: { id: claim.shipment.id },
+    where: { id: claimed.id },
     data: {
       requestPayload: JSON.stringify(payload),
       courierEnvironment: client.environment,
@@ -154,74 +184,52 @@ export async function bookOrder(context: Context, orderGid: string, courierId: n
     },
   });
 
-  const sent = await sendBooking(ready, client, now);
-  if (sent.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: sent.lastError ?? "The courier refused the booking.", fieldErrors: [] };
-  if (sent.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED) return { kind: "booked", shipment: sent };
-  return { kind: "booked", shipment: await completeFulfilment(sent, context.admin, settings.notifyCustomer, now) };
+  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now });
+  if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: shipment.lastError ?? "The courier refused the booking.", fieldErrors: [] };
+  return { kind: "booked", shipment };
 }
 
-type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
-
-/** The order's Shipment row in state `booking`, or the row someone else holds. A failed booking may be claimed again. */
-async function claimShipment(shop: string, orderGid: string): Promise<Claim> {
-  const fresh = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null, attempts: 1, nextAttemptAt: null };
-  const existing = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
-  if (existing) {
-    const { count } = await prisma.shipment.updateMany({ where: { id: existing.id, status: SHIPMENT_STATUS.FAILED }, data: fresh });
-    const current = await prisma.shipment.findUniqueOrThrow({ where: { id: existing.id } });
-    return count === 1 ? { kind: "claimed", shipment: current, isNew: false } : { kind: "taken", shipment: current };
-  }
-  try {
-    const created = await prisma.shipment.create({
-      data: { shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...fresh },
-    });
-    return { kind: "claimed", shipment: created, isNew: true };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return { kind: "taken", shipment: await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } }) };
-  }
+export interface CompletionDeps {
+  admin: AdminApiContext;
+  now: () => Date;
+  settings?: ShopSettings;
+  client?: CourierClient;
 }
 
-/** Nothing was sent to the courier: the order is free to be booked again. */
-async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
-  if (isNew) await prisma.shipment.delete({ where: { id: shipment.id } });
-  else await prisma.shipment.update({ where: { id: shipment.id }, data: { status: SHIPMENT_STATUS.FAILED } });
-}
-
-const backoff = (attempts: number, now: Date) => new Date(now.getTime() + Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1)));
-
-/** Sends the stored body; a courier that cannot be reached leaves the row in `booking` for the retry job. */
-export async function sendBooking(shipment: Shipment, client: CourierClient, now: () => Date): Promise<Shipment> {
-  try {
-    const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
-    return prisma.shipment.update({
-      where: { id: shipment.id },
-      data: { status: SHIPMENT_STATUS.BOOKED_UNFULFILLED, awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null, nextAttemptAt: null },
-    });
-  } catch (error) {
-    if (!(error instanceof CourierError)) throw error;
-    if (error.retryable) {
-      return prisma.shipment.update({
-        where: { id: shipment.id },
-        data: { lastError: `${courierMessage(error)} Dakiya will retry the booking automatically.`, nextAttemptAt: backoff(shipment.attempts, now()) },
-      });
-    }
-    return prisma.shipment.update({ where: { id: shipment.id }, data: { status: SHIPMENT_STATUS.FAILED, lastError: courierMessage(error) } });
-  }
+export interface Completion {
+  shipment: Shipment;
+  /** Something outside Dakiya (the courier, Shopify) failed in a way worth trying again later. */
+  retry: boolean;
 }
 
 /**
- * Fulfils the Shopify order of a booked shipment, under a lease so two workers cannot both call
- * fulfillmentCreate. Shopify failing (throttled, down) leaves the shipment `booked_unfulfilled`
- * with its awb and a time for the next attempt; the awb is never lost.
+ * Takes a claimed booking as far as it will go: sends the stored body to the courier (which replays the same
+ * awb for a resend), then fulfills the Shopify order with the tracking. The caller holds the shipment's lock.
+ * Failures that may pass (an unreachable courier, Shopify throttling or down) leave the shipment where it got to,
+ * with the reason, and ask for a retry; the awb is never lost and never booked twice.
  */
-export async function completeFulfilment(shipment: Shipment, admin: AdminApiContext, notifyCustomer: boolean, now: () => Date): Promise<Shipment> {
-  const leaseStart = now();
-  const { count } = await prisma.shipment.updateMany({
-    where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKED_UNFULFILLED, OR: [{ leaseUntil: null }, { leaseUntil: { lt: leaseStart } }] },
-    data: { leaseUntil: new Date(leaseStart.getTime() + LEASE_MS) },
-  });
-  if (count === 0) return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+export async function completeShipment(start: Shipment, deps: CompletionDeps): Promise<Completion> {
+  const settings = deps.settings ?? (await getShopSettings(start.shop));
+  let shipment = start;
+  if (shipment.status === SHIPMENT_STATUS.BOOKING && shipment.requestPayload === "") {
+    // The claimant holds the lock while it works; holding it now means the claimant is gone.
+    if (deps.now().getTime() - shipment.updatedAt.getTime() < STALE_BOOKING_MS) return { shipment, retry: true };
+    shipment = await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: "The booking was interrupted before it reached the courier. Book the order again." });
+    return { shipment, retry: false };
+  }
+  if (shipment.status === SHIPMENT_STATUS.BOOKING) {
+    const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
+    try {
+      const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
+      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null });
+    } catch (error) {
+      if (!(error instanceof CourierError)) throw error;
+      if (!error.retryable) return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: courierMessage(error) }), retry: false };
+      shipment = await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `${courierMessage(error)} Dakiya will retry the booking automatically.` } });
+      return { shipment, retry: true };
+    }
+  }
+  if (shipment.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED) return { shipment, retry: false };
 
   const tracked = {
     orderGid: shipment.orderGid,
@@ -229,31 +237,50 @@ export async function completeFulfilment(shipment: Shipment, admin: AdminApiCont
     courierName: shipment.courierName!,
     trackingUrl: shipment.trackingUrl!,
     locationGid: shipment.locationGid,
-    notifyCustomer,
+    notifyCustomer: settings.notifyCustomer,
   };
   try {
-    const outcome = await fulfilWithTracking(admin, tracked);
+    const outcome = await fulfillWithTracking(deps.admin, tracked);
     if (outcome.kind === "refused") {
-      return prisma.shipment.update({
-        where: { id: shipment.id },
-        data: { lastError: `Booked, but Shopify refused the fulfillment: ${outcome.message}`, leaseUntil: null, attempts: { increment: 1 }, nextAttemptAt: backoff(shipment.attempts + 4, now()) },
-      });
+      shipment = await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `Booked with awb ${tracked.awb}, but Shopify refused the fulfillment: ${outcome.message}` } });
+      return { shipment, retry: false };
     }
     await prisma.shipment.update({ where: { id: shipment.id }, data: { fulfillmentGid: outcome.fulfillmentGid } });
-    await markOrderBooked(admin, tracked);
-    return prisma.shipment.update({
-      where: { id: shipment.id },
-      data: { status: SHIPMENT_STATUS.FULFILLED, lastError: null, leaseUntil: null, nextAttemptAt: null },
-    });
+    await markOrderBooked(deps.admin, tracked);
+    return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null }), retry: false };
   } catch (error) {
-    return prisma.shipment.update({
+    shipment = await prisma.shipment.update({
       where: { id: shipment.id },
-      data: {
-        lastError: `Booked with awb ${shipment.awb}, but Shopify did not take the fulfillment yet (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}). Dakiya will retry automatically.`,
-        leaseUntil: null,
-        attempts: { increment: 1 },
-        nextAttemptAt: backoff(shipment.attempts, now()),
-      },
+      data: { lastError: `Booked with awb ${tracked.awb}, but Shopify did not take the fulfillment yet (${shopifyReason(error)}). Dakiya will retry automatically.` },
     });
+    return { shipment, retry: true };
   }
+}
+
+/** Why a Shopify call failed, in a few words and with nothing of the order in it. */
+function shopifyReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  if (/throttl/i.test(message)) return "Shopify is throttling requests";
+  if (/\b5\d\d\b|unavailable|fetch failed|ECONN/i.test(message)) return "Shopify did not answer";
+  return message.slice(0, 120) || "unknown error";
+}
+
+/** A status change the lifecycle allows, from the status the row is in now; anything else is a bug. */
+async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPMENT_STATUS)[keyof typeof SHIPMENT_STATUS], data: Partial<Shipment>): Promise<Shipment> {
+  const { count } = await prisma.shipment.updateMany({ where: { id: shipment.id, status: { in: statusesBefore(to) } }, data: { ...data, status: to } });
+  if (count === 0) throw new Error(`Shipment ${shipment.id} cannot move from ${shipment.status} to ${to}`);
+  return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+}
+
+/**
+ * The `shipment-complete` job: resumes an interrupted booking or a fulfillment Shopify did not take. Another
+ * process holding the shipment (its claimant, a second worker) makes this attempt retry later.
+ */
+export async function resumeShipment(shop: string, shipmentId: number, adminFor: (shop: string) => Promise<AdminApiContext>, now: () => Date = () => new Date()): Promise<Completion | null> {
+  const pending = await prisma.shipment.findFirst({ where: { id: shipmentId, shop } });
+  if (!pending || (pending.status !== SHIPMENT_STATUS.BOOKING && pending.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED)) return null;
+  return withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipmentId, async () => {
+    const shipment = await prisma.shipment.findUniqueOrThrow({ where: { id: shipmentId } });
+    return completeShipment(shipment, { admin: await adminFor(shop), now });
+  });
 }

@@ -1,6 +1,7 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
+import { isLogisticId } from "~/shipping/contract";
 import { listOrdersToShip } from "~/shopify/admin-orders.server";
 import { toCourierOrder, type MappingProblem } from "~/shopify/order-mapping";
 import { bookOrder, quoteOrder, type BookOutcome, type QuoteOutcome } from "./book-order.server";
@@ -59,7 +60,7 @@ export async function bookRecommended(shop: string, admin: AdminApiContext, orde
   for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {
     const quote = await quoteOrder({ shop, admin }, orderGid);
     const recommended = quote.kind === "quoted" ? quote.rates.find((rate) => rate.isRecommended) : undefined;
-    results.push({ orderGid, outcome: recommended ? await bookOrder({ shop, admin }, orderGid, recommended.id) : quote });
+    results.push({ orderGid, outcome: recommended && isLogisticId(recommended.id) ? await bookOrder({ shop, admin }, orderGid, recommended.id) : quote });
   }
   return results;
 }

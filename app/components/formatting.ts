@@ -7,10 +7,3 @@ export const formatPaise = (paise: number) => INR.format(fromPaise(paise));
 export const formatKg = (kg: number) => `${kg.toLocaleString("en-IN", { maximumFractionDigits: 3 })} kg`;
 export const formatDate = (iso: string, timeZone = "Asia/Kolkata") =>
   new Date(iso).toLocaleString("en-IN", { timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
-
-export const SHIPMENT_STATUS_LABEL: Record<string, { label: string; tone: "success" | "info" | "attention" | "critical" }> = {
-  booking: { label: "Booking", tone: "attention" },
-  booked_unfulfilled: { label: "Booked, fulfilment pending", tone: "attention" },
-  fulfilled: { label: "Fulfilled", tone: "success" },
-  failed: { label: "Booking failed", tone: "critical" },
-};

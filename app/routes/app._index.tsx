@@ -2,23 +2,23 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
-import prisma from "~/db.server";
+import { countShipmentsByStatus } from "~/booking/shipments.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { getShopOverview } from "~/shopify/shop.server";
-import { SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
   const [shop, settings, counts] = await Promise.all([
     getShopOverview(admin),
     getShopSettings(session.shop),
-    prisma.shipment.groupBy({ by: ["status"], where: { shop: session.shop }, _count: { _all: true } }),
+    countShipmentsByStatus(session.shop),
   ]);
   return json({
     shop: `${shop.name} (${shop.myshopifyDomain})`,
     sandbox: usesSandbox(settings),
-    counts: counts.map((row) => ({ status: row.status, count: row._count._all })),
+    counts,
   });
 };
 
@@ -55,7 +55,7 @@ export default function Home() {
                   <Card key={row.status}>
                     <BlockStack gap="100">
                       <Text as="p" tone="subdued">
-                        {SHIPMENT_STATUS_LABEL[row.status]?.label ?? row.status}
+                        {shipmentStatusLabel(row.status).label}
                       </Text>
                       <Text as="p" variant="headingLg">
                         {row.count}

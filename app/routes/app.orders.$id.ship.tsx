@@ -20,11 +20,13 @@ import {
 } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useMemo, useState } from "react";
-import prisma from "~/db.server";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
+import { getShipmentForOrder } from "~/booking/shipments.server";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
-import { formatKg, formatPaise, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
+import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { isLogisticId } from "~/shipping/contract";
 import { authenticate } from "~/shopify.server";
 
 function orderGidFrom(id: string | undefined): string {
@@ -36,7 +38,7 @@ function orderGidFrom(id: string | undefined): string {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
   const orderGid = orderGidFrom(params.id);
-  const booked = await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: session.shop, orderGid } } });
+  const booked = await getShipmentForOrder(session.shop, orderGid);
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked });
@@ -50,7 +52,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const orderGid = orderGidFrom(params.id);
   const form = await request.formData();
   const courierId = Number(form.get("courierId"));
-  if (![1, 2, 3, 4].includes(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
+  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form);
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
   const outcome = await bookOrder({ shop: session.shop, admin }, orderGid, courierId, overrides);
@@ -97,7 +99,7 @@ export default function ShipOrder() {
         <Layout.Section>
           <BlockStack gap="400">
             {current ? (
-              <Banner tone={current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning"} title={`${SHIPMENT_STATUS_LABEL[current.status]?.label ?? current.status}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
+              <Banner tone={current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning"} title={`${shipmentStatusLabel(current.status).label}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
                 {current.lastError ? <p>{current.lastError}</p> : null}
                 {current.trackingUrl ? (
                   <Link url={current.trackingUrl} target="_blank">

@@ -4,7 +4,8 @@ import { useActionData, useLoaderData, useNavigate, useNavigation, useSubmit } f
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
 import { bookRecommended, listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { orderGidOf } from "~/booking/overrides";
-import { formatDate, formatKg, formatRupees, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { formatDate, formatKg, formatRupees } from "~/components/formatting";
+import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { authenticate } from "~/shopify.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
@@ -124,7 +125,7 @@ export default function OrdersToShip() {
                       </IndexTable.Cell>
                       <IndexTable.Cell>
                         {row.shipmentStatus ? (
-                          <Badge tone={SHIPMENT_STATUS_LABEL[row.shipmentStatus]?.tone}>{SHIPMENT_STATUS_LABEL[row.shipmentStatus]?.label ?? row.shipmentStatus}</Badge>
+                          <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{shipmentStatusLabel(row.shipmentStatus).label}</Badge>
                         ) : row.problems.length === 0 ? (
                           <Badge tone="success">Ready</Badge>
                         ) : (

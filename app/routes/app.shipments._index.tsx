@@ -2,25 +2,17 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Badge, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Text, BlockStack, InlineStack } from "@shopify/polaris";
-import prisma from "~/db.server";
-import { SHIPMENT_STATUS } from "~/booking/book-order.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { formatDate, formatPaise, SHIPMENT_STATUS_LABEL } from "~/components/formatting";
+import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { listShipments } from "~/booking/shipments.server";
+import { formatDate, formatPaise } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
-
-const STATUSES = Object.values(SHIPMENT_STATUS) as string[];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const status = new URL(request.url).searchParams.get("status");
-  const filter = status && STATUSES.includes(status) ? status : null;
-  const shipments = await prisma.shipment.findMany({
-    where: { shop: session.shop, ...(filter ? { status: filter } : {}) },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-    select: { id: true, orderGid: true, orderName: true, status: true, awb: true, courierName: true, totalChargesPaise: true, trackingUrl: true, lastError: true, createdAt: true },
-  });
-  return json({ shipments, filter });
+  const status = new URL(request.url).searchParams.get("status") ?? "";
+  const filter = isShipmentStatus(status) ? status : null;
+  return json({ shipments: await listShipments(session.shop, filter), filter });
 };
 
 export default function Shipments() {
@@ -36,7 +28,7 @@ export default function Shipments() {
               <Select
                 label="Status"
                 labelInline
-                options={[{ label: "All", value: "" }, ...STATUSES.map((status) => ({ label: SHIPMENT_STATUS_LABEL[status]?.label ?? status, value: status }))]}
+                options={[{ label: "All", value: "" }, ...SHIPMENT_STATUSES.map((status) => ({ label: shipmentStatusLabel(status).label, value: status }))]}
                 value={filter ?? ""}
                 onChange={(value) => setSearchParams(value ? { status: value } : {})}
               />
@@ -78,7 +70,7 @@ export default function Shipments() {
                       </IndexTable.Cell>
                       <IndexTable.Cell>
                         <BlockStack gap="100">
-                          <Badge tone={SHIPMENT_STATUS_LABEL[shipment.status]?.tone}>{SHIPMENT_STATUS_LABEL[shipment.status]?.label ?? shipment.status}</Badge>
+                          <Badge tone={shipmentStatusLabel(shipment.status).tone}>{shipmentStatusLabel(shipment.status).label}</Badge>
                           {shipment.lastError ? (
                             <Text as="span" tone="subdued" variant="bodySm">
                               {shipment.lastError}

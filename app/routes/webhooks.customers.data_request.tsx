@@ -3,4 +3,4 @@ import { receiveWebhook } from "~/webhooks.server";
 
 // Dakiya holds no customer data beyond what the merchant's own Shopify order already shows,
 // so the request is acknowledged; the merchant answers the customer from Shopify.
-export const action = async ({ request }: ActionFunctionArgs) => receiveWebhook(request, async () => {});
+export const action = async ({ request }: ActionFunctionArgs) => receiveWebhook(request, "customers/data_request", () => ({ kind: "acknowledge" }));

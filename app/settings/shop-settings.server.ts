@@ -58,6 +58,9 @@ export function defaultWarehouseIdOf(settings: ShopSettings): number | null {
 /** The shared sandbox serves every shop without an account, so the order ids a shop sends it start with the shop's handle. */
 export const sandboxOrderIdPrefix = (shop: string) => `${shop.replace(/\.myshopify\.com$/, "")}-`;
 
+/** The order_id a shop sends the courier for one of its orders. */
+export const serviceOrderIdFor = (settings: ShopSettings, orderId: string) => (usesSandbox(settings) ? `${sandboxOrderIdPrefix(settings.shop)}${orderId}` : orderId);
+
 export function toMappingSettings(settings: ShopSettings): MappingSettings {
   return {
     codTag: settings.codTag,

@@ -10,7 +10,10 @@ export const MAX_PRODUCTS = 10;
 export const ORDER_DATE_MAX_AGE_DAYS = 7;
 export const EWAYBILL_THRESHOLD_RUPEES = 50_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Courier selector (spec: "Courier identifiers"): the one place these four ids are listed. */
 export const LOGISTIC_IDS = [1, 2, 3, 4] as const;
+export type LogisticId = (typeof LOGISTIC_IDS)[number];
+export const isLogisticId = (value: unknown): value is LogisticId => LOGISTIC_IDS.includes(value as LogisticId);
 
 const text = (field: string) =>
   z.string({ error: `${field} must be text` }).trim().min(1, { error: `${field} must not be empty` });

@@ -13,7 +13,7 @@ export interface TrackedShipment {
   notifyCustomer: boolean;
 }
 
-export type FulfilmentOutcome =
+export type FulfillmentOutcome =
   | { kind: "fulfilled"; fulfillmentGid: string; created: boolean }
   | { kind: "refused"; message: string };
 
@@ -23,12 +23,12 @@ interface UserError {
 }
 
 /**
- * Fulfils the order's open fulfillment orders at the shipment's location with the awb as tracking.
+ * Fulfills the order's open fulfillment orders at the shipment's location with the awb as tracking.
  * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first: one
  * already carrying this awb is the result of an earlier attempt and is returned as it is.
  * Throws when Shopify cannot be reached or throttles, so the caller can retry later.
  */
-export async function fulfilWithTracking(admin: AdminApiContext, shipment: TrackedShipment): Promise<FulfilmentOutcome> {
+export async function fulfillWithTracking(admin: AdminApiContext, shipment: TrackedShipment): Promise<FulfillmentOutcome> {
   const { order } = await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid });
   if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
 

@@ -21,6 +21,14 @@ function npmStart(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
+async function waitForOutput(pattern: RegExp, output: () => string): Promise<string> {
+  for (let waited = 0; waited < 20_000; waited += 100) {
+    if (pattern.test(output())) return output();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The server never printed ${pattern}:\n${output()}`);
+}
+
 async function waitForHealth(port: number, output: () => string): Promise<Response> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
@@ -71,7 +79,7 @@ describe("npm start on the production build", () => {
       const port = basePort + 3;
       const first = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port) });
       expect((await waitForHealth(port, first.output)).status).toBe(200);
-      expect(first.output()).toMatch(/database: embedded PostgreSQL on 127\.0\.0\.1:\d+ .*applied \d+_baseline/);
+      expect(await waitForOutput(/Dakiya is serving/, first.output)).toMatch(/database: embedded PostgreSQL on 127\.0\.0\.1:\d+ .*applied \d+_baseline/);
       const booked = await fetch(`http://localhost:${port}/v1/get-warehouse/1`, { headers: { "X-Api-Key": "sandbox_api_key", "X-Secret-Key": "sandbox_secret_key" } });
       expect(booked.status).toBe(200);
 
@@ -84,7 +92,7 @@ describe("npm start on the production build", () => {
 
       const second = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port) });
       expect((await waitForHealth(port, second.output)).status).toBe(200);
-      expect(second.output()).toMatch(/database: embedded PostgreSQL/);
+      expect(await waitForOutput(/Dakiya is serving/, second.output)).toMatch(/database: embedded PostgreSQL/);
       expect(second.output()).not.toMatch(/applied/);
     } finally {
       rmSync(path.dirname(dataDir), { recursive: true, force: true });

@@ -4,11 +4,13 @@ import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as shopRedact } from "~/routes/webhooks.shop.redact";
 import { startShippingWorld, type startStore } from "../support/store";
+import { resetJobs, runJobs } from "../support/jobs";
 import { responseOf, signedWebhookRequest } from "../support/webhooks";
 
 let world: Awaited<ReturnType<typeof startShippingWorld>>;
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
+  await resetJobs();
   world = await startShippingWorld();
   ({ store } = world);
 });
@@ -36,6 +38,7 @@ describe("compliance webhooks", () => {
       payload: { shop_id: 1, shop_domain: store.domain, customer: { id: 77 }, orders_to_redact: [Number(redacted.legacyId)] },
     });
     expect((await responseOf(() => customersRedact({ request, params: {}, context: {} }))).status).toBe(200);
+    expect((await runJobs(["customers-redact"])).failed).toEqual([]);
 
     const shipment = await prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, awb: redacted.awb } });
     expect(shipment.requestPayload).not.toMatch(/Rahul|9839012345|Aliganj/);
@@ -54,6 +57,7 @@ describe("compliance webhooks", () => {
       payload: { shop_id: 1, shop_domain: store.domain },
     });
     expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
+    expect((await runJobs(["shop-redact"])).failed).toEqual([]);
     expect(await prisma.shipment.count({ where: { shop: store.domain } })).toBe(0);
     expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(0);
     expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: store.domain.replace(".myshopify.com", "-") } } })).toBe(0);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
-import { completePendingShipments } from "~/jobs/complete-shipments.server";
+import { enqueue } from "~/jobs/job-queue.server";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
-import { unauthenticated } from "~/shopify.server";
 import type { RunningCourierService } from "../support/courier-service";
+import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
 
 let world: Awaited<ReturnType<typeof startShippingWorld>>;
@@ -12,6 +12,7 @@ let courier: RunningCourierService;
 let store: Awaited<ReturnType<typeof startStore>>;
 
 beforeAll(async () => {
+  await resetJobs();
   world = await startShippingWorld();
   ({ courier, store } = world);
   // Install: the first authenticated request exchanges the session token for an offline token.
@@ -130,7 +131,7 @@ describe("shipping an order", () => {
     expect(await prisma.shipment.count({ where: { shop: store.domain, orderName: "#1007" } })).toBe(0);
   });
 
-  it("books one awb and fulfils the order with the courier's tracking number, URL and name", async () => {
+  it("books one awb and fulfills the order with the courier's tracking number, URL and name", async () => {
     const { status, body } = await book("#1002", 1);
     expect(status).toBe(200);
     const shipment = (body as { shipment: { awb: string; status: string; trackingUrl: string; courierName: string } }).shipment;
@@ -163,7 +164,7 @@ describe("shipping an order", () => {
     expect(orderNamed("#1003").fulfillments).toHaveLength(1);
   });
 
-  it("keeps the awb when Shopify throttles the fulfillment, and the retry job completes it", async () => {
+  it("keeps the awb when Shopify throttles the fulfillment, and the booking's job completes it", async () => {
     // Longer than the app's own waits for the bucket: Shopify stays throttled past the request.
     store.shop.faults.set("fulfillmentCreate", { kind: "THROTTLED", times: 4 });
     const { body } = await book("#1014", 2);
@@ -172,13 +173,45 @@ describe("shipping an order", () => {
     expect(shipment.awb).toBeTruthy();
     expect(shipment.lastError).toMatch(/will retry/);
     expect(orderNamed("#1014").fulfillments).toHaveLength(0);
+    // The claim enqueued the booking's watchdog, due two minutes later.
+    const [watchdog] = await queuedJobs("shipment-complete", store.domain).then((jobs) => jobs.filter((job) => (job.data as { shipmentId: number }).shipmentId === shipment.id));
+    expect(watchdog!.startAfter.getTime()).toBeGreaterThan(Date.now() + 60_000);
 
-    const report = await completePendingShipments({ adminFor: async (shop) => (await unauthenticated.admin(shop)).admin, now: () => new Date(Date.now() + 3_600_000) });
-    expect(report.fulfilled).toBeGreaterThanOrEqual(1);
+    const run = await runJobs(["shipment-complete"]);
+    expect(run.failed).toEqual([]);
     const done = await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
     expect(done).toMatchObject({ status: "fulfilled", awb: shipment.awb, lastError: null });
     expect(orderNamed("#1014").fulfillments).toHaveLength(1);
     expect(orderNamed("#1014").fulfillments[0]!.trackingInfo[0]).toMatchObject({ company: "Bluedart", number: shipment.awb });
+  });
+
+  it("marks a booking interrupted before it reached the courier as failed, and lets the order be booked again", async () => {
+    const order = orderNamed("#1011");
+    const stuck = await prisma.shipment.create({
+      data: { shop: store.domain, orderGid: order.id, orderName: "", status: "booking", requestPayload: "", courierEnvironment: "", paymentMode: "", updatedAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    await enqueue("shipment-complete", { shop: store.domain, shipmentId: stuck.id });
+    expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ status: "failed", lastError: expect.stringMatching(/interrupted before it reached the courier/) });
+    const again = await book("#1011", 1);
+    expect(again.body).toMatchObject({ kind: "booked", shipment: { id: stuck.id, status: "fulfilled" } });
+  });
+
+  it("retries a booking whose courier could not be reached, and books it once when the courier is back", async () => {
+    const order = orderNamed("#1001");
+    // More 503s than the client's own attempts: the courier stays down past the request.
+    courier.failNext("create-order", 3);
+    const { body } = await book("#1001", 3);
+    const pending = (body as { shipment: { id: number; status: string; awb: string | null; lastError: string } }).shipment;
+    expect(pending).toMatchObject({ status: "booking", awb: null, lastError: expect.stringMatching(/did not answer.*retry the booking automatically/) });
+    expect(order.fulfillments).toHaveLength(0);
+
+    expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
+    const done = await prisma.shipment.findUniqueOrThrow({ where: { id: pending.id } });
+    expect(done).toMatchObject({ status: "fulfilled", courierName: "XpressBees", lastError: null });
+    expect(await prisma.serviceOrder.count({ where: { orderId: done.awb ? JSON.parse(done.requestPayload).order_id : "" } })).toBe(1);
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.fulfillments[0]!.trackingInfo[0]!.number).toBe(done.awb);
   });
 
   it("resumes a booking interrupted after the courier booked it, with the same awb", async () => {
@@ -203,8 +236,10 @@ describe("shipping an order", () => {
         updatedAt: new Date(Date.now() - 10 * 60_000),
       },
     });
+    // The watchdog job the claim had enqueued.
+    await enqueue("shipment-complete", { shop: store.domain, shipmentId: stuck.id });
 
-    await completePendingShipments({ adminFor: async (shop) => (await unauthenticated.admin(shop)).admin });
+    expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
     const resumed = await prisma.shipment.findUniqueOrThrow({ where: { id: stuck.id } });
     expect(resumed).toMatchObject({ status: "fulfilled", awb: lost.awb });
     expect(order.fulfillments).toHaveLength(1);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { loader as homeLoader } from "~/routes/app._index";
 import { action as appUninstalled } from "~/routes/webhooks.app.uninstalled";
+import { resetJobs, runJobs } from "../support/jobs";
 import { responseOf } from "../support/webhooks";
 import { serveRoutes, startStore } from "../support/store";
 
@@ -9,6 +10,7 @@ let store: Awaited<ReturnType<typeof startStore>>;
 let app: Awaited<ReturnType<typeof serveRoutes>>;
 
 beforeAll(async () => {
+  await resetJobs();
   app = await serveRoutes({ "/webhooks/app/uninstalled": appUninstalled });
   store = await startStore({ appUrl: app.url });
 });
@@ -44,10 +46,12 @@ describe("the app against the local store", () => {
 
     const report = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });
     expect(report).toMatchObject({ delivered: true, attempts: [{ status: 200 }] });
+    expect(await runJobs(["app-uninstalled"])).toEqual({ ran: 1, failed: [] });
     expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(0);
 
     const redelivered = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });
     expect(redelivered.delivered).toBe(true);
+    expect(await runJobs(["app-uninstalled"])).toEqual({ ran: 0, failed: [] });
     expect(await prisma.webhookDelivery.count({ where: { id: `uninstall-${store.domain}` } })).toBe(1);
   });
 

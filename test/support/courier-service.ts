@@ -10,17 +10,25 @@ export const SANDBOX_KEY = process.env.SANDBOX_API_KEY!;
 export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
 
 /**
- * The embedded Shipment Order Service on the worker's SQLite file, behind a real HTTP port, with a
- * clock the test can move. Counts the requests it receives so tests can prove none were sent.
+ * The embedded Shipment Order Service on the worker's database, behind a real HTTP port, with a clock the test
+ * can move. Counts the requests it receives so tests can prove none were sent, and can answer 503 to the next
+ * calls of one operation, as an overloaded aggregator would.
  */
 export async function startCourierService({ port = 0 }: { port?: number } = {}) {
   let clock = () => new Date();
   let requests = 0;
+  const outages = new Map<string, number>();
   const service = createShipmentService({ db: prisma, now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
   await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
   const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined });
   const server = await serveFetch((request) => {
     requests += 1;
+    const operation = new URL(request.url).pathname.replace(/^\/v1\//, "");
+    const left = outages.get(operation) ?? 0;
+    if (left > 0) {
+      outages.set(operation, left - 1);
+      return new Response(JSON.stringify({ success: false, message: "Service temporarily unavailable", errors: [] }), { status: 503 });
+    }
     return handle(request);
   }, port);
   return {
@@ -28,6 +36,10 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
     service,
     get requests() {
       return requests;
+    },
+    /** The next `times` calls of `operation` (e.g. "create-order") answer 503. */
+    failNext(operation: string, times: number) {
+      outages.set(operation, times);
     },
     setNow(instant: Date) {
       clock = () => instant;

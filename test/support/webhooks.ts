@@ -8,11 +8,13 @@ export interface SignedWebhookOptions {
   webhookId?: string;
   /** Overrides the computed signature, to prove forged deliveries are refused. */
   hmac?: string;
+  /** A raw body sent (and signed) instead of the JSON of `payload`. */
+  body?: string;
 }
 
 /** A webhook request exactly as Shopify sends one: HMAC over the raw body with the app's secret. */
 export function signedWebhookRequest(url: string, options: SignedWebhookOptions): Request {
-  const body = JSON.stringify(options.payload);
+  const body = options.body ?? JSON.stringify(options.payload);
   const secret = options.secret ?? process.env.SHOPIFY_API_SECRET!;
   const hmac = options.hmac ?? createHmac("sha256", secret).update(body, "utf8").digest("base64");
   return new Request(url, {

@@ -1,0 +1,40 @@
+import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import prisma from "~/db.server";
+import { resumeShipment } from "~/booking/book-order.server";
+import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { unauthenticated } from "~/shopify.server";
+import type { JobHandlers } from "./job-queue.server";
+
+/** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
+export class RetryLaterError extends Error {
+  override name = "RetryLaterError";
+}
+
+export interface JobDeps {
+  /** An Admin API client on the shop's offline session. */
+  adminFor: (shop: string) => Promise<AdminApiContext>;
+  now: () => Date;
+}
+
+const defaultDeps: JobDeps = {
+  adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+  now: () => new Date(),
+};
+
+/** What each queue's jobs do. Every handler is idempotent: a job may run again after a crash or a retry. */
+export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultDeps): JobHandlers => ({
+  "shipment-complete": async ({ shop, shipmentId }) => {
+    const completion = await resumeShipment(shop, shipmentId, adminFor, now);
+    if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
+  },
+  "app-uninstalled": async ({ shop }) => {
+    // Sessions go at once; shipments and settings stay until shop/redact so a reinstall keeps them.
+    await prisma.session.deleteMany({ where: { shop } });
+  },
+  "shop-redact": async ({ shop }) => {
+    await forgetShop(shop);
+  },
+  "customers-redact": async ({ shop, orderIds }) => {
+    await redactCustomer(shop, orderIds);
+  },
+});

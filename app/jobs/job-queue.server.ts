@@ -1,0 +1,205 @@
+import { createHash } from "node:crypto";
+import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
+import { getConfig } from "~/config.server";
+import { databaseUrl } from "~/db.server";
+import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, type JobData, type QueueName } from "./queues";
+
+/**
+ * Dakiya's background work runs on pg-boss, a job queue in PostgreSQL (docs/ARCHITECTURE.md says why this one):
+ * jobs survive restarts, are shared by every app and worker process on the database, are retried with
+ * exponential back-off, and a job whose worker died (its heartbeat stopped) is retried by another.
+ */
+
+declare global {
+  // One queue per process, whether loaded from the build or from source.
+  var __dakiyaJobQueue: Promise<PgBoss> | undefined;
+}
+
+// How often a running job proves its worker is alive, and how often that is checked: a worker killed mid-job
+// has its job retried by another within about a minute.
+const HEARTBEAT_SECONDS = 20;
+const MONITOR_SECONDS = 15;
+
+export interface JobQueueOptions {
+  /** Seconds between checks for lost and expired jobs. */
+  monitorSeconds?: number;
+}
+
+async function createQueue(options: JobQueueOptions): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl(),
+    schema: "pgboss",
+    max: 4,
+    application_name: "dakiya-jobs",
+    useListenNotify: true,
+    monitorIntervalSeconds: options.monitorSeconds ?? MONITOR_SECONDS,
+    superviseIntervalSeconds: options.monitorSeconds ?? MONITOR_SECONDS,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+  });
+  // pg-boss reports its own trouble (a lost connection, a slow query) as events; without a listener Node throws.
+  boss.on("error", (error) => console.error(`Job queue: ${error.message}`));
+  await boss.start({ attempts: 3 });
+  for (const name of QUEUE_NAMES) {
+    const policy = QUEUE_POLICIES[name];
+    const options = {
+      policy: "stately",
+      retryLimit: policy.retryLimit,
+      retryDelay: policy.retryDelay,
+      retryDelayMax: policy.retryDelayMax,
+      retryBackoff: true,
+      expireInSeconds: policy.expireInSeconds,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+      // Failed jobs stay visible (and retryable) in the admin for a month.
+      deleteAfterSeconds: 30 * 86_400,
+      notify: true,
+    } as const;
+    if (await boss.getQueue(name)) await boss.updateQueue(name, { retryLimit: options.retryLimit, retryDelay: options.retryDelay, retryBackoff: true, expireInSeconds: options.expireInSeconds, deleteAfterSeconds: options.deleteAfterSeconds });
+    else await boss.createQueue(name, options);
+  }
+  return boss;
+}
+
+/** The process's job queue, started on first use (schema installed, queues declared); no workers yet. */
+export function jobQueue(options: JobQueueOptions = {}): Promise<PgBoss> {
+  globalThis.__dakiyaJobQueue ??= createQueue(options).catch((error) => {
+    globalThis.__dakiyaJobQueue = undefined;
+    throw error;
+  });
+  return globalThis.__dakiyaJobQueue;
+}
+
+const stableKey = (key: string) => (key.length <= 200 ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`);
+
+export interface EnqueueOptions {
+  /** Not before this time. */
+  startAfter?: Date;
+  /** A Prisma interactive transaction: the job is enqueued if, and only if, the transaction commits. */
+  tx?: Parameters<typeof fromPrisma>[0];
+}
+
+/**
+ * Enqueues work, unless the same work (same queue and key) is already waiting: then nothing happens and null is
+ * returned. With `tx`, the job commits or rolls back with the caller's own writes.
+ */
+export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, options: EnqueueOptions = {}): Promise<string | null> {
+  const parsed = JOB_SCHEMAS[queue].parse(data) as JobData<Q>;
+  const boss = await jobQueue();
+  return boss.send(queue, parsed, {
+    singletonKey: stableKey(jobKey(queue, parsed)),
+    ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
+  });
+}
+
+export interface JobContext {
+  jobId: string;
+  /** 0 on the first attempt. */
+  retryCount: number;
+  /** Aborted when the job expires or the worker stops. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<Q extends QueueName> = (data: JobData<Q>, context: JobContext) => Promise<void>;
+export type JobHandlers = { [Q in QueueName]: JobHandler<Q> };
+
+/** Runs one job's handler with its data checked against the queue's schema (a job is JSON from the database). */
+export async function runJob<Q extends QueueName>(queue: Q, job: Pick<Job<unknown>, "id" | "data" | "retryCount" | "signal">, handlers: JobHandlers): Promise<void> {
+  const data = JOB_SCHEMAS[queue].parse(job.data) as JobData<Q>;
+  await (handlers[queue] as JobHandler<Q>)(data, { jobId: job.id, retryCount: job.retryCount, signal: job.signal });
+}
+
+/** A counting semaphore: WORKER_CONCURRENCY jobs at once in this process, whatever their queue. */
+function semaphore(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
+
+export interface WorkerOptions {
+  handlers: JobHandlers;
+  /** Jobs at once in this process; WORKER_CONCURRENCY by default. */
+  concurrency?: number;
+  queues?: readonly QueueName[];
+}
+
+/** Starts this process's workers on every queue (or the given ones). */
+export async function startWorkers({ handlers, concurrency = getConfig().WORKER_CONCURRENCY, queues = QUEUE_NAMES }: WorkerOptions): Promise<void> {
+  const boss = await jobQueue();
+  const slot = semaphore(concurrency);
+  for (const queue of queues) {
+    await boss.work(
+      queue,
+      { batchSize: 1, localConcurrency: Math.max(1, Math.min(concurrency, 4)), pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 15 },
+      ([job]) => slot(() => runJob(queue, job!, handlers)),
+    );
+  }
+}
+
+/** Stops this process's workers (letting running jobs finish, up to `timeoutMs`) and closes the queue. */
+export async function stopJobQueue(timeoutMs = 20_000): Promise<void> {
+  const pending = globalThis.__dakiyaJobQueue;
+  if (!pending) return;
+  globalThis.__dakiyaJobQueue = undefined;
+  const boss = await pending.catch(() => null);
+  await boss?.stop({ graceful: true, timeout: timeoutMs, close: true });
+}
+
+export interface FailedJob {
+  id: string;
+  queue: QueueName;
+  label: string;
+  /** What the job acted on, e.g. "shipment 42". */
+  subject: string;
+  reason: string;
+  failedAt: string;
+  attempts: number;
+}
+
+const subjectOf = (data: Record<string, unknown>) =>
+  typeof data.shipmentId === "number" ? `shipment ${data.shipmentId}` : typeof data.orderGid === "string" ? `order ${data.orderGid.split("/").pop()}` : "the shop";
+
+/**
+ * A shop's background work that failed for good (its retries exhausted): the dead-letter state the admin shows
+ * under "Background work that needs you". Read from pg-boss's job table by state and shop, which its indexes
+ * serve, rather than by scanning every job's data.
+ */
+export async function listFailedJobs(shop: string, limit = 50): Promise<FailedJob[]> {
+  const boss = await jobQueue();
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT id, name, data, output, completed_on, retry_count FROM pgboss.job
+      WHERE name = ANY($1::text[]) AND state = 'failed' AND data->>'shop' = $2
+      ORDER BY completed_on DESC LIMIT $3`,
+    [QUEUE_NAMES, shop, limit],
+  );
+  return rows.map((row: { id: string; name: QueueName; data: Record<string, unknown>; output: { message?: string } | null; completed_on: Date; retry_count: number }) => ({
+    id: row.id,
+    queue: row.name,
+    label: QUEUE_POLICIES[row.name]?.label ?? row.name,
+    subject: subjectOf(row.data),
+    reason: (row.output?.message ?? "It failed without a reason").slice(0, 300),
+    failedAt: new Date(row.completed_on).toISOString(),
+    attempts: row.retry_count + 1,
+  }));
+}
+
+/** Puts one of the shop's failed jobs back in its queue; false when it is not the shop's or not failed. */
+export async function retryFailedJob(shop: string, queue: string, id: string): Promise<boolean> {
+  if (!(QUEUE_NAMES as string[]).includes(queue) || !/^[0-9a-f-]{36}$/.test(id)) return false;
+  const boss = await jobQueue();
+  const [job] = await boss.findJobs(queue, { id });
+  if (!job || job.state !== "failed" || (job.data as { shop?: string }).shop !== shop) return false;
+  await boss.retry(queue, id);
+  const [after] = await boss.findJobs(queue, { id });
+  return after?.state === "retry" || after?.state === "created";
+}

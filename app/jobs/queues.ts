@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/**
+ * Every kind of background work Dakiya does, as a queue on PostgreSQL (pg-boss). Pure: the names, what each
+ * job carries and how its queue behaves; the handlers are in handlers.server.ts.
+ *
+ * Every job is keyed by what it acts on (a shipment, an order, a shop) and its queue's policy keeps at most one
+ * waiting and one running per key (`stately`), so enqueueing the same work twice is a no-op. Every job carries
+ * its shop: a job never reaches another shop's data, and the admin lists a shop's stuck work by it.
+ */
+
+export const ShopJobSchema = z.object({ shop: z.string().min(1).max(255) });
+const ShipmentJobSchema = ShopJobSchema.extend({ shipmentId: z.number().int().positive() });
+
+export const JOB_SCHEMAS = {
+  /** Resumes a booking and fulfills its Shopify order: the watchdog of every booking, and its retries. */
+  "shipment-complete": ShipmentJobSchema,
+  /** Forgets a shop (shop/redact), here and in the sandbox's copy. */
+  "shop-redact": ShopJobSchema,
+  /** Removes one shopper's details (customers/redact). */
+  "customers-redact": ShopJobSchema.extend({ orderIds: z.array(z.number().int().positive()).max(10_000) }),
+  /** app/uninstalled: the shop's sessions go at once. */
+  "app-uninstalled": ShopJobSchema,
+} as const;
+
+export type QueueName = keyof typeof JOB_SCHEMAS;
+export type JobData<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
+export const QUEUE_NAMES = Object.keys(JOB_SCHEMAS) as QueueName[];
+
+export interface QueuePolicy {
+  /** Attempts after the first; then the job fails for good and the admin shows it with a Retry button. */
+  retryLimit: number;
+  /** First wait before a retry, seconds; doubled each time (with jitter) up to `retryDelayMax`. */
+  retryDelay: number;
+  retryDelayMax: number;
+  /** A job running longer than this is presumed lost and retried. */
+  expireInSeconds: number;
+  /** What the merchant reads when this work needs them. */
+  label: string;
+}
+
+const DEFAULT_POLICY: QueuePolicy = { retryLimit: 8, retryDelay: 15, retryDelayMax: 3_600, expireInSeconds: 300, label: "Background work" };
+
+export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
+  // Shopify throttling or an unreachable courier can last; 12 tries back off to hours, about a day in all.
+  "shipment-complete": { ...DEFAULT_POLICY, retryLimit: 12, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
+  "shop-redact": { ...DEFAULT_POLICY, label: "Erasing an uninstalled shop's data" },
+  "customers-redact": { ...DEFAULT_POLICY, label: "Erasing a customer's data" },
+  "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
+};
+
+/** The key that makes two jobs "the same work". */
+export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string {
+  if ("shipmentId" in data) return `${data.shop}|shipment:${data.shipmentId}`;
+  if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
+  return `${data.shop}|${queue}`;
+}

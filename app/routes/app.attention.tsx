@@ -1,0 +1,103 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, EmptyState, InlineStack, Layout, Page, ResourceItem, ResourceList, Text } from "@shopify/polaris";
+import { listNeedsAttention } from "~/attention/needs-attention.server";
+import { legacyIdOf } from "~/booking/overrides";
+import { formatDate } from "~/components/formatting";
+import { retryFailedJob } from "~/jobs/job-queue.server";
+import { authenticate } from "~/shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  return json(await listNeedsAttention(session.shop));
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  const retried = await retryFailedJob(session.shop, String(form.get("queue") ?? ""), String(form.get("jobId") ?? ""));
+  return json(retried ? { ok: true, message: "Queued again: Dakiya is retrying it now." } : { ok: false, message: "That work is no longer waiting for a retry." }, { status: retried ? 200 : 404 });
+};
+
+export default function NeedsAttentionPage() {
+  const { items, failedJobs } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
+  const empty = items.length === 0 && failedJobs.length === 0;
+  return (
+    <Page title="Needs attention" backAction={{ content: "Home", url: "/app" }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result ? <Banner tone={result.ok ? "success" : "warning"}>{result.message}</Banner> : null}
+            {empty ? (
+              <Card>
+                <EmptyState heading="Nothing needs you" image="" action={{ content: "Orders to ship", url: "/app/orders" }}>
+                  <p>Orders that need a fix, failed bookings and stuck background work show up here.</p>
+                </EmptyState>
+              </Card>
+            ) : null}
+            {items.length > 0 ? (
+              <Card padding="0">
+                <ResourceList
+                  resourceName={{ singular: "order", plural: "orders" }}
+                  items={items}
+                  renderItem={(item) => (
+                    <ResourceItem id={`${item.kind}-${item.orderGid}`} url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open ${item.orderName}`}>
+                      <BlockStack gap="100">
+                        <InlineStack gap="200">
+                          <Text as="span" fontWeight="semibold">
+                            {item.orderName || "Order"}
+                          </Text>
+                          <Badge tone={item.kind === "booking_failed" ? "critical" : "attention"}>{item.kind === "booking_failed" ? "Booking failed" : "Fulfillment pending"}</Badge>
+                        </InlineStack>
+                        <Text as="p">{item.message}</Text>
+                        <Text as="p" tone="subdued">
+                          {item.action} · {formatDate(item.at)}
+                        </Text>
+                      </BlockStack>
+                    </ResourceItem>
+                  )}
+                />
+              </Card>
+            ) : null}
+            {failedJobs.length > 0 ? (
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Background work that needs you
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    Dakiya tried these several times over hours and gave up. Fix the cause (reconnect the courier account, check the order in
+                    Shopify), then retry.
+                  </Text>
+                  {failedJobs.map((job) => (
+                    <InlineStack key={job.id} align="space-between" blockAlign="center" gap="300">
+                      <BlockStack gap="050">
+                        <Text as="p" fontWeight="semibold">
+                          {job.label} ({job.subject})
+                        </Text>
+                        <Text as="p" tone="subdued">
+                          {job.reason} · {job.attempts} attempts · last {formatDate(job.failedAt)}
+                        </Text>
+                      </BlockStack>
+                      <Form method="post">
+                        <input type="hidden" name="queue" value={job.queue} />
+                        <input type="hidden" name="jobId" value={job.id} />
+                        <Button submit loading={retrying === job.id} accessibilityLabel={`Retry ${job.label} for ${job.subject}`}>
+                          Retry
+                        </Button>
+                      </Form>
+                    </InlineStack>
+                  ))}
+                </BlockStack>
+              </Card>
+            ) : null}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

@@ -1,0 +1,48 @@
+import { createJobHandlers, type JobDeps } from "~/jobs/handlers.server";
+import { jobQueue, runJob } from "~/jobs/job-queue.server";
+import { QUEUE_NAMES, type QueueName } from "~/jobs/queues";
+
+/** Empties every queue of this worker's database, so a test file sees only the jobs it causes. */
+export async function resetJobs(): Promise<void> {
+  const boss = await jobQueue({ monitorSeconds: 1 });
+  for (const queue of QUEUE_NAMES) await boss.deleteAllJobs(queue);
+}
+
+export interface JobRun {
+  ran: number;
+  failed: { queue: QueueName; message: string }[];
+}
+
+/**
+ * Runs the jobs waiting in the given queues (by default also those not due yet: watchdogs, retries) once each,
+ * through the real queue and the real handlers: fetched, run, completed or failed as a worker would.
+ */
+export async function runJobs(queues: readonly QueueName[] = QUEUE_NAMES, { includeDeferred = true, deps }: { includeDeferred?: boolean; deps?: Partial<JobDeps> } = {}): Promise<JobRun> {
+  const boss = await jobQueue();
+  const handlers = createJobHandlers({ adminFor: deps?.adminFor ?? (async (shop) => (await (await import("~/shopify.server")).unauthenticated.admin(shop)).admin), now: deps?.now ?? (() => new Date()) });
+  const run: JobRun = { ran: 0, failed: [] };
+  for (const queue of queues) {
+    const seen = new Set<string>();
+    for (;;) {
+      const jobs = (await boss.fetch(queue, { batchSize: 10, ignoreStartAfter: includeDeferred })).filter((job) => !seen.has(job.id));
+      if (jobs.length === 0) break;
+      for (const job of jobs) {
+        seen.add(job.id);
+        run.ran += 1;
+        try {
+          await runJob(queue, job, handlers);
+          await boss.complete(queue, job.id);
+        } catch (error) {
+          run.failed.push({ queue, message: error instanceof Error ? error.message : String(error) });
+          await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    }
+  }
+  return run;
+}
+
+export async function queuedJobs(queue: QueueName, shop: string) {
+  const boss = await jobQueue();
+  return boss.findJobs(queue, { data: { shop }, queued: true });
+}
