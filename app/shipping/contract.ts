@@ -10,6 +10,13 @@ export const MAX_PRODUCTS = 10;
 export const ORDER_DATE_MAX_AGE_DAYS = 7;
 export const EWAYBILL_THRESHOLD_RUPEES = 50_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Pathological JSON is refused before validation: zod's error report recurses into every level and
+ * overflows the stack on a body nested a few thousand deep, and reports every entry of a huge list.
+ * The real bodies need 3 levels (order → products → product) and fewer than 40 keys.
+ */
+export const MAX_JSON_DEPTH = 20;
+export const MAX_JSON_ENTRIES = 1000;
 export const LOGISTIC_IDS = [1, 2, 3, 4] as const;
 
 const text = (field: string) =>

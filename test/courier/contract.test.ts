@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { CourierError, createCourierClient } from "~/shipping/client.server";
+import { MAX_JSON_DEPTH } from "~/shipping/contract";
 import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
 import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
@@ -262,25 +263,6 @@ describe("errors", () => {
     }
   });
 
-  it("never answers a client's mistake with a 5xx", async () => {
-    const headers = { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET };
-    const answers = await Promise.all([
-      fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }),
-      fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }),
-      fetch(`${courier.url}/v1/get-order/${"9".repeat(5000)}`, { headers }),
-      fetch(`${courier.url}/v1/create-order`, { headers }),
-      fetch(`${courier.url}/v1/nowhere`, { headers }),
-      rawPost("/v1/create-order", JSON.stringify({ ...sampleOrder(), products: [null], pincode: { nested: true }, order_id: 42 })),
-      rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "nope", to: "eight" })),
-      rawPost("/v1/cancel-order", "null"),
-    ]);
-    for (const answer of answers) {
-      expect(answer.status, answer.url).toBeLessThan(500);
-      expect(await answer.json()).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
-    }
-    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 405, 404, 422, 422, 400]);
-  });
-
   it("404 for an unknown awb or warehouse", async () => {
     expect(await failureOf(courier.client().trackOrder("NO-SUCH-AWB"))).toMatchObject({ kind: "not_found", status: 404 });
     expect(await failureOf(courier.client().getOrder("NO-SUCH-AWB"))).toMatchObject({ status: 404 });
@@ -316,6 +298,53 @@ describe("errors", () => {
     expect(failure.fieldErrors).toEqual([
       { field: "logistic_id", message: "XpressBees does not deliver from 421302 to 781001; choose another courier" },
     ]);
+  });
+});
+
+describe("never answers a client's mistake with a 5xx", () => {
+  const headers = { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET };
+  const POST_OPERATIONS = ["/v1/create-order", "/v1/calculate-rate", "/v1/cancel-order", "/v1/sandbox/advance"];
+  const nestedArrays = (levels: number) => `{"products":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+  type Mistake = { mistake: string; send: () => Promise<Response>; status: number; field?: string };
+  const mistakes: Mistake[] = [
+    { mistake: "a malformed escape in a path", send: () => fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }), status: 404 },
+    { mistake: "a negative warehouse id", send: () => fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }), status: 404 },
+    { mistake: "GET on a POST operation", send: () => fetch(`${courier.url}/v1/create-order`, { headers }), status: 405 },
+    { mistake: "an unknown path", send: () => fetch(`${courier.url}/v1/nowhere`, { headers }), status: 404 },
+    {
+      mistake: "wrong types everywhere",
+      send: () => rawPost("/v1/create-order", JSON.stringify({ ...sampleOrder(), products: [null], pincode: { nested: true }, order_id: 42 })),
+      status: 422,
+      field: "pincode",
+    },
+    { mistake: "a status code as a word", send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "nope", to: "eight" })), status: 422, field: "to" },
+    { mistake: "a null body", send: () => rawPost("/v1/cancel-order", "null"), status: 400, field: "body" },
+    ...POST_OPERATIONS.flatMap((path): Mistake[] => [
+      { mistake: `${path}: arrays nested 3,000 deep`, send: () => rawPost(path, nestedArrays(3000)), status: 400, field: "body" },
+      { mistake: `${path}: objects nested 3,000 deep`, send: () => rawPost(path, nestedObjects(3000)), status: 400, field: "body" },
+      { mistake: `${path}: one level past the limit`, send: () => rawPost(path, nestedObjects(MAX_JSON_DEPTH + 1)), status: 400, field: "body" },
+      { mistake: `${path}: a list of 100,000 entries`, send: () => rawPost(path, `{"products":[${Array(100_000).fill("1").join(",")}]}`), status: 400, field: "body" },
+    ]),
+  ];
+
+  const rowCounts = async () => ({ orders: await prisma.serviceOrder.count(), events: await prisma.serviceTrackingEvent.count() });
+
+  it.each(mistakes)("$mistake → $status, and nothing is written", async ({ send, status, field }) => {
+    const before = await rowCounts();
+    const answer = await send();
+    expect(answer.status).toBe(status);
+    const body = (await answer.json()) as { errors: { field: string; message: string }[] };
+    expect(body).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
+    if (field) expect(body.errors.map((error) => error.field)).toContain(field);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("takes a body nested to the limit as an ordinary body, judged field by field", async () => {
+    const answer = await rawPost("/v1/calculate-rate", nestedObjects(MAX_JSON_DEPTH));
+    expect(answer.status).toBe(422);
+    expect(((await answer.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toContain("shipment_type");
   });
 });
 

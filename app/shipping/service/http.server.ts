@@ -1,5 +1,5 @@
 import type { ApiClient, PrismaClient } from "@prisma/client";
-import { MAX_BODY_BYTES } from "../contract";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from "../contract";
 import { findApiClient } from "./credentials.server";
 import { ServiceFailure } from "./failures";
 import { buildOpenApiDocument } from "./openapi";
@@ -19,7 +19,24 @@ function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** Reads at most 1 MB; a larger body is refused before it is parsed. */
+/**
+ * Why a parsed body is too deep or too wide to validate, or null. Iterative, so it cannot itself
+ * overflow the stack it protects.
+ */
+function pathologicalJson(body: unknown): string | null {
+  const pending: { value: unknown; depth: number }[] = [{ value: body, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (!value || typeof value !== "object") continue;
+    if (depth > MAX_JSON_DEPTH) return `body must not nest lists or objects more than ${MAX_JSON_DEPTH} levels deep`;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    if (children.length > MAX_JSON_ENTRIES) return `body must not hold a list or object of more than ${MAX_JSON_ENTRIES} entries`;
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+  }
+  return null;
+}
+
+/** Reads at most 1 MB; a larger body is refused before it is parsed, a pathological one before it is validated. */
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ServiceFailure(413, "The body is larger than 1 MB");
@@ -46,6 +63,8 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new ServiceFailure(400, "The body must be a JSON object", [{ field: "body", message: "body must be a JSON object" }]);
   }
+  const pathological = pathologicalJson(body);
+  if (pathological) throw new ServiceFailure(400, "The body is too deeply nested or too large to validate", [{ field: "body", message: pathological }]);
   return body as Record<string, unknown>;
 }
 

@@ -19,7 +19,7 @@ const schema = (type: z.ZodType, io: "input" | "output") => {
 };
 
 const ERROR_STATUSES: Record<string, string> = {
-  "400": "The body is not a JSON object",
+  "400": "The body is not a JSON object, or is nested more than 20 levels deep or holds more than 1,000 entries in one list or object",
   "401": "Missing or wrong X-Api-Key / X-Secret-Key",
   "404": "Unknown awb or warehouse",
   "409": "order_id conflict, or a move the shipment cannot make",
