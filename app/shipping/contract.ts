@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SERVICE_STATUS_CODES } from "./status";
 
 /**
  * The Shipment Order Service's wire contract (../shared/spec/shipment-order-service.md).
@@ -19,13 +20,39 @@ export const MAX_JSON_DEPTH = 20;
 export const MAX_JSON_ENTRIES = 1000;
 export const LOGISTIC_IDS = [1, 2, 3, 4] as const;
 
+/**
+ * Upper bounds the spec does not give. Without them a number like 1.8e308 turns the charges into
+ * Infinity, and 2^53 cm is stored and quoted. Money is at most ₹1,00,00,000 and whole paise, because
+ * the app keeps money as integer paise.
+ */
+export const MAX_RUPEES = 10_000_000;
+export const MAX_PACKAGE_SIDE_CM = 500;
+export const MAX_WEIGHT_KG = 1000;
+export const MAX_QUANTITY = 10_000;
+/** The largest 32-bit signed integer: the database's id column. */
+export const MAX_WAREHOUSE_ID = 2_147_483_647;
+
+/** Decimal places as the number was written, e.g. 0.29 → 2, 1e-7 → 7, 0.1 + 0.2 → 17. */
+export function decimalPlaces(value: number): number {
+  // Shortest round-trip form, so it reads as the sender wrote it.
+  const match = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!match) return Infinity;
+  return Math.max(0, (match[1]?.length ?? 0) - Number(match[2] ?? 0));
+}
+
 const text = (field: string) =>
   z.string({ error: `${field} must be text` }).trim().min(1, { error: `${field} must not be empty` });
 
 const optionalText = (field: string) => z.string({ error: `${field} must be text` }).trim().optional();
 
 const money = (field: string) =>
-  z.number({ error: `${field} must be a number of rupees` }).min(0, { error: `${field} must not be negative` });
+  z
+    .number({ error: `${field} must be a number of rupees` })
+    .min(0, { error: `${field} must not be negative` })
+    .max(MAX_RUPEES, { error: `${field} must be at most ₹1,00,00,000 (${MAX_RUPEES})` })
+    .refine((value) => decimalPlaces(value) <= 2, { error: `${field} must have at most 2 decimal places (paise)` })
+    // The refinement is invisible to JSON Schema; say it there too.
+    .meta({ multipleOf: 0.01 });
 
 /** Pincode: exactly 6 digits; the spec types it integer but its sample sends a string, so both are accepted. */
 export const PincodeSchema = (field: string) =>
@@ -36,18 +63,22 @@ export const PincodeSchema = (field: string) =>
     })
     .transform((value) => Number(String(value).trim()));
 
-/** Package sides: whole centimetres, more than 1 (spec "Limits"). */
+/** Package sides: whole centimetres, more than 1 (spec "Limits"), at most 500. */
 const centimetres = (field: string) =>
   z
     .number({ error: `${field} must be a whole number of centimetres` })
     .int({ error: `${field} must be a whole number of centimetres` })
-    .gt(1, { error: `${field} must be more than 1 cm` });
+    .gt(1, { error: `${field} must be more than 1 cm` })
+    .max(MAX_PACKAGE_SIDE_CM, { error: `${field} must be at most ${MAX_PACKAGE_SIDE_CM} cm` });
 
-/** Weights: the spec types them integer kg but its samples send fractions; fractional kg are accepted. */
+/** Weights: the spec types them integer kg but its samples send fractions; kg to the gram are accepted. */
 const kilograms = (field: string) =>
-  z.number({ error: `${field} must be a weight in kg` }).gt(0, { error: `${field} must be more than 0 kg` }).max(1000, {
-    error: `${field} must be at most 1000 kg`,
-  });
+  z
+    .number({ error: `${field} must be a weight in kg` })
+    .gt(0, { error: `${field} must be more than 0 kg` })
+    .max(MAX_WEIGHT_KG, { error: `${field} must be at most ${MAX_WEIGHT_KG} kg` })
+    .refine((value) => decimalPlaces(value) <= 3, { error: `${field} must have at most 3 decimal places (grams)` })
+    .meta({ multipleOf: 0.001 });
 
 export const PaymentModeSchema = z.enum(["cod", "prepaid"], { error: 'payment_mode must be "cod" or "prepaid"' });
 export type PaymentMode = z.infer<typeof PaymentModeSchema>;
@@ -66,9 +97,11 @@ const mobile = (field: string) =>
 export const ProductSchema = z.object({
   product_name: text("product_name"),
   price: money("price"),
-  quantity: z.number({ error: "quantity must be a whole number" }).int({ error: "quantity must be a whole number" }).min(1, {
-    error: "quantity must be at least 1",
-  }),
+  quantity: z
+    .number({ error: "quantity must be a whole number" })
+    .int({ error: "quantity must be a whole number" })
+    .min(1, { error: "quantity must be at least 1" })
+    .max(MAX_QUANTITY, { error: `quantity must be at most ${MAX_QUANTITY.toLocaleString("en-IN")}` }),
   sku: optionalText("sku"),
   tax: money("tax").optional(),
   discount: money("discount").optional(),
@@ -129,9 +162,12 @@ const orderFields = (now: () => Date) => ({
   transaction_charge: money("transaction_charge").optional(),
   giftwrap_charge: money("giftwrap_charge").optional(),
   total_amount: money("total_amount"),
-  warehouse_id: z.number({ error: "warehouse_id must be a warehouse id" }).int({ error: "warehouse_id must be a warehouse id" }).positive({
-    error: "warehouse_id must be a warehouse id",
-  }).optional(),
+  warehouse_id: z
+    .number({ error: "warehouse_id must be a warehouse id" })
+    .int({ error: "warehouse_id must be a warehouse id" })
+    .positive({ error: "warehouse_id must be a warehouse id" })
+    .max(MAX_WAREHOUSE_ID, { error: `warehouse_id must be at most ${MAX_WAREHOUSE_ID}` })
+    .optional(),
   logistic_id: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "logistic_id must be 1, 2, 3 or 4" }),
   ewaybill_no: optionalText("ewaybill_no"),
   delivery_remarks: optionalText("delivery_remarks"),
@@ -291,7 +327,18 @@ export const OrderDetailsSchema = z.object({
   package_width: z.number().int(),
   package_height: z.number().int(),
   actual_weight: z.number(),
-  products: z.array(ProductSchema),
+  // Judged by type only: the request's bounds are the sender's duty, and a stored order that predates
+  // them, or an aggregator that keeps tax to more than paise, must still be readable.
+  products: z.array(
+    z.object({
+      product_name: z.string(),
+      price: z.number(),
+      quantity: z.number().int(),
+      sku: z.string().optional(),
+      tax: z.number().optional(),
+      discount: z.number().optional(),
+    }),
+  ),
   payment_mode: z.string(),
   discount: z.number(),
   shipping_charge: z.number(),
@@ -324,7 +371,7 @@ export type CancelOrderResult = z.infer<typeof CancelOrderResultSchema>;
 /** Extension of the embedded sandbox: move a shipment on without waiting for its clock. */
 export const AdvanceRequestSchema = z.object({
   awb: text("awb"),
-  to: z.number({ error: "to must be a service status code" }).int({ error: "to must be a service status code" }).optional(),
+  to: z.literal(SERVICE_STATUS_CODES, { error: `to must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` }).optional(),
 });
 
 export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
@@ -338,11 +385,17 @@ export const ErrorResultSchema = z.object({
 });
 export type ErrorResult = z.infer<typeof ErrorResultSchema>;
 
-/** One entry per bad field, all at once, each message naming its field. */
+/**
+ * One entry per bad field, all at once, each message naming its field. A field breaking several rules
+ * (2^53 cm is neither a safe integer nor at most 500) is reported by the first.
+ */
 export function toFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => {
+  const byField = new Map<string, FieldError>();
+  for (const issue of error.issues) {
     const field = issue.path.map(String).join(".") || "body";
+    if (byField.has(field)) continue;
     const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
-    return { field, message: missing ? `${field} is required` : issue.message };
-  });
+    byField.set(field, { field, message: missing ? `${field} is required` : issue.message });
+  }
+  return [...byField.values()];
 }

@@ -308,6 +308,61 @@ describe("never answers a client's mistake with a 5xx", () => {
   const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 
   type Mistake = { mistake: string; send: () => Promise<Response>; status: number; field?: string };
+
+  const LARGEST_DOUBLE = 1.7976931348623157e308;
+  const createWith = (overrides: Record<string, unknown>) => () => rawPost("/v1/create-order", JSON.stringify(sampleOrder(overrides)));
+  const productWith = (overrides: Record<string, unknown>) => createWith({ products: [{ product_name: "Kurta", price: 1299, quantity: 1, ...overrides }] });
+  const rateWith = (overrides: Record<string, unknown>) => () =>
+    rawPost(
+      "/v1/calculate-rate",
+      JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 100, ...overrides }),
+    );
+
+  function numberPastItsMaximum(): Mistake[] {
+    const orderFields: [field: string, value: number][] = [
+      ...["total_amount", "total_price", "discount", "shipping_charge", "transaction_charge", "giftwrap_charge"].flatMap((field): [string, number][] => [
+        [field, LARGEST_DOUBLE],
+        [field, 10_000_000.01],
+        [field, 10.005],
+      ]),
+      ["package_length", 2 ** 53],
+      ["package_breadth", 501],
+      ["package_height", LARGEST_DOUBLE],
+      ["package_weight", LARGEST_DOUBLE],
+      ["package_weight", 1000.001],
+      ["package_weight", 0.0005],
+      ["warehouse_id", 2 ** 31],
+      ["warehouse_id", LARGEST_DOUBLE],
+    ];
+    const productFields: [field: string, value: number][] = [
+      ["price", LARGEST_DOUBLE],
+      ["price", 0.001],
+      ["tax", 10_000_001],
+      ["discount", LARGEST_DOUBLE],
+      ["quantity", 10_001],
+      ["quantity", 2 ** 53],
+    ];
+    const rateFields: [field: string, value: number][] = [
+      ["amount", LARGEST_DOUBLE],
+      ["amount", 99.999],
+      ["length", 2 ** 53],
+      ["breadth", 501],
+      ["height", LARGEST_DOUBLE],
+      ["actual_weight", LARGEST_DOUBLE],
+      ["actual_weight", 1.0001],
+    ];
+    return [
+      ...orderFields.map(([field, value]) => ({ mistake: `create-order ${field} ${value}`, send: createWith({ [field]: value }), status: 422, field })),
+      ...productFields.map(([field, value]) => ({ mistake: `create-order product ${field} ${value}`, send: productWith({ [field]: value }), status: 422, field: `products.0.${field}` })),
+      ...rateFields.map(([field, value]) => ({ mistake: `calculate-rate ${field} ${value}`, send: rateWith({ [field]: value }), status: 422, field })),
+      ...[16, 2 ** 53, LARGEST_DOUBLE].map((to) => ({
+        mistake: `sandbox/advance to ${to}`,
+        send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "1234567890", to })),
+        status: 422,
+        field: "to",
+      })),
+    ];
+  }
   const mistakes: Mistake[] = [
     { mistake: "a malformed escape in a path", send: () => fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }), status: 404 },
     { mistake: "a negative warehouse id", send: () => fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }), status: 404 },
@@ -327,6 +382,7 @@ describe("never answers a client's mistake with a 5xx", () => {
       { mistake: `${path}: one level past the limit`, send: () => rawPost(path, nestedObjects(MAX_JSON_DEPTH + 1)), status: 400, field: "body" },
       { mistake: `${path}: a list of 100,000 entries`, send: () => rawPost(path, `{"products":[${Array(100_000).fill("1").join(",")}]}`), status: 400, field: "body" },
     ]),
+    ...numberPastItsMaximum(),
   ];
 
   const rowCounts = async () => ({ orders: await prisma.serviceOrder.count(), events: await prisma.serviceTrackingEvent.count() });
@@ -439,5 +495,27 @@ describe("OpenAPI", () => {
       expect.arrayContaining(["shipment_type", "payment_mode", "pickup", "delivery", "length", "breadth", "height", "actual_weight", "amount"]),
     );
     expect(document.components.schemas.OrderDetails?.properties).toHaveProperty("package_width");
+  });
+
+  it("shows every numeric maximum the service enforces", async () => {
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { components: { schemas: Record<string, Schema> } };
+    type Schema = { properties: Record<string, Schema>; items: Schema; [keyword: string]: unknown };
+    const { CreateOrderRequest: order, RateRequest: rate, AdvanceRequest: advance } = document.components.schemas;
+    const money = { minimum: 0, maximum: 10_000_000, multipleOf: 0.01 };
+    for (const field of ["total_amount", "total_price", "discount", "shipping_charge", "transaction_charge", "giftwrap_charge"]) {
+      expect(order!.properties[field], field).toMatchObject(money);
+    }
+    const product = order!.properties.products!.items.properties;
+    for (const field of ["price", "tax", "discount"]) expect(product[field], field).toMatchObject(money);
+    expect(product.quantity).toMatchObject({ type: "integer", minimum: 1, maximum: 10_000 });
+    for (const field of ["package_length", "package_breadth", "package_height"]) {
+      expect(order!.properties[field], field).toMatchObject({ type: "integer", exclusiveMinimum: 1, maximum: 500 });
+    }
+    expect(order!.properties.package_weight).toMatchObject({ exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.001 });
+    expect(order!.properties.warehouse_id).toMatchObject({ type: "integer", maximum: 2_147_483_647 });
+    expect(rate!.properties.amount).toMatchObject(money);
+    for (const field of ["length", "breadth", "height"]) expect(rate!.properties[field], field).toMatchObject({ maximum: 500 });
+    expect(rate!.properties.actual_weight).toMatchObject({ maximum: 1000, multipleOf: 0.001 });
+    expect(advance!.properties.to).toMatchObject({ enum: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] });
   });
 });
