@@ -40,10 +40,48 @@ export function decimalPlaces(value: number): number {
   return Math.max(0, (match[1]?.length ?? 0) - Number(match[2] ?? 0));
 }
 
-const text = (field: string) =>
-  z.string({ error: `${field} must be text` }).trim().min(1, { error: `${field} must not be empty` });
+/**
+ * Longest text each field takes: enough for any real value, so a megabyte of name is refused
+ * rather than stored, echoed and printed on a label.
+ */
+export const MAX_TEXT_LENGTH = {
+  order_id: 64,
+  awb: 64,
+  name: 200,
+  company_name: 200,
+  // Shopify's own limit for a product title.
+  product_name: 255,
+  sku: 100,
+  mobile: 20,
+  alt_mobile: 20,
+  // RFC 5321's longest usable address.
+  email: 254,
+  gst_number: 20,
+  address_line_1: 500,
+  address_line_2: 500,
+  city: 100,
+  state: 100,
+  ewaybill_no: 20,
+  delivery_remarks: 500,
+} as const;
+type TextField = keyof typeof MAX_TEXT_LENGTH;
 
-const optionalText = (field: string) => z.string({ error: `${field} must be text` }).trim().optional();
+const tooLong = (field: TextField) => ({ error: `${field} must be at most ${MAX_TEXT_LENGTH[field]} characters` });
+
+const text = (field: TextField) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, { error: `${field} must not be empty` })
+    .max(MAX_TEXT_LENGTH[field], tooLong(field));
+
+const optionalText = (field: TextField) =>
+  z.string({ error: `${field} must be text` }).trim().max(MAX_TEXT_LENGTH[field], tooLong(field)).optional();
+
+/** An air waybill number, in a body or a path. */
+export const AwbSchema = text("awb");
+/** The `{awb}` of track-order and get-order. */
+export const AwbPathSchema = z.object({ awb: AwbSchema });
 
 const money = (field: string) =>
   z
@@ -86,10 +124,11 @@ export type PaymentMode = z.infer<typeof PaymentModeSchema>;
 export const ShipmentTypeSchema = z.enum(["forward", "reverse"], { error: 'must be "forward" or "reverse"' });
 export type ShipmentType = z.infer<typeof ShipmentTypeSchema>;
 
-const mobile = (field: string) =>
+const mobile = (field: "mobile" | "alt_mobile") =>
   z
     .string({ error: `${field} must be text` })
     .trim()
+    .max(MAX_TEXT_LENGTH[field], tooLong(field))
     .refine((value) => /^(?:\+?91|0)?[6-9]\d{9}$/.test(value.replace(/[\s-]/g, "")), {
       error: `${field} must be a 10-digit Indian mobile number, optionally prefixed by +91 or 0`,
     });
@@ -134,14 +173,14 @@ export const orderDateSchema = (now: () => Date) =>
     });
 
 const orderFields = (now: () => Date) => ({
-  order_id: text("order_id").max(64, { error: "order_id must be at most 64 characters" }),
+  order_id: text("order_id"),
   order_date: orderDateSchema(now),
   order_type: ShipmentTypeSchema.default("forward"),
   name: text("name"),
   mobile: mobile("mobile"),
   alt_mobile: mobile("alt_mobile").optional(),
   company_name: optionalText("company_name"),
-  email: z.email({ error: "email must be a valid e-mail address" }).optional(),
+  email: z.email({ error: "email must be a valid e-mail address" }).max(MAX_TEXT_LENGTH.email, tooLong("email")).optional(),
   gst_number: optionalText("gst_number"),
   address_line_1: text("address_line_1"),
   address_line_2: optionalText("address_line_2"),
@@ -358,7 +397,7 @@ export const OrderDetailsSchema = z.object({
 export type OrderDetails = z.infer<typeof OrderDetailsSchema>;
 
 /** Extension: cancellation, which the spec needs (rule 4) but does not show. */
-export const CancelOrderRequestSchema = z.object({ awb: text("awb") });
+export const CancelOrderRequestSchema = z.object({ awb: AwbSchema });
 export const CancelOrderResultSchema = z.object({
   success: z.literal(true),
   awb: z.string(),
@@ -370,7 +409,7 @@ export type CancelOrderResult = z.infer<typeof CancelOrderResultSchema>;
 
 /** Extension of the embedded sandbox: move a shipment on without waiting for its clock. */
 export const AdvanceRequestSchema = z.object({
-  awb: text("awb"),
+  awb: AwbSchema,
   to: z.literal(SERVICE_STATUS_CODES, { error: `to must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` }).optional(),
 });
 

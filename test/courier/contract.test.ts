@@ -318,6 +318,43 @@ describe("never answers a client's mistake with a 5xx", () => {
       JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 100, ...overrides }),
     );
 
+  function textPastItsMaximum(): Mistake[] {
+    const long = (length: number) => "x".repeat(length);
+    const orderFields: [field: string, value: string][] = [
+      ["order_id", long(65)],
+      ["name", long(201)],
+      ["company_name", long(201)],
+      ["mobile", "9".repeat(21)],
+      ["alt_mobile", "9".repeat(21)],
+      ["email", `${long(250)}@x.in`],
+      ["gst_number", long(21)],
+      ["address_line_1", long(501)],
+      ["address_line_2", long(501)],
+      ["city", long(101)],
+      ["state", long(101)],
+      ["ewaybill_no", long(21)],
+      ["delivery_remarks", long(501)],
+    ];
+    const productFields: [field: string, value: string][] = [
+      ["product_name", long(256)],
+      ["sku", long(101)],
+    ];
+    const awb = long(65);
+    return [
+      ...orderFields.map(([field, value]) => ({ mistake: `create-order ${field} of ${value.length} characters`, send: createWith({ [field]: value }), status: 422, field })),
+      ...productFields.map(([field, value]) => ({
+        mistake: `create-order product ${field} of ${value.length} characters`,
+        send: productWith({ [field]: value }),
+        status: 422,
+        field: `products.0.${field}`,
+      })),
+      { mistake: "cancel-order awb of 65 characters", send: () => rawPost("/v1/cancel-order", JSON.stringify({ awb })), status: 422, field: "awb" },
+      { mistake: "sandbox/advance awb of 65 characters", send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb })), status: 422, field: "awb" },
+      { mistake: "track-order awb of 65 characters", send: () => fetch(`${courier.url}/v1/track-order/${awb}`, { headers }), status: 422, field: "awb" },
+      { mistake: "get-order awb of 5,000 digits", send: () => fetch(`${courier.url}/v1/get-order/${"9".repeat(5000)}`, { headers }), status: 422, field: "awb" },
+    ];
+  }
+
   function numberPastItsMaximum(): Mistake[] {
     const orderFields: [field: string, value: number][] = [
       ...["total_amount", "total_price", "discount", "shipping_charge", "transaction_charge", "giftwrap_charge"].flatMap((field): [string, number][] => [
@@ -383,6 +420,7 @@ describe("never answers a client's mistake with a 5xx", () => {
       { mistake: `${path}: a list of 100,000 entries`, send: () => rawPost(path, `{"products":[${Array(100_000).fill("1").join(",")}]}`), status: 400, field: "body" },
     ]),
     ...numberPastItsMaximum(),
+    ...textPastItsMaximum(),
   ];
 
   const rowCounts = async () => ({ orders: await prisma.serviceOrder.count(), events: await prisma.serviceTrackingEvent.count() });
@@ -410,6 +448,16 @@ describe("the client", () => {
     const failure = await failureOf(courier.client().createOrder(sampleOrder({ pincode: 12345, package_length: 1 })));
     expect(failure.kind).toBe("invalid");
     expect(failure.fieldErrors.map((error) => error.field)).toEqual(["pincode", "package_length"]);
+    const longAwb = "1".repeat(65);
+    for (const call of [
+      () => courier.client().trackOrder(longAwb),
+      () => courier.client().getOrder(longAwb),
+      () => courier.client().cancelOrder(longAwb),
+      () => courier.client().advanceSandboxShipment(longAwb),
+      () => courier.client().advanceSandboxShipment("1234567890", 99),
+    ]) {
+      expect((await failureOf(call())).kind).toBe("invalid");
+    }
     expect(courier.requests).toBe(before);
   });
 
@@ -517,5 +565,41 @@ describe("OpenAPI", () => {
     for (const field of ["length", "breadth", "height"]) expect(rate!.properties[field], field).toMatchObject({ maximum: 500 });
     expect(rate!.properties.actual_weight).toMatchObject({ maximum: 1000, multipleOf: 0.001 });
     expect(advance!.properties.to).toMatchObject({ enum: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] });
+  });
+
+  it("shows every text field's maximum length, the awb in a path too", async () => {
+    type Schema = { properties: Record<string, Schema>; items: Schema; maxLength?: number };
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as {
+      components: { schemas: Record<string, Schema> };
+      paths: Record<string, { get?: { parameters: { name: string; schema: Schema }[] } }>;
+    };
+    const order = document.components.schemas.CreateOrderRequest!.properties;
+    const lengths = Object.fromEntries(
+      ["order_id", "name", "company_name", "mobile", "alt_mobile", "email", "gst_number", "address_line_1", "address_line_2", "city", "state", "ewaybill_no", "delivery_remarks"].map(
+        (field) => [field, order[field]?.maxLength],
+      ),
+    );
+    expect(lengths).toEqual({
+      order_id: 64,
+      name: 200,
+      company_name: 200,
+      mobile: 20,
+      alt_mobile: 20,
+      email: 254,
+      gst_number: 20,
+      address_line_1: 500,
+      address_line_2: 500,
+      city: 100,
+      state: 100,
+      ewaybill_no: 20,
+      delivery_remarks: 500,
+    });
+    expect(order.products!.items.properties.product_name?.maxLength).toBe(255);
+    expect(order.products!.items.properties.sku?.maxLength).toBe(100);
+    expect(document.components.schemas.CancelOrderRequest!.properties.awb?.maxLength).toBe(64);
+    expect(document.components.schemas.AdvanceRequest!.properties.awb?.maxLength).toBe(64);
+    for (const path of ["/v1/track-order/{awb}", "/v1/get-order/{awb}"]) {
+      expect(document.paths[path]!.get!.parameters[0]!.schema.maxLength, path).toBe(64);
+    }
   });
 });

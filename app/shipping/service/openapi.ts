@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   AdvanceRequestSchema,
+  AwbSchema,
   CancelOrderRequestSchema,
   CancelOrderResultSchema,
   createOrderRequestSchema,
@@ -24,16 +25,14 @@ const ERROR_STATUSES: Record<string, string> = {
   "404": "Unknown awb or warehouse",
   "409": "order_id conflict, or a move the shipment cannot make",
   "413": "Body over 1 MB",
-  "422": "Invalid fields: one entry per bad field",
+  "422": "Invalid fields (or an awb in the path over 64 characters): one entry per bad field",
 };
 
-function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; type: "string" | "integer" } }) {
+function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; schema: object } }) {
   return {
     summary,
     security: [{ apiKey: [], secretKey: [] }],
-    ...(options.path
-      ? { parameters: [{ name: options.path.name, in: "path", required: true, schema: { type: options.path.type } }] }
-      : {}),
+    ...(options.path ? { parameters: [{ name: options.path.name, in: "path", required: true, schema: options.path.schema }] } : {}),
     ...(options.body
       ? { requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${options.body}` } } } } }
       : {}),
@@ -51,6 +50,7 @@ function operation(summary: string, result: string, options: { body?: string; er
 
 /** The OpenAPI 3.1 description of /v1, generated from the same zod schemas the service enforces. */
 export function buildOpenApiDocument(serverUrl: string) {
+  const awbParameter = schema(AwbSchema, "input");
   return {
     openapi: "3.1.0",
     info: {
@@ -83,9 +83,9 @@ export function buildOpenApiDocument(serverUrl: string) {
     paths: {
       "/v1/create-order": { post: operation("Create a shipment order", "CreateOrderResult", { body: "CreateOrderRequest", errors: ["400", "409", "413", "422"] }) },
       "/v1/calculate-rate": { post: operation("Quote rates per courier", "RateResult", { body: "RateRequest", errors: ["400", "413", "422"] }) },
-      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", type: "integer" } }) },
-      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404"], path: { name: "awb", type: "string" } }) },
-      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404"], path: { name: "awb", type: "string" } }) },
+      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", schema: { type: "integer" } } }) },
+      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
+      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
       "/v1/cancel-order": { post: operation("Cancel a shipment not yet picked up (extension)", "CancelOrderResult", { body: "CancelOrderRequest", errors: ["400", "404", "409", "413", "422"] }) },
       "/v1/sandbox/advance": { post: operation("Move a sandbox shipment on (extension)", "TrackingResult", { body: "AdvanceRequest", errors: ["400", "404", "409", "413", "422"] }) },
     },

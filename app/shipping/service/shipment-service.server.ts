@@ -2,6 +2,7 @@ import { createHash, randomInt } from "node:crypto";
 import { Prisma, type ApiClient, type PrismaClient, type ServiceOrder, type ServiceTrackingEvent } from "@prisma/client";
 import {
   AdvanceRequestSchema,
+  AwbPathSchema,
   CancelOrderRequestSchema,
   createOrderRequestSchema,
   EWAYBILL_THRESHOLD_RUPEES,
@@ -94,7 +95,8 @@ export function createShipmentService({ db, now, rateCards }: ShipmentServiceDep
     };
   }
 
-  async function findOrder(client: ApiClient, awb: string): Promise<ServiceOrder> {
+  async function findOrder(client: ApiClient, sentAwb: string): Promise<ServiceOrder> {
+    const { awb } = parseOrFail(AwbPathSchema, { awb: sentAwb });
     const order = await db.serviceOrder.findUnique({ where: { awb } });
     // Another client's awb is as unknown as a made-up one.
     if (!order || order.apiClientId !== client.id) throw new ServiceFailure(404, `No shipment with awb ${awb}`);
