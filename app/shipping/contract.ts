@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVICE_STATUS_CODES } from "./status";
+import { isSafeTrackingUrl, TRACKING_URL_RULE } from "./tracking-url";
 
 /**
  * The Shipment Order Service's wire contract (../shared/spec/shipment-order-service.md).
@@ -245,6 +246,10 @@ export type CreateOrderRequest = z.infer<ReturnType<typeof createOrderRequestSch
 export type CreateOrderInput = Omit<z.input<ReturnType<typeof orderObject>>, "total_amount"> &
   ({ total_amount: number; total_price?: number } | { total_amount?: undefined; total_price: number });
 
+/** A tracking address the app may render as a link: see isSafeTrackingUrl. */
+const trackingUrl = (field: string) =>
+  z.string().refine(isSafeTrackingUrl, { error: `${field} ${TRACKING_URL_RULE}` }).meta({ format: "uri" });
+
 export const CreateOrderResultSchema = z.object({
   success: z.literal(true),
   id: z.number().int(),
@@ -252,7 +257,7 @@ export const CreateOrderResultSchema = z.object({
   awb: z.string().min(1),
   logistic: z.string(),
   additional_info: z.string(),
-  tracking_url: z.url(),
+  tracking_url: trackingUrl("tracking_url"),
   message: z.string(),
 });
 export type CreateOrderResult = z.infer<typeof CreateOrderResultSchema>;
@@ -336,7 +341,7 @@ export const TrackingResultSchema = z.object({
   estimated_delivery_date: timestamp,
   delivered_date: z.union([z.literal(""), timestamp]),
   tracking_history: z.array(TrackingEntrySchema),
-  track_url: z.url(),
+  track_url: trackingUrl("track_url"),
 });
 export type TrackingResult = z.infer<typeof TrackingResultSchema>;
 

@@ -521,6 +521,34 @@ describe("the client", () => {
     }
   });
 
+  it("refuses an answer whose tracking address is not a web address, naming the field", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const tracked = await courier.client().trackOrder(created.awb);
+    let unsafe = "javascript:alert(document.cookie)";
+    // A service gone wrong: its answers are real ones with the tracking address swapped.
+    const fake = await serveFetch((request) =>
+      new URL(request.url).pathname === "/v1/create-order"
+        ? Response.json({ ...created, tracking_url: unsafe })
+        : Response.json({ ...tracked, track_url: unsafe }),
+    );
+    try {
+      const client = courier.client({ sandboxUrl: fake.url });
+      for (const scheme of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "http://tracking.example.in/1"]) {
+        unsafe = scheme;
+        const booking = await failureOf(client.createOrder(sampleOrder()));
+        expect(booking.kind, scheme).toBe("bad_response");
+        expect(booking.message).toMatch(/tracking_url/);
+        const tracking = await failureOf(client.trackOrder(created.awb));
+        expect(tracking.kind, scheme).toBe("bad_response");
+        expect(tracking.message).toMatch(/track_url/);
+      }
+      unsafe = "http://127.0.0.1:41000/track/1";
+      expect((await client.trackOrder(created.awb)).track_url).toBe(unsafe);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("sends live accounts to the production address only", async () => {
     const failure = await failureOf(courier.client({ environment: "live", productionUrl: undefined }).getWarehouse(1));
     expect(failure.message).toMatch(/COURIER_PRODUCTION_URL/);

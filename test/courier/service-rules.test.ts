@@ -139,3 +139,10 @@ describe("create-order rules", () => {
     expect(failure.errors.map((error) => error.field)).toEqual([field]);
   });
 });
+
+describe("rate cards", () => {
+  it("refuses, at construction, a courier whose tracking address is not a web address", () => {
+    const rateCards = DEFAULT_RATE_CARDS.map((card) => (card.id === 1 ? { ...card, trackingUrl: "javascript:alert('{awb}')" } : card));
+    expect(() => createShipmentService({ db: prisma, now: () => NOW, rateCards })).toThrowError(/0\.trackingUrl/);
+  });
+});

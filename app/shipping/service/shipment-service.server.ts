@@ -18,7 +18,7 @@ import {
 } from "../contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "../status";
 import { invalid, ServiceFailure } from "./failures";
-import type { CourierRateCard } from "./rate-cards";
+import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
 import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
 import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
@@ -82,7 +82,14 @@ function toStep(event: ServiceTrackingEvent): TrackingStep {
   };
 }
 
-export function createShipmentService({ db, now, rateCards }: ShipmentServiceDeps) {
+export function createShipmentService({ db, now, rateCards: givenCards }: ShipmentServiceDeps) {
+  // Cards may come from anywhere (a file, a test); a bad one is a configuration bug, refused at start.
+  const checked = RateCardsSchema.safeParse(givenCards);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new Error(`The rate cards are invalid at ${issue.path.join(".") || "(top)"}: ${issue.message}`);
+  }
+  const rateCards = checked.data;
   const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
 
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
