@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ApiClient, PrismaClient } from "@prisma/client";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from "../contract";
 import { findApiClient } from "./credentials.server";
@@ -91,23 +92,49 @@ function segment(match: RegExpMatchArray): string {
   }
 }
 
-type Route = { method: "GET" | "POST"; pattern: RegExp; run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown> };
+type Route = {
+  operation: string;
+  method: "GET" | "POST";
+  pattern: RegExp;
+  run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown>;
+};
+
+/**
+ * What an unexpected failure may leave in the log: the kind of error, its code and where it was thrown.
+ * Never its message: Prisma's quote the whole row (the shopper's name, phone and address), and a JSON
+ * error quotes the text it choked on.
+ */
+export function describeFailure(error: unknown): { errorClass: string; code?: string; at: string[] } {
+  if (!(error instanceof Error)) return { errorClass: typeof error, at: [] };
+  const code = (error as { code?: unknown }).code;
+  // The frames follow the message in the stack; a stack that does not show where the message ends gives none.
+  const stack = error.stack ?? "";
+  const end = stack.indexOf(error.message);
+  const frames = end === -1 ? [] : stack.slice(end + error.message.length).split("\n");
+  return {
+    errorClass: error.constructor.name === "Error" ? error.name : error.constructor.name,
+    ...(typeof code === "string" && /^[A-Z][A-Z0-9_]{0,39}$/.test(code) ? { code } : {}),
+    at: frames.filter((line) => /^\s+at /.test(line)).slice(0, 3).map((line) => line.trim()),
+  };
+}
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
 export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
   const routes: Route[] = [
-    { method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
-    { method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
-    { method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
-    { method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
-    { method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
-    { method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
-    { method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
+    { operation: "create-order", method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
+    { operation: "calculate-rate", method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
+    { operation: "get-warehouse", method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
+    { operation: "track-order", method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
+    { operation: "get-order", method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
+    { operation: "cancel-order", method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
+    { operation: "sandbox/advance", method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
   ];
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, "");
+    // Ids and reasons only: see describeFailure.
+    const context: { operation: string; apiClientId?: number } = { operation: "openapi" };
     try {
       if (path === "/v1/openapi.json" && request.method === "GET") {
         return jsonResponse(200, buildOpenApiDocument(url.origin));
@@ -116,13 +143,16 @@ export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
       if (matching.length === 0) throw new ServiceFailure(404, `No operation at ${path}`);
       const route = matching.find((candidate) => candidate.method === request.method);
       if (!route) throw new ServiceFailure(405, `${path} accepts ${matching.map((candidate) => candidate.method).join(", ")}, not ${request.method}`);
+      context.operation = route.operation;
       await ready();
       const client = await authenticate(db, request);
+      context.apiClientId = client.id;
       return jsonResponse(200, await route.run(client, request, path.match(route.pattern)!));
     } catch (error) {
       if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody());
-      console.error("Shipment Order Service failed", error);
-      return jsonResponse(500, { success: false, message: "The service failed; try again", errors: [] });
+      const reference = randomUUID();
+      console.error("Shipment Order Service failed", { reference, ...context, ...describeFailure(error) });
+      return jsonResponse(500, { success: false, message: `The service failed; try again (reference ${reference})`, errors: [] });
     }
   };
 }
