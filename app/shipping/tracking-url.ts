@@ -14,7 +14,7 @@ export function isSafeTrackingUrl(url: string): boolean {
   if (url.length === 0 || url.length > MAX_TRACKING_URL_LENGTH) return false;
   // The URL parser drops blanks and control characters, and takes `https:host` without slashes; a browser
   // may read such a string otherwise, so only the plain written form is accepted.
-  if (/[\s\u0000-\u001f\u007f]/.test(url) || !/^https?:\/\/[^/]/i.test(url)) return false;
+  if (/[\s\p{Cc}]/u.test(url) || !/^https?:\/\/[^/]/i.test(url)) return false;
   let parsed: URL;
   try {
     parsed = new URL(url);
