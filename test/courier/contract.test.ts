@@ -573,6 +573,18 @@ describe("OpenAPI", () => {
     expect(document.components.schemas.OrderDetails?.properties).toHaveProperty("package_width");
   });
 
+  it("documents the 429 for too many failed authentications, with Retry-After, on every authenticated operation", async () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, { schema: { type: string } }>; content?: unknown }> };
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
+    expect(operations).toHaveLength(7);
+    for (const { name, operation } of operations) {
+      expect(operation.security, name).toBeDefined();
+      expect(operation.responses["429"]?.headers?.["Retry-After"]?.schema.type, name).toBe("integer");
+      expect(operation.responses["429"]?.content, name).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } });
+    }
+  });
+
   it("shows every numeric maximum the service enforces", async () => {
     const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { components: { schemas: Record<string, Schema> } };
     type Schema = { properties: Record<string, Schema>; items: Schema; [keyword: string]: unknown };

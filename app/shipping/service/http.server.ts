@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ApiClient, PrismaClient } from "@prisma/client";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from "../contract";
+import { createAuthFailureLimiter, type AuthFailureLimiter } from "./auth-failure-limiter.server";
 import { findApiClient } from "./credentials.server";
-import { ServiceFailure } from "./failures";
+import { ServiceFailure, tooManyFailures } from "./failures";
 import { buildOpenApiDocument } from "./openapi";
 import type { ShipmentService } from "./shipment-service.server";
 
@@ -11,12 +12,28 @@ export interface ServiceHttpDeps {
   service: ShipmentService;
   /** Runs before the first authenticated request: the sandbox client and warehouses exist. */
   ready: () => Promise<unknown>;
+  /**
+   * The caller's network address, for the per-address limit on failed authentication; given by whatever
+   * serves the handler and knows the socket. Without it, see `trustForwardedFor`.
+   */
+  clientAddressOf?: (request: Request) => string | null | undefined;
+  /**
+   * Set only when the app is behind a proxy that writes X-Forwarded-For itself (replacing what the caller
+   * sent): its first hop is then the caller's address. Otherwise anyone could write the header, so every
+   * caller without `clientAddressOf` is the one address "unknown".
+   */
+  trustForwardedFor?: boolean;
+  /** Counts failed authentication; one per handler by default (in memory, per process). */
+  authFailureLimiter?: AuthFailureLimiter;
 }
 
-function jsonResponse(status: number, body: unknown): Response {
+const UNKNOWN_ADDRESS = "unknown";
+
+function jsonResponse(status: number, body: unknown, retryAfterSeconds?: number): Response {
   const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
   // The unread rest of an oversized upload would otherwise poison the kept-alive connection.
   if (status === 413) headers.Connection = "close";
+  if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
   return new Response(JSON.stringify(body), { status, headers });
 }
 
@@ -69,18 +86,34 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
-async function authenticate(db: PrismaClient, request: Request): Promise<ApiClient> {
+/** The account the credentials open, or the 401 to answer. */
+async function checkCredentials(db: PrismaClient, request: Request): Promise<ApiClient | ServiceFailure> {
   const apiKey = request.headers.get("x-api-key");
   const secretKey = request.headers.get("x-secret-key");
   if (!apiKey || !secretKey) {
-    throw new ServiceFailure(401, "Send your credentials in the X-Api-Key and X-Secret-Key headers", [
+    return new ServiceFailure(401, "Send your credentials in the X-Api-Key and X-Secret-Key headers", [
       ...(apiKey ? [] : [{ field: "X-Api-Key", message: "X-Api-Key header is missing" }]),
       ...(secretKey ? [] : [{ field: "X-Secret-Key", message: "X-Secret-Key header is missing" }]),
     ]);
   }
-  const client = await findApiClient(db, apiKey, secretKey);
-  if (!client) throw new ServiceFailure(401, "The api_key and secret_key do not match an account");
-  return client;
+  return (await findApiClient(db, apiKey, secretKey)) ?? new ServiceFailure(401, "The api_key and secret_key do not match an account");
+}
+
+/** Authenticates under the brake on failures: 429 while the key or the address has failed too often. */
+async function authenticate(db: PrismaClient, request: Request, limiter: AuthFailureLimiter, address: string): Promise<ApiClient> {
+  const caller = { address, apiKey: request.headers.get("x-api-key") ?? "" };
+  // Refused before any lookup while blocked, and judged again after it: see AuthFailureLimiter.settle.
+  const wait = limiter.secondsToWait(caller);
+  if (wait > 0) throw tooManyFailures(wait);
+  const outcome = await checkCredentials(db, request);
+  const settled = limiter.settle(caller, !(outcome instanceof ServiceFailure));
+  if (settled > 0) throw tooManyFailures(settled);
+  if (outcome instanceof ServiceFailure) throw outcome;
+  return outcome;
+}
+
+function forwardedFor(request: Request): string | undefined {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
 }
 
 /** A path segment as sent; a malformed escape is the client's mistake, answered 404 like any unknown id. */
@@ -119,7 +152,11 @@ export function describeFailure(error: unknown): { errorClass: string; code?: st
 }
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
-export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
+export function createServiceHandler({ db, service, ready, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
+  const limiter = authFailureLimiter ?? createAuthFailureLimiter();
+  const addressOf = (request: Request) =>
+    (clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS;
+
   const routes: Route[] = [
     { operation: "create-order", method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
     { operation: "calculate-rate", method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
@@ -145,11 +182,11 @@ export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
       if (!route) throw new ServiceFailure(405, `${path} accepts ${matching.map((candidate) => candidate.method).join(", ")}, not ${request.method}`);
       context.operation = route.operation;
       await ready();
-      const client = await authenticate(db, request);
+      const client = await authenticate(db, request, limiter, addressOf(request));
       context.apiClientId = client.id;
       return jsonResponse(200, await route.run(client, request, path.match(route.pattern)!));
     } catch (error) {
-      if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody());
+      if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody(), error.retryAfterSeconds);
       const reference = randomUUID();
       console.error("Shipment Order Service failed", { reference, ...context, ...describeFailure(error) });
       return jsonResponse(500, { success: false, message: `The service failed; try again (reference ${reference})`, errors: [] });

@@ -7,25 +7,38 @@ import {
   createOrderRequestSchema,
   CreateOrderResultSchema,
   ErrorResultSchema,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ENTRIES,
   OrderDetailsSchema,
   RateRequestSchema,
   RateResultSchema,
   TrackingResultSchema,
   WarehouseSchema,
 } from "../contract";
+import { AUTH_FAILURE_LIMITS } from "./auth-failure-limiter.server";
 
 const schema = (type: z.ZodType, io: "input" | "output") => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(type, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
   return rest;
 };
 
+const { perKey, perAddress, windowMs } = AUTH_FAILURE_LIMITS;
+
 const ERROR_STATUSES: Record<string, string> = {
-  "400": "The body is not a JSON object, or is nested more than 20 levels deep or holds more than 1,000 entries in one list or object",
+  "400": `The body is not a JSON object, or is nested more than ${MAX_JSON_DEPTH} levels deep or holds more than ${MAX_JSON_ENTRIES} entries in one list or object`,
   "401": "Missing or wrong X-Api-Key / X-Secret-Key",
+  "429":
+    `Too many failed authentications: more than ${perKey} with this X-Api-Key, or ${perAddress} from this address, ` +
+    `in ${windowMs / 1000} seconds. Even right credentials are refused until the Retry-After header's seconds have passed.`,
   "404": "Unknown awb or warehouse",
   "409": "order_id conflict, or a move the shipment cannot make",
   "413": "Body over 1 MB",
   "422": "Invalid fields (or an awb in the path over 64 characters): one entry per bad field",
+};
+
+const RETRY_AFTER = {
+  description: "Seconds until the failures that caused the block leave the window",
+  schema: { type: "integer", minimum: 1, maximum: windowMs / 1000 },
 };
 
 function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; schema: object } }) {
@@ -39,9 +52,13 @@ function operation(summary: string, result: string, options: { body?: string; er
     responses: {
       "200": { description: "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${result}` } } } },
       ...Object.fromEntries(
-        ["401", ...options.errors].map((status) => [
+        ["401", ...options.errors, "429"].map((status) => [
           status,
-          { description: ERROR_STATUSES[status], content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } } },
+          {
+            description: ERROR_STATUSES[status],
+            ...(status === "429" ? { headers: { "Retry-After": RETRY_AFTER } } : {}),
+            content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } },
+          },
         ]),
       ),
     },
