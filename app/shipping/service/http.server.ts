@@ -154,8 +154,9 @@ export function describeFailure(error: unknown): { errorClass: string; code?: st
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
 export function createServiceHandler({ db, service, ready, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
   const limiter = authFailureLimiter ?? createAuthFailureLimiter();
+  // Cut to the longest written IPv6 address and then some: the limiter keeps thousands of them in memory.
   const addressOf = (request: Request) =>
-    (clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS;
+    ((clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS).slice(0, 64);
 
   const routes: Route[] = [
     { operation: "create-order", method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
