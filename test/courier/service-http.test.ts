@@ -5,7 +5,7 @@ import prisma from "~/db.server";
 import { createAuthFailureLimiter } from "~/shipping/service/auth-failure-limiter.server";
 import { createServiceHandler, describeFailure } from "~/shipping/service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
-import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
+import { ensureSandbox, SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
 import { createShipmentService } from "~/shipping/service/shipment-service.server";
 import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET } from "../support/courier-service";
@@ -159,7 +159,7 @@ describe("failed authentication", () => {
       }),
     );
     const attempt = ({ apiKey = SANDBOX_KEY, secretKey = SANDBOX_SECRET, address = "203.0.113.7", forwardedFor }: Attempt = {}) =>
-      fetch(`${server.url}/v1/get-warehouse/1`, {
+      fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, {
         headers: {
           "X-Api-Key": apiKey,
           "X-Secret-Key": secretKey,
