@@ -1,5 +1,8 @@
 import { z } from "zod";
 import {
+  AdvanceRequestSchema,
+  AwbPathSchema,
+  CancelOrderRequestSchema,
   CancelOrderResultSchema,
   createOrderRequestSchema,
   CreateOrderResultSchema,
@@ -170,20 +173,24 @@ export function createCourierClient(options: CourierClientOptions) {
     },
 
     async trackOrder(awb: string): Promise<TrackingResult> {
+      validate(AwbPathSchema, { awb });
       return call("track-order", "GET", `/v1/track-order/${segment(awb)}`, TrackingResultSchema);
     },
 
     async getOrder(awb: string): Promise<OrderDetails> {
+      validate(AwbPathSchema, { awb });
       return call("get-order", "GET", `/v1/get-order/${segment(awb)}`, OrderDetailsSchema);
     },
 
     /** Extension (cancel-order); cancelling twice answers as the first time. */
     async cancelOrder(awb: string): Promise<CancelOrderResult> {
+      validate(CancelOrderRequestSchema, { awb });
       return call("cancel-order", "POST", "/v1/cancel-order", CancelOrderResultSchema, { awb });
     },
 
     /** Sandbox only: move a shipment on without waiting for its clock. */
     async advanceSandboxShipment(awb: string, to?: number): Promise<TrackingResult> {
+      validate(AdvanceRequestSchema, { awb, to });
       return call("sandbox/advance", "POST", "/v1/sandbox/advance", TrackingResultSchema, { awb, to });
     },
   };

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { SERVICE_STATUS_CODES } from "./status";
+import { isSafeTrackingUrl, TRACKING_URL_RULE } from "./tracking-url";
 
 /**
  * The Shipment Order Service's wire contract (../shared/spec/shipment-order-service.md).
@@ -10,18 +12,89 @@ export const MAX_PRODUCTS = 10;
 export const ORDER_DATE_MAX_AGE_DAYS = 7;
 export const EWAYBILL_THRESHOLD_RUPEES = 50_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Pathological JSON is refused before validation: zod's error report recurses into every level and
+ * overflows the stack on a body nested a few thousand deep, and reports every entry of a huge list.
+ * The real bodies need 3 levels (order → products → product) and fewer than 40 keys.
+ */
+export const MAX_JSON_DEPTH = 20;
+export const MAX_JSON_ENTRIES = 1000;
 /** Courier selector (spec: "Courier identifiers"): the one place these four ids are listed. */
 export const LOGISTIC_IDS = [1, 2, 3, 4] as const;
 export type LogisticId = (typeof LOGISTIC_IDS)[number];
 export const isLogisticId = (value: unknown): value is LogisticId => LOGISTIC_IDS.includes(value as LogisticId);
 
-const text = (field: string) =>
-  z.string({ error: `${field} must be text` }).trim().min(1, { error: `${field} must not be empty` });
+/**
+ * Upper bounds the spec does not give. Without them a number like 1.8e308 turns the charges into
+ * Infinity, and 2^53 cm is stored and quoted. Money is at most ₹1,00,00,000 and whole paise, because
+ * the app keeps money as integer paise.
+ */
+export const MAX_RUPEES = 10_000_000;
+export const MAX_PACKAGE_SIDE_CM = 500;
+export const MAX_WEIGHT_KG = 1000;
+export const MAX_QUANTITY = 10_000;
+/** The largest 32-bit signed integer: the database's id column. */
+export const MAX_WAREHOUSE_ID = 2_147_483_647;
 
-const optionalText = (field: string) => z.string({ error: `${field} must be text` }).trim().optional();
+/** Decimal places as the number was written, e.g. 0.29 → 2, 1e-7 → 7, 0.1 + 0.2 → 17. */
+export function decimalPlaces(value: number): number {
+  // Shortest round-trip form, so it reads as the sender wrote it.
+  const match = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!match) return Infinity;
+  return Math.max(0, (match[1]?.length ?? 0) - Number(match[2] ?? 0));
+}
+
+/**
+ * Longest text each field takes: enough for any real value, so a megabyte of name is refused
+ * rather than stored, echoed and printed on a label.
+ */
+export const MAX_TEXT_LENGTH = {
+  order_id: 64,
+  awb: 64,
+  name: 200,
+  company_name: 200,
+  // Shopify's own limit for a product title.
+  product_name: 255,
+  sku: 100,
+  mobile: 20,
+  alt_mobile: 20,
+  // RFC 5321's longest usable address.
+  email: 254,
+  gst_number: 20,
+  address_line_1: 500,
+  address_line_2: 500,
+  city: 100,
+  state: 100,
+  ewaybill_no: 20,
+  delivery_remarks: 500,
+} as const;
+type TextField = keyof typeof MAX_TEXT_LENGTH;
+
+const tooLong = (field: TextField) => ({ error: `${field} must be at most ${MAX_TEXT_LENGTH[field]} characters` });
+
+const text = (field: TextField) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, { error: `${field} must not be empty` })
+    .max(MAX_TEXT_LENGTH[field], tooLong(field));
+
+const optionalText = (field: TextField) =>
+  z.string({ error: `${field} must be text` }).trim().max(MAX_TEXT_LENGTH[field], tooLong(field)).optional();
+
+/** An air waybill number, in a body or a path. */
+export const AwbSchema = text("awb");
+/** The `{awb}` of track-order and get-order. */
+export const AwbPathSchema = z.object({ awb: AwbSchema });
 
 const money = (field: string) =>
-  z.number({ error: `${field} must be a number of rupees` }).min(0, { error: `${field} must not be negative` });
+  z
+    .number({ error: `${field} must be a number of rupees` })
+    .min(0, { error: `${field} must not be negative` })
+    .max(MAX_RUPEES, { error: `${field} must be at most ₹1,00,00,000 (${MAX_RUPEES})` })
+    .refine((value) => decimalPlaces(value) <= 2, { error: `${field} must have at most 2 decimal places (paise)` })
+    // The refinement is invisible to JSON Schema; say it there too.
+    .meta({ multipleOf: 0.01 });
 
 /** Pincode: exactly 6 digits; the spec types it integer but its sample sends a string, so both are accepted. */
 export const PincodeSchema = (field: string) =>
@@ -32,18 +105,22 @@ export const PincodeSchema = (field: string) =>
     })
     .transform((value) => Number(String(value).trim()));
 
-/** Package sides: whole centimetres, more than 1 (spec "Limits"). */
+/** Package sides: whole centimetres, more than 1 (spec "Limits"), at most 500. */
 const centimetres = (field: string) =>
   z
     .number({ error: `${field} must be a whole number of centimetres` })
     .int({ error: `${field} must be a whole number of centimetres` })
-    .gt(1, { error: `${field} must be more than 1 cm` });
+    .gt(1, { error: `${field} must be more than 1 cm` })
+    .max(MAX_PACKAGE_SIDE_CM, { error: `${field} must be at most ${MAX_PACKAGE_SIDE_CM} cm` });
 
-/** Weights: the spec types them integer kg but its samples send fractions; fractional kg are accepted. */
+/** Weights: the spec types them integer kg but its samples send fractions; kg to the gram are accepted. */
 const kilograms = (field: string) =>
-  z.number({ error: `${field} must be a weight in kg` }).gt(0, { error: `${field} must be more than 0 kg` }).max(1000, {
-    error: `${field} must be at most 1000 kg`,
-  });
+  z
+    .number({ error: `${field} must be a weight in kg` })
+    .gt(0, { error: `${field} must be more than 0 kg` })
+    .max(MAX_WEIGHT_KG, { error: `${field} must be at most ${MAX_WEIGHT_KG} kg` })
+    .refine((value) => decimalPlaces(value) <= 3, { error: `${field} must have at most 3 decimal places (grams)` })
+    .meta({ multipleOf: 0.001 });
 
 export const PaymentModeSchema = z.enum(["cod", "prepaid"], { error: 'payment_mode must be "cod" or "prepaid"' });
 export type PaymentMode = z.infer<typeof PaymentModeSchema>;
@@ -51,10 +128,11 @@ export type PaymentMode = z.infer<typeof PaymentModeSchema>;
 export const ShipmentTypeSchema = z.enum(["forward", "reverse"], { error: 'must be "forward" or "reverse"' });
 export type ShipmentType = z.infer<typeof ShipmentTypeSchema>;
 
-const mobile = (field: string) =>
+const mobile = (field: "mobile" | "alt_mobile") =>
   z
     .string({ error: `${field} must be text` })
     .trim()
+    .max(MAX_TEXT_LENGTH[field], tooLong(field))
     .refine((value) => /^(?:\+?91|0)?[6-9]\d{9}$/.test(value.replace(/[\s-]/g, "")), {
       error: `${field} must be a 10-digit Indian mobile number, optionally prefixed by +91 or 0`,
     });
@@ -62,9 +140,11 @@ const mobile = (field: string) =>
 export const ProductSchema = z.object({
   product_name: text("product_name"),
   price: money("price"),
-  quantity: z.number({ error: "quantity must be a whole number" }).int({ error: "quantity must be a whole number" }).min(1, {
-    error: "quantity must be at least 1",
-  }),
+  quantity: z
+    .number({ error: "quantity must be a whole number" })
+    .int({ error: "quantity must be a whole number" })
+    .min(1, { error: "quantity must be at least 1" })
+    .max(MAX_QUANTITY, { error: `quantity must be at most ${MAX_QUANTITY.toLocaleString("en-IN")}` }),
   sku: optionalText("sku"),
   tax: money("tax").optional(),
   discount: money("discount").optional(),
@@ -97,14 +177,14 @@ export const orderDateSchema = (now: () => Date) =>
     });
 
 const orderFields = (now: () => Date) => ({
-  order_id: text("order_id").max(64, { error: "order_id must be at most 64 characters" }),
+  order_id: text("order_id"),
   order_date: orderDateSchema(now),
   order_type: ShipmentTypeSchema.default("forward"),
   name: text("name"),
   mobile: mobile("mobile"),
   alt_mobile: mobile("alt_mobile").optional(),
   company_name: optionalText("company_name"),
-  email: z.email({ error: "email must be a valid e-mail address" }).optional(),
+  email: z.email({ error: "email must be a valid e-mail address" }).max(MAX_TEXT_LENGTH.email, tooLong("email")).optional(),
   gst_number: optionalText("gst_number"),
   address_line_1: text("address_line_1"),
   address_line_2: optionalText("address_line_2"),
@@ -125,9 +205,12 @@ const orderFields = (now: () => Date) => ({
   transaction_charge: money("transaction_charge").optional(),
   giftwrap_charge: money("giftwrap_charge").optional(),
   total_amount: money("total_amount"),
-  warehouse_id: z.number({ error: "warehouse_id must be a warehouse id" }).int({ error: "warehouse_id must be a warehouse id" }).positive({
-    error: "warehouse_id must be a warehouse id",
-  }).optional(),
+  warehouse_id: z
+    .number({ error: "warehouse_id must be a warehouse id" })
+    .int({ error: "warehouse_id must be a warehouse id" })
+    .positive({ error: "warehouse_id must be a warehouse id" })
+    .max(MAX_WAREHOUSE_ID, { error: `warehouse_id must be at most ${MAX_WAREHOUSE_ID}` })
+    .optional(),
   logistic_id: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "logistic_id must be 1, 2, 3 or 4" }),
   ewaybill_no: optionalText("ewaybill_no"),
   delivery_remarks: optionalText("delivery_remarks"),
@@ -166,6 +249,10 @@ export type CreateOrderRequest = z.infer<ReturnType<typeof createOrderRequestSch
 export type CreateOrderInput = Omit<z.input<ReturnType<typeof orderObject>>, "total_amount"> &
   ({ total_amount: number; total_price?: number } | { total_amount?: undefined; total_price: number });
 
+/** A tracking address the app may render as a link: see isSafeTrackingUrl. */
+const trackingUrl = (field: string) =>
+  z.string().refine(isSafeTrackingUrl, { error: `${field} ${TRACKING_URL_RULE}` }).meta({ format: "uri" });
+
 export const CreateOrderResultSchema = z.object({
   success: z.literal(true),
   id: z.number().int(),
@@ -173,7 +260,7 @@ export const CreateOrderResultSchema = z.object({
   awb: z.string().min(1),
   logistic: z.string(),
   additional_info: z.string(),
-  tracking_url: z.url(),
+  tracking_url: trackingUrl("tracking_url"),
   message: z.string(),
 });
 export type CreateOrderResult = z.infer<typeof CreateOrderResultSchema>;
@@ -257,7 +344,7 @@ export const TrackingResultSchema = z.object({
   estimated_delivery_date: timestamp,
   delivered_date: z.union([z.literal(""), timestamp]),
   tracking_history: z.array(TrackingEntrySchema),
-  track_url: z.url(),
+  track_url: trackingUrl("track_url"),
 });
 export type TrackingResult = z.infer<typeof TrackingResultSchema>;
 
@@ -287,7 +374,18 @@ export const OrderDetailsSchema = z.object({
   package_width: z.number().int(),
   package_height: z.number().int(),
   actual_weight: z.number(),
-  products: z.array(ProductSchema),
+  // Judged by type only: the request's bounds are the sender's duty, and a stored order that predates
+  // them, or an aggregator that keeps tax to more than paise, must still be readable.
+  products: z.array(
+    z.object({
+      product_name: z.string(),
+      price: z.number(),
+      quantity: z.number().int(),
+      sku: z.string().optional(),
+      tax: z.number().optional(),
+      discount: z.number().optional(),
+    }),
+  ),
   payment_mode: z.string(),
   discount: z.number(),
   shipping_charge: z.number(),
@@ -307,7 +405,7 @@ export const OrderDetailsSchema = z.object({
 export type OrderDetails = z.infer<typeof OrderDetailsSchema>;
 
 /** Extension: cancellation, which the spec needs (rule 4) but does not show. */
-export const CancelOrderRequestSchema = z.object({ awb: text("awb") });
+export const CancelOrderRequestSchema = z.object({ awb: AwbSchema });
 export const CancelOrderResultSchema = z.object({
   success: z.literal(true),
   awb: z.string(),
@@ -319,8 +417,8 @@ export type CancelOrderResult = z.infer<typeof CancelOrderResultSchema>;
 
 /** Extension of the embedded sandbox: move a shipment on without waiting for its clock. */
 export const AdvanceRequestSchema = z.object({
-  awb: text("awb"),
-  to: z.number({ error: "to must be a service status code" }).int({ error: "to must be a service status code" }).optional(),
+  awb: AwbSchema,
+  to: z.literal(SERVICE_STATUS_CODES, { error: `to must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` }).optional(),
 });
 
 export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
@@ -334,11 +432,17 @@ export const ErrorResultSchema = z.object({
 });
 export type ErrorResult = z.infer<typeof ErrorResultSchema>;
 
-/** One entry per bad field, all at once, each message naming its field. */
+/**
+ * One entry per bad field, all at once, each message naming its field. A field breaking several rules
+ * (2^53 cm is neither a safe integer nor at most 500) is reported by the first.
+ */
 export function toFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => {
+  const byField = new Map<string, FieldError>();
+  for (const issue of error.issues) {
     const field = issue.path.map(String).join(".") || "body";
+    if (byField.has(field)) continue;
     const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
-    return { field, message: missing ? `${field} is required` : issue.message };
-  });
+    byField.set(field, { field, message: missing ? `${field} is required` : issue.message });
+  }
+  return [...byField.values()];
 }

@@ -22,6 +22,8 @@ export const SERVICE_STATUS = {
 
 export type ServiceStatusCode = (typeof SERVICE_STATUS)[keyof typeof SERVICE_STATUS];
 
+export const SERVICE_STATUS_CODES: readonly ServiceStatusCode[] = Object.values(SERVICE_STATUS);
+
 export const SERVICE_STATUS_LABELS: Record<ServiceStatusCode, string> = {
   2: "Manifested",
   3: "Out for Pickup",

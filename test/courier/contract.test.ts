@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { CourierError, createCourierClient } from "~/shipping/client.server";
+import { MAX_JSON_DEPTH } from "~/shipping/contract";
 import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
 import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
@@ -262,25 +263,6 @@ describe("errors", () => {
     }
   });
 
-  it("never answers a client's mistake with a 5xx", async () => {
-    const headers = { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET };
-    const answers = await Promise.all([
-      fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }),
-      fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }),
-      fetch(`${courier.url}/v1/get-order/${"9".repeat(5000)}`, { headers }),
-      fetch(`${courier.url}/v1/create-order`, { headers }),
-      fetch(`${courier.url}/v1/nowhere`, { headers }),
-      rawPost("/v1/create-order", JSON.stringify({ ...sampleOrder(), products: [null], pincode: { nested: true }, order_id: 42 })),
-      rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "nope", to: "eight" })),
-      rawPost("/v1/cancel-order", "null"),
-    ]);
-    for (const answer of answers) {
-      expect(answer.status, answer.url).toBeLessThan(500);
-      expect(await answer.json()).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
-    }
-    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 405, 404, 422, 422, 400]);
-  });
-
   it("404 for an unknown awb or warehouse", async () => {
     expect(await failureOf(courier.client().trackOrder("NO-SUCH-AWB"))).toMatchObject({ kind: "not_found", status: 404 });
     expect(await failureOf(courier.client().getOrder("NO-SUCH-AWB"))).toMatchObject({ status: 404 });
@@ -319,12 +301,163 @@ describe("errors", () => {
   });
 });
 
+describe("never answers a client's mistake with a 5xx", () => {
+  const headers = { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET };
+  const POST_OPERATIONS = ["/v1/create-order", "/v1/calculate-rate", "/v1/cancel-order", "/v1/sandbox/advance"];
+  const nestedArrays = (levels: number) => `{"products":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+  type Mistake = { mistake: string; send: () => Promise<Response>; status: number; field?: string };
+
+  const LARGEST_DOUBLE = 1.7976931348623157e308;
+  const createWith = (overrides: Record<string, unknown>) => () => rawPost("/v1/create-order", JSON.stringify(sampleOrder(overrides)));
+  const productWith = (overrides: Record<string, unknown>) => createWith({ products: [{ product_name: "Kurta", price: 1299, quantity: 1, ...overrides }] });
+  const rateWith = (overrides: Record<string, unknown>) => () =>
+    rawPost(
+      "/v1/calculate-rate",
+      JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 10, breadth: 10, height: 10, actual_weight: 1, amount: 100, ...overrides }),
+    );
+
+  function textPastItsMaximum(): Mistake[] {
+    const long = (length: number) => "x".repeat(length);
+    const orderFields: [field: string, value: string][] = [
+      ["order_id", long(65)],
+      ["name", long(201)],
+      ["company_name", long(201)],
+      ["mobile", "9".repeat(21)],
+      ["alt_mobile", "9".repeat(21)],
+      ["email", `${long(250)}@x.in`],
+      ["gst_number", long(21)],
+      ["address_line_1", long(501)],
+      ["address_line_2", long(501)],
+      ["city", long(101)],
+      ["state", long(101)],
+      ["ewaybill_no", long(21)],
+      ["delivery_remarks", long(501)],
+    ];
+    const productFields: [field: string, value: string][] = [
+      ["product_name", long(256)],
+      ["sku", long(101)],
+    ];
+    const awb = long(65);
+    return [
+      ...orderFields.map(([field, value]) => ({ mistake: `create-order ${field} of ${value.length} characters`, send: createWith({ [field]: value }), status: 422, field })),
+      ...productFields.map(([field, value]) => ({
+        mistake: `create-order product ${field} of ${value.length} characters`,
+        send: productWith({ [field]: value }),
+        status: 422,
+        field: `products.0.${field}`,
+      })),
+      { mistake: "cancel-order awb of 65 characters", send: () => rawPost("/v1/cancel-order", JSON.stringify({ awb })), status: 422, field: "awb" },
+      { mistake: "sandbox/advance awb of 65 characters", send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb })), status: 422, field: "awb" },
+      { mistake: "track-order awb of 65 characters", send: () => fetch(`${courier.url}/v1/track-order/${awb}`, { headers }), status: 422, field: "awb" },
+      { mistake: "get-order awb of 5,000 digits", send: () => fetch(`${courier.url}/v1/get-order/${"9".repeat(5000)}`, { headers }), status: 422, field: "awb" },
+    ];
+  }
+
+  function numberPastItsMaximum(): Mistake[] {
+    const orderFields: [field: string, value: number][] = [
+      ...["total_amount", "total_price", "discount", "shipping_charge", "transaction_charge", "giftwrap_charge"].flatMap((field): [string, number][] => [
+        [field, LARGEST_DOUBLE],
+        [field, 10_000_000.01],
+        [field, 10.005],
+      ]),
+      ["package_length", 2 ** 53],
+      ["package_breadth", 501],
+      ["package_height", LARGEST_DOUBLE],
+      ["package_weight", LARGEST_DOUBLE],
+      ["package_weight", 1000.001],
+      ["package_weight", 0.0005],
+      ["warehouse_id", 2 ** 31],
+      ["warehouse_id", LARGEST_DOUBLE],
+    ];
+    const productFields: [field: string, value: number][] = [
+      ["price", LARGEST_DOUBLE],
+      ["price", 0.001],
+      ["tax", 10_000_001],
+      ["discount", LARGEST_DOUBLE],
+      ["quantity", 10_001],
+      ["quantity", 2 ** 53],
+    ];
+    const rateFields: [field: string, value: number][] = [
+      ["amount", LARGEST_DOUBLE],
+      ["amount", 99.999],
+      ["length", 2 ** 53],
+      ["breadth", 501],
+      ["height", LARGEST_DOUBLE],
+      ["actual_weight", LARGEST_DOUBLE],
+      ["actual_weight", 1.0001],
+    ];
+    return [
+      ...orderFields.map(([field, value]) => ({ mistake: `create-order ${field} ${value}`, send: createWith({ [field]: value }), status: 422, field })),
+      ...productFields.map(([field, value]) => ({ mistake: `create-order product ${field} ${value}`, send: productWith({ [field]: value }), status: 422, field: `products.0.${field}` })),
+      ...rateFields.map(([field, value]) => ({ mistake: `calculate-rate ${field} ${value}`, send: rateWith({ [field]: value }), status: 422, field })),
+      ...[16, 2 ** 53, LARGEST_DOUBLE].map((to) => ({
+        mistake: `sandbox/advance to ${to}`,
+        send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "1234567890", to })),
+        status: 422,
+        field: "to",
+      })),
+    ];
+  }
+  const mistakes: Mistake[] = [
+    { mistake: "a malformed escape in a path", send: () => fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }), status: 404 },
+    { mistake: "a negative warehouse id", send: () => fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }), status: 404 },
+    { mistake: "GET on a POST operation", send: () => fetch(`${courier.url}/v1/create-order`, { headers }), status: 405 },
+    { mistake: "an unknown path", send: () => fetch(`${courier.url}/v1/nowhere`, { headers }), status: 404 },
+    {
+      mistake: "wrong types everywhere",
+      send: () => rawPost("/v1/create-order", JSON.stringify({ ...sampleOrder(), products: [null], pincode: { nested: true }, order_id: 42 })),
+      status: 422,
+      field: "pincode",
+    },
+    { mistake: "a status code as a word", send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb: "nope", to: "eight" })), status: 422, field: "to" },
+    { mistake: "a null body", send: () => rawPost("/v1/cancel-order", "null"), status: 400, field: "body" },
+    ...POST_OPERATIONS.flatMap((path): Mistake[] => [
+      { mistake: `${path}: arrays nested 3,000 deep`, send: () => rawPost(path, nestedArrays(3000)), status: 400, field: "body" },
+      { mistake: `${path}: objects nested 3,000 deep`, send: () => rawPost(path, nestedObjects(3000)), status: 400, field: "body" },
+      { mistake: `${path}: one level past the limit`, send: () => rawPost(path, nestedObjects(MAX_JSON_DEPTH + 1)), status: 400, field: "body" },
+      { mistake: `${path}: a list of 100,000 entries`, send: () => rawPost(path, `{"products":[${Array(100_000).fill("1").join(",")}]}`), status: 400, field: "body" },
+    ]),
+    ...numberPastItsMaximum(),
+    ...textPastItsMaximum(),
+  ];
+
+  const rowCounts = async () => ({ orders: await prisma.serviceOrder.count(), events: await prisma.serviceTrackingEvent.count() });
+
+  it.each(mistakes)("$mistake → $status, and nothing is written", async ({ send, status, field }) => {
+    const before = await rowCounts();
+    const answer = await send();
+    expect(answer.status).toBe(status);
+    const body = (await answer.json()) as { errors: { field: string; message: string }[] };
+    expect(body).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
+    if (field) expect(body.errors.map((error) => error.field)).toContain(field);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("takes a body nested to the limit as an ordinary body, judged field by field", async () => {
+    const answer = await rawPost("/v1/calculate-rate", nestedObjects(MAX_JSON_DEPTH));
+    expect(answer.status).toBe(422);
+    expect(((await answer.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toContain("shipment_type");
+  });
+});
+
 describe("the client", () => {
   it("validates before sending: nothing reaches the service", async () => {
     const before = courier.requests;
     const failure = await failureOf(courier.client().createOrder(sampleOrder({ pincode: 12345, package_length: 1 })));
     expect(failure.kind).toBe("invalid");
     expect(failure.fieldErrors.map((error) => error.field)).toEqual(["pincode", "package_length"]);
+    const longAwb = "1".repeat(65);
+    for (const call of [
+      () => courier.client().trackOrder(longAwb),
+      () => courier.client().getOrder(longAwb),
+      () => courier.client().cancelOrder(longAwb),
+      () => courier.client().advanceSandboxShipment(longAwb),
+      () => courier.client().advanceSandboxShipment("1234567890", 99),
+    ]) {
+      expect((await failureOf(call())).kind).toBe("invalid");
+    }
     expect(courier.requests).toBe(before);
   });
 
@@ -388,6 +521,34 @@ describe("the client", () => {
     }
   });
 
+  it("refuses an answer whose tracking address is not a web address, naming the field", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const tracked = await courier.client().trackOrder(created.awb);
+    let unsafe = "javascript:alert(document.cookie)";
+    // A service gone wrong: its answers are real ones with the tracking address swapped.
+    const fake = await serveFetch((request) =>
+      new URL(request.url).pathname === "/v1/create-order"
+        ? Response.json({ ...created, tracking_url: unsafe })
+        : Response.json({ ...tracked, track_url: unsafe }),
+    );
+    try {
+      const client = courier.client({ sandboxUrl: fake.url });
+      for (const scheme of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "http://tracking.example.in/1"]) {
+        unsafe = scheme;
+        const booking = await failureOf(client.createOrder(sampleOrder()));
+        expect(booking.kind, scheme).toBe("bad_response");
+        expect(booking.message).toMatch(/tracking_url/);
+        const tracking = await failureOf(client.trackOrder(created.awb));
+        expect(tracking.kind, scheme).toBe("bad_response");
+        expect(tracking.message).toMatch(/track_url/);
+      }
+      unsafe = "http://127.0.0.1:41000/track/1";
+      expect((await client.trackOrder(created.awb)).track_url).toBe(unsafe);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("sends live accounts to the production address only", async () => {
     const failure = await failureOf(courier.client({ environment: "live", productionUrl: undefined }).getWarehouse(1));
     expect(failure.message).toMatch(/COURIER_PRODUCTION_URL/);
@@ -410,5 +571,75 @@ describe("OpenAPI", () => {
       expect.arrayContaining(["shipment_type", "payment_mode", "pickup", "delivery", "length", "breadth", "height", "actual_weight", "amount"]),
     );
     expect(document.components.schemas.OrderDetails?.properties).toHaveProperty("package_width");
+  });
+
+  it("documents the 429 for too many failed authentications, with Retry-After, on every authenticated operation", async () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, { schema: { type: string } }>; content?: unknown }> };
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
+    expect(operations).toHaveLength(7);
+    for (const { name, operation } of operations) {
+      expect(operation.security, name).toBeDefined();
+      expect(operation.responses["429"]?.headers?.["Retry-After"]?.schema.type, name).toBe("integer");
+      expect(operation.responses["429"]?.content, name).toEqual({ "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } });
+    }
+  });
+
+  it("shows every numeric maximum the service enforces", async () => {
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { components: { schemas: Record<string, Schema> } };
+    type Schema = { properties: Record<string, Schema>; items: Schema; [keyword: string]: unknown };
+    const { CreateOrderRequest: order, RateRequest: rate, AdvanceRequest: advance } = document.components.schemas;
+    const money = { minimum: 0, maximum: 10_000_000, multipleOf: 0.01 };
+    for (const field of ["total_amount", "total_price", "discount", "shipping_charge", "transaction_charge", "giftwrap_charge"]) {
+      expect(order!.properties[field], field).toMatchObject(money);
+    }
+    const product = order!.properties.products!.items.properties;
+    for (const field of ["price", "tax", "discount"]) expect(product[field], field).toMatchObject(money);
+    expect(product.quantity).toMatchObject({ type: "integer", minimum: 1, maximum: 10_000 });
+    for (const field of ["package_length", "package_breadth", "package_height"]) {
+      expect(order!.properties[field], field).toMatchObject({ type: "integer", exclusiveMinimum: 1, maximum: 500 });
+    }
+    expect(order!.properties.package_weight).toMatchObject({ exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.001 });
+    expect(order!.properties.warehouse_id).toMatchObject({ type: "integer", maximum: 2_147_483_647 });
+    expect(rate!.properties.amount).toMatchObject(money);
+    for (const field of ["length", "breadth", "height"]) expect(rate!.properties[field], field).toMatchObject({ maximum: 500 });
+    expect(rate!.properties.actual_weight).toMatchObject({ maximum: 1000, multipleOf: 0.001 });
+    expect(advance!.properties.to).toMatchObject({ enum: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] });
+  });
+
+  it("shows every text field's maximum length, the awb in a path too", async () => {
+    type Schema = { properties: Record<string, Schema>; items: Schema; maxLength?: number };
+    const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as {
+      components: { schemas: Record<string, Schema> };
+      paths: Record<string, { get?: { parameters: { name: string; schema: Schema }[] } }>;
+    };
+    const order = document.components.schemas.CreateOrderRequest!.properties;
+    const lengths = Object.fromEntries(
+      ["order_id", "name", "company_name", "mobile", "alt_mobile", "email", "gst_number", "address_line_1", "address_line_2", "city", "state", "ewaybill_no", "delivery_remarks"].map(
+        (field) => [field, order[field]?.maxLength],
+      ),
+    );
+    expect(lengths).toEqual({
+      order_id: 64,
+      name: 200,
+      company_name: 200,
+      mobile: 20,
+      alt_mobile: 20,
+      email: 254,
+      gst_number: 20,
+      address_line_1: 500,
+      address_line_2: 500,
+      city: 100,
+      state: 100,
+      ewaybill_no: 20,
+      delivery_remarks: 500,
+    });
+    expect(order.products!.items.properties.product_name?.maxLength).toBe(255);
+    expect(order.products!.items.properties.sku?.maxLength).toBe(100);
+    expect(document.components.schemas.CancelOrderRequest!.properties.awb?.maxLength).toBe(64);
+    expect(document.components.schemas.AdvanceRequest!.properties.awb?.maxLength).toBe(64);
+    for (const path of ["/v1/track-order/{awb}", "/v1/get-order/{awb}"]) {
+      expect(document.paths[path]!.get!.parameters[0]!.schema.maxLength, path).toBe(64);
+    }
   });
 });

@@ -57,7 +57,26 @@ const rows: Row[] = [
   ["mobile with 0 prefix", { mobile: "09820012345" }, "ok"],
   ["email invalid", { email: "asha@" }, { field: "email" }],
   ["email valid", { email: "asha@example.in" }, "ok"],
+  ["text at its maximum length", { name: "n".repeat(200), address_line_1: "a".repeat(500), city: "c".repeat(100), delivery_remarks: "r".repeat(500), gst_number: "G".repeat(20) }, "ok"],
+  ["name of 201 characters", { name: "n".repeat(201) }, { field: "name", message: /name must be at most 200 characters/ }],
+  ["address of 501 characters", { address_line_2: "a".repeat(501) }, { field: "address_line_2", message: /at most 500 characters/ }],
+  ["email of 255 characters", { email: `${"a".repeat(250)}@x.in` }, { field: "email", message: /at most 254 characters/ }],
+  ["product name of 256 characters", { products: [{ ...product, product_name: "p".repeat(256) }] }, { field: "products.0.product_name", message: /at most 255/ }],
   ["total_amount negative", { total_amount: -1 }, { field: "total_amount" }],
+  ["total_amount ₹1,00,00,000 in paise", { total_amount: 9_999_999.99 }, "ok"],
+  ["total_amount ₹1,00,00,000", { total_amount: 10_000_000, ewaybill_no: "123456789012" }, "ok"],
+  ["total_amount above ₹1,00,00,000", { total_amount: 10_000_000.01 }, { field: "total_amount", message: /at most ₹1,00,00,000/ }],
+  ["total_amount in fractions of a paisa", { total_amount: 2297.005 }, { field: "total_amount", message: /2 decimal places/ }],
+  ["shipping_charge a float's rounding error", { shipping_charge: 0.1 + 0.2 }, { field: "shipping_charge", message: /2 decimal places/ }],
+  ["price a tiny fraction", { products: [{ ...product, price: 1e-7 }] }, { field: "products.0.price", message: /2 decimal places/ }],
+  ["quantity 10,000", { products: [{ ...product, quantity: 10_000 }] }, "ok"],
+  ["quantity 10,001", { products: [{ ...product, quantity: 10_001 }] }, { field: "products.0.quantity", message: /at most 10,000/ }],
+  ["package 500 cm a side", { package_length: 500, package_breadth: 500, package_height: 500 }, "ok"],
+  ["package 501 cm long", { package_length: 501 }, { field: "package_length", message: /at most 500 cm/ }],
+  ["weight 1000 kg", { package_weight: 1000 }, "ok"],
+  ["weight to the gram", { package_weight: 0.125 }, "ok"],
+  ["weight below the gram", { package_weight: 0.1255 }, { field: "package_weight", message: /3 decimal places/ }],
+  ["warehouse_id past a 32-bit integer", { warehouse_id: 2 ** 31 }, { field: "warehouse_id", message: /at most 2147483647/ }],
   ["total_price disagreeing", { total_price: 10 }, { field: "total_price", message: /agree/ }],
   ["warehouse_id of nobody", { warehouse_id: 424242 }, { field: "warehouse_id", message: /not one of/ }],
   ["XpressBees to the North-East", { logistic_id: 3, pincode: 781001 }, { field: "logistic_id", message: /does not deliver/ }],
@@ -109,6 +128,8 @@ describe("create-order rules", () => {
     ["pickup 5 digits", { pickup: 42130 }, "pickup"],
     ["delivery 7 digits", { delivery: 5600381 }, "delivery"],
     ["length 1 cm", { length: 1 }, "length"],
+    ["length 2^53 cm", { length: 2 ** 53 }, "length"],
+    ["amount past ₹1,00,00,000", { amount: 1.7976931348623157e308 }, "amount"],
     ["shipment_type missing", { shipment_type: undefined }, "shipment_type"],
     ["payment_mode missing", { payment_mode: undefined }, "payment_mode"],
   ])("calculate-rate refuses %s", async (_rule, overrides, field) => {
@@ -116,5 +137,12 @@ describe("create-order rules", () => {
     const failure = (await service.calculateRate(body).catch((error: unknown) => error)) as ServiceFailure;
     expect(failure.status).toBe(422);
     expect(failure.errors.map((error) => error.field)).toEqual([field]);
+  });
+});
+
+describe("rate cards", () => {
+  it("refuses, at construction, a courier whose tracking address is not a web address", () => {
+    const rateCards = DEFAULT_RATE_CARDS.map((card) => (card.id === 1 ? { ...card, trackingUrl: "javascript:alert('{awb}')" } : card));
+    expect(() => createShipmentService({ db: prisma, now: () => NOW, rateCards })).toThrowError(/0\.trackingUrl/);
   });
 });

@@ -34,6 +34,8 @@ export function embeddedServiceHandler(): (request: Request) => Promise<Response
   handler = createServiceHandler({
     db: prisma,
     service,
+    // Under remix-serve the handler never learns the socket's address, so every caller is "unknown" to the
+    // brake on failed authentication; the per-key limit does the work (docs/courier-service.md).
     ready: () => {
       sandboxReady ??= ensureSandbox(prisma, config.SANDBOX_API_KEY, config.SANDBOX_SECRET_KEY).catch((error) => {
         sandboxReady = undefined;

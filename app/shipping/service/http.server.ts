@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { ApiClient, PrismaClient } from "@prisma/client";
-import { MAX_BODY_BYTES } from "../contract";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from "../contract";
+import { createAuthFailureLimiter, type AuthFailureLimiter } from "./auth-failure-limiter.server";
 import { findApiClient } from "./credentials.server";
-import { ServiceFailure } from "./failures";
+import { ServiceFailure, tooManyFailures } from "./failures";
 import { buildOpenApiDocument } from "./openapi";
 import type { ShipmentService } from "./shipment-service.server";
 
@@ -10,16 +12,49 @@ export interface ServiceHttpDeps {
   service: ShipmentService;
   /** Runs before the first authenticated request: the sandbox client and warehouses exist. */
   ready: () => Promise<unknown>;
+  /**
+   * The caller's network address, for the per-address limit on failed authentication; given by whatever
+   * serves the handler and knows the socket. Without it, see `trustForwardedFor`.
+   */
+  clientAddressOf?: (request: Request) => string | null | undefined;
+  /**
+   * Set only when the app is behind a proxy that writes X-Forwarded-For itself (replacing what the caller
+   * sent): its first hop is then the caller's address. Otherwise anyone could write the header, so every
+   * caller without `clientAddressOf` is the one address "unknown".
+   */
+  trustForwardedFor?: boolean;
+  /** Counts failed authentication; one per handler by default (in memory, per process). */
+  authFailureLimiter?: AuthFailureLimiter;
 }
 
-function jsonResponse(status: number, body: unknown): Response {
+const UNKNOWN_ADDRESS = "unknown";
+
+function jsonResponse(status: number, body: unknown, retryAfterSeconds?: number): Response {
   const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
   // The unread rest of an oversized upload would otherwise poison the kept-alive connection.
   if (status === 413) headers.Connection = "close";
+  if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** Reads at most 1 MB; a larger body is refused before it is parsed. */
+/**
+ * Why a parsed body is too deep or too wide to validate, or null. Iterative, so it cannot itself
+ * overflow the stack it protects.
+ */
+function pathologicalJson(body: unknown): string | null {
+  const pending: { value: unknown; depth: number }[] = [{ value: body, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (!value || typeof value !== "object") continue;
+    if (depth > MAX_JSON_DEPTH) return `body must not nest lists or objects more than ${MAX_JSON_DEPTH} levels deep`;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    if (children.length > MAX_JSON_ENTRIES) return `body must not hold a list or object of more than ${MAX_JSON_ENTRIES} entries`;
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+  }
+  return null;
+}
+
+/** Reads at most 1 MB; a larger body is refused before it is parsed, a pathological one before it is validated. */
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ServiceFailure(413, "The body is larger than 1 MB");
@@ -46,21 +81,39 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new ServiceFailure(400, "The body must be a JSON object", [{ field: "body", message: "body must be a JSON object" }]);
   }
+  const pathological = pathologicalJson(body);
+  if (pathological) throw new ServiceFailure(400, "The body is too deeply nested or too large to validate", [{ field: "body", message: pathological }]);
   return body as Record<string, unknown>;
 }
 
-async function authenticate(db: PrismaClient, request: Request): Promise<ApiClient> {
+/** The account the credentials open, or the 401 to answer. */
+async function checkCredentials(db: PrismaClient, request: Request): Promise<ApiClient | ServiceFailure> {
   const apiKey = request.headers.get("x-api-key");
   const secretKey = request.headers.get("x-secret-key");
   if (!apiKey || !secretKey) {
-    throw new ServiceFailure(401, "Send your credentials in the X-Api-Key and X-Secret-Key headers", [
+    return new ServiceFailure(401, "Send your credentials in the X-Api-Key and X-Secret-Key headers", [
       ...(apiKey ? [] : [{ field: "X-Api-Key", message: "X-Api-Key header is missing" }]),
       ...(secretKey ? [] : [{ field: "X-Secret-Key", message: "X-Secret-Key header is missing" }]),
     ]);
   }
-  const client = await findApiClient(db, apiKey, secretKey);
-  if (!client) throw new ServiceFailure(401, "The api_key and secret_key do not match an account");
-  return client;
+  return (await findApiClient(db, apiKey, secretKey)) ?? new ServiceFailure(401, "The api_key and secret_key do not match an account");
+}
+
+/** Authenticates under the brake on failures: 429 while the key or the address has failed too often. */
+async function authenticate(db: PrismaClient, request: Request, limiter: AuthFailureLimiter, address: string): Promise<ApiClient> {
+  const caller = { address, apiKey: request.headers.get("x-api-key") ?? "" };
+  // Refused before any lookup while blocked, and judged again after it: see AuthFailureLimiter.settle.
+  const wait = limiter.secondsToWait(caller);
+  if (wait > 0) throw tooManyFailures(wait);
+  const outcome = await checkCredentials(db, request);
+  const settled = limiter.settle(caller, !(outcome instanceof ServiceFailure));
+  if (settled > 0) throw tooManyFailures(settled);
+  if (outcome instanceof ServiceFailure) throw outcome;
+  return outcome;
+}
+
+function forwardedFor(request: Request): string | undefined {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
 }
 
 /** A path segment as sent; a malformed escape is the client's mistake, answered 404 like any unknown id. */
@@ -72,23 +125,54 @@ function segment(match: RegExpMatchArray): string {
   }
 }
 
-type Route = { method: "GET" | "POST"; pattern: RegExp; run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown> };
+type Route = {
+  operation: string;
+  method: "GET" | "POST";
+  pattern: RegExp;
+  run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown>;
+};
+
+/**
+ * What an unexpected failure may leave in the log: the kind of error, its code and where it was thrown.
+ * Never its message: Prisma's quote the whole row (the shopper's name, phone and address), and a JSON
+ * error quotes the text it choked on.
+ */
+export function describeFailure(error: unknown): { errorClass: string; code?: string; at: string[] } {
+  if (!(error instanceof Error)) return { errorClass: typeof error, at: [] };
+  const code = (error as { code?: unknown }).code;
+  // The frames follow the message in the stack; a stack that does not show where the message ends gives none.
+  const stack = error.stack ?? "";
+  const end = stack.indexOf(error.message);
+  const frames = end === -1 ? [] : stack.slice(end + error.message.length).split("\n");
+  return {
+    errorClass: error.constructor.name === "Error" ? error.name : error.constructor.name,
+    ...(typeof code === "string" && /^[A-Z][A-Z0-9_]{0,39}$/.test(code) ? { code } : {}),
+    at: frames.filter((line) => /^\s+at /.test(line)).slice(0, 3).map((line) => line.trim()),
+  };
+}
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
-export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
+export function createServiceHandler({ db, service, ready, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
+  const limiter = authFailureLimiter ?? createAuthFailureLimiter();
+  // Cut to the longest written IPv6 address and then some: the limiter keeps thousands of them in memory.
+  const addressOf = (request: Request) =>
+    ((clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS).slice(0, 64);
+
   const routes: Route[] = [
-    { method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
-    { method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
-    { method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
-    { method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
-    { method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
-    { method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
-    { method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
+    { operation: "create-order", method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
+    { operation: "calculate-rate", method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
+    { operation: "get-warehouse", method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
+    { operation: "track-order", method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
+    { operation: "get-order", method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
+    { operation: "cancel-order", method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
+    { operation: "sandbox/advance", method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
   ];
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, "");
+    // Ids and reasons only: see describeFailure.
+    const context: { operation: string; apiClientId?: number } = { operation: "openapi" };
     try {
       if (path === "/v1/openapi.json" && request.method === "GET") {
         return jsonResponse(200, buildOpenApiDocument(url.origin));
@@ -97,13 +181,16 @@ export function createServiceHandler({ db, service, ready }: ServiceHttpDeps) {
       if (matching.length === 0) throw new ServiceFailure(404, `No operation at ${path}`);
       const route = matching.find((candidate) => candidate.method === request.method);
       if (!route) throw new ServiceFailure(405, `${path} accepts ${matching.map((candidate) => candidate.method).join(", ")}, not ${request.method}`);
+      context.operation = route.operation;
       await ready();
-      const client = await authenticate(db, request);
+      const client = await authenticate(db, request, limiter, addressOf(request));
+      context.apiClientId = client.id;
       return jsonResponse(200, await route.run(client, request, path.match(route.pattern)!));
     } catch (error) {
-      if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody());
-      console.error("Shipment Order Service failed", error);
-      return jsonResponse(500, { success: false, message: "The service failed; try again", errors: [] });
+      if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody(), error.retryAfterSeconds);
+      const reference = randomUUID();
+      console.error("Shipment Order Service failed", { reference, ...context, ...describeFailure(error) });
+      return jsonResponse(500, { success: false, message: `The service failed; try again (reference ${reference})`, errors: [] });
     }
   };
 }

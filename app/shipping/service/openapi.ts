@@ -1,48 +1,64 @@
 import { z } from "zod";
 import {
   AdvanceRequestSchema,
+  AwbSchema,
   CancelOrderRequestSchema,
   CancelOrderResultSchema,
   createOrderRequestSchema,
   CreateOrderResultSchema,
   ErrorResultSchema,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ENTRIES,
   OrderDetailsSchema,
   RateRequestSchema,
   RateResultSchema,
   TrackingResultSchema,
   WarehouseSchema,
 } from "../contract";
+import { AUTH_FAILURE_LIMITS } from "./auth-failure-limiter.server";
 
 const schema = (type: z.ZodType, io: "input" | "output") => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(type, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
   return rest;
 };
 
+const { perKey, perAddress, windowMs } = AUTH_FAILURE_LIMITS;
+
 const ERROR_STATUSES: Record<string, string> = {
-  "400": "The body is not a JSON object",
+  "400": `The body is not a JSON object, or is nested more than ${MAX_JSON_DEPTH} levels deep or holds more than ${MAX_JSON_ENTRIES} entries in one list or object`,
   "401": "Missing or wrong X-Api-Key / X-Secret-Key",
+  "429":
+    `Too many failed authentications: more than ${perKey} with this X-Api-Key, or ${perAddress} from this address, ` +
+    `in ${windowMs / 1000} seconds. Even right credentials are refused until the Retry-After header's seconds have passed.`,
   "404": "Unknown awb or warehouse",
   "409": "order_id conflict, or a move the shipment cannot make",
   "413": "Body over 1 MB",
-  "422": "Invalid fields: one entry per bad field",
+  "422": "Invalid fields (or an awb in the path over 64 characters): one entry per bad field",
 };
 
-function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; type: "string" | "integer" } }) {
+const RETRY_AFTER = {
+  description: "Seconds until the failures that caused the block leave the window",
+  schema: { type: "integer", minimum: 1, maximum: windowMs / 1000 },
+};
+
+function operation(summary: string, result: string, options: { body?: string; errors: string[]; path?: { name: string; schema: object } }) {
   return {
     summary,
     security: [{ apiKey: [], secretKey: [] }],
-    ...(options.path
-      ? { parameters: [{ name: options.path.name, in: "path", required: true, schema: { type: options.path.type } }] }
-      : {}),
+    ...(options.path ? { parameters: [{ name: options.path.name, in: "path", required: true, schema: options.path.schema }] } : {}),
     ...(options.body
       ? { requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${options.body}` } } } } }
       : {}),
     responses: {
       "200": { description: "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${result}` } } } },
       ...Object.fromEntries(
-        ["401", ...options.errors].map((status) => [
+        ["401", ...options.errors, "429"].map((status) => [
           status,
-          { description: ERROR_STATUSES[status], content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } } },
+          {
+            description: ERROR_STATUSES[status],
+            ...(status === "429" ? { headers: { "Retry-After": RETRY_AFTER } } : {}),
+            content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResult" } } },
+          },
         ]),
       ),
     },
@@ -51,6 +67,7 @@ function operation(summary: string, result: string, options: { body?: string; er
 
 /** The OpenAPI 3.1 description of /v1, generated from the same zod schemas the service enforces. */
 export function buildOpenApiDocument(serverUrl: string) {
+  const awbParameter = schema(AwbSchema, "input");
   return {
     openapi: "3.1.0",
     info: {
@@ -83,9 +100,9 @@ export function buildOpenApiDocument(serverUrl: string) {
     paths: {
       "/v1/create-order": { post: operation("Create a shipment order", "CreateOrderResult", { body: "CreateOrderRequest", errors: ["400", "409", "413", "422"] }) },
       "/v1/calculate-rate": { post: operation("Quote rates per courier", "RateResult", { body: "RateRequest", errors: ["400", "413", "422"] }) },
-      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", type: "integer" } }) },
-      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404"], path: { name: "awb", type: "string" } }) },
-      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404"], path: { name: "awb", type: "string" } }) },
+      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", schema: { type: "integer" } } }) },
+      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
+      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
       "/v1/cancel-order": { post: operation("Cancel a shipment not yet picked up (extension)", "CancelOrderResult", { body: "CancelOrderRequest", errors: ["400", "404", "409", "413", "422"] }) },
       "/v1/sandbox/advance": { post: operation("Move a sandbox shipment on (extension)", "TrackingResult", { body: "AdvanceRequest", errors: ["400", "404", "409", "413", "422"] }) },
     },

@@ -31,4 +31,16 @@ describe("configurable rate cards", () => {
     const noAwb = DEFAULT_RATE_CARDS.map((card) => ({ ...card, trackingUrl: "https://example.in/track" }));
     expect(() => loadRateCards(write("no-awb.json", noAwb))).toThrowError(/0\.trackingUrl/);
   });
+
+  it("refuses a tracking address that is not a web address, so the service never hands one out", () => {
+    for (const trackingUrl of ["javascript:alert('{awb}')", "data:text/html,<b>{awb}</b>", "http://track.example.in/{awb}", "{awb}"]) {
+      const cards = DEFAULT_RATE_CARDS.map((card) => (card.id === 2 ? { ...card, trackingUrl } : card));
+      expect(() => loadRateCards(write("unsafe.json", cards)), trackingUrl).toThrowError(/1\.trackingUrl: .*https/);
+    }
+  });
+
+  it("takes a loopback http tracking address, as a local sandbox serves", () => {
+    const cards = DEFAULT_RATE_CARDS.map((card) => ({ ...card, trackingUrl: "http://localhost:3000/track/{awb}" }));
+    expect(loadRateCards(write("local.json", cards))[0]!.trackingUrl).toBe("http://localhost:3000/track/{awb}");
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSafeTrackingUrl, TRACKING_URL_RULE } from "../tracking-url";
 import { ZONES } from "./zones";
 
 const ZoneRateSchema = z.object({
@@ -15,8 +16,14 @@ export const CourierRateCardSchema = z.object({
   /** Spelled as Shopify's supported tracking-company list spells it, so tracking links resolve. */
   name: z.string().min(1),
   mode: z.enum(["surface", "air"]),
-  /** Public tracking page; `{awb}` is replaced by the air waybill number. */
-  trackingUrl: z.string().includes("{awb}"),
+  /**
+   * Public tracking page; `{awb}` is replaced by the air waybill number. Checked with an awb in place,
+   * as the service fills it, so the service never hands out an address the app may not link to.
+   */
+  trackingUrl: z
+    .string()
+    .includes("{awb}")
+    .refine((template) => isSafeTrackingUrl(template.replace("{awb}", "1234567890")), { error: `trackingUrl ${TRACKING_URL_RULE}` }),
   /** Zones the courier serves, with their prices; a zone left out is not served. */
   zones: z.partialRecord(z.enum(ZONES), ZoneRateSchema),
   cod: z.object({ fixed: z.number().nonnegative(), percent: z.number().nonnegative() }),

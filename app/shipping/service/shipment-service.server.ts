@@ -2,6 +2,7 @@ import { createHash, randomInt } from "node:crypto";
 import { Prisma, type ApiClient, type PrismaClient, type ServiceOrder, type ServiceTrackingEvent } from "@prisma/client";
 import {
   AdvanceRequestSchema,
+  AwbPathSchema,
   CancelOrderRequestSchema,
   createOrderRequestSchema,
   EWAYBILL_THRESHOLD_RUPEES,
@@ -15,9 +16,9 @@ import {
   type TrackingResult,
   type Warehouse,
 } from "../contract";
-import { isCancellable, isServiceStatusCode, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "../status";
+import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "../status";
 import { invalid, ServiceFailure } from "./failures";
-import type { CourierRateCard } from "./rate-cards";
+import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
 import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
 import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
@@ -81,7 +82,14 @@ function toStep(event: ServiceTrackingEvent): TrackingStep {
   };
 }
 
-export function createShipmentService({ db, now, rateCards }: ShipmentServiceDeps) {
+export function createShipmentService({ db, now, rateCards: givenCards }: ShipmentServiceDeps) {
+  // Cards may come from anywhere (a file, a test); a bad one is a configuration bug, refused at start.
+  const checked = RateCardsSchema.safeParse(givenCards);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new Error(`The rate cards are invalid at ${issue.path.join(".") || "(top)"}: ${issue.message}`);
+  }
+  const rateCards = checked.data;
   const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
 
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
@@ -94,7 +102,8 @@ export function createShipmentService({ db, now, rateCards }: ShipmentServiceDep
     };
   }
 
-  async function findOrder(client: ApiClient, awb: string): Promise<ServiceOrder> {
+  async function findOrder(client: ApiClient, sentAwb: string): Promise<ServiceOrder> {
+    const { awb } = parseOrFail(AwbPathSchema, { awb: sentAwb });
     const order = await db.serviceOrder.findUnique({ where: { awb } });
     // Another client's awb is as unknown as a made-up one.
     if (!order || order.apiClientId !== client.id) throw new ServiceFailure(404, `No shipment with awb ${awb}`);
@@ -426,9 +435,6 @@ export function createShipmentService({ db, now, rateCards }: ShipmentServiceDep
     /** Sandbox only: moves a shipment on to its next stage, or along the graph to `to`. */
     async advance(client: ApiClient, body: unknown): Promise<TrackingResult> {
       const { awb, to } = parseOrFail(AdvanceRequestSchema, body);
-      if (to !== undefined && !isServiceStatusCode(to)) {
-        throw invalid([{ field: "to", message: `to must be one of the service status codes ${Object.keys(SERVICE_STATUS_LABELS).join(", ")}` }]);
-      }
       const order = await currentOrder(await findOrder(client, awb));
       const last = toStep(order.events[order.events.length - 1]!);
       try {

@@ -1,0 +1,311 @@
+import { inspect } from "node:util";
+import type { PrismaClient } from "@prisma/client";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import prisma from "~/db.server";
+import { createAuthFailureLimiter } from "~/shipping/service/auth-failure-limiter.server";
+import { createServiceHandler, describeFailure } from "~/shipping/service/http.server";
+import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
+import { ensureSandbox, SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
+import { createShipmentService } from "~/shipping/service/shipment-service.server";
+import { serveFetch } from "../../store/serve-fetch";
+import { SANDBOX_KEY, SANDBOX_SECRET } from "../support/courier-service";
+import { sampleOrder } from "../support/orders";
+
+beforeAll(async () => {
+  await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Everything written to the console while `work` runs, as the console would print it. */
+async function consoleOutput(work: () => Promise<unknown>): Promise<string> {
+  const lines: string[] = [];
+  const capture = (...args: unknown[]) => {
+    lines.push(args.map((arg) => (typeof arg === "string" ? arg : inspect(arg, { depth: Infinity }))).join(" "));
+  };
+  for (const method of ["error", "warn", "log", "info", "debug"] as const) vi.spyOn(console, method).mockImplementation(capture);
+  await work();
+  return lines.join("\n");
+}
+
+/**
+ * The real database, except that writing an order fails the way Prisma fails: with an error whose
+ * message quotes the whole row, the shopper's name, phone and address included.
+ */
+function databaseRefusingOrders(): PrismaClient {
+  const refusingOrders = (tx: PrismaClient) =>
+    new Proxy(tx, {
+      get(target, property, receiver) {
+        const delegate = Reflect.get(target, property, receiver);
+        if (property !== "serviceOrder") return delegate;
+        return new Proxy(delegate, {
+          get: (orders, method, ordersReceiver) =>
+            method === "create"
+              ? (args: { data: object }) => orders.create({ ...args, data: { ...args.data, columnThatDoesNotExist: true } })
+              : Reflect.get(orders, method, ordersReceiver),
+        });
+      },
+    });
+  return new Proxy(prisma, {
+    get(target, property, receiver) {
+      if (property !== "$transaction") return Reflect.get(target, property, receiver);
+      return (work: (tx: PrismaClient) => Promise<unknown>) => target.$transaction((tx) => work(refusingOrders(tx as PrismaClient)));
+    },
+  });
+}
+
+describe("an unexpected failure", () => {
+  const shopper = {
+    name: "Meenakshi Sundaravalli Iyengar",
+    mobile: "9876501234",
+    alt_mobile: "9123409876",
+    email: "meenakshi.iyengar@example.in",
+    company_name: "Iyengar Silks",
+    address_line_1: "Flat 7B, Lotus Residency, 14th Main Road",
+    address_line_2: "Behind Kamakshi Temple",
+    delivery_remarks: "Ring twice, ask for Meenakshi",
+  };
+
+  it("is logged with the operation and the kind of error, never the shopper's details or the secret", async () => {
+    const service = createShipmentService({ db: databaseRefusingOrders(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const client = await prisma.apiClient.findUniqueOrThrow({ where: { apiKey: SANDBOX_KEY } });
+    // The premise: the database's own error carries the personal data.
+    const raw = await service.createOrder(client, sampleOrder(shopper)).catch((error: unknown) => error);
+    expect(inspect(raw)).toContain(shopper.name);
+
+    const server = await serveFetch(createServiceHandler({ db: prisma, service, ready: async () => undefined }));
+    try {
+      let answer: Response | undefined;
+      const output = await consoleOutput(async () => {
+        answer = await fetch(`${server.url}/v1/create-order`, {
+          method: "POST",
+          headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json" },
+          body: JSON.stringify(sampleOrder(shopper)),
+        });
+      });
+      expect(answer!.status).toBe(500);
+      const body = await answer!.text();
+
+      expect(output).toContain("create-order");
+      expect(output).toContain("PrismaClientValidationError");
+      for (const [field, value] of Object.entries({ ...shopper, secret: SANDBOX_SECRET, mobile_digits: "98765 01234" })) {
+        expect(output, field).not.toContain(value);
+        expect(body, field).not.toContain(value);
+      }
+      for (const fragment of ["Meenakshi", "Lotus Residency", "9876501234", "example.in"]) expect(output).not.toContain(fragment);
+      // The answer and the log share a reference, so a client's report finds its log line.
+      const reference = /reference ([\w-]+)/.exec(JSON.parse(body).message)?.[1];
+      expect(reference).toBeDefined();
+      expect(output).toContain(reference);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("is described by its class, code and frames, never by its message", () => {
+    const syntax = (() => {
+      try {
+        JSON.parse('{"name":"Meenakshi Sundaravalli Iyengar"');
+      } catch (error) {
+        return error;
+      }
+    })();
+    const described = describeFailure(syntax);
+    expect(described.errorClass).toBe("SyntaxError");
+    expect(described.at.length).toBeGreaterThan(0);
+    expect(inspect(described)).not.toContain("Meenakshi");
+
+    const unique = Object.assign(new Error("Unique constraint failed for Meenakshi"), { code: "P2002" });
+    expect(describeFailure(unique)).toMatchObject({ errorClass: "Error", code: "P2002" });
+    expect(inspect(describeFailure(unique))).not.toContain("Meenakshi");
+    expect(describeFailure({ name: "Meenakshi" })).toEqual({ errorClass: "object", at: [] });
+  });
+});
+
+describe("failed authentication", () => {
+  const WRONG_SECRET = "not-the-secret";
+  type Attempt = { apiKey?: string; secretKey?: string; address?: string; forwardedFor?: string };
+
+  /** The real database, with every credential lookup taking 50 ms, so concurrent guesses overlap. */
+  const slowCredentialLookups = new Proxy(prisma, {
+    get(target, property, receiver) {
+      const delegate = Reflect.get(target, property, receiver);
+      if (property !== "apiClient") return delegate;
+      return new Proxy(delegate, {
+        get: (clients, method, clientsReceiver) =>
+          method === "findUnique"
+            ? async (args: Parameters<typeof prisma.apiClient.findUnique>[0]) => {
+                await new Promise((resolve) => setTimeout(resolve, 50));
+                return clients.findUnique(args);
+              }
+            : Reflect.get(clients, method, clientsReceiver),
+      });
+    },
+  });
+
+  /** The service on a clock the test moves; the caller's address is the one each attempt names. */
+  async function startGuardedService(options: { trustForwardedFor?: boolean; addressFromTest?: boolean; db?: PrismaClient } = {}) {
+    let clock = new Date("2026-03-10T03:30:00Z");
+    const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const server = await serveFetch(
+      createServiceHandler({
+        db: options.db ?? prisma,
+        service,
+        ready: async () => undefined,
+        authFailureLimiter: createAuthFailureLimiter({ now: () => clock }),
+        trustForwardedFor: options.trustForwardedFor,
+        ...(options.addressFromTest === false ? {} : { clientAddressOf: (request: Request) => request.headers.get("x-test-address") ?? undefined }),
+      }),
+    );
+    const attempt = ({ apiKey = SANDBOX_KEY, secretKey = SANDBOX_SECRET, address = "203.0.113.7", forwardedFor }: Attempt = {}) =>
+      fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, {
+        headers: {
+          "X-Api-Key": apiKey,
+          "X-Secret-Key": secretKey,
+          "X-Test-Address": address,
+          ...(forwardedFor ? { "X-Forwarded-For": forwardedFor } : {}),
+        },
+      });
+    return {
+      attempt,
+      /** Sends the attempts in concurrent batches, as a guesser would, and counts the answers by status. */
+      async hammer(attempts: Attempt[], batch = 100) {
+        const statuses: Record<number, number> = {};
+        const retryAfters: number[] = [];
+        for (let start = 0; start < attempts.length; start += batch) {
+          const answers = await Promise.all(attempts.slice(start, start + batch).map((one) => attempt(one)));
+          for (const answer of answers) {
+            statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+            if (answer.status === 429) retryAfters.push(Number(answer.headers.get("retry-after")));
+            await answer.arrayBuffer();
+          }
+        }
+        return { statuses, retryAfters };
+      },
+      advance(seconds: number) {
+        clock = new Date(clock.getTime() + seconds * 1000);
+      },
+      close: server.close,
+    };
+  }
+
+  const times = (count: number, attempt: Attempt | ((index: number) => Attempt)): Attempt[] =>
+    Array.from({ length: count }, (_, index) => (typeof attempt === "function" ? attempt(index) : attempt));
+
+  it("checks only 10 wrong secrets per key a minute; the rest are 429 with Retry-After, however fast they come", async () => {
+    const guarded = await startGuardedService();
+    try {
+      const { statuses, retryAfters } = await guarded.hammer(times(2000, { secretKey: WRONG_SECRET }));
+      expect(statuses).toEqual({ 401: 10, 429: 1990 });
+      expect(Math.min(...retryAfters)).toBeGreaterThanOrEqual(1);
+      expect(Math.max(...retryAfters)).toBeLessThanOrEqual(60);
+
+      const refused = await guarded.attempt({ secretKey: WRONG_SECRET });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect(await refused.json()).toMatchObject({ success: false, message: expect.stringMatching(/60 seconds/), errors: expect.any(Array) });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("counts concurrent guesses one by one, even while their lookups overlap", async () => {
+    const guarded = await startGuardedService({ db: slowCredentialLookups });
+    try {
+      expect((await guarded.hammer(times(100, { secretKey: WRONG_SECRET }))).statuses).toEqual({ 401: 10, 429: 90 });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("refuses even the right secret while its key is blocked, so the answer never tells a guesser when it is right", async () => {
+    const guarded = await startGuardedService();
+    try {
+      await guarded.hammer(times(10, { secretKey: WRONG_SECRET, address: "198.51.100.9" }));
+      expect((await guarded.attempt()).status).toBe(429);
+      guarded.advance(59);
+      const almost = await guarded.attempt();
+      expect(almost.status).toBe(429);
+      expect(almost.headers.get("retry-after")).toBe("1");
+      guarded.advance(1);
+      expect((await guarded.attempt()).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("keeps a valid client working from the same address while an attacker hammers another key", async () => {
+    const guarded = await startGuardedService();
+    try {
+      const attack = guarded.hammer(times(500, { apiKey: "someone_elses_key", secretKey: WRONG_SECRET }), 50);
+      const honest = guarded.hammer(times(50, {}), 5);
+      const [attacked, served] = await Promise.all([attack, honest]);
+      expect(attacked.statuses).toEqual({ 401: 10, 429: 490 });
+      expect(served.statuses).toEqual({ 200: 50 });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("blocks an address spraying many keys after 30 failures, except keys that already signed in from it; other addresses are untouched", async () => {
+    const guarded = await startGuardedService();
+    try {
+      expect((await guarded.attempt()).status).toBe(200);
+      const sprayed = await guarded.hammer(times(100, (index) => ({ apiKey: `guessed_key_${index}`, secretKey: WRONG_SECRET })), 20);
+      expect(sprayed.statuses).toEqual({ 401: 30, 429: 70 });
+
+      expect((await guarded.attempt()).status).toBe(200);
+      expect((await guarded.attempt({ apiKey: "guessed_key_fresh", secretKey: WRONG_SECRET })).status).toBe(429);
+      expect((await guarded.attempt({ apiKey: "guessed_key_fresh", secretKey: WRONG_SECRET, address: "198.51.100.2" })).status).toBe(401);
+      expect((await guarded.attempt({ address: "198.51.100.2" })).status).toBe(200);
+
+      guarded.advance(60);
+      expect((await guarded.attempt({ apiKey: "guessed_key_fresh", secretKey: WRONG_SECRET })).status).toBe(401);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("never counts a successful request", async () => {
+    const guarded = await startGuardedService();
+    try {
+      expect((await guarded.hammer(times(100, {}), 20)).statuses).toEqual({ 200: 100 });
+      expect((await guarded.hammer(times(10, { secretKey: WRONG_SECRET }), 1)).statuses).toEqual({ 401: 10 });
+      expect((await guarded.attempt({ secretKey: WRONG_SECRET })).status).toBe(429);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("counts a request with missing credentials against its address", async () => {
+    const guarded = await startGuardedService();
+    try {
+      const { statuses } = await guarded.hammer(times(40, (index) => ({ apiKey: `k${index}`, secretKey: "" })), 10);
+      expect(statuses).toEqual({ 401: 30, 429: 10 });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("takes the caller's address from X-Forwarded-For only when told the app is behind a trusted proxy", async () => {
+    const spray = (forwardedFor: (index: number) => string) =>
+      times(40, (index) => ({ apiKey: `guessed_key_${index}`, secretKey: WRONG_SECRET, forwardedFor: forwardedFor(index) }));
+
+    const untrusting = await startGuardedService({ addressFromTest: false });
+    try {
+      // Every caller is the same "unknown" address: a header anyone can write does not spread the count.
+      expect((await untrusting.hammer(spray((index) => `192.0.2.${index}`), 10)).statuses).toEqual({ 401: 30, 429: 10 });
+    } finally {
+      await untrusting.close();
+    }
+
+    const behindProxy = await startGuardedService({ addressFromTest: false, trustForwardedFor: true });
+    try {
+      expect((await behindProxy.hammer(spray(() => "203.0.113.7, 10.0.0.1"), 10)).statuses).toEqual({ 401: 30, 429: 10 });
+      expect((await behindProxy.attempt({ apiKey: "another_guess", secretKey: WRONG_SECRET, forwardedFor: "198.51.100.2, 10.0.0.1" })).status).toBe(401);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+});
