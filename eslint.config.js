@@ -7,8 +7,8 @@ export default tseslint.config(
   {
     ignores: [
       "build/", "public/build/", ".cache/", "node_modules/", ".test-db/", "test-results/",
-      // The `shopify` typings the Shopify CLI regenerates beside each extension.
-      "extensions/*/shopify.d.ts",
+      // Extension bundles, and the `shopify` typings the Shopify CLI regenerates beside each extension.
+      "extensions/*/dist/", "extensions/*/shopify.d.ts",
     ],
   },
   js.configs.recommended,
