@@ -4,7 +4,13 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", ".test-db/", ".data/", "test-results/"] },
+  {
+    ignores: [
+      "build/", "public/build/", ".cache/", "node_modules/", ".test-db/", ".data/", "test-results/",
+      // Extension bundles, and the `shopify` typings the Shopify CLI regenerates beside each extension.
+      "extensions/*/dist/", "extensions/*/shopify.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -58,9 +58,13 @@ export function withFragments(document: FoundDocument, fileDocuments: readonly F
   return [document.source, ...included].join("\n");
 }
 
+/** Where the app's documents live: the server, and the admin extensions' `shopify.query` calls. */
+const SOURCE_DIRS = ["app", "extensions"];
+
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
+    if (entry === "node_modules" || entry === "dist") continue;
     if (statSync(full).isDirectory()) yield* sourceFiles(full);
     else if (/\.(ts|tsx|graphql)$/.test(entry) && !/\.test\.tsx?$/.test(entry)) yield full;
   }
@@ -69,7 +73,7 @@ function* sourceFiles(dir: string): Generator<string> {
 function main(): number {
   let documents = 0;
   const failures: string[] = [];
-  for (const file of sourceFiles("app")) {
+  for (const file of SOURCE_DIRS.flatMap((dir) => [...sourceFiles(dir)])) {
     const found = findGraphqlDocuments(file, readFileSync(file, "utf8"));
     for (const document of found.filter((candidate) => !isFragment(candidate.source))) {
       documents += 1;
@@ -84,7 +88,7 @@ function main(): number {
     for (const failure of failures) console.error(`  ${failure}`);
     return 1;
   }
-  console.log(`GraphQL: ${documents} document(s) in app/ validate against the Admin API ${ADMIN_API_VERSION} schema.`);
+  console.log(`GraphQL: ${documents} document(s) in ${SOURCE_DIRS.join("/, ")}/ validate against the Admin API ${ADMIN_API_VERSION} schema.`);
   return 0;
 }
 

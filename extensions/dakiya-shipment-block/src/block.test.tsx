@@ -1,0 +1,239 @@
+import { getExtension } from "@shopify/ui-extensions-tester";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  allByText,
+  button,
+  click,
+  deferred,
+  fakeBackend,
+  hostI18n,
+  json,
+  ORDER_GID,
+  orderShipping,
+  pageText,
+  shipment,
+  unmount,
+  type BackendAnswer,
+  type BackendCall,
+  type Locale,
+} from "../../shared/testing";
+import en from "../locales/en.default.json";
+import hi from "../locales/hi.json";
+
+const extension = getExtension("admin.order-details.block.render");
+
+beforeEach(() => {
+  extension.setUp();
+  extension.shopify.data.selected = [{ id: ORDER_GID }];
+  useLocale("en");
+});
+
+afterEach(() => {
+  unmount();
+  extension.tearDown();
+});
+
+function useLocale(locale: Locale) {
+  extension.shopify.i18n = hostI18n(locale, { en, hi });
+}
+
+async function open(respond: (call: BackendCall) => BackendAnswer | Promise<BackendAnswer>) {
+  const backend = fakeBackend(respond);
+  extension.fetch = backend.fetch;
+  await extension.render();
+  return backend;
+}
+
+const GET = { method: "GET", path: "/api/orders/5551234", body: undefined };
+const SYNC = { method: "POST", path: "/api/orders/5551234/sync", body: {} };
+
+const block = () => document.body.querySelector("s-admin-block")!;
+const shipped = orderShipping({ state: "shipment", rates: [], shipment: shipment() });
+
+describe("an order shipped with Dakiya", () => {
+  it("shows the courier, awb, tracking link, courier status, latest event and estimated delivery", async () => {
+    const backend = await open(() => json(shipped));
+
+    await vi.waitFor(() => expect(pageText()).toContain("XB1234567890"));
+    expect(backend.calls).toEqual([GET]);
+    expect(block().getAttribute("heading")).toBe("Dakiya shipment");
+    expect(block().getAttribute("collapsedSummary")).toBe("In transit");
+    expect(document.body.querySelector("s-badge")!.textContent).toBe("In transit");
+    const text = pageText();
+    expect(text).toContain("Courier Xpressbees");
+    expect(text).toContain("AWB XB1234567890");
+    expect(text).toContain("Courier status In transit · 20 Nov 2026, 3:00 pm");
+    expect(text).toContain("Latest update In transit: Shipment reached hub, Bhiwandi · 20 Nov 2026, 3:00 pm");
+    expect(text).toContain("Estimated delivery Tue, 24 Nov");
+    const track = document.body.querySelector("s-link")!;
+    expect(track.getAttribute("href")).toBe("https://track.example.in/XB1234567890");
+    expect(track.textContent).toBe("Track shipment");
+    expect(allByText("s-button", "Ship with Dakiya")).toHaveLength(0);
+  });
+
+  it("syncs on Sync now and shows what the courier reported", async () => {
+    const synced = deferred<Response>();
+    const backend = await open((call) => (call.method === "GET" ? json(shipped) : synced.promise));
+    await vi.waitFor(() => expect(button("Sync now")).toBeTruthy());
+
+    click(button("Sync now"));
+    await vi.waitFor(() => expect(button("Sync now").hasAttribute("loading")).toBe(true));
+    synced.resolve(
+      json({
+        order: orderShipping({
+          state: "shipment",
+          rates: [],
+          shipment: shipment({
+            statusLabel: "Delivered",
+            courierStatus: { code: 7, label: "Delivered", at: "2026-11-22T06:15:00.000Z" },
+            lastEvent: { label: "Delivered", activity: "Handed to the customer", location: null, at: "2026-11-22T06:15:00.000Z" },
+          }),
+        }),
+      }),
+    );
+
+    await vi.waitFor(() => expect(pageText()).toContain("Latest update Delivered: Handed to the customer · 22 Nov 2026, 11:45 am"));
+    expect(button("Sync now").hasAttribute("loading")).toBe(false);
+    expect(block().getAttribute("collapsedSummary")).toBe("Delivered");
+    expect(backend.calls).toEqual([GET, SYNC]);
+  });
+
+  it("keeps the shipment on screen when a sync fails, and syncing again works", async () => {
+    let syncs = 0;
+    const backend = await open((call) => {
+      if (call.method === "GET") return json(shipped);
+      syncs += 1;
+      return syncs === 1 ? json({ error: "Bad gateway" }, 502) : json({ order: shipped });
+    });
+    await vi.waitFor(() => expect(button("Sync now")).toBeTruthy());
+
+    click(button("Sync now"));
+    await vi.waitFor(() => expect(pageText()).toContain("Sync didn't go through"));
+    expect(pageText()).toContain("Dakiya couldn't handle the request (error 502). Try again.");
+    expect(pageText()).toContain("AWB XB1234567890");
+
+    click(button("Sync now"));
+    await vi.waitFor(() => expect(pageText()).not.toContain("Sync didn't go through"));
+    expect(backend.calls).toEqual([GET, SYNC, SYNC]);
+  });
+
+  it("shows what the merchant must do when the shipment needs attention", async () => {
+    await open(() =>
+      json(
+        orderShipping({
+          state: "shipment",
+          rates: [],
+          shipment: shipment({ statusLabel: "Return to origin", attention: "The parcel is returning: call the customer before reshipping." }),
+        }),
+      ),
+    );
+
+    await vi.waitFor(() => expect(pageText()).toContain("Needs your attention"));
+    expect(pageText()).toContain("The parcel is returning: call the customer before reshipping.");
+    expect(document.body.querySelector("s-badge")!.getAttribute("tone")).toBe("warning");
+  });
+
+  it("shows the auto-booking decision's reason", async () => {
+    await open(() =>
+      json({ ...shipped, decision: { reason: "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98", at: "2026-11-19T04:30:00.000Z" } }),
+    );
+
+    await vi.waitFor(() =>
+      expect(pageText()).toContain("Auto-booking: Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98 (19 Nov 2026, 10:00 am)"),
+    );
+  });
+});
+
+describe("an order without a shipment", () => {
+  it("says so in one line and opens the Ship with Dakiya action", async () => {
+    const navigate = vi.fn();
+    extension.shopify.navigation.navigate = navigate;
+    const backend = await open(() => json(orderShipping()));
+
+    await vi.waitFor(() => expect(pageText()).toContain("Not shipped with Dakiya yet."));
+    expect(block().getAttribute("collapsedSummary")).toBe("Not shipped yet");
+    expect(allByText("s-button", "Sync now")).toHaveLength(0);
+
+    click(button("Ship with Dakiya"));
+    expect(navigate).toHaveBeenCalledExactlyOnceWith("extension:ship-with-dakiya");
+    expect(backend.calls).toEqual([GET]);
+  });
+
+  it("lists the problems that stop it shipping, with their fixes, and no Ship button", async () => {
+    const backend = await open(() =>
+      json(
+        orderShipping({
+          state: "problems",
+          rates: [],
+          problems: [{ code: "no_weight", message: "Two items have no weight.", fix: "Set a weight on each product variant." }],
+        }),
+      ),
+    );
+
+    await vi.waitFor(() => expect(pageText()).toContain("This order can't be shipped yet"));
+    expect(document.body.querySelector("s-list-item")!.textContent).toBe(
+      "Two items have no weight. What to do: Set a weight on each product variant.",
+    );
+    expect(block().getAttribute("collapsedSummary")).toBe("1 problem to fix");
+    expect(allByText("s-button", "Ship with Dakiya")).toHaveLength(0);
+
+    click(button("Check again"));
+    await vi.waitFor(() => expect(backend.calls).toEqual([GET, GET]));
+  });
+
+  it("says when the order is cancelled", async () => {
+    await open(() => json(orderShipping({ state: "cancelled", rates: [] })));
+    await vi.waitFor(() => expect(pageText()).toContain("This order is cancelled, so there is nothing to ship."));
+    expect(block().getAttribute("collapsedSummary")).toBe("Order cancelled");
+  });
+
+  it("shows the courier service's message when it is down, with a retry", async () => {
+    const backend = await open(() => json(orderShipping({ state: "unavailable", rates: [], message: "Courier service is down for maintenance." })));
+    await vi.waitFor(() => expect(pageText()).toContain("Courier service unavailable Courier service is down for maintenance."));
+    click(button("Try again"));
+    await vi.waitFor(() => expect(backend.calls).toEqual([GET, GET]));
+  });
+});
+
+describe("loading", () => {
+  it("shows a spinner until the backend answers", async () => {
+    const answer = deferred<Response>();
+    await open(() => answer.promise);
+
+    expect(document.body.querySelector("s-spinner")!.getAttribute("accessibilityLabel")).toBe("Loading shipment");
+    answer.resolve(json(shipped));
+    await vi.waitFor(() => expect(document.body.querySelector("s-spinner")).toBeNull());
+  });
+
+  it("shows a failed load as an error with a retry, never a blank card", async () => {
+    let calls = 0;
+    const backend = await open(() => (++calls === 1 ? "network-error" : json(shipped)));
+
+    await vi.waitFor(() => expect(pageText()).toContain("Couldn't load this order's shipment"));
+    expect(pageText()).toContain("Couldn't reach Dakiya. Check your connection and try again.");
+    click(button("Try again"));
+    await vi.waitFor(() => expect(pageText()).toContain("AWB XB1234567890"));
+    expect(backend.calls).toEqual([GET, GET]);
+  });
+});
+
+describe("in Hindi", () => {
+  it("shows the shipment and its buttons in Hindi", async () => {
+    useLocale("hi");
+    await open(() => json(shipped));
+
+    await vi.waitFor(() => expect(button("अभी सिंक करें")).toBeTruthy());
+    expect(block().getAttribute("heading")).toBe("डाकिया शिपमेंट");
+    expect(pageText()).toContain("कूरियर Xpressbees");
+    expect(pageText()).toContain("ताज़ा अपडेट In transit: Shipment reached hub, Bhiwandi");
+    expect(document.body.querySelector("s-link")!.textContent).toBe("शिपमेंट ट्रैक करें");
+  });
+
+  it("offers to ship an unshipped order in Hindi", async () => {
+    useLocale("hi");
+    await open(() => json(orderShipping()));
+
+    await vi.waitFor(() => expect(pageText()).toContain("अभी डाकिया से नहीं भेजा गया है।"));
+    expect(button("डाकिया से भेजें")).toBeTruthy();
+  });
+});

@@ -1,0 +1,241 @@
+import "@shopify/ui-extensions/preact";
+import { useSignal } from "@preact/signals";
+import { render } from "preact";
+import { useEffect } from "preact/hooks";
+import {
+  createDakiyaApi,
+  type ApiFailure,
+  type OrderShipping,
+  type Problem,
+  type ShipmentStatus,
+  type ShipmentView,
+} from "../../shared/api";
+import { formatDateTime, formatDay } from "../../shared/format";
+
+export default async () => {
+  render(<DakiyaShipmentBlock />, document.body);
+};
+
+/** Opens the "Ship with Dakiya" action (extensions/ship-with-dakiya) over this order page. */
+export const SHIP_ACTION_URL = "extension:ship-with-dakiya";
+
+type Screen =
+  | { kind: "loading" }
+  | { kind: "no-order" }
+  | { kind: "load-failed"; failure: ApiFailure }
+  | { kind: "order"; order: OrderShipping };
+
+const api = createDakiyaApi();
+
+function DakiyaShipmentBlock() {
+  const { i18n } = shopify;
+  const orderGid = shopify.data.selected[0]?.id;
+  const screen = useSignal<Screen>({ kind: "loading" });
+  const syncing = useSignal(false);
+  const syncFailure = useSignal<ApiFailure | null>(null);
+
+  const load = async () => {
+    syncFailure.value = null;
+    if (!orderGid) {
+      screen.value = { kind: "no-order" };
+      return;
+    }
+    screen.value = { kind: "loading" };
+    const result = await api.getOrder(orderGid);
+    screen.value = result.ok ? { kind: "order", order: result.value } : { kind: "load-failed", failure: result.failure };
+  };
+
+  const sync = async () => {
+    if (!orderGid || syncing.value) return;
+    syncing.value = true;
+    syncFailure.value = null;
+    const result = await api.sync(orderGid);
+    syncing.value = false;
+    // A failed sync keeps the last known shipment on screen under the error.
+    if (result.ok) screen.value = { kind: "order", order: result.value.order };
+    else syncFailure.value = result.failure;
+  };
+
+  useEffect(() => {
+    void load();
+    // Loads once per page view; `load` reads only values fixed for this order.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const current = screen.value;
+  const order = current.kind === "order" ? current.order : null;
+  const checkAgain = (label: string) => <s-button onClick={load}>{label}</s-button>;
+
+  return (
+    <s-admin-block heading={i18n.translate("heading")} collapsedSummary={order ? summary(order) : undefined}>
+      <s-stack gap="base">
+        {current.kind === "loading" && <s-spinner accessibilityLabel={i18n.translate("loading")} />}
+        {current.kind === "no-order" && <s-paragraph>{i18n.translate("order.notFound")}</s-paragraph>}
+        {current.kind === "load-failed" && (
+          <>
+            <FailureBanner heading={i18n.translate("loadFailed")} failure={current.failure} />
+            {checkAgain(i18n.translate("actions.retry"))}
+          </>
+        )}
+        {order?.decision && (
+          <s-text color="subdued">
+            {i18n.translate("decision", {
+              reason: order.decision.reason,
+              at: formatDateTime(i18n, order.decision.at),
+            })}
+          </s-text>
+        )}
+        {order?.state === "shipment" && order.shipment && (
+          <>
+            {syncFailure.value && <FailureBanner heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
+            <ShipmentCard shipment={order.shipment} />
+            <s-button onClick={sync} loading={syncing.value} disabled={syncing.value}>
+              {i18n.translate("actions.sync")}
+            </s-button>
+          </>
+        )}
+        {order?.state === "ready" && (
+          <>
+            <s-paragraph>{i18n.translate("notShipped")}</s-paragraph>
+            <s-button variant="primary" onClick={() => shopify.navigation.navigate(SHIP_ACTION_URL)}>
+              {i18n.translate("actions.ship")}
+            </s-button>
+          </>
+        )}
+        {order?.state === "problems" && (
+          <>
+            <ProblemList problems={order.problems} />
+            {checkAgain(i18n.translate("actions.checkAgain"))}
+          </>
+        )}
+        {order?.state === "cancelled" && <s-paragraph>{i18n.translate("order.cancelled")}</s-paragraph>}
+        {order?.state === "not_found" && (
+          <>
+            <s-paragraph>{i18n.translate("order.notFound")}</s-paragraph>
+            {checkAgain(i18n.translate("actions.checkAgain"))}
+          </>
+        )}
+        {order?.state === "unavailable" && (
+          <>
+            <s-banner tone="warning" heading={i18n.translate("order.unavailable")}>
+              <s-paragraph>{order.message ?? i18n.translate("order.unavailableText")}</s-paragraph>
+            </s-banner>
+            {checkAgain(i18n.translate("actions.retry"))}
+          </>
+        )}
+      </s-stack>
+    </s-admin-block>
+  );
+}
+
+/** The one line the collapsed card shows (the admin cuts it at 30 characters). */
+function summary(order: OrderShipping): string | undefined {
+  const { i18n } = shopify;
+  switch (order.state) {
+    case "shipment":
+      return order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
+    case "ready":
+      return i18n.translate("summary.notShipped");
+    case "problems":
+      return i18n.translate("summary.problems", { count: order.problems.length });
+    case "cancelled":
+      return i18n.translate("summary.cancelled");
+    case "not_found":
+    case "unavailable":
+      return undefined;
+  }
+}
+
+function failureText(failure: ApiFailure): string {
+  const { i18n } = shopify;
+  switch (failure.kind) {
+    case "network":
+      return i18n.translate("failure.network");
+    case "timeout":
+      return i18n.translate("failure.timeout");
+    case "status":
+      return i18n.translate("failure.status", { status: failure.status });
+    case "malformed":
+      return i18n.translate("failure.malformed");
+  }
+}
+
+function FailureBanner({ heading, failure }: { heading: string; failure: ApiFailure }) {
+  return (
+    <s-banner tone="critical" heading={heading}>
+      <s-paragraph>{failureText(failure)}</s-paragraph>
+    </s-banner>
+  );
+}
+
+function ProblemList({ problems }: { problems: Problem[] }) {
+  const { i18n } = shopify;
+  return (
+    <s-banner tone="warning" heading={i18n.translate("problems.heading")}>
+      <s-unordered-list>
+        {problems.map((problem) => (
+          <s-list-item key={problem.code}>
+            <s-text type="strong">{problem.message}</s-text> <s-text>{i18n.translate("problems.fix", { fix: problem.fix })}</s-text>
+          </s-list-item>
+        ))}
+      </s-unordered-list>
+    </s-banner>
+  );
+}
+
+const STATUS_TONE: Record<ShipmentStatus, "caution" | "info" | "success" | "critical" | "neutral"> = {
+  booking: "caution",
+  booked: "info",
+  fulfilled: "success",
+  failed: "critical",
+  cancelled: "neutral",
+};
+
+function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
+  const { i18n } = shopify;
+  const rows: [string, string][] = [];
+  if (shipment.courierName) rows.push([i18n.translate("shipment.courier"), shipment.courierName]);
+  if (shipment.awb) rows.push([i18n.translate("shipment.awb"), shipment.awb]);
+  if (shipment.courierStatus) {
+    rows.push([
+      i18n.translate("shipment.courierStatus"),
+      i18n.translate("shipment.at", {
+        what: shipment.courierStatus.label,
+        when: formatDateTime(i18n, shipment.courierStatus.at),
+      }),
+    ]);
+  }
+  if (shipment.lastEvent) {
+    const { label, activity, location, at } = shipment.lastEvent;
+    const what = location
+      ? i18n.translate("shipment.eventAt", { label, activity, location })
+      : i18n.translate("shipment.event", { label, activity });
+    rows.push([i18n.translate("shipment.lastEvent"), i18n.translate("shipment.at", { what, when: formatDateTime(i18n, at) })]);
+  }
+  if (shipment.estimatedDelivery) {
+    rows.push([i18n.translate("shipment.estimatedDelivery"), formatDay(i18n, shipment.estimatedDelivery)]);
+  } else if (shipment.edd) {
+    rows.push([i18n.translate("shipment.estimatedDelivery"), i18n.translate("shipment.days", { edd: shipment.edd })]);
+  }
+  return (
+    <s-stack gap="small">
+      <s-badge tone={shipment.attention ? "warning" : STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
+      {shipment.attention && (
+        <s-banner tone="warning" heading={i18n.translate("shipment.attention")}>
+          <s-paragraph>{shipment.attention}</s-paragraph>
+        </s-banner>
+      )}
+      {rows.map(([label, value]) => (
+        <s-stack key={label} direction="inline" gap="small-200">
+          <s-text color="subdued">{label}</s-text>
+          <s-text>{value}</s-text>
+        </s-stack>
+      ))}
+      {shipment.trackingUrl && (
+        <s-link href={shipment.trackingUrl} target="_blank">
+          {i18n.translate("shipment.track")}
+        </s-link>
+      )}
+    </s-stack>
+  );
+}

@@ -1,0 +1,169 @@
+import type { Signal } from "@preact/signals";
+import type { ApiFailure, OrderShipping, Problem, RateView, ShipmentStatus, ShipmentView } from "../../shared/api";
+import { formatDay, formatRupees } from "../../shared/format";
+
+export interface Notice {
+  tone: "success" | "info" | "critical";
+  heading: string;
+  lines: string[];
+}
+
+export function failureText(failure: ApiFailure): string {
+  const { i18n } = shopify;
+  switch (failure.kind) {
+    case "network":
+      return i18n.translate("failure.network");
+    case "timeout":
+      return i18n.translate("failure.timeout");
+    case "status":
+      return i18n.translate("failure.status", { status: failure.status });
+    case "malformed":
+      return i18n.translate("failure.malformed");
+  }
+}
+
+export function NoticeBanner({ notice }: { notice: Notice }) {
+  return (
+    <s-banner tone={notice.tone} heading={notice.heading}>
+      {notice.lines.map((line) => (
+        <s-paragraph key={line}>{line}</s-paragraph>
+      ))}
+    </s-banner>
+  );
+}
+
+export function FailureBanner({ heading, failure }: { heading: string; failure: ApiFailure }) {
+  return (
+    <s-banner tone="critical" heading={heading}>
+      <s-paragraph>{failureText(failure)}</s-paragraph>
+    </s-banner>
+  );
+}
+
+export function OrderBody({
+  order,
+  courierId,
+  booking,
+}: {
+  order: OrderShipping;
+  courierId: Signal<number | null>;
+  booking: boolean;
+}) {
+  const { i18n } = shopify;
+  return (
+    <s-stack gap="base">
+      {order.decision && (
+        <s-text color="subdued">{i18n.translate("decision", { reason: order.decision.reason })}</s-text>
+      )}
+      {order.state === "ready" &&
+        (order.rates.length > 0 ? (
+          <RateChoices rates={order.rates} courierId={courierId} disabled={booking} />
+        ) : (
+          <s-paragraph>{i18n.translate("rates.none")}</s-paragraph>
+        ))}
+      {order.state === "problems" && <ProblemList problems={order.problems} />}
+      {order.state === "shipment" && order.shipment && <ShipmentDetails shipment={order.shipment} />}
+      {order.state === "cancelled" && <s-banner tone="info">{i18n.translate("order.cancelled")}</s-banner>}
+      {order.state === "not_found" && <s-banner tone="warning">{i18n.translate("order.notFound")}</s-banner>}
+      {order.state === "unavailable" && (
+        <s-banner tone="warning" heading={i18n.translate("order.unavailable")}>
+          <s-paragraph>{order.message ?? i18n.translate("order.unavailableText")}</s-paragraph>
+        </s-banner>
+      )}
+    </s-stack>
+  );
+}
+
+function RateChoices({
+  rates,
+  courierId,
+  disabled,
+}: {
+  rates: RateView[];
+  courierId: Signal<number | null>;
+  disabled: boolean;
+}) {
+  const { i18n } = shopify;
+  const selected = courierId.value === null ? [] : [String(courierId.value)];
+  return (
+    <s-choice-list
+      label={i18n.translate("rates.label")}
+      name="courier"
+      values={selected}
+      disabled={disabled}
+      onChange={(event) => {
+        const value = event.currentTarget.values[0];
+        if (value !== undefined) courierId.value = Number(value);
+      }}
+    >
+      {rates.map((rate) => (
+        <s-choice key={rate.courierId} value={String(rate.courierId)} selected={rate.courierId === courierId.value}>
+          {i18n.translate("rates.option", {
+            name: rate.name,
+            mode: rate.mode,
+            price: formatRupees(i18n, rate.totalCharges),
+            edd: rate.edd,
+          })}
+          {rate.isRecommended && <s-badge tone="info">{i18n.translate("rates.recommended")}</s-badge>}
+          {rate.isCheapest && <s-badge tone="success">{i18n.translate("rates.cheapest")}</s-badge>}
+          {rate.isFastest && <s-badge tone="success">{i18n.translate("rates.fastest")}</s-badge>}
+        </s-choice>
+      ))}
+    </s-choice-list>
+  );
+}
+
+function ProblemList({ problems }: { problems: Problem[] }) {
+  const { i18n } = shopify;
+  return (
+    <s-banner tone="warning" heading={i18n.translate("problems.heading")}>
+      <s-unordered-list>
+        {problems.map((problem) => (
+          <s-list-item key={problem.code}>
+            <s-text type="strong">{problem.message}</s-text> <s-text>{i18n.translate("problems.fix", { fix: problem.fix })}</s-text>
+          </s-list-item>
+        ))}
+      </s-unordered-list>
+    </s-banner>
+  );
+}
+
+const STATUS_TONE: Record<ShipmentStatus, "caution" | "info" | "success" | "critical" | "neutral"> = {
+  booking: "caution",
+  booked: "info",
+  fulfilled: "success",
+  failed: "critical",
+  cancelled: "neutral",
+};
+
+function ShipmentDetails({ shipment }: { shipment: ShipmentView }) {
+  const { i18n } = shopify;
+  const rows: [string, string][] = [];
+  if (shipment.courierName) rows.push([i18n.translate("shipment.courier"), shipment.courierName]);
+  if (shipment.awb) rows.push([i18n.translate("shipment.awb"), shipment.awb]);
+  if (shipment.totalCharges !== null) {
+    rows.push([i18n.translate("shipment.charges"), formatRupees(i18n, shipment.totalCharges)]);
+  }
+  if (shipment.estimatedDelivery) {
+    rows.push([i18n.translate("shipment.estimatedDelivery"), formatDay(i18n, shipment.estimatedDelivery)]);
+  } else if (shipment.edd) {
+    rows.push([i18n.translate("shipment.estimatedDelivery"), i18n.translate("shipment.days", { edd: shipment.edd })]);
+  }
+  return (
+    <s-stack gap="small">
+      <s-badge tone={STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
+      {shipment.attention && <s-banner tone="warning">{shipment.attention}</s-banner>}
+      {rows.map(([label, value]) => (
+        <s-stack key={label} direction="inline" gap="small-200">
+          <s-text color="subdued">{label}</s-text>
+          <s-text>{value}</s-text>
+        </s-stack>
+      ))}
+      {shipment.trackingUrl && (
+        <s-link href={shipment.trackingUrl} target="_blank">
+          {i18n.translate("shipment.track")}
+        </s-link>
+      )}
+    </s-stack>
+  );
+}
