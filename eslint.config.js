@@ -26,4 +26,30 @@ export default tseslint.config(
     files: ["scripts/**", "store/**", "bench/**", "test/**", "server/**"],
     rules: { "no-console": "off" },
   },
+  // The boundary between the app and the courier service it embeds (docs/ARCHITECTURE.md): the app reaches the
+  // service only over HTTP through its courier client, exactly as it reaches a real aggregator; the service
+  // knows nothing of Shopify or of the app, only the wire contract they share.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/courier-service/**", "app/routes/v1.*"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [{ group: ["~/courier-service", "~/courier-service/**", "**/courier-service/**"], message: "The app reaches the embedded courier service only over HTTP, through app/shipping/client.server.ts." }],
+      }],
+    },
+  },
+  {
+    files: ["app/courier-service/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          {
+            regex: "^~/(?!(shipping/(contract|status|tracking-url|sandbox-accounts\\.server)|money|config\\.server|db\\.server)$)",
+            message: "The courier service knows only the wire contract it shares with the client (app/shipping/contract, status, tracking-url, sandbox-accounts) and its own folder.",
+          },
+          { group: ["@shopify/*", "@remix-run/*"], message: "The courier service knows nothing of Shopify or of the app's web framework." },
+        ],
+      }],
+    },
+  },
 );

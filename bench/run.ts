@@ -26,8 +26,8 @@ const { runAdminGraphql } = await import("../store/admin-api");
 const { seedShop } = await import("../store/seed");
 const { ORDER_FOR_BOOKING } = await import("../app/shopify/queries");
 const { toCourierOrder } = await import("../app/shopify/order-mapping");
-const { quoteAll } = await import("../app/shipping/service/rates");
-const { DEFAULT_RATE_CARDS } = await import("../app/shipping/service/rate-cards");
+const { quoteAll } = await import("../app/courier-service/rates");
+const { DEFAULT_RATE_CARDS } = await import("../app/courier-service/rate-cards");
 
 const shop = seedShop("bench.myshopify.com");
 const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => new Date());
@@ -41,9 +41,9 @@ await measure("rate engine (4 couriers, one route)", 200_000, (index) =>
 await measure("store simulator: OrderForBooking query", 2_000, () => runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => new Date()));
 
 const { default: prisma } = await import("../app/db.server");
-const { createServiceHandler } = await import("../app/shipping/service/http.server");
-const { createShipmentService } = await import("../app/shipping/service/shipment-service.server");
-const { ensureSandbox } = await import("../app/shipping/service/sandbox-seed.server");
+const { createServiceHandler } = await import("../app/courier-service/http.server");
+const { createShipmentService } = await import("../app/courier-service/shipment-service.server");
+const { ensureSandbox } = await import("../app/courier-service/sandbox-seed.server");
 const { createCourierClient } = await import("../app/shipping/client.server");
 const { serveFetch } = await import("../store/serve-fetch");
 const { indiaDate } = await import("../app/shipping/contract");

@@ -4,7 +4,7 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
 import { toPaise } from "~/money";
-import { courierClientFor, courierCredentialsOf, getShopSettings, serviceOrderIdFor, toMappingSettings } from "~/settings/shop-settings.server";
+import { courierClientFor, courierCredentialsOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { CreateOrderInput, LogisticId, Warehouse } from "~/shipping/contract";
 import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
@@ -164,7 +164,8 @@ async function bookClaimed(context: BookingContext, claimed: Shipment, isNew: bo
   const rate = quote.rates.find((candidate) => candidate.id === courierId);
   if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });
 
-  const payload: CreateOrderInput = { ...mapped.fields, order_id: serviceOrderIdFor(settings, mapped.fields.order_id), logistic_id: courierId };
+  // The order number is the order_id: every shop books on an account of its own (its sandbox account or its own).
+  const payload: CreateOrderInput = { ...mapped.fields, logistic_id: courierId };
   const ready = await prisma.shipment.update({
     where: { id: claimed.id },
     data: {

@@ -7,13 +7,13 @@ import {
   locationWarehousesOf,
   saveShopSettings,
   secretBox,
+  sandboxCredentialsFor,
   usesSandbox,
   type CourierCredentials,
 } from "./shop-settings.server";
-import { getConfig } from "~/config.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
-import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
+import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
 
 export type SettingsErrors = Partial<Record<string, string>>;
 
@@ -91,7 +91,7 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
 
   const credentials: CourierCredentials =
     values.mode === "sandbox"
-      ? { apiKey: getConfig().SANDBOX_API_KEY, secretKey: getConfig().SANDBOX_SECRET_KEY, environment: "test" }
+      ? sandboxCredentialsFor(shop)
       : {
           apiKey: values.apiKey || current.courierApiKey!,
           secretKey: values.secretKey || secretBox().open(current.courierSecretCipher!),

@@ -4,7 +4,7 @@ import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
-import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/service/sandbox-seed.server";
+import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 
 const PresetsSchema = z.array(
@@ -55,12 +55,6 @@ export function defaultWarehouseIdOf(settings: ShopSettings): number | null {
   return settings.defaultWarehouseId ?? (usesSandbox(settings) ? SANDBOX_PRIMARY_WAREHOUSE_ID : null);
 }
 
-/** The shared sandbox serves every shop without an account, so the order ids a shop sends it start with the shop's handle. */
-export const sandboxOrderIdPrefix = (shop: string) => `${shop.replace(/\.myshopify\.com$/, "")}-`;
-
-/** The order_id a shop sends the courier for one of its orders. */
-export const serviceOrderIdFor = (settings: ShopSettings, orderId: string) => (usesSandbox(settings) ? `${sandboxOrderIdPrefix(settings.shop)}${orderId}` : orderId);
-
 export function toMappingSettings(settings: ShopSettings): MappingSettings {
   return {
     codTag: settings.codTag,
@@ -79,12 +73,18 @@ export interface CourierCredentials {
   environment: "test" | "live";
 }
 
-/** The courier account a shop books with: its own, or the embedded sandbox's. */
-export function courierCredentialsOf(settings: ShopSettings): CourierCredentials {
+/**
+ * The shop's own account on the courier sandbox: derived from the sandbox's master pair and the shop's domain,
+ * so every shop has separate orders and warehouses there, and erasing one shop's never touches another's.
+ */
+export function sandboxCredentialsFor(shop: string): CourierCredentials {
   const config = getConfig();
-  if (!settings.courierApiKey || !settings.courierSecretCipher) {
-    return { apiKey: config.SANDBOX_API_KEY, secretKey: config.SANDBOX_SECRET_KEY, environment: "test" };
-  }
+  return { ...sandboxAccountCredentials({ apiKey: config.SANDBOX_API_KEY, secretKey: config.SANDBOX_SECRET_KEY }, shop), environment: "test" };
+}
+
+/** The courier account a shop books with: its own, or its sandbox account. */
+export function courierCredentialsOf(settings: ShopSettings): CourierCredentials {
+  if (!settings.courierApiKey || !settings.courierSecretCipher) return sandboxCredentialsFor(settings.shop);
   return {
     apiKey: settings.courierApiKey,
     secretKey: secretBox().open(settings.courierSecretCipher),

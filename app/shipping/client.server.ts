@@ -6,6 +6,14 @@ import {
   CancelOrderResultSchema,
   createOrderRequestSchema,
   CreateOrderResultSchema,
+  EraseAccountResultSchema,
+  operationPath,
+  RedactOrdersRequestSchema,
+  RedactOrdersResultSchema,
+  SERVICE_OPERATIONS,
+  type EraseAccountResult,
+  type RedactOrdersResult,
+  type ServiceOperation,
   ErrorResultSchema,
   OrderDetailsSchema,
   RateRequestSchema,
@@ -100,7 +108,9 @@ export function createCourierClient(options: CourierClientOptions) {
     return parsed.data;
   }
 
-  async function call<T>(operation: string, method: "GET" | "POST", path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+  async function call<T>(operation: ServiceOperation, schema: z.ZodType<T>, { body, parameter }: { body?: unknown; parameter?: string | number } = {}): Promise<T> {
+    const { method } = SERVICE_OPERATIONS[operation];
+    const path = operationPath(operation, parameter);
     if (!baseUrl) {
       throw new CourierError("unavailable", "No production address is configured for live courier accounts (COURIER_PRODUCTION_URL)");
     }
@@ -151,8 +161,6 @@ export function createCourierClient(options: CourierClientOptions) {
     throw lastFailure!;
   }
 
-  const segment = (value: string | number) => encodeURIComponent(String(value));
-
   return {
     baseUrl,
     environment: options.environment,
@@ -160,38 +168,49 @@ export function createCourierClient(options: CourierClientOptions) {
     /** Safe to retry: the service replays the original result for the same order_id and payload. */
     async createOrder(order: CreateOrderInput): Promise<CreateOrderResult> {
       validate(createOrderRequestSchema(now), order);
-      return call("create-order", "POST", "/v1/create-order", CreateOrderResultSchema, order);
+      return call("create-order", CreateOrderResultSchema, { body: order });
     },
 
     async calculateRate(request: RateRequestInput): Promise<RateResult> {
       validate(RateRequestSchema, request);
-      return call("calculate-rate", "POST", "/v1/calculate-rate", RateResultSchema, request);
+      return call("calculate-rate", RateResultSchema, { body: request });
     },
 
     async getWarehouse(id: number): Promise<Warehouse> {
-      return call("get-warehouse", "GET", `/v1/get-warehouse/${segment(id)}`, WarehouseSchema);
+      return call("get-warehouse", WarehouseSchema, { parameter: id });
     },
 
     async trackOrder(awb: string): Promise<TrackingResult> {
       validate(AwbPathSchema, { awb });
-      return call("track-order", "GET", `/v1/track-order/${segment(awb)}`, TrackingResultSchema);
+      return call("track-order", TrackingResultSchema, { parameter: awb });
     },
 
     async getOrder(awb: string): Promise<OrderDetails> {
       validate(AwbPathSchema, { awb });
-      return call("get-order", "GET", `/v1/get-order/${segment(awb)}`, OrderDetailsSchema);
+      return call("get-order", OrderDetailsSchema, { parameter: awb });
     },
 
     /** Extension (cancel-order); cancelling twice answers as the first time. */
     async cancelOrder(awb: string): Promise<CancelOrderResult> {
       validate(CancelOrderRequestSchema, { awb });
-      return call("cancel-order", "POST", "/v1/cancel-order", CancelOrderResultSchema, { awb });
+      return call("cancel-order", CancelOrderResultSchema, { body: { awb } });
     },
 
     /** Sandbox only: move a shipment on without waiting for its clock. */
     async advanceSandboxShipment(awb: string, to?: number): Promise<TrackingResult> {
       validate(AdvanceRequestSchema, { awb, to });
-      return call("sandbox/advance", "POST", "/v1/sandbox/advance", TrackingResultSchema, { awb, to });
+      return call("sandbox/advance", TrackingResultSchema, { body: { awb, to } });
+    },
+
+    /** Sandbox only: erase this sandbox account and everything it holds. */
+    async eraseSandboxAccount(): Promise<EraseAccountResult> {
+      return call("sandbox/erase-account", EraseAccountResultSchema, { body: {} });
+    },
+
+    /** Sandbox only: remove the shopper's details from this account's orders with these awbs. */
+    async redactSandboxOrders(awbs: string[]): Promise<RedactOrdersResult> {
+      validate(RedactOrdersRequestSchema, { awbs });
+      return call("sandbox/redact-orders", RedactOrdersResultSchema, { body: { awbs } });
     },
   };
 }

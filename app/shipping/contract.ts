@@ -421,6 +421,59 @@ export const AdvanceRequestSchema = z.object({
   to: z.literal(SERVICE_STATUS_CODES, { error: `to must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` }).optional(),
 });
 
+/** Extension of the embedded sandbox: the calling sandbox account and everything it holds, erased. */
+export const EraseAccountResultSchema = z.object({ success: z.literal(true), erased_orders: z.number().int().min(0) });
+export type EraseAccountResult = z.infer<typeof EraseAccountResultSchema>;
+
+/** Extension of the embedded sandbox: the shopper's details removed from the account's orders with these awbs. */
+export const MAX_REDACT_AWBS = 1000;
+export const RedactOrdersRequestSchema = z.object({
+  awbs: z.array(AwbSchema, { error: "awbs must be a list of awbs" }).max(MAX_REDACT_AWBS, { error: `awbs must list at most ${MAX_REDACT_AWBS} awbs` }),
+});
+export const RedactOrdersResultSchema = z.object({ success: z.literal(true), redacted_orders: z.number().int().min(0) });
+export type RedactOrdersResult = z.infer<typeof RedactOrdersResultSchema>;
+
+/**
+ * Every operation of the service, the one list: the service routes by it, the client addresses by it and the
+ * OpenAPI document describes it. Paths carry at most one `{parameter}`.
+ */
+export const SERVICE_OPERATIONS = {
+  "create-order": { method: "POST", path: "/v1/create-order", summary: "Create a shipment order" },
+  "calculate-rate": { method: "POST", path: "/v1/calculate-rate", summary: "Quote rates per courier" },
+  "get-warehouse": { method: "GET", path: "/v1/get-warehouse/{id}", summary: "Read a warehouse" },
+  "track-order": { method: "GET", path: "/v1/track-order/{awb}", summary: "Track a shipment" },
+  "get-order": { method: "GET", path: "/v1/get-order/{awb}", summary: "Read an order" },
+  "cancel-order": { method: "POST", path: "/v1/cancel-order", summary: "Cancel a shipment not yet picked up (extension)" },
+  "sandbox/advance": { method: "POST", path: "/v1/sandbox/advance", summary: "Move a sandbox shipment on (sandbox extension)" },
+  "sandbox/erase-account": { method: "POST", path: "/v1/sandbox/erase-account", summary: "Erase the calling sandbox account and its orders (sandbox extension)" },
+  "sandbox/redact-orders": { method: "POST", path: "/v1/sandbox/redact-orders", summary: "Remove the shopper's details from some of the account's orders (sandbox extension)" },
+} as const satisfies Record<string, { method: "GET" | "POST"; path: `/v1/${string}`; summary: string }>;
+
+export type ServiceOperation = keyof typeof SERVICE_OPERATIONS;
+export const SERVICE_OPERATION_NAMES = Object.keys(SERVICE_OPERATIONS) as ServiceOperation[];
+
+/** The path of an operation, with its parameter (if it has one) encoded into it. */
+export function operationPath(operation: ServiceOperation, parameter?: string | number): string {
+  return SERVICE_OPERATIONS[operation].path.replace(/\{\w+\}/, () => encodeURIComponent(String(parameter ?? "")));
+}
+
+/** Which operation a path is, and its parameter as sent (still encoded); null when none is. */
+export function operationAt(path: string): { operations: ServiceOperation[]; parameter: string | undefined } | null {
+  for (const name of SERVICE_OPERATION_NAMES) {
+    const template = SERVICE_OPERATIONS[name].path;
+    const [prefix, suffix = ""] = template.split(/\{\w+\}/);
+    if (template.includes("{")) {
+      if (path.startsWith(prefix!) && path.endsWith(suffix) && path.length > prefix!.length + suffix.length) {
+        const parameter = path.slice(prefix!.length, path.length - suffix.length);
+        if (!parameter.includes("/")) return { operations: SERVICE_OPERATION_NAMES.filter((other) => SERVICE_OPERATIONS[other].path === template), parameter };
+      }
+    } else if (path === template) {
+      return { operations: SERVICE_OPERATION_NAMES.filter((other) => SERVICE_OPERATIONS[other].path === template), parameter: undefined };
+    }
+  }
+  return null;
+}
+
 export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof FieldErrorSchema>;
 

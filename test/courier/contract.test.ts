@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { CourierError, createCourierClient } from "~/shipping/client.server";
-import { MAX_JSON_DEPTH } from "~/shipping/contract";
-import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
+import { MAX_JSON_DEPTH, SERVICE_OPERATION_NAMES } from "~/shipping/contract";
+import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
+import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
 import { sampleOrder } from "../support/orders";
@@ -119,7 +120,7 @@ describe("create-order, get-order, track-order", () => {
       warehouse_id: expect.any(Number),
     });
     const stored = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb } });
-    expect(stored.totalCharges).toBe(delhivery.total_charges);
+    expect(stored.totalChargesPaise).toBe(Math.round(delhivery.total_charges * 100));
     expect(details.products).toHaveLength(2);
   });
 
@@ -132,7 +133,7 @@ describe("create-order, get-order, track-order", () => {
   it("picks up from the primary warehouse unless told otherwise", async () => {
     const client = courier.client();
     const primary = await client.createOrder(sampleOrder());
-    const gurugram = await prisma.warehouse.findFirstOrThrow({ where: { city: "Gurugram" } });
+    const gurugram = { id: 2 };
     const chosen = await client.createOrder(sampleOrder({ warehouse_id: gurugram.id }));
     const primaryWarehouse = await client.getWarehouse((await client.getOrder(primary.awb)).warehouse_id);
     expect(primaryWarehouse).toMatchObject({ city: "Bhiwandi", pincode: 421302, is_active: true });
@@ -245,6 +246,51 @@ describe("sandbox advance", () => {
     expect(returned.order_status).toBe("RTODELIVERED");
     const illegal = await failureOf(courier.client().advanceSandboxShipment(created.awb, 8));
     expect(illegal.status).toBe(409);
+  });
+});
+
+describe("sandbox accounts and erasure", () => {
+  const master = { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET };
+  const accountClient = (account: string) => courier.client(sandboxAccountCredentials(master, account));
+
+  it("opens an account of its own for each derived key pair, with its own warehouses 1 and 2 and order ids", async () => {
+    const first = accountClient(`acct-${Date.now()}-a.example`);
+    const second = accountClient(`acct-${Date.now()}-b.example`);
+    expect((await first.getWarehouse(1)).city).toBe("Bhiwandi");
+    expect((await second.getWarehouse(2)).city).toBe("Gurugram");
+    const mine = await first.createOrder(sampleOrder({ order_id: "1001" }));
+    const theirs = await second.createOrder(sampleOrder({ order_id: "1001" }));
+    expect(mine.awb).not.toBe(theirs.awb);
+    // Each account sees only its own shipments.
+    expect((await failureOf(second.getOrder(mine.awb))).kind).toBe("not_found");
+  });
+
+  it("refuses a derived key with a secret that was not derived for it", async () => {
+    const { apiKey } = sandboxAccountCredentials(master, "someone.example");
+    const forged = courier.client({ apiKey, secretKey: sandboxAccountCredentials(master, "someone-else.example").secretKey });
+    expect((await failureOf(forged.getWarehouse(1))).kind).toBe("unauthorized");
+    expect(await prisma.apiClient.count({ where: { name: "someone.example" } })).toBe(0);
+  });
+
+  it("erases one account's orders and leaves every other account's, and redacts a shopper by awb", async () => {
+    const stamp = Date.now();
+    const erased = accountClient(`shop-${stamp}.example`);
+    const neighbour = accountClient(`shop-${stamp}-2.example`);
+    const gone = await erased.createOrder(sampleOrder({ order_id: "7" }));
+    const kept = await neighbour.createOrder(sampleOrder({ order_id: "7", name: "Meera Nair" }));
+    const redacted = await neighbour.createOrder(sampleOrder({ order_id: "8", name: "Kavya Joshi" }));
+
+    expect(await erased.eraseSandboxAccount()).toEqual({ success: true, erased_orders: 1 });
+    expect(await prisma.serviceOrder.count({ where: { awb: gone.awb } })).toBe(0);
+    expect((await neighbour.getOrder(kept.awb)).customer_name).toBe("Meera Nair");
+
+    expect(await neighbour.redactSandboxOrders([redacted.awb, gone.awb])).toEqual({ success: true, redacted_orders: 1 });
+    expect(await neighbour.getOrder(redacted.awb)).toMatchObject({ customer_name: "[redacted]", mobile: "[redacted]", address_line_1: "[redacted]", awb: redacted.awb });
+    expect((await neighbour.getOrder(kept.awb)).customer_name).toBe("Meera Nair");
+  });
+
+  it("will not erase the shared sandbox account", async () => {
+    expect(await failureOf(courier.client().eraseSandboxAccount())).toMatchObject({ kind: "conflict", status: 409 });
   });
 });
 
@@ -577,7 +623,7 @@ describe("OpenAPI", () => {
     type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, { schema: { type: string } }>; content?: unknown }> };
     const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
     const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
-    expect(operations).toHaveLength(7);
+    expect(operations).toHaveLength(SERVICE_OPERATION_NAMES.length);
     for (const { name, operation } of operations) {
       expect(operation.security, name).toBeDefined();
       expect(operation.responses["429"]?.headers?.["Retry-After"]?.schema.type, name).toBe("integer");

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "@prisma/client";
 import prisma from "~/db.server";
-import { ServiceFailure } from "~/shipping/service/failures";
-import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
-import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
-import { createShipmentService } from "~/shipping/service/shipment-service.server";
+import { ServiceFailure } from "~/courier-service/failures";
+import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
+import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
+import { createShipmentService } from "~/courier-service/shipment-service.server";
 import { SANDBOX_KEY, SANDBOX_SECRET } from "../support/courier-service";
 import { sampleOrder } from "../support/orders";
 

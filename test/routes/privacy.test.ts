@@ -1,65 +1,108 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as shopRedact } from "~/routes/webhooks.shop.redact";
-import { startShippingWorld, type startStore } from "../support/store";
+import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
+import { seedShop } from "../../store/seed";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
+import { startStore } from "../support/store";
 import { responseOf, signedWebhookRequest } from "../support/webhooks";
 
-let world: Awaited<ReturnType<typeof startShippingWorld>>;
+// Two shops whose handles are prefixes of each other: erasing the first must not touch the second.
+const tag = randomUUID().slice(0, 6);
+const SHOP = `shop-${tag}.myshopify.com`;
+const NEIGHBOUR = `shop-${tag}-2.myshopify.com`;
+
+let courier: RunningCourierService;
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
   await resetJobs();
-  world = await startShippingWorld();
-  ({ store } = world);
+  courier = await startAppCourierService();
+  store = await startStore({ domain: SHOP, shops: [seedShop(SHOP), seedShop(NEIGHBOUR)], throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
 });
-afterAll(() => world.close());
+afterAll(async () => {
+  await store.close();
+  await courier.close();
+});
 
-async function bookOrderNamed(name: string): Promise<{ awb: string; legacyId: string }> {
-  const order = store.shop.orders.find((candidate) => candidate.name === name)!;
+async function bookOrderNamed(shop: string, name: string): Promise<{ awb: string; legacyId: string }> {
+  const order = store.simulator.shop(shop).orders.find((candidate) => candidate.name === name)!;
   const body = new FormData();
   body.set("courierId", "1");
-  const response = await shipAction({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`, { method: "POST", body }), params: { id: order.legacyResourceId }, context: {} });
+  const response = await shipAction({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`, { method: "POST", body }, shop), params: { id: order.legacyResourceId }, context: {} });
   const { shipment } = (await response.json()) as { shipment: { awb: string } };
   return { awb: shipment.awb, legacyId: order.legacyResourceId };
 }
 
-describe("compliance webhooks", () => {
-  it("customers/redact removes the shopper's name, phone and address from shipments and the sandbox's copy", async () => {
-    const kept = await bookOrderNamed("#1001");
-    const redacted = await bookOrderNamed("#1002");
-    const before = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: redacted.awb } });
-    expect(before.customerName).toBe("Rahul Verma");
+const webhook = (topic: string, shop: string, payload: unknown) => signedWebhookRequest(`http://localhost:3999/webhooks/${topic}`, { topic, shop, payload });
 
-    const request = signedWebhookRequest("http://localhost:3999/webhooks/customers/redact", {
-      topic: "customers/redact",
-      shop: store.domain,
-      payload: { shop_id: 1, shop_domain: store.domain, customer: { id: 77 }, orders_to_redact: [Number(redacted.legacyId)] },
-    });
+describe("compliance webhooks", () => {
+  it("books each shop on a sandbox account of its own, with its plain order numbers", async () => {
+    const mine = await bookOrderNamed(SHOP, "#1003");
+    const theirs = await bookOrderNamed(NEIGHBOUR, "#1003");
+    const [myOrder, theirOrder] = await Promise.all([mine, theirs].map(({ awb }) => prisma.serviceOrder.findUniqueOrThrow({ where: { awb }, include: { apiClient: true } })));
+    expect(myOrder!.orderId).toBe("1003");
+    expect(theirOrder!.orderId).toBe("1003");
+    expect(myOrder!.apiClient).toMatchObject({ isSandbox: true, name: SHOP });
+    expect(theirOrder!.apiClient).toMatchObject({ isSandbox: true, name: NEIGHBOUR });
+  });
+
+  it("customers/redact removes the shopper's name, phone and address from shipments and the sandbox's copy", async () => {
+    const kept = await bookOrderNamed(SHOP, "#1001");
+    const redacted = await bookOrderNamed(SHOP, "#1002");
+    expect((await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: redacted.awb } })).customerName).toBe("Rahul Verma");
+
+    const request = webhook("customers/redact", SHOP, { shop_id: 1, shop_domain: SHOP, customer: { id: 77 }, orders_to_redact: [Number(redacted.legacyId)] });
     expect((await responseOf(() => customersRedact({ request, params: {}, context: {} }))).status).toBe(200);
     expect((await runJobs(["customers-redact"])).failed).toEqual([]);
 
-    const shipment = await prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, awb: redacted.awb } });
+    const shipment = await prisma.shipment.findFirstOrThrow({ where: { shop: SHOP, awb: redacted.awb } });
     expect(shipment.requestPayload).not.toMatch(/Rahul|9839012345|Aliganj/);
     expect(JSON.parse(shipment.requestPayload)).toMatchObject({ name: "[redacted]", mobile: "[redacted]", pincode: "226024" });
     const serviceOrder = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: redacted.awb } });
     expect(serviceOrder).toMatchObject({ customerName: "[redacted]", mobile: "[redacted]", addressLine1: "[redacted]", awb: redacted.awb });
-
     expect((await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: kept.awb } })).customerName).toBe("Priya Sharma");
   });
 
-  it("shop/redact forgets the shop's settings, shipments and its sandbox orders", async () => {
-    expect(await prisma.shipment.count({ where: { shop: store.domain } })).toBeGreaterThan(0);
-    const request = signedWebhookRequest("http://localhost:3999/webhooks/shop/redact", {
-      topic: "shop/redact",
-      shop: store.domain,
-      payload: { shop_id: 1, shop_domain: store.domain },
-    });
+  it("shop/redact forgets the shop's settings, shipments and sandbox account, and nothing of a shop whose handle it prefixes", async () => {
+    const neighbourAwbs = (await prisma.shipment.findMany({ where: { shop: NEIGHBOUR } })).map((shipment) => shipment.awb!);
+    expect(neighbourAwbs).toHaveLength(1);
+    expect(await prisma.shipment.count({ where: { shop: SHOP } })).toBeGreaterThan(0);
+
+    const request = webhook("shop/redact", SHOP, { shop_id: 1, shop_domain: SHOP });
     expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
     expect((await runJobs(["shop-redact"])).failed).toEqual([]);
-    expect(await prisma.shipment.count({ where: { shop: store.domain } })).toBe(0);
-    expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(0);
-    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: store.domain.replace(".myshopify.com", "-") } } })).toBe(0);
+
+    expect(await prisma.shipment.count({ where: { shop: SHOP } })).toBe(0);
+    expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
+    expect(await prisma.apiClient.count({ where: { name: SHOP } })).toBe(0);
+    expect(await prisma.serviceOrder.count({ where: { apiClient: { name: SHOP } } })).toBe(0);
+
+    expect(await prisma.shipment.count({ where: { shop: NEIGHBOUR } })).toBe(1);
+    expect(await prisma.serviceOrder.count({ where: { awb: { in: neighbourAwbs }, apiClient: { name: NEIGHBOUR } } })).toBe(1);
+    expect((await courier.client(courierCredentialsFor(NEIGHBOUR)).getOrder(neighbourAwbs[0]!)).customer_name).toBe("Ananya Iyer");
+  });
+
+  it("retries shop/redact while the sandbox cannot be reached, and erases nothing locally until it can", async () => {
+    const shop = NEIGHBOUR;
+    const port = Number(new URL(courier.url).port);
+    await courier.close();
+    const request = webhook("shop/redact", shop, { shop_id: 2, shop_domain: shop });
+    expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
+    const down = await runJobs(["shop-redact"]);
+    expect(down.failed).toHaveLength(1);
+    expect(await prisma.shipment.count({ where: { shop } })).toBe(1);
+
+    courier = await (await import("../support/courier-service")).startCourierService({ port });
+    expect((await runJobs(["shop-redact"])).failed).toEqual([]);
+    expect(await prisma.shipment.count({ where: { shop } })).toBe(0);
+    expect(await prisma.apiClient.count({ where: { name: shop } })).toBe(0);
   });
 });
+
+function courierCredentialsFor(shop: string) {
+  return sandboxAccountCredentials({ apiKey: process.env.SANDBOX_API_KEY!, secretKey: process.env.SANDBOX_SECRET_KEY! }, shop);
+}

@@ -103,8 +103,8 @@ describe("settings", () => {
 
     const loaded = (await (await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} })).json()) as { warehouses: { id: number; description: string }[] };
     expect(loaded.warehouses).toEqual([
-      { id: 1, description: "Bhiwandi Fulfilment Centre, Building A4, Indian Corporation Warehousing Park, Bhiwandi, Maharashtra 421302", problem: null },
-      { id: 2, description: "Gurugram Fulfilment Centre, Plot 52, Sector 37, Gurugram, Haryana 122001", problem: null },
+      { id: 1, description: "Bhiwandi Warehouse, Building A4, Indian Corporation Warehousing Park, Bhiwandi, Maharashtra 421302", problem: null },
+      { id: 2, description: "Gurugram Warehouse, Plot 52, Sector 37, Gurugram, Haryana 122001", problem: null },
     ]);
     const page = JSON.stringify(loaded);
     expect(page).not.toContain(process.env.SANDBOX_SECRET_KEY!);

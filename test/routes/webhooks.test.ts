@@ -1,9 +1,10 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { action as appUninstalled } from "~/routes/webhooks.app.uninstalled";
 import { action as customersDataRequest } from "~/routes/webhooks.customers.data_request";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as shopRedact } from "~/routes/webhooks.shop.redact";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { responseOf, signedWebhookRequest, uniqueShop } from "../support/webhooks";
 
@@ -20,7 +21,13 @@ const uninstalled = (shop: string, options: { webhookId?: string; secret?: strin
   return responseOf(() => appUninstalled({ request, params: {}, context: {} }));
 };
 
-beforeAll(() => resetJobs());
+let courier: RunningCourierService;
+beforeAll(async () => {
+  await resetJobs();
+  // shop/redact erases the shop's sandbox account over HTTP.
+  courier = await startAppCourierService();
+});
+afterAll(() => courier.close());
 
 describe("webhooks", () => {
   it("refuses a forged app/uninstalled with 401 and writes nothing", async () => {

@@ -1,9 +1,9 @@
 import prisma from "~/db.server";
 import { createCourierClient, type CourierClientOptions } from "~/shipping/client.server";
-import { createServiceHandler } from "~/shipping/service/http.server";
-import { DEFAULT_RATE_CARDS } from "~/shipping/service/rate-cards";
-import { ensureSandbox } from "~/shipping/service/sandbox-seed.server";
-import { createShipmentService } from "~/shipping/service/shipment-service.server";
+import { createServiceHandler } from "~/courier-service/http.server";
+import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
+import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
+import { createShipmentService } from "~/courier-service/shipment-service.server";
 import { serveFetch } from "../../store/serve-fetch";
 
 export const SANDBOX_KEY = process.env.SANDBOX_API_KEY!;
@@ -20,7 +20,7 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
   const outages = new Map<string, number>();
   const service = createShipmentService({ db: prisma, now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
   await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
-  const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined });
+  const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined, sandbox: { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET } });
   const server = await serveFetch((request) => {
     requests += 1;
     const operation = new URL(request.url).pathname.replace(/^\/v1\//, "");

@@ -22,12 +22,12 @@ export async function runJobs(queues: readonly QueueName[] = QUEUE_NAMES, { incl
   const handlers = createJobHandlers({ adminFor: deps?.adminFor ?? (async (shop) => (await (await import("~/shopify.server")).unauthenticated.admin(shop)).admin), now: deps?.now ?? (() => new Date()) });
   const run: JobRun = { ran: 0, failed: [] };
   for (const queue of queues) {
-    const seen = new Set<string>();
-    for (;;) {
-      const jobs = (await boss.fetch(queue, { batchSize: 10, ignoreStartAfter: includeDeferred })).filter((job) => !seen.has(job.id));
+    // The first fetch may take jobs not due yet; later ones only due jobs (those the run itself enqueued), so a
+    // job that failed here and waits for its retry is not taken again.
+    for (let pass = 0; ; pass += 1) {
+      const jobs = await boss.fetch(queue, { batchSize: 500, ignoreStartAfter: includeDeferred && pass === 0 });
       if (jobs.length === 0) break;
       for (const job of jobs) {
-        seen.add(job.id);
         run.ran += 1;
         try {
           await runJob(queue, job, handlers);

@@ -15,8 +15,8 @@ export function appCredentials(): AppCredentials {
  * The store simulator on a real port, a fresh seeded shop of its own, and the Shopify library's
  * fetch pointed at it.
  */
-export async function startStore(options: Partial<StoreSimulatorOptions> & { appUrl?: string } = {}) {
-  const domain = uniqueShop("store");
+export async function startStore(options: Partial<StoreSimulatorOptions> & { appUrl?: string; domain?: string } = {}) {
+  const domain = options.domain ?? uniqueShop("store");
   const simulator = createStoreSimulator({ app: appCredentials(), appUrl: options.appUrl ?? "http://127.0.0.1:1", shops: [seedShop(domain)], ...options });
   const server = await serveFetch((request) => simulator.handle(request));
   setStoreSimulatorUrl(server.url);
@@ -25,9 +25,9 @@ export async function startStore(options: Partial<StoreSimulatorOptions> & { app
     simulator,
     domain,
     shop: simulator.shop(domain),
-    /** A request as App Bridge's fetch sends it: Bearer session token for this shop. */
-    adminRequest(path: string, init: RequestInit = {}) {
-      const token = signSessionToken(appCredentials(), domain);
+    /** A request as App Bridge's fetch sends it: Bearer session token for this shop (or another the store holds). */
+    adminRequest(path: string, init: RequestInit = {}, shop = domain) {
+      const token = signSessionToken(appCredentials(), shop);
       const headers = new Headers(init.headers);
       headers.set("Authorization", `Bearer ${token}`);
       return new Request(`${getConfig().SHOPIFY_APP_URL}${path}`, { ...init, headers });

@@ -6,15 +6,21 @@ import {
   CancelOrderResultSchema,
   createOrderRequestSchema,
   CreateOrderResultSchema,
+  EraseAccountResultSchema,
   ErrorResultSchema,
   MAX_JSON_DEPTH,
   MAX_JSON_ENTRIES,
   OrderDetailsSchema,
   RateRequestSchema,
   RateResultSchema,
+  RedactOrdersRequestSchema,
+  RedactOrdersResultSchema,
+  SERVICE_OPERATION_NAMES,
+  SERVICE_OPERATIONS,
+  type ServiceOperation,
   TrackingResultSchema,
   WarehouseSchema,
-} from "../contract";
+} from "~/shipping/contract";
 import { AUTH_FAILURE_LIMITS } from "./auth-failure-limiter.server";
 
 const schema = (type: z.ZodType, io: "input" | "output") => {
@@ -65,6 +71,19 @@ function operation(summary: string, result: string, options: { body?: string; er
   };
 }
 
+/** What each operation takes and answers; typed by the contract's list, so no operation goes undescribed. */
+const OPERATION_SHAPES: Record<ServiceOperation, { body?: string; result: string; errors: string[] }> = {
+  "create-order": { body: "CreateOrderRequest", result: "CreateOrderResult", errors: ["400", "409", "413", "422"] },
+  "calculate-rate": { body: "RateRequest", result: "RateResult", errors: ["400", "413", "422"] },
+  "get-warehouse": { result: "Warehouse", errors: ["404"] },
+  "track-order": { result: "TrackingResult", errors: ["404", "422"] },
+  "get-order": { result: "OrderDetails", errors: ["404", "422"] },
+  "cancel-order": { body: "CancelOrderRequest", result: "CancelOrderResult", errors: ["400", "404", "409", "413", "422"] },
+  "sandbox/advance": { body: "AdvanceRequest", result: "TrackingResult", errors: ["400", "404", "409", "413", "422"] },
+  "sandbox/erase-account": { result: "EraseAccountResult", errors: ["400", "409", "413"] },
+  "sandbox/redact-orders": { body: "RedactOrdersRequest", result: "RedactOrdersResult", errors: ["400", "409", "413", "422"] },
+};
+
 /** The OpenAPI 3.1 description of /v1, generated from the same zod schemas the service enforces. */
 export function buildOpenApiDocument(serverUrl: string) {
   const awbParameter = schema(AwbSchema, "input");
@@ -75,7 +94,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       version: "1",
       description:
         "Courier aggregation: create shipment orders, quote rates, read warehouses, track shipments, read orders. " +
-        "cancel-order and sandbox/advance are extensions of Dakiya's embedded sandbox.",
+        "cancel-order and the sandbox/* operations are extensions of Dakiya's embedded sandbox.",
     },
     servers: [{ url: serverUrl }],
     components: {
@@ -94,17 +113,29 @@ export function buildOpenApiDocument(serverUrl: string) {
         CancelOrderRequest: schema(CancelOrderRequestSchema, "input"),
         CancelOrderResult: schema(CancelOrderResultSchema, "output"),
         AdvanceRequest: schema(AdvanceRequestSchema, "input"),
+        EraseAccountResult: schema(EraseAccountResultSchema, "output"),
+        RedactOrdersRequest: schema(RedactOrdersRequestSchema, "input"),
+        RedactOrdersResult: schema(RedactOrdersResultSchema, "output"),
         ErrorResult: schema(ErrorResultSchema, "output"),
       },
     },
-    paths: {
-      "/v1/create-order": { post: operation("Create a shipment order", "CreateOrderResult", { body: "CreateOrderRequest", errors: ["400", "409", "413", "422"] }) },
-      "/v1/calculate-rate": { post: operation("Quote rates per courier", "RateResult", { body: "RateRequest", errors: ["400", "413", "422"] }) },
-      "/v1/get-warehouse/{id}": { get: operation("Read a warehouse", "Warehouse", { errors: ["404"], path: { name: "id", schema: { type: "integer" } } }) },
-      "/v1/track-order/{awb}": { get: operation("Track a shipment", "TrackingResult", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
-      "/v1/get-order/{awb}": { get: operation("Read an order", "OrderDetails", { errors: ["404", "422"], path: { name: "awb", schema: awbParameter } }) },
-      "/v1/cancel-order": { post: operation("Cancel a shipment not yet picked up (extension)", "CancelOrderResult", { body: "CancelOrderRequest", errors: ["400", "404", "409", "413", "422"] }) },
-      "/v1/sandbox/advance": { post: operation("Move a sandbox shipment on (extension)", "TrackingResult", { body: "AdvanceRequest", errors: ["400", "404", "409", "413", "422"] }) },
-    },
+    paths: Object.fromEntries(
+      Object.entries(
+        SERVICE_OPERATION_NAMES.reduce<Record<string, Record<string, unknown>>>((paths, name) => {
+          const { method, path, summary } = SERVICE_OPERATIONS[name];
+          const shape = OPERATION_SHAPES[name];
+          const parameter = path.match(/\{(\w+)\}/)?.[1];
+          paths[path] = {
+            ...paths[path],
+            [method.toLowerCase()]: operation(summary, shape.result, {
+              body: shape.body,
+              errors: shape.errors,
+              path: parameter ? { name: parameter, schema: parameter === "awb" ? awbParameter : { type: "integer" } } : undefined,
+            }),
+          };
+          return paths;
+        }, {}),
+      ),
+    ),
   };
 }

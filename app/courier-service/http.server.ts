@@ -1,17 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { ApiClient, PrismaClient } from "@prisma/client";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from "../contract";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_ENTRIES, operationAt, SERVICE_OPERATIONS, type ServiceOperation } from "~/shipping/contract";
+import { isSandboxAccountSecret, sandboxAccountOf, type CourierKeyPair } from "~/shipping/sandbox-accounts.server";
 import { createAuthFailureLimiter, type AuthFailureLimiter } from "./auth-failure-limiter.server";
 import { findApiClient } from "./credentials.server";
 import { ServiceFailure, tooManyFailures } from "./failures";
+import { ensureSandboxAccount } from "./sandbox-seed.server";
 import { buildOpenApiDocument } from "./openapi";
 import type { ShipmentService } from "./shipment-service.server";
 
 export interface ServiceHttpDeps {
   db: PrismaClient;
   service: ShipmentService;
-  /** Runs before the first authenticated request: the sandbox client and warehouses exist. */
+  /** Runs before the first authenticated request: the shared sandbox account and its warehouses exist. */
   ready: () => Promise<unknown>;
+  /** The sandbox's master pair, whose derived keys open per-tenant sandbox accounts; none: only stored accounts. */
+  sandbox?: CourierKeyPair;
   /**
    * The caller's network address, for the per-address limit on failed authentication; given by whatever
    * serves the handler and knows the socket. Without it, see `trustForwardedFor`.
@@ -86,8 +90,14 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
-/** The account the credentials open, or the 401 to answer. */
-async function checkCredentials(db: PrismaClient, request: Request): Promise<ApiClient | ServiceFailure> {
+interface CredentialStore {
+  db: PrismaClient;
+  /** The sandbox's master pair: keys derived from it open sandbox accounts (app/shipping/sandbox-accounts.server.ts). */
+  sandbox?: CourierKeyPair;
+}
+
+/** The account the credentials open, or the 401 to answer. A valid sandbox account key opens its account on first use. */
+async function checkCredentials({ db, sandbox }: CredentialStore, request: Request): Promise<ApiClient | ServiceFailure> {
   const apiKey = request.headers.get("x-api-key");
   const secretKey = request.headers.get("x-secret-key");
   if (!apiKey || !secretKey) {
@@ -96,16 +106,20 @@ async function checkCredentials(db: PrismaClient, request: Request): Promise<Api
       ...(secretKey ? [] : [{ field: "X-Secret-Key", message: "X-Secret-Key header is missing" }]),
     ]);
   }
-  return (await findApiClient(db, apiKey, secretKey)) ?? new ServiceFailure(401, "The api_key and secret_key do not match an account");
+  const client = await findApiClient(db, apiKey, secretKey);
+  if (client) return client;
+  const account = sandbox ? sandboxAccountOf(sandbox.apiKey, apiKey) : null;
+  if (sandbox && account && isSandboxAccountSecret(sandbox, apiKey, secretKey)) return ensureSandboxAccount(db, account, { apiKey, secretKey });
+  return new ServiceFailure(401, "The api_key and secret_key do not match an account");
 }
 
 /** Authenticates under the brake on failures: 429 while the key or the address has failed too often. */
-async function authenticate(db: PrismaClient, request: Request, limiter: AuthFailureLimiter, address: string): Promise<ApiClient> {
+async function authenticate(store: CredentialStore, request: Request, limiter: AuthFailureLimiter, address: string): Promise<ApiClient> {
   const caller = { address, apiKey: request.headers.get("x-api-key") ?? "" };
   // Refused before any lookup while blocked, and judged again after it: see AuthFailureLimiter.settle.
   const wait = limiter.secondsToWait(caller);
   if (wait > 0) throw tooManyFailures(wait);
-  const outcome = await checkCredentials(db, request);
+  const outcome = await checkCredentials(store, request);
   const settled = limiter.settle(caller, !(outcome instanceof ServiceFailure));
   if (settled > 0) throw tooManyFailures(settled);
   if (outcome instanceof ServiceFailure) throw outcome;
@@ -117,20 +131,15 @@ function forwardedFor(request: Request): string | undefined {
 }
 
 /** A path segment as sent; a malformed escape is the client's mistake, answered 404 like any unknown id. */
-function segment(match: RegExpMatchArray): string {
+function segment(parameter: string | undefined): string {
   try {
-    return decodeURIComponent(match[1]!);
+    return decodeURIComponent(parameter ?? "");
   } catch {
-    throw new ServiceFailure(404, `No such resource: ${match[1]}`);
+    throw new ServiceFailure(404, `No such resource: ${parameter}`);
   }
 }
 
-type Route = {
-  operation: string;
-  method: "GET" | "POST";
-  pattern: RegExp;
-  run: (client: ApiClient, request: Request, match: RegExpMatchArray) => Promise<unknown>;
-};
+type Runner = (client: ApiClient, request: Request, parameter: string | undefined) => Promise<unknown>;
 
 /**
  * What an unexpected failure may leave in the log: the kind of error, its code and where it was thrown.
@@ -152,21 +161,26 @@ export function describeFailure(error: unknown): { errorClass: string; code?: st
 }
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
-export function createServiceHandler({ db, service, ready, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
+export function createServiceHandler({ db, service, ready, sandbox, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
   const limiter = authFailureLimiter ?? createAuthFailureLimiter();
   // Cut to the longest written IPv6 address and then some: the limiter keeps thousands of them in memory.
   const addressOf = (request: Request) =>
     ((clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS).slice(0, 64);
 
-  const routes: Route[] = [
-    { operation: "create-order", method: "POST", pattern: /^\/v1\/create-order$/, run: async (client, request) => service.createOrder(client, await readJsonObject(request)) },
-    { operation: "calculate-rate", method: "POST", pattern: /^\/v1\/calculate-rate$/, run: async (_client, request) => service.calculateRate(await readJsonObject(request)) },
-    { operation: "get-warehouse", method: "GET", pattern: /^\/v1\/get-warehouse\/([^/]+)$/, run: (client, _request, match) => service.getWarehouse(client, segment(match)) },
-    { operation: "track-order", method: "GET", pattern: /^\/v1\/track-order\/([^/]+)$/, run: (client, _request, match) => service.trackOrder(client, segment(match)) },
-    { operation: "get-order", method: "GET", pattern: /^\/v1\/get-order\/([^/]+)$/, run: (client, _request, match) => service.getOrder(client, segment(match)) },
-    { operation: "cancel-order", method: "POST", pattern: /^\/v1\/cancel-order$/, run: async (client, request) => service.cancelOrder(client, await readJsonObject(request)) },
-    { operation: "sandbox/advance", method: "POST", pattern: /^\/v1\/sandbox\/advance$/, run: async (client, request) => service.advance(client, await readJsonObject(request)) },
-  ];
+  const run: Record<ServiceOperation, Runner> = {
+    "create-order": async (client, request) => service.createOrder(client, await readJsonObject(request)),
+    "calculate-rate": async (_client, request) => service.calculateRate(await readJsonObject(request)),
+    "get-warehouse": (client, _request, parameter) => service.getWarehouse(client, segment(parameter)),
+    "track-order": (client, _request, parameter) => service.trackOrder(client, segment(parameter)),
+    "get-order": (client, _request, parameter) => service.getOrder(client, segment(parameter)),
+    "cancel-order": async (client, request) => service.cancelOrder(client, await readJsonObject(request)),
+    "sandbox/advance": async (client, request) => service.advance(client, await readJsonObject(request)),
+    "sandbox/erase-account": async (client, request) => {
+      await readJsonObject(request);
+      return service.eraseAccount(client);
+    },
+    "sandbox/redact-orders": async (client, request) => service.redactOrders(client, await readJsonObject(request)),
+  };
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -177,15 +191,15 @@ export function createServiceHandler({ db, service, ready, clientAddressOf, trus
       if (path === "/v1/openapi.json" && request.method === "GET") {
         return jsonResponse(200, buildOpenApiDocument(url.origin));
       }
-      const matching = routes.filter((route) => route.pattern.test(path));
-      if (matching.length === 0) throw new ServiceFailure(404, `No operation at ${path}`);
-      const route = matching.find((candidate) => candidate.method === request.method);
-      if (!route) throw new ServiceFailure(405, `${path} accepts ${matching.map((candidate) => candidate.method).join(", ")}, not ${request.method}`);
-      context.operation = route.operation;
+      const found = operationAt(path);
+      if (!found) throw new ServiceFailure(404, `No operation at ${path}`);
+      const operation = found.operations.find((candidate) => SERVICE_OPERATIONS[candidate].method === request.method);
+      if (!operation) throw new ServiceFailure(405, `${path} accepts ${found.operations.map((candidate) => SERVICE_OPERATIONS[candidate].method).join(", ")}, not ${request.method}`);
+      context.operation = operation;
       await ready();
-      const client = await authenticate(db, request, limiter, addressOf(request));
+      const client = await authenticate({ db, sandbox }, request, limiter, addressOf(request));
       context.apiClientId = client.id;
-      return jsonResponse(200, await route.run(client, request, path.match(route.pattern)!));
+      return jsonResponse(200, await run[operation](client, request, found.parameter));
     } catch (error) {
       if (error instanceof ServiceFailure) return jsonResponse(error.status, error.toBody(), error.retryAfterSeconds);
       const reference = randomUUID();

@@ -25,17 +25,26 @@ export function loadRateCards(file: string | undefined): CourierRateCard[] {
 
 let handler: ((request: Request) => Promise<Response>) | undefined;
 let sandboxReady: Promise<number> | undefined;
+// The caller's address of each request in flight, as the app's HTTP server saw the socket.
+const callerAddresses = new WeakMap<Request, string>();
+
+/** Serves one /v1 request of a caller at `clientAddress` with the app's own Shipment Order Service. */
+export function serveEmbeddedService(request: Request, clientAddress: string | undefined): Promise<Response> {
+  if (clientAddress) callerAddresses.set(request, clientAddress);
+  return embeddedServiceHandler()(request);
+}
 
 /** The app's own Shipment Order Service, on its database and real time. */
-export function embeddedServiceHandler(): (request: Request) => Promise<Response> {
+function embeddedServiceHandler(): (request: Request) => Promise<Response> {
   if (handler) return handler;
   const config = getConfig();
   const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE) });
   handler = createServiceHandler({
     db: prisma,
     service,
-    // Under remix-serve the handler never learns the socket's address, so every caller is "unknown" to the
-    // brake on failed authentication; the per-key limit does the work (docs/courier-service.md).
+    sandbox: { apiKey: config.SANDBOX_API_KEY, secretKey: config.SANDBOX_SECRET_KEY },
+    // The socket's address, from the app's HTTP server (server/http.ts); behind a proxy that is the proxy's.
+    clientAddressOf: (request) => callerAddresses.get(request),
     ready: () => {
       sandboxReady ??= ensureSandbox(prisma, config.SANDBOX_API_KEY, config.SANDBOX_SECRET_KEY).catch((error) => {
         sandboxReady = undefined;

@@ -1,4 +1,4 @@
-import type { ErrorResult, FieldError } from "../contract";
+import type { ErrorResult, FieldError } from "~/shipping/contract";
 
 /** A refusal the client caused or can act on; the HTTP layer answers it with its status, never a 5xx. */
 export class ServiceFailure extends Error {

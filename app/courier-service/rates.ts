@@ -1,4 +1,4 @@
-import type { PaymentMode, RateOption, ShipmentType } from "../contract";
+import type { PaymentMode, RateOption, ShipmentType } from "~/shipping/contract";
 import type { CourierRateCard } from "./rate-cards";
 import { isServiceablePincode, zoneBetween, type Zone } from "./zones";
 

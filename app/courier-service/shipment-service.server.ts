@@ -9,15 +9,20 @@ import {
   RateRequestSchema,
   toFieldErrors,
   type CancelOrderResult,
+  type EraseAccountResult,
+  RedactOrdersRequestSchema,
+  type RedactOrdersResult,
   type CreateOrderRequest,
   type CreateOrderResult,
   type OrderDetails,
   type RateResult,
   type TrackingResult,
   type Warehouse,
-} from "../contract";
-import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "../status";
+} from "~/shipping/contract";
+import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
+import { fromPaise, toPaise } from "~/money";
 import { invalid, ServiceFailure } from "./failures";
+import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
 import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
@@ -30,6 +35,8 @@ export interface ShipmentServiceDeps {
 }
 
 type OrderWithEvents = ServiceOrder & { events: ServiceTrackingEvent[] };
+
+const REDACTED = "[redacted]";
 
 const SANDBOX_NOTE = "Sandbox shipment: the courier, its charges and its tracking are simulated.";
 
@@ -93,7 +100,7 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
   const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
 
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
-    const warehouse = await db.warehouse.findUnique({ where: { id: order.warehouseId } });
+    const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: order.apiClientId, number: order.warehouseId } } });
     return {
       awb: order.awb,
       originCity: warehouse?.city ?? "Origin",
@@ -191,8 +198,8 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
       if (!primary) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
       return primary;
     }
-    const warehouse = await db.warehouse.findUnique({ where: { id: warehouseId } });
-    if (!warehouse || warehouse.apiClientId !== client.id) {
+    const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: client.id, number: warehouseId } } });
+    if (!warehouse) {
       throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is not one of this account's warehouses` }]);
     }
     if (!warehouse.isActive) throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is inactive` }]);
@@ -265,22 +272,22 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
                 actualWeight: order.package_weight,
                 products: JSON.stringify(order.products),
                 paymentMode: order.payment_mode,
-                discount: order.discount ?? 0,
-                shippingCharge: order.shipping_charge ?? 0,
-                transactionCharge: order.transaction_charge ?? 0,
-                giftwrapCharge: order.giftwrap_charge ?? 0,
-                totalAmount: order.total_amount,
+                discountPaise: toPaise(order.discount ?? 0),
+                shippingChargePaise: toPaise(order.shipping_charge ?? 0),
+                transactionChargePaise: toPaise(order.transaction_charge ?? 0),
+                giftwrapChargePaise: toPaise(order.giftwrap_charge ?? 0),
+                totalAmountPaise: toPaise(order.total_amount),
                 ewaybillNo: order.ewaybill_no ?? "",
                 deliveryRemarks: order.delivery_remarks ?? "",
-                warehouseId: warehouse.id,
+                warehouseId: warehouse.number,
                 logisticId: card.id,
                 logisticName: card.name,
                 logisticMode: card.mode,
                 zone: quote.zone,
                 chargeableWeight: quote.chargeableWeightKg,
-                freightCharges: quote.freight,
-                codCharges: quote.cod,
-                totalCharges: quote.total,
+                freightPaise: toPaise(quote.freight),
+                codPaise: toPaise(quote.cod),
+                totalChargesPaise: toPaise(quote.total),
                 eddMinDays: quote.eddDays[0],
                 eddMaxDays: quote.eddDays[1],
                 trackingUrl,
@@ -344,11 +351,11 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
     async getWarehouse(client: ApiClient, rawId: string): Promise<Warehouse> {
       const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
       if (Number.isNaN(id)) throw new ServiceFailure(404, `No warehouse with id ${rawId}`, [{ field: "id", message: "id must be a warehouse number" }]);
-      const warehouse = await db.warehouse.findUnique({ where: { id } });
-      if (!warehouse || warehouse.apiClientId !== client.id) throw new ServiceFailure(404, `No warehouse with id ${id}`);
+      const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: client.id, number: id } } });
+      if (!warehouse) throw new ServiceFailure(404, `No warehouse with id ${id}`);
       return {
         success: true,
-        id: warehouse.id,
+        id: warehouse.number,
         warehouse_name: warehouse.warehouseName,
         company_name: warehouse.companyName,
         address_line_1: warehouse.addressLine1,
@@ -399,11 +406,11 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
         actual_weight: order.actualWeight,
         products: JSON.parse(order.products),
         payment_mode: order.paymentMode,
-        discount: order.discount,
-        shipping_charge: order.shippingCharge,
-        transaction_charge: order.transactionCharge,
-        giftwrap_charge: order.giftwrapCharge,
-        total_amount: order.totalAmount,
+        discount: fromPaise(order.discountPaise),
+        shipping_charge: fromPaise(order.shippingChargePaise),
+        transaction_charge: fromPaise(order.transactionChargePaise),
+        giftwrap_charge: fromPaise(order.giftwrapChargePaise),
+        total_amount: fromPaise(order.totalAmountPaise),
         is_dangerous_good: false,
         ewaybill_no: order.ewaybillNo,
         delivery_remarks: order.deliveryRemarks,
@@ -444,6 +451,29 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
         throw error;
       }
       return toTrackingResult(await currentOrder(order));
+    },
+
+    /**
+     * Sandbox only: erases the calling account — its orders with their tracking, its warehouses, the account
+     * itself (a later call with its keys opens it afresh). The shared account is not erasable this way.
+     */
+    async eraseAccount(client: ApiClient): Promise<EraseAccountResult> {
+      if (!client.isSandbox || client.name === SHARED_SANDBOX_ACCOUNT) {
+        throw new ServiceFailure(409, "Only a tenant's own sandbox account can be erased", [{ field: "X-Api-Key", message: "use a sandbox account key, not the shared sandbox pair" }]);
+      }
+      const [erased] = await db.$transaction([db.serviceOrder.deleteMany({ where: { apiClientId: client.id } }), db.apiClient.delete({ where: { id: client.id } })]);
+      return { success: true, erased_orders: erased.count };
+    },
+
+    /** Sandbox only: removes what identifies the shopper from the account's orders with these awbs; the rest stays. */
+    async redactOrders(client: ApiClient, body: unknown): Promise<RedactOrdersResult> {
+      const { awbs } = parseOrFail(RedactOrdersRequestSchema, body);
+      if (!client.isSandbox) throw new ServiceFailure(409, "Only a sandbox account's orders can be redacted this way");
+      const { count } = await db.serviceOrder.updateMany({
+        where: { apiClientId: client.id, awb: { in: awbs } },
+        data: { customerName: REDACTED, mobile: REDACTED, altMobile: "", customerEmail: "", companyName: "", gstNumber: "", addressLine1: REDACTED, addressLine2: "", deliveryRemarks: "" },
+      });
+      return { success: true, redacted_orders: count };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { pathBetween, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "../status";
+import { pathBetween, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
 
 /**
  * The embedded sandbox moves each shipment along the status graph on its own clock. Which way a

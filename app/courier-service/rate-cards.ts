@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isSafeTrackingUrl, TRACKING_URL_RULE } from "../tracking-url";
+import { isSafeTrackingUrl, TRACKING_URL_RULE } from "~/shipping/tracking-url";
 import { ZONES } from "./zones";
 
 const ZoneRateSchema = z.object({
