@@ -1,9 +1,10 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { describeError } from "./logging.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 const ABORT_DELAY_MS = 5_000;
@@ -34,10 +35,20 @@ export default async function handleRequest(
         },
         onError(error) {
           responseStatusCode = 500;
-          console.error(error);
+          console.error(`Rendering ${new URL(request.url).pathname} failed: ${describeError(error)}`);
         },
       },
     );
     setTimeout(abort, ABORT_DELAY_MS);
   });
+}
+
+/**
+ * Remix reports here what loaders and actions throw. A 4xx the app answered on purpose (an unknown address, a
+ * refused request) is not a failure; anything else is logged by kind and place only (app/logging.server.ts).
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(`${request.method} ${new URL(request.url).pathname} failed: ${describeError(error)}`);
 }

@@ -30,15 +30,15 @@ const { quoteAll } = await import("../app/courier-service/rates");
 const { DEFAULT_RATE_CARDS } = await import("../app/courier-service/rate-cards");
 
 const shop = seedShop("bench.myshopify.com");
-const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => new Date());
+const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { throttle: { maximumAvailable: 1e9, restoreRate: 1e9 }, now: () => new Date() });
 const order = (answer.body.data as { order: Parameters<typeof toCourierOrder>[0] }).order;
 const settings = { codTag: "cod", prepaidTag: "prepaid", defaultPackage: { length: 20, breadth: 15, height: 10 }, defaultWeightKg: 0.5, presets: [], locationWarehouses: {}, defaultWarehouseId: null };
 
-await measure("order mapping (Shopify order → Order fields)", 50_000, () => toCourierOrder(order, settings, new Date()));
+await measure("order mapping (Shopify order → Order fields)", 50_000, () => toCourierOrder(order, { settings, now: new Date() }));
 await measure("rate engine (4 couriers, one route)", 200_000, (index) =>
   quoteAll(DEFAULT_RATE_CARDS, { shipmentType: "forward", paymentMode: "cod", pickup: 421302, delivery: 110001 + (index % 900), length: 30, breadth: 25, height: 8, actualWeight: 0.9, amount: 1499 }),
 );
-await measure("store simulator: OrderForBooking query", 2_000, () => runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => new Date()));
+await measure("store simulator: OrderForBooking query", 2_000, () => runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { throttle: { maximumAvailable: 1e9, restoreRate: 1e9 }, now: () => new Date() }));
 
 const { default: prisma } = await import("../app/db.server");
 const { createServiceHandler } = await import("../app/courier-service/http.server");

@@ -32,15 +32,34 @@ const CONTENT_TYPES: Record<string, string> = {
 
 class BodyTooLarge extends Error {}
 
-function plain(outgoing: ServerResponse, status: number, message: string, close = false): void {
+function plain(outgoing: ServerResponse, { status, message, close = false }: { status: number; message: string; close?: boolean }): void {
   if (outgoing.headersSent) return;
   outgoing.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(message), ...(close ? { Connection: "close" } : {}) });
   outgoing.end(message);
 }
 
-function tooLarge(outgoing: ServerResponse, limit: number): void {
-  // Connection: close, so the unread rest of the upload is dropped with the socket instead of read.
-  plain(outgoing, 413, `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n`, true);
+// After a 413, how much more of the upload is read and dropped, and for how long, before the connection is cut.
+const DRAIN_BYTES = 32 * 1024 * 1024;
+const DRAIN_MS = 3_000;
+
+function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
+  // The answer goes out first, then the connection is half-closed (the client reads the 413 and then the end);
+  // the rest of the upload is read and dropped, never kept, until the client gives up or the drain runs out. Cut
+  // at once instead, a client still writing would meet a reset and could lose the answer it had not read yet.
+  plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n` });
+  const socket = incoming.socket;
+  outgoing.once("finish", () => socket.end());
+  let drained = 0;
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  incoming.removeAllListeners("data");
+  incoming.on("data", (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_BYTES) cut();
+  });
+  incoming.resume();
 }
 
 /** The body, read up to `limit` bytes; more than that is refused while streaming, whatever Content-Length said. */
@@ -51,8 +70,8 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<Uint8Array>
     incoming.on("data", (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size > limit) {
-        incoming.pause();
         incoming.removeAllListeners("data");
+        chunks.length = 0;
         reject(new BodyTooLarge());
         return;
       }
@@ -106,6 +125,25 @@ function serveStatic(publicDir: string, pathname: string, outgoing: ServerRespon
 }
 
 /**
+ * A state-changing request a browser sent from another site's page: refused 403 here, as Remix itself refuses it
+ * for pages (throwing, which would be a 500). The admin extensions' JSON routes under /api/ are the exception:
+ * Shopify's admin calls them cross-origin, with a session token the route verifies, under CORS.
+ */
+function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): boolean {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || url.pathname.startsWith("/api/")) return false;
+  const origin = incoming.headers.origin;
+  if (!origin || origin === "null") return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const forwarded = (incoming.headers["x-forwarded-host"] as string | undefined)?.split(",")[0]?.trim();
+  return originHost !== (forwarded || incoming.headers.host);
+}
+
+/**
  * Dakiya's HTTP server: the Remix build behind a body limit that holds before any route, signature check or
  * session lookup runs (server/body-limits.ts), the public build assets, and the caller's address for routes
  * that rate-limit by it (passed to loaders and actions as `context.clientAddress`).
@@ -120,22 +158,24 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     try {
       url = new URL(incoming.url ?? "/", `http://${host}`);
     } catch {
-      return plain(outgoing, 400, "Malformed request address.\n");
+      return plain(outgoing, { status: 400, message: "Malformed request address.\n" });
     }
     const method = incoming.method ?? "GET";
     if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, outgoing)) return;
+
+    if (isCrossSiteWrite(method, url, incoming)) return plain(outgoing, { status: 403, message: "Refused: this request was sent from another site.\n" });
 
     let body: Uint8Array | undefined;
     if (method !== "GET" && method !== "HEAD") {
       const limit = bodyLimitFor(url.pathname);
       const declared = incoming.headers["content-length"];
-      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return plain(outgoing, 400, "Content-Length must be a number of bytes.\n", true);
-      if (declared !== undefined && Number(declared) > limit) return tooLarge(outgoing, limit);
+      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return plain(outgoing, { status: 400, message: "Content-Length must be a number of bytes.\n", close: true });
+      if (declared !== undefined && Number(declared) > limit) return tooLarge(incoming, outgoing, limit);
       try {
         body = await readBody(incoming, limit);
       } catch (error) {
-        if (error instanceof BodyTooLarge) return tooLarge(outgoing, limit);
-        return plain(outgoing, 400, "The request body could not be read.\n", true);
+        if (error instanceof BodyTooLarge) return tooLarge(incoming, outgoing, limit);
+        return plain(outgoing, { status: 400, message: "The request body could not be read.\n", close: true });
       }
     }
 
@@ -148,14 +188,18 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     onRequest(incoming, outgoing).catch((error: unknown) => {
       // Only the kind of failure: a request's body or a database error may carry a shopper's details.
       console.error(`Request ${incoming.method} ${(incoming.url ?? "").split("?")[0]} failed: ${error instanceof Error ? error.name : typeof error}`);
-      plain(outgoing, 500, "Internal Server Error\n");
+      plain(outgoing, { status: 500, message: "Internal Server Error\n" });
     });
   });
   // A declared body larger than the limit is refused before the client sends it (Expect: 100-continue).
   server.on("checkContinue", (incoming, outgoing) => {
     const declared = Number(incoming.headers["content-length"] ?? 0);
     const limit = bodyLimitFor((incoming.url ?? "/").split("?")[0]!);
-    if (declared > limit) return tooLarge(outgoing, limit);
+    if (declared > limit) {
+      // Refused before the client sends the body: no 100 Continue, and nothing to drain.
+      plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n`, close: true });
+      return;
+    }
     outgoing.writeContinue();
     server.emit("request", incoming, outgoing);
   });

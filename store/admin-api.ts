@@ -37,7 +37,7 @@ export interface ThrottleSettings {
  * Published cost rules: scalars and enums 0, objects 1, connections 2 + first × node cost,
  * lists with `first` multiplied, each mutation 10.
  */
-export function requestedCost(schema: GraphQLSchema, document: DocumentNode, variables: Args = {}, operationName?: string): number {
+export function requestedCost(schema: GraphQLSchema, document: DocumentNode, { variables = {}, operationName }: { variables?: Args; operationName?: string } = {}): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const operation = document.definitions.find(
@@ -364,7 +364,7 @@ export interface GraphqlAnswer {
 }
 
 /** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
-export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, settings: ThrottleSettings, now: () => Date): Promise<GraphqlAnswer> {
+export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, { throttle: settings, now }: { throttle: ThrottleSettings; now: () => Date }): Promise<GraphqlAnswer> {
   const schema = loadAdminSchema();
   let document: DocumentNode;
   try {
@@ -375,7 +375,7 @@ export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, 
   const validationErrors = validate(schema, document);
   if (validationErrors.length > 0) return { status: 200, body: { errors: validationErrors.map((error) => error.toJSON()) } };
 
-  const cost = requestedCost(schema, document, request.variables, request.operationName);
+  const cost = requestedCost(schema, document, { variables: request.variables, operationName: request.operationName });
   const nowMs = now().getTime();
   if (Number.isNaN(shop.bucket.available)) shop.bucket = { available: settings.maximumAvailable, updatedAt: nowMs };
   const restored = Math.min(settings.maximumAvailable, shop.bucket.available + ((nowMs - shop.bucket.updatedAt) / 1000) * settings.restoreRate);

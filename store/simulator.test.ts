@@ -9,7 +9,7 @@ const at = (iso: string) => () => new Date(iso);
 
 describe("Admin GraphQL on the published schema", () => {
   it("refuses a field Shopify does not have, in Shopify's error shape", async () => {
-    const answer = await runAdminGraphql(seedShop(), { query: "{ shop { name courierWallet } }" }, SETTINGS, () => new Date());
+    const answer = await runAdminGraphql(seedShop(), { query: "{ shop { name courierWallet } }" }, { throttle: SETTINGS, now: () => new Date() });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       errors: [{ message: 'Cannot query field "courierWallet" on type "Shop".', locations: [{ line: 1, column: 15 }] }],
@@ -17,7 +17,7 @@ describe("Admin GraphQL on the published schema", () => {
   });
 
   it("says so when a valid field is not implemented, never a silent null", async () => {
-    const answer = await runAdminGraphql(seedShop(), { query: "{ shop { name plan { partnerDevelopment } } }" }, SETTINGS, () => new Date());
+    const answer = await runAdminGraphql(seedShop(), { query: "{ shop { name plan { partnerDevelopment } } }" }, { throttle: SETTINGS, now: () => new Date() });
     expect(answer.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Shop\.plan is valid in Shopify's schema but not implemented/) });
   });
 
@@ -25,8 +25,7 @@ describe("Admin GraphQL on the published schema", () => {
     const answer = await runAdminGraphql(
       seedShop(),
       { query: 'query { orders(first: 50, query: "fulfillment_status:unshipped status:open", sortKey: CREATED_AT) { nodes { name displayFulfillmentStatus } } }' },
-      SETTINGS,
-      () => new Date(),
+      { throttle: SETTINGS, now: () => new Date() },
     );
     const names = (answer.body.data as { orders: { nodes: { name: string; displayFulfillmentStatus: string }[] } }).orders.nodes.map((node) => node.name);
     expect(names).not.toContain("#1011"); // partly fulfilled
@@ -37,7 +36,7 @@ describe("Admin GraphQL on the published schema", () => {
 
 describe("query cost", () => {
   const schema = loadAdminSchema();
-  const cost = (query: string, variables = {}) => requestedCost(schema, parse(query), variables);
+  const cost = (query: string, variables = {}) => requestedCost(schema, parse(query), { variables });
 
   it("follows the published rules", () => {
     expect(cost("{ shop { name } }")).toBe(1);
@@ -49,7 +48,7 @@ describe("query cost", () => {
   });
 
   it("refuses a single query over 1,000 points", async () => {
-    const answer = await runAdminGraphql(seedShop(), { query: "{ orders(first: 250) { nodes { lineItems(first: 50) { nodes { id } } } } }" }, SETTINGS, () => new Date());
+    const answer = await runAdminGraphql(seedShop(), { query: "{ orders(first: 250) { nodes { lineItems(first: 50) { nodes { id } } } } }" }, { throttle: SETTINGS, now: () => new Date() });
     expect(answer.body.errors?.[0]).toMatchObject({ extensions: { code: "MAX_COST_EXCEEDED", maxCost: 1000 } });
   });
 });
@@ -59,7 +58,7 @@ describe("throttling", () => {
     const shop = seedShop();
     const settings = { maximumAvailable: 50, restoreRate: 10 };
     const query = { query: "{ orders(first: 10) { nodes { id } } }" }; // 12 points
-    const run = (clock: string) => runAdminGraphql(shop, query, settings, at(clock));
+    const run = (clock: string) => runAdminGraphql(shop, query, { throttle: settings, now: at(clock) });
 
     const first = await run("2026-03-10T00:00:00.000Z");
     expect(first.body.extensions).toEqual({
@@ -84,8 +83,7 @@ describe("fulfillments", () => {
         query: `mutation ($f: FulfillmentInput!) { fulfillmentCreate(fulfillment: $f) { fulfillment { id trackingInfo(first: 5) { company number url } } userErrors { field message } } }`,
         variables: { f: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId }], trackingInfo: { company: "Delhivery", number: "1234", url: "https://www.delhivery.com/track-v2/package/1234" }, notifyCustomer: true } },
       },
-      SETTINGS,
-      () => new Date(),
+      { throttle: SETTINGS, now: () => new Date() },
     );
 
   it("creates a fulfillment with tracking and closes the fulfillment order; refuses a closed one", async () => {

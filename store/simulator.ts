@@ -75,7 +75,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     } catch {
       return json(400, { errors: { query: "Required parameter missing or invalid" } });
     }
-    const answer = await runAdminGraphql(shop, body, throttle, now);
+    const answer = await runAdminGraphql(shop, body, { throttle, now });
     return json(answer.status, answer.body);
   }
 

@@ -45,7 +45,7 @@ async function prepare({ shop, admin, now = () => new Date() }: BookingContext, 
   const settings = await getShopSettings(shop);
   const order = await getOrderForBooking(admin, orderGid);
   if (!order) return { settings, outcome: { kind: "not_found" } as const };
-  const { shipment, problems } = toCourierOrder(order, toMappingSettings(settings), now(), overrides);
+  const { shipment, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides });
   if (shipment && shipment.fields.warehouse_id === undefined) {
     problems.push(problem("NO_WAREHOUSE", "No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings."));
   }
@@ -133,20 +133,27 @@ async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
  * while it works; the body sent is stored with the row before it is sent, so any retry resends it verbatim and
  * the service replays the same awb.
  */
-export async function bookOrder(context: BookingContext, orderGid: string, courierId: LogisticId, overrides: ShipmentOverrides = {}): Promise<BookOutcome> {
+export interface BookingRequest {
+  orderGid: string;
+  courierId: LogisticId;
+  /** The merchant's edits to the mapped shipment. */
+  overrides?: ShipmentOverrides;
+}
+
+export async function bookOrder(context: BookingContext, { orderGid, courierId, overrides = {} }: BookingRequest): Promise<BookOutcome> {
   const { shop } = context;
   const now = context.now ?? (() => new Date());
   const claim = await claimShipment(shop, orderGid, now());
   if (claim.kind === "taken") return { kind: "already_booked", shipment: claim.shipment };
   try {
-    return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim.shipment, claim.isNew, courierId, overrides));
+    return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim, { orderGid, courierId, overrides }));
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     return { kind: "already_booked", shipment: await prisma.shipment.findUniqueOrThrow({ where: { id: claim.shipment.id } }) };
   }
 }
 
-async function bookClaimed(context: BookingContext, claimed: Shipment, isNew: boolean, courierId: LogisticId, overrides: ShipmentOverrides): Promise<BookOutcome> {
+async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }: { shipment: Shipment; isNew: boolean }, { courierId, overrides = {} }: BookingRequest): Promise<BookOutcome> {
   const now = context.now ?? (() => new Date());
   const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claimed, isNew).then(() => outcome);
 
@@ -277,7 +284,12 @@ async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPM
  * The `shipment-complete` job: resumes an interrupted booking or a fulfillment Shopify did not take. Another
  * process holding the shipment (its claimant, a second worker) makes this attempt retry later.
  */
-export async function resumeShipment(shop: string, shipmentId: number, adminFor: (shop: string) => Promise<AdminApiContext>, now: () => Date = () => new Date()): Promise<Completion | null> {
+export interface ResumeDeps {
+  adminFor: (shop: string) => Promise<AdminApiContext>;
+  now?: () => Date;
+}
+
+export async function resumeShipment(shop: string, shipmentId: number, { adminFor, now = () => new Date() }: ResumeDeps): Promise<Completion | null> {
   const pending = await prisma.shipment.findFirst({ where: { id: shipmentId, shop } });
   if (!pending || (pending.status !== SHIPMENT_STATUS.BOOKING && pending.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED)) return null;
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipmentId, async () => {

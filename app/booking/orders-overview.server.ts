@@ -2,6 +2,7 @@ import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
+import { ShopifyUnavailableError } from "~/shopify/admin-graphql.server";
 import { listOrdersToShip } from "~/shopify/admin-orders.server";
 import { toCourierOrder, type MappingProblem } from "~/shopify/order-mapping";
 import { bookOrder, quoteOrder, type BookOutcome, type QuoteOutcome } from "./book-order.server";
@@ -22,12 +23,12 @@ export interface OrderRow {
 }
 
 /** One page of orders still to ship, each with what stops it from shipping, if anything. */
-export async function listOrdersOverview(shop: string, admin: AdminApiContext, after: string | null, now = new Date()) {
+export async function listOrdersOverview(shop: string, admin: AdminApiContext, { after, now = new Date() }: { after: string | null; now?: Date }) {
   const [settings, page] = await Promise.all([getShopSettings(shop), listOrdersToShip(admin, after)]);
   const mapping = toMappingSettings(settings);
   const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: page.orders.map((order) => order.id) } } });
   const rows: OrderRow[] = page.orders.map((order) => {
-    const { shipment, problems } = toCourierOrder(order, mapping, now);
+    const { shipment, problems } = toCourierOrder(order, { settings: mapping, now });
     const booked = shipments.find((candidate) => candidate.orderGid === order.id);
     return {
       id: order.id,
@@ -55,12 +56,29 @@ export async function compareOrders(shop: string, admin: AdminApiContext, orderG
 }
 
 /** Books each order with its recommended courier, one after another. */
-export async function bookRecommended(shop: string, admin: AdminApiContext, orderGids: string[]): Promise<{ orderGid: string; outcome: BookOutcome | QuoteOutcome }[]> {
-  const results = [];
+export type BulkBookOutcome = BookOutcome | QuoteOutcome | { kind: "shopify_busy"; message: string };
+
+/**
+ * Books each order with its recommended courier, one after another. When Shopify stays busy, the orders not
+ * yet tried are reported as such rather than failing the whole batch: the bookings made stand.
+ */
+export async function bookRecommended(shop: string, admin: AdminApiContext, orderGids: string[]): Promise<{ orderGid: string; outcome: BulkBookOutcome }[]> {
+  const results: { orderGid: string; outcome: BulkBookOutcome }[] = [];
+  let busy: ShopifyUnavailableError | null = null;
   for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {
-    const quote = await quoteOrder({ shop, admin }, orderGid);
-    const recommended = quote.kind === "quoted" ? quote.rates.find((rate) => rate.isRecommended) : undefined;
-    results.push({ orderGid, outcome: recommended && isLogisticId(recommended.id) ? await bookOrder({ shop, admin }, orderGid, recommended.id) : quote });
+    if (busy) {
+      results.push({ orderGid, outcome: { kind: "shopify_busy", message: "not tried: Shopify is busy, try again in a minute" } });
+      continue;
+    }
+    try {
+      const quote = await quoteOrder({ shop, admin }, orderGid);
+      const recommended = quote.kind === "quoted" ? quote.rates.find((rate) => rate.isRecommended) : undefined;
+      results.push({ orderGid, outcome: recommended && isLogisticId(recommended.id) ? await bookOrder({ shop, admin }, { orderGid, courierId: recommended.id }) : quote });
+    } catch (error) {
+      if (!(error instanceof ShopifyUnavailableError)) throw error;
+      busy = error;
+      results.push({ orderGid, outcome: { kind: "shopify_busy", message: "not booked: Shopify is busy, try again in a minute" } });
+    }
   }
   return results;
 }

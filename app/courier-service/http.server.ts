@@ -114,7 +114,7 @@ async function checkCredentials({ db, sandbox }: CredentialStore, request: Reque
 }
 
 /** Authenticates under the brake on failures: 429 while the key or the address has failed too often. */
-async function authenticate(store: CredentialStore, request: Request, limiter: AuthFailureLimiter, address: string): Promise<ApiClient> {
+async function authenticate(request: Request, { store, limiter, address }: { store: CredentialStore; limiter: AuthFailureLimiter; address: string }): Promise<ApiClient> {
   const caller = { address, apiKey: request.headers.get("x-api-key") ?? "" };
   // Refused before any lookup while blocked, and judged again after it: see AuthFailureLimiter.settle.
   const wait = limiter.secondsToWait(caller);
@@ -197,7 +197,7 @@ export function createServiceHandler({ db, service, ready, sandbox, clientAddres
       if (!operation) throw new ServiceFailure(405, `${path} accepts ${found.operations.map((candidate) => SERVICE_OPERATIONS[candidate].method).join(", ")}, not ${request.method}`);
       context.operation = operation;
       await ready();
-      const client = await authenticate({ db, sandbox }, request, limiter, addressOf(request));
+      const client = await authenticate(request, { store: { db, sandbox }, limiter, address: addressOf(request) });
       context.apiClientId = client.id;
       return jsonResponse(200, await run[operation](client, request, found.parameter));
     } catch (error) {

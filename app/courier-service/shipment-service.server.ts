@@ -435,7 +435,7 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
         ]);
       }
       const last = toStep(order.events[order.events.length - 1]!);
-      await recordSteps(order, advanceSteps(await routeOf(order), last, now(), SERVICE_STATUS.CANCELLED));
+      await recordSteps(order, advanceSteps(await routeOf(order), { last, now: now(), to: SERVICE_STATUS.CANCELLED }));
       return result;
     },
 
@@ -445,7 +445,7 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
       const order = await currentOrder(await findOrder(client, awb));
       const last = toStep(order.events[order.events.length - 1]!);
       try {
-        await recordSteps(order, advanceSteps(await routeOf(order), last, now(), to));
+        await recordSteps(order, advanceSteps(await routeOf(order), { last, now: now(), to }));
       } catch (error) {
         if (error instanceof IllegalMoveError) throw new ServiceFailure(409, error.message, [{ field: "to", message: error.message }]);
         throw error;

@@ -15,7 +15,7 @@ describe("sandbox clock", () => {
   });
 
   it("stamps advanced steps in order, after the last one", () => {
-    const steps = advanceSteps(route, start, new Date("2026-03-09T00:00:00Z"), 8);
+    const steps = advanceSteps(route, { last: start, now: new Date("2026-03-09T00:00:00Z"), to: 8 });
     expect(steps.map((step) => step.code)).toEqual([3, 5, 6, 7, 8]);
     for (const step of steps) expect(step.happenedAt.getTime()).toBeGreaterThan(start.happenedAt.getTime());
   });

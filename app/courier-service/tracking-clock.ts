@@ -113,12 +113,12 @@ export function describeStage(route: ShipmentRoute, code: ServiceStatusCode): { 
   }
 }
 
-function stepAt(route: ShipmentRoute, step: number, code: ServiceStatusCode, happenedAt: Date): TrackingStep {
+function stepAt(route: ShipmentRoute, { step, code, happenedAt }: Pick<TrackingStep, "step" | "code" | "happenedAt">): TrackingStep {
   return { step, code, happenedAt, ...describeStage(route, code) };
 }
 
 export function firstStep(route: ShipmentRoute, createdAt: Date): TrackingStep {
-  return stepAt(route, 0, 2, createdAt);
+  return stepAt(route, { step: 0, code: 2, happenedAt: createdAt });
 }
 
 /** The steps the clock has reached by `now` after the last recorded one. */
@@ -130,7 +130,7 @@ export function stepsDue(route: ShipmentRoute, last: TrackingStep, now: Date): T
     if (!leg) return due;
     const happenedAt = new Date(current.happenedAt.getTime() + leg.hours * 3_600_000);
     if (happenedAt > now) return due;
-    current = stepAt(route, current.step + 1, leg.to, happenedAt);
+    current = stepAt(route, { step: current.step + 1, code: leg.to, happenedAt });
     due.push(current);
   }
 }
@@ -143,7 +143,7 @@ export class IllegalMoveError extends Error {
  * Moves a shipment on at once: one leg (the clock's own choice), or along the graph to `to`.
  * Steps are stamped `now` (a millisecond apart, to keep history chronological).
  */
-export function advanceSteps(route: ShipmentRoute, last: TrackingStep, now: Date, to?: ServiceStatusCode): TrackingStep[] {
+export function advanceSteps(route: ShipmentRoute, { last, now, to }: { last: TrackingStep; now: Date; to?: ServiceStatusCode }): TrackingStep[] {
   const start = Math.max(now.getTime(), last.happenedAt.getTime() + 1);
   let codes: ServiceStatusCode[];
   if (to === undefined) {
@@ -159,5 +159,5 @@ export function advanceSteps(route: ShipmentRoute, last: TrackingStep, now: Date
     }
     codes = path.slice(1);
   }
-  return codes.map((code, index) => stepAt(route, last.step + 1 + index, code, new Date(start + index)));
+  return codes.map((code, index) => stepAt(route, { step: last.step + 1 + index, code, happenedAt: new Date(start + index) }));
 }

@@ -24,7 +24,7 @@ const defaultDeps: JobDeps = {
 /** What each queue's jobs do. Every handler is idempotent: a job may run again after a crash or a retry. */
 export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultDeps): JobHandlers => ({
   "shipment-complete": async ({ shop, shipmentId }) => {
-    const completion = await resumeShipment(shop, shipmentId, adminFor, now);
+    const completion = await resumeShipment(shop, shipmentId, { adminFor, now });
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
   },
   "app-uninstalled": async ({ shop }) => {

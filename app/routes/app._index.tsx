@@ -5,13 +5,14 @@ import { Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopi
 import { countShipmentsByStatus } from "~/booking/shipments.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
   const [shop, settings, counts] = await Promise.all([
-    getShopOverview(admin),
+    whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),
     countShipmentsByStatus(session.shop),
   ]);
@@ -71,3 +72,5 @@ export default function Home() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

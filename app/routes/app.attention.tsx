@@ -101,3 +101,5 @@ export default function NeedsAttentionPage() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

@@ -27,7 +27,9 @@ import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { isLogisticId } from "~/shipping/contract";
+import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 function orderGidFrom(id: string | undefined): string {
   const gid = orderGidOf(id ?? "");
@@ -42,7 +44,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked });
-  const outcome = await quoteOrder({ shop: session.shop, admin }, orderGid, overrides);
+  const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, orderGid, overrides));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
   return json({ outcome, overrideErrors: errors, booked });
 };
@@ -55,7 +57,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form);
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
-  const outcome = await bookOrder({ shop: session.shop, admin }, orderGid, courierId, overrides);
+  const outcome = await whenShopifyAnswers(() => bookOrder({ shop: session.shop, admin }, { orderGid, courierId, overrides }));
   return json(outcome, { status: outcome.kind === "booked" || outcome.kind === "already_booked" ? 200 : 422 });
 };
 
@@ -101,7 +103,7 @@ export default function ShipOrder() {
             {current ? (
               <Banner tone={current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning"} title={`${shipmentStatusLabel(current.status).label}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
                 {current.lastError ? <p>{current.lastError}</p> : null}
-                {current.trackingUrl ? (
+                {current.trackingUrl && isSafeTrackingUrl(current.trackingUrl) ? (
                   <Link url={current.trackingUrl} target="_blank">
                     Tracking page
                   </Link>
@@ -229,3 +231,5 @@ export default function ShipOrder() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

@@ -7,12 +7,13 @@ import { orderGidOf } from "~/booking/overrides";
 import { formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { authenticate } from "~/shopify.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
   const after = new URL(request.url).searchParams.get("after");
-  return json({ ...(await listOrdersOverview(session.shop, admin, after)), isFirstPage: !after });
+  return json({ ...(await whenShopifyAnswers(() => listOrdersOverview(session.shop, admin, { after }))), isFirstPage: !after });
 };
 
 interface BulkResult {
@@ -36,15 +37,21 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       orderGid,
       booked: outcome.kind === "booked" || outcome.kind === "already_booked",
       summary:
-        outcome.kind === "booked" || outcome.kind === "already_booked"
-          ? `booked with ${outcome.shipment.courierName}${outcome.shipment.awb ? `, awb ${outcome.shipment.awb}` : ""}${outcome.kind === "already_booked" ? " (already booked)" : ""}`
-          : outcome.kind === "problems"
-            ? `not booked: ${outcome.problems.map((problem) => problem.message).join(" ")}`
-            : outcome.kind === "quoted"
-              ? "not booked: no courier serves this route"
-              : outcome.kind === "not_found"
-                ? "not booked: the order no longer exists"
-                : `not booked: ${outcome.message}`,
+        outcome.kind === "booked"
+          ? `booked with ${outcome.shipment.courierName}${outcome.shipment.awb ? `, awb ${outcome.shipment.awb}` : ""}`
+          : outcome.kind === "already_booked"
+            ? outcome.shipment.awb
+              ? `already booked with ${outcome.shipment.courierName}, awb ${outcome.shipment.awb}`
+              : "already being booked"
+            : outcome.kind === "problems"
+              ? `not booked: ${outcome.problems.map((problem) => problem.message).join(" ")}`
+              : outcome.kind === "quoted"
+                ? "not booked: no courier serves this route"
+                : outcome.kind === "not_found"
+                  ? "not booked: the order no longer exists"
+                  : outcome.kind === "shopify_busy"
+                    ? outcome.message
+                    : `not booked: ${outcome.message}`,
     })),
   });
 };
@@ -152,3 +159,5 @@ export default function OrdersToShip() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

@@ -7,12 +7,13 @@ import { legacyIdOf, orderGidOf } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatRupees } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
   const ids = new URL(request.url).searchParams.getAll("id");
   const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);
-  return json({ compared: await compareOrders(session.shop, admin, orderGids), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS) });
+  return json({ compared: await whenShopifyAnswers(() => compareOrders(session.shop, admin, orderGids)), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS) });
 };
 
 export default function CompareRates() {
@@ -65,3 +66,5 @@ export default function CompareRates() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

@@ -6,6 +6,7 @@ import { legacyIdOf } from "~/booking/overrides";
 import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { listShipments } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
+import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -55,7 +56,7 @@ export default function Shipments() {
                       <IndexTable.Cell>{formatDate(shipment.createdAt)}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.courierName ?? "—"}</IndexTable.Cell>
                       <IndexTable.Cell>
-                        {shipment.awb && shipment.trackingUrl ? (
+                        {shipment.awb && shipment.trackingUrl && isSafeTrackingUrl(shipment.trackingUrl) ? (
                           <Link url={shipment.trackingUrl} target="_blank" removeUnderline>
                             {shipment.awb}
                           </Link>
@@ -89,3 +90,5 @@ export default function Shipments() {
     </Page>
   );
 }
+
+export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";

@@ -11,21 +11,58 @@ interface ThrownBody {
   extensions?: { cost?: { requestedQueryCost?: number; throttleStatus?: { currentlyAvailable?: number; restoreRate?: number } } };
 }
 
-/** How long Shopify's leaky bucket needs to hold this query's cost, from the throttled answer. */
-export function waitForPoints(body: ThrownBody | undefined): number | null {
+interface Thrown {
+  body?: ThrownBody;
+  retryAfter?: number;
+  name?: string;
+  response?: { code?: number };
+  message?: string;
+}
+
+/**
+ * Shopify did not serve a request within the waits Dakiya allows: it kept throttling the shop, or it failed
+ * on its side. Not a bug and not the merchant's mistake: screens say "Shopify is busy, try again in a minute"
+ * (app/shopify/busy.server.ts), jobs retry later.
+ */
+export class ShopifyUnavailableError extends Error {
+  override name = "ShopifyUnavailableError";
+  constructor(
+    readonly reason: "throttled" | "down",
+    /** A sensible wait before trying again, in seconds. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(reason === "throttled" ? "Shopify is throttling requests for this shop" : "Shopify did not answer");
+  }
+}
+
+function graphqlErrorCodes(body: ThrownBody | undefined): string[] {
   const reported = body?.errors;
   const errors = Array.isArray(reported) ? reported : (reported?.graphQLErrors ?? []);
-  if (!errors.some((error) => error.extensions?.code === "THROTTLED")) return null;
+  return errors.map((error) => error.extensions?.code ?? "");
+}
+
+/** How long Shopify's leaky bucket needs to hold this query's cost, from the throttled answer. */
+export function waitForPoints(body: ThrownBody | undefined): number | null {
+  if (!graphqlErrorCodes(body).includes("THROTTLED")) return null;
   const cost = body?.extensions?.cost;
   const missing = (cost?.requestedQueryCost ?? 0) - (cost?.throttleStatus?.currentlyAvailable ?? 0);
   const rate = cost?.throttleStatus?.restoreRate || 50;
   return Math.min(MAX_WAIT_MS, Math.max(250, Math.ceil((missing / rate) * 1000)));
 }
 
+/** Shopify failing on its side: a 5xx, an INTERNAL_SERVER_ERROR, or no answer at all. */
+function isShopifyDown(thrown: Thrown | Response): boolean {
+  // For an authenticated request, the library forwards Shopify's HTTP error as a thrown Response of that status.
+  if (thrown instanceof Response) return thrown.status >= 500;
+  if (thrown.name === "HttpInternalError" || (thrown.response?.code ?? 0) >= 500) return true;
+  if (graphqlErrorCodes(thrown.body).includes("INTERNAL_SERVER_ERROR")) return true;
+  return thrown.name === "TypeError" && /fetch failed/i.test(thrown.message ?? "");
+}
+
 /**
- * admin.graphql with Shopify's throttling handled: a THROTTLED answer (which the library throws)
- * waits as long as the bucket needs to refill for this query, then tries again. Other errors, and
- * throttling that outlasts the attempts, are thrown to the caller.
+ * admin.graphql with Shopify's throttling handled: a THROTTLED answer (which the library throws) waits as long
+ * as the bucket needs to refill for this query, then tries again; a failure on Shopify's side is tried again
+ * once. When that does not get through, ShopifyUnavailableError is thrown; other errors are thrown as they are.
  */
 export async function adminGraphql<T>(admin: AdminApiContext, query: string, variables?: Record<string, unknown>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -33,10 +70,20 @@ export async function adminGraphql<T>(admin: AdminApiContext, query: string, var
       const response = await admin.graphql(query, variables ? { variables } : undefined);
       return ((await response.json()) as { data: T }).data;
     } catch (error) {
-      const thrown = error as { body?: ThrownBody; retryAfter?: number; name?: string };
-      const wait = thrown.name === "HttpThrottlingError" ? Math.min(MAX_WAIT_MS, (thrown.retryAfter ?? 1) * 1000) : waitForPoints(thrown.body);
-      if (wait === null || attempt >= MAX_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const thrown = error as Thrown;
+      if (error instanceof Response && error.status === 429) thrown.retryAfter = Number(error.headers.get("Retry-After") ?? 1) || 1;
+      const throttledWait = thrown.name === "HttpThrottlingError" || (error instanceof Response && error.status === 429) ? Math.min(MAX_WAIT_MS, (thrown.retryAfter ?? (thrown.response as { retryAfter?: number } | undefined)?.retryAfter ?? 1) * 1000) : waitForPoints(thrown.body);
+      if (throttledWait !== null) {
+        if (attempt >= MAX_ATTEMPTS) throw new ShopifyUnavailableError("throttled", Math.max(1, Math.ceil(throttledWait / 1000)));
+        await new Promise((resolve) => setTimeout(resolve, throttledWait));
+        continue;
+      }
+      if (isShopifyDown(error instanceof Response ? error : thrown)) {
+        if (attempt >= 2) throw new ShopifyUnavailableError("down", 60);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      throw error;
     }
   }
 }

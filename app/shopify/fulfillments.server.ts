@@ -1,5 +1,6 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import { adminGraphql } from "./admin-graphql.server";
+import { isOpenFulfillmentOrder } from "./order-mapping";
 import { FULFILLMENT_CREATE, METAFIELDS_SET, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
 
 export const BOOKED_TAG = "dakiya-booked";
@@ -36,10 +37,7 @@ export async function fulfillWithTracking(admin: AdminApiContext, shipment: Trac
   if (existing) return { kind: "fulfilled", fulfillmentGid: existing.id, created: false };
 
   const open = order.fulfillmentOrders.nodes.filter(
-    (fo) =>
-      (fo.status === "OPEN" || fo.status === "IN_PROGRESS") &&
-      fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
-      (shipment.locationGid === null || fo.assignedLocation.location?.id === shipment.locationGid),
+    (fo) => isOpenFulfillmentOrder(fo) && (shipment.locationGid === null || fo.assignedLocation.location?.id === shipment.locationGid),
   );
   if (open.length === 0) {
     return { kind: "refused", message: "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify." };

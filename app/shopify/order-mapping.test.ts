@@ -23,13 +23,13 @@ const orders = new Map<string, ShopifyOrder>();
 beforeAll(async () => {
   const shop = seedShop("mapping.myshopify.com", NOW.getTime());
   for (const seeded of shop.orders) {
-    const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: seeded.id } }, { maximumAvailable: 1e9, restoreRate: 1e9 }, () => NOW);
+    const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: seeded.id } }, { throttle: { maximumAvailable: 1e9, restoreRate: 1e9 }, now: () => NOW });
     expect(answer.body.errors).toBeUndefined();
     orders.set(seeded.name, (answer.body.data as { order: ShopifyOrder }).order);
   }
 });
 
-const map = (name: string, overrides = {}) => toCourierOrder(orders.get(name)!, settings, NOW, overrides);
+const map = (name: string, overrides = {}) => toCourierOrder(orders.get(name)!, { settings, now: NOW, overrides });
 const codes = (name: string, overrides = {}) => map(name, overrides).problems.map((problem) => problem.code);
 
 describe("every seed-store order", () => {
@@ -105,8 +105,8 @@ describe("fields", () => {
     expect(map("#1003").shipment).toMatchObject({ fields: { payment_mode: "prepaid" }, paymentModeSource: "tag" });
     expect(map("#1007").shipment).toMatchObject({ fields: { payment_mode: "cod" }, paymentModeSource: "payment gateway" });
     const untagged = { ...orders.get("#1004")!, tags: [] };
-    expect(toCourierOrder(untagged, settings, NOW).problems.map((problem) => problem.code)).toEqual(["PAYMENT_MODE_UNKNOWN"]);
-    expect(toCourierOrder(untagged, settings, NOW, { paymentMode: "cod" }).problems).toEqual([]);
+    expect(toCourierOrder(untagged, { settings, now: NOW }).problems.map((problem) => problem.code)).toEqual(["PAYMENT_MODE_UNKNOWN"]);
+    expect(toCourierOrder(untagged, { settings, now: NOW, overrides: { paymentMode: "cod" } }).problems).toEqual([]);
   });
 
   it("normalises phones and uses the next one as alt_mobile", () => {
@@ -136,13 +136,13 @@ describe("fields", () => {
 
   it("falls back to the default weight and package only when nothing better is known", () => {
     const weightless = { ...orders.get("#1001")!, lineItems: { ...orders.get("#1001")!.lineItems, nodes: orders.get("#1001")!.lineItems.nodes.map((item) => ({ ...item, weight: null })) } };
-    const { shipment } = toCourierOrder(weightless, { ...settings, presets: [] }, NOW);
+    const { shipment } = toCourierOrder(weightless, { settings: { ...settings, presets: [] }, now: NOW });
     expect(shipment).toMatchObject({ fields: { package_weight: 0.5, package_length: 20 }, weightSource: "default weight", packageSource: "default package" });
   });
 
   it("says an order is 7 days old is still in time, 8 days is not", () => {
     const at = (days: number) => ({ ...orders.get("#1001")!, createdAt: new Date(NOW.getTime() - days * 86_400_000).toISOString() });
-    expect(toCourierOrder(at(7), settings, NOW).problems).toEqual([]);
-    expect(toCourierOrder(at(8), settings, NOW).problems.map((problem) => problem.code)).toEqual(["ORDER_TOO_OLD"]);
+    expect(toCourierOrder(at(7), { settings, now: NOW }).problems).toEqual([]);
+    expect(toCourierOrder(at(8), { settings, now: NOW }).problems.map((problem) => problem.code)).toEqual(["ORDER_TOO_OLD"]);
   });
 });

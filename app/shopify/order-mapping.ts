@@ -119,7 +119,7 @@ export interface CourierOrderFields {
 
 export interface MappedShipment {
   fields: CourierOrderFields;
-  /** The location whose open fulfillment orders this shipment fulfils. */
+  /** The location whose open fulfillment orders this shipment fulfills. */
   locationGid: string | null;
   locationName: string | null;
   fulfillmentOrderIds: string[];
@@ -151,7 +151,8 @@ export function normaliseMobile(phone: string | null | undefined): string | null
   return /^[6-9]\d{9}$/.test(digits) ? digits : null;
 }
 
-function isOpen(fo: ShopifyFulfillmentOrder): boolean {
+/** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
+export function isOpenFulfillmentOrder(fo: ShopifyFulfillmentOrder): boolean {
   return (fo.status === "OPEN" || fo.status === "IN_PROGRESS") && fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
 }
 
@@ -165,13 +166,21 @@ function paymentModeOf(order: ShopifyOrder, settings: MappingSettings): { mode: 
   return null;
 }
 
-export function toCourierOrder(order: ShopifyOrder, settings: MappingSettings, now: Date, overrides: ShipmentOverrides = {}): MappingResult {
+export interface MappingInput {
+  settings: MappingSettings;
+  /** The moment the order is judged at (its age, India's date). */
+  now: Date;
+  /** The merchant's edits, if any. */
+  overrides?: ShipmentOverrides;
+}
+
+export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides = {} }: MappingInput): MappingResult {
   const problems: MappingProblem[] = [];
   const problem = (code: ProblemCode, message: string, fix: string) => problems.push({ code, message, fix });
 
   if (order.cancelledAt) problem("CANCELLED", "The order is cancelled.", "Cancelled orders are not shipped; nothing to do.");
 
-  const openOrders = order.fulfillmentOrders.nodes.filter(isOpen);
+  const openOrders = order.fulfillmentOrders.nodes.filter(isOpenFulfillmentOrder);
   const shippable = order.lineItems.nodes
     .filter((item) => item.requiresShipping && item.unfulfilledQuantity > 0 && openOrders.length > 0)
     .map((item) => ({ item, quantity: item.unfulfilledQuantity }));

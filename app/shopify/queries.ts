@@ -39,6 +39,19 @@ const ORDER_SHIPPING_FIELDS = `#graphql
   }
 `;
 
+/** What the order mapping reads of every line item, whether listed or about to be booked. */
+const LINE_ITEM_SHIPPING_FIELDS = `#graphql
+  fragment LineItemShippingFields on LineItem {
+    id
+    title
+    sku
+    quantity
+    unfulfilledQuantity
+    requiresShipping
+    weight { unit value }
+  }
+`;
+
 const FULFILLMENT_ORDER_FIELDS = `#graphql
   fragment FulfillmentOrderFields on FulfillmentOrder {
     id
@@ -56,16 +69,10 @@ export const ORDER_FOR_BOOKING =
       lineItems(first: $lineItemsFirst) {
         pageInfo { hasNextPage }
         nodes {
-          id
-          title
-          sku
-          quantity
-          unfulfilledQuantity
-          requiresShipping
+          ...LineItemShippingFields
           originalUnitPriceSet { shopMoney { amount } }
           discountedUnitPriceSet { shopMoney { amount } }
           taxLines { priceSet { shopMoney { amount } } }
-          weight { unit value }
         }
       }
       fulfillmentOrders(first: $fulfillmentOrdersFirst, displayable: true) {
@@ -80,6 +87,7 @@ export const ORDER_FOR_BOOKING =
   }
 ` +
   ORDER_SHIPPING_FIELDS +
+  LINE_ITEM_SHIPPING_FIELDS +
   FULFILLMENT_ORDER_FIELDS;
 
 /**
@@ -96,15 +104,7 @@ export const ORDERS_TO_SHIP =
         ...OrderShippingFields
         lineItems(first: 11) {
           pageInfo { hasNextPage }
-          nodes {
-            id
-            title
-            sku
-            quantity
-            unfulfilledQuantity
-            requiresShipping
-            weight { unit value }
-          }
+          nodes { ...LineItemShippingFields }
         }
         fulfillmentOrders(first: 2, displayable: true) {
           nodes { ...FulfillmentOrderFields }
@@ -119,6 +119,7 @@ export const ORDERS_TO_SHIP =
   }
 ` +
   ORDER_SHIPPING_FIELDS +
+  LINE_ITEM_SHIPPING_FIELDS +
   FULFILLMENT_ORDER_FIELDS;
 
 export const LOCATIONS = `#graphql

@@ -1,43 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../support/database";
+import { npmStart as startServer, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 
-const CONFIG_VARIABLES = /^(NODE_ENV|PORT|DATABASE_|EMBEDDED_DATABASE_DIR|SHOPIFY_|SCOPES|SHOP_CUSTOM_DOMAIN|ENCRYPTION_KEY|COURIER_|SANDBOX_|VITEST|TEST)/;
 const basePort = 3950 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
-let running: ChildProcess | undefined;
+let running: StartedServer | undefined;
 
-/** `npm start` as an operator runs it: the documented defaults plus what is given here. */
 function npmStart(env: Record<string, string>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.test(name)));
-  const child = spawn("npm", ["start"], { env: { ...clean, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  running = child;
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { child, exited, output: () => output };
-}
-
-async function waitForOutput(pattern: RegExp, output: () => string): Promise<string> {
-  for (let waited = 0; waited < 20_000; waited += 100) {
-    if (pattern.test(output())) return output();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`The server never printed ${pattern}:\n${output()}`);
-}
-
-async function waitForHealth(port: number, output: () => string): Promise<Response> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      return await fetch(`http://localhost:${port}/healthz`);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`The server did not come up:\n${output()}`);
+  running = startServer(env);
+  return running;
 }
 
 beforeAll(() => {
@@ -45,11 +18,7 @@ beforeAll(() => {
 });
 
 afterEach(async () => {
-  if (running?.pid && running.exitCode === null) {
-    const exited = new Promise((resolve) => running!.once("exit", resolve));
-    process.kill(-running.pid, "SIGTERM");
-    await exited;
-  }
+  await running?.stop();
   running = undefined;
 });
 

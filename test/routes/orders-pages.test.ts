@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as ordersAction, loader as ordersLoader } from "~/routes/app.orders._index";
+import prisma from "~/db.server";
+import { loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { loader as compareLoader } from "~/routes/app.orders.compare";
 import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
 import { startShippingWorld, type startStore } from "../support/store";
@@ -79,5 +81,52 @@ describe("orders to ship", () => {
     expect(all.shipments).toEqual([expect.objectContaining({ orderName: "#1001", status: "fulfilled" })]);
     const failed = (await jsonOf(await shipmentsLoader({ request: store.adminRequest("/app/shipments?status=failed"), params: {}, context: {} }))) as { shipments: unknown[] };
     expect(failed.shipments).toEqual([]);
+  });
+});
+
+describe("when Shopify stays busy", () => {
+  const status = async (run: () => Promise<Response>) => {
+    try {
+      return await run();
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  };
+
+  it("answers the orders page and the ship page 429 with a plain reason and Retry-After, never a 500", async () => {
+    // More throttled answers than Dakiya's own waits: Shopify stays throttled past the request.
+    store.shop.faults.set("orders", { kind: "THROTTLED", times: 10 });
+    const list = await status(() => ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} }));
+    expect(list.status).toBe(429);
+    expect(list.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await list.json()).toEqual({ shopifyBusy: expect.stringMatching(/^Shopify is busy/) });
+    store.shop.faults.delete("orders");
+
+    store.shop.faults.set("order", { kind: "HTTP_503", times: 10 });
+    const ship = await status(() => shipLoader({ request: store.adminRequest(`/app/orders/${idOf("#1003")}/ship`), params: { id: idOf("#1003") }, context: {} }));
+    expect(ship.status).toBe(429);
+    expect(await ship.json()).toEqual({ shopifyBusy: expect.stringMatching(/^Shopify did not answer/) });
+    store.shop.faults.delete("order");
+  });
+
+  it("answers every one of 10 racing bulk bookings with a result per order, and books each order once", async () => {
+    store.shop.faults.set("order", { kind: "THROTTLED", times: 12 });
+    const bulk = () => {
+      const body = new FormData();
+      for (const name of ["#1004", "#1014"]) body.append("orderId", idOf(name));
+      return status(() => ordersAction({ request: store.adminRequest("/app/orders", { method: "POST", body }), params: {}, context: {} }));
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, bulk));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const results = (await Promise.all(answers.map((answer) => answer.json()))) as { results: { orderGid: string; booked: boolean; summary: string }[] }[];
+    for (const { results: perOrder } of results) {
+      expect(perOrder).toHaveLength(2);
+      // Each request books the order, finds it booked (or being booked, or fulfilled) by another, or meets Shopify busy.
+      for (const result of perOrder) expect(result.summary).toMatch(/^(already )?booked with \w+, awb \w+$|^already being booked$|already fulfilled|Shopify is busy/);
+    }
+    store.shop.faults.delete("order");
+    const shipments = await prisma.shipment.findMany({ where: { shop: store.domain, orderName: { in: ["#1004", "#1014"] }, awb: { not: null } } });
+    expect(new Set(shipments.map((shipment) => shipment.orderName)).size).toBe(shipments.length);
   });
 });

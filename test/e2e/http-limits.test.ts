@@ -1,0 +1,92 @@
+import { request as httpRequest } from "node:http";
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../support/database";
+import { memoryOf, npmStart, pidListeningOn, waitForHealth, type StartedServer } from "../support/npm-start";
+
+const port = 3990 + Number(process.env.VITEST_POOL_ID ?? 0) * 3;
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+let server: StartedServer;
+let pid: number;
+
+beforeAll(async () => {
+  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  server = npmStart({ DATABASE_URL: await createDatabase(`limits_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0" });
+  expect((await waitForHealth(port, server.output)).status).toBe(200);
+  pid = pidListeningOn(port);
+}, 60_000);
+afterAll(() => server?.stop());
+
+const MB = 1024 * 1024;
+const CHUNK = Buffer.alloc(MB, "a");
+
+/**
+ * POSTs `totalMb` of unsigned junk, declared up front or chunked, and resolves with the status the server
+ * answered while the body was still being sent (or after it was sent, for an honest server).
+ */
+function upload(path: string, totalMb: number, { declared }: { declared: boolean }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": BROWSER };
+    if (declared) headers["Content-Length"] = String(totalMb * MB);
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+      req.destroy();
+    });
+    let sent = 0;
+    let answered = false;
+    req.on("response", () => (answered = true));
+    const pump = () => {
+      while (sent < totalMb) {
+        sent += 1;
+        if (sent === totalMb) return req.end(CHUNK);
+        if (!req.write(CHUNK)) return req.once("drain", pump);
+      }
+    };
+    // A server that cuts the connection after answering ends the upload with an error: the answer came first.
+    req.on("error", (error) => (answered ? undefined : reject(error)));
+    pump();
+  });
+}
+
+describe("the HTTP server's limits", () => {
+  it("answers 16 concurrent 300 MB unsigned webhook posts 413 each before reading them, in bounded memory", async () => {
+    const before = memoryOf(pid);
+    const declared = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: true })));
+    const chunked = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: false })));
+    expect([...declared, ...chunked]).toEqual(Array(16).fill(413));
+    const after = memoryOf(pid);
+    // At most the 5 MB limit per upload in flight was ever held; 16 × 300 MB would be 4.8 GB.
+    expect(after.peakMb - before.rssMb).toBeLessThan(200);
+    expect((await fetch(`http://localhost:${port}/healthz`)).status).toBe(200);
+  });
+
+  it("refuses an oversized login form and any body over 1 MB outside webhooks", async () => {
+    expect(await upload("/auth/login", 50, { declared: true })).toBe(413);
+    expect(await upload("/auth/login", 50, { declared: false })).toBe(413);
+    expect(await upload("/v1/create-order", 2, { declared: false })).toBe(413);
+  });
+
+  it("refuses a form posted from another site with 403, not a 500", async () => {
+    const response = await fetch(`http://localhost:${port}/app/orders?shop=dakiya-demo.myshopify.com`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded", "User-Agent": BROWSER },
+      body: "orderId=1",
+    });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toMatch(/sent from another site/);
+  });
+
+  it("refuses an exit-iframe redirect to an outside host with 400, not a 500", async () => {
+    for (const destination of ["https://evil.example/", "//evil.example/app", "javascript:alert(1)"]) {
+      const response = await fetch(`http://localhost:${port}/auth/exit-iframe?shop=dakiya-demo.myshopify.com&host=ZGFraXlhLWRlbW8ubXlzaG9waWZ5LmNvbS9hZG1pbg&exitIframe=${encodeURIComponent(destination)}`, {
+        headers: { "User-Agent": BROWSER },
+      });
+      expect(response.status, destination).toBe(400);
+    }
+  });
+
+  it("logged no request's body or a stack with personal data while refusing all that", () => {
+    expect(server.output()).not.toMatch(/aaaaaaaa|host header does not match/);
+  });
+});
