@@ -112,6 +112,65 @@ export function requestedCost(schema: GraphQLSchema, document: DocumentNode, { v
   );
 }
 
+/**
+ * The cost of what an answer actually held: the published rules, with each connection and list counted by the
+ * nodes returned rather than by `first`. Mutations cost what they requested.
+ */
+export function actualCost(schema: GraphQLSchema, document: DocumentNode, data: Record<string, unknown>, operationName?: string): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+  );
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return 0;
+  if (operation.operation === "mutation") return 10 * operation.selectionSet.selections.length;
+
+  const selectionCost = (selectionSet: SelectionSetNode | undefined, type: GraphQLOutputType, value: unknown): number => {
+    if (!selectionSet || !value || typeof value !== "object") return 0;
+    const named = getNamedType(type);
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : named;
+        total += selectionCost(selection.selectionSet, (condition ?? named) as GraphQLOutputType, value);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) total += selectionCost(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) as GraphQLOutputType, value);
+      } else {
+        total += fieldCost(selection, named, (value as Record<string, unknown>)[selection.alias?.value ?? selection.name.value]);
+      }
+    }
+    return total;
+  };
+
+  const fieldCost = (field: FieldNode, parent: ReturnType<typeof getNamedType>, value: unknown): number => {
+    if (!parent || field.name.value.startsWith("__") || !("getFields" in parent)) return 0;
+    const definition = (parent as GraphQLObjectType).getFields()[field.name.value];
+    if (!definition) return 0;
+    const named = getNamedType(definition.type);
+    if (isLeafType(named)) return 0;
+    if (named.name.endsWith("Connection")) {
+      const connection = (value ?? {}) as { nodes?: unknown[]; edges?: { node?: unknown }[] };
+      const nodes = connection.nodes ?? connection.edges?.map((edge) => edge.node) ?? [];
+      const nodeField = (named as GraphQLObjectType).getFields().nodes;
+      let nodeCost = 0;
+      for (const selection of field.selectionSet?.selections ?? []) {
+        if (selection.kind !== Kind.FIELD || !nodeField) continue;
+        if (selection.name.value === "nodes") for (const node of nodes) nodeCost += 1 + selectionCost(selection.selectionSet, nodeField.type, node);
+        if (selection.name.value === "edges") {
+          const nodeSelection = selection.selectionSet?.selections.find((inner) => inner.kind === Kind.FIELD && inner.name.value === "node");
+          if (nodeSelection?.kind === Kind.FIELD) for (const node of nodes) nodeCost += 1 + selectionCost(nodeSelection.selectionSet, nodeField.type, node);
+        }
+      }
+      return 2 + nodeCost;
+    }
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + 1 + selectionCost(field.selectionSet, definition.type, item), 0);
+    return 1 + selectionCost(field.selectionSet, definition.type, value);
+  };
+
+  return selectionCost(operation.selectionSet, schema.getQueryType()!, data);
+}
+
 /** Shopify's order search syntax, the part the app uses. */
 export function matchesSearch(order: StoreOrder, query: string | undefined): boolean {
   if (!query) return true;
@@ -435,12 +494,15 @@ export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, 
     fieldResolver,
     typeResolver: (value) => (value as { __typename?: string }).__typename,
   });
+  // As Shopify does: the bucket is charged the requested cost up front and refunded what the answer did not use.
+  const actual = result.data ? Math.min(cost, actualCost(schema, document, result.data, request.operationName)) : cost;
+  shop.bucket.available = Math.min(settings.maximumAvailable, shop.bucket.available + cost - actual);
   return {
     status: 200,
     body: {
       ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
       data: result.data ?? null,
-      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } },
+      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: actual, throttleStatus: throttleStatus() } },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Shipment, ShopSettings } from "@prisma/client";
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
@@ -37,7 +37,7 @@ function problem(code: MappingProblem["code"], message: string, fix: string): Ma
 
 export interface BookingContext {
   shop: string;
-  admin: AdminApiContext;
+  admin: ShopAdmin;
   now?: () => Date;
 }
 
@@ -198,7 +198,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
 }
 
 export interface CompletionDeps {
-  admin: AdminApiContext;
+  admin: ShopAdmin;
   now: () => Date;
   settings?: ShopSettings;
   client?: CourierClient;
@@ -285,7 +285,7 @@ async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPM
  * process holding the shipment (its claimant, a second worker) makes this attempt retry later.
  */
 export interface ResumeDeps {
-  adminFor: (shop: string) => Promise<AdminApiContext>;
+  adminFor: (shop: string) => Promise<ShopAdmin>;
   now?: () => Date;
 }
 

@@ -1,4 +1,4 @@
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
@@ -23,7 +23,7 @@ export interface OrderRow {
 }
 
 /** One page of orders still to ship, each with what stops it from shipping, if anything. */
-export async function listOrdersOverview(shop: string, admin: AdminApiContext, { after, now = new Date() }: { after: string | null; now?: Date }) {
+export async function listOrdersOverview(shop: string, admin: ShopAdmin, { after, now = new Date() }: { after: string | null; now?: Date }) {
   const [settings, page] = await Promise.all([getShopSettings(shop), listOrdersToShip(admin, after)]);
   const mapping = toMappingSettings(settings);
   const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: page.orders.map((order) => order.id) } } });
@@ -49,7 +49,7 @@ export async function listOrdersOverview(shop: string, admin: AdminApiContext, {
 
 export const MAX_BULK_ORDERS = 10;
 
-export async function compareOrders(shop: string, admin: AdminApiContext, orderGids: string[]): Promise<{ orderGid: string; outcome: QuoteOutcome }[]> {
+export async function compareOrders(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: QuoteOutcome }[]> {
   const results = [];
   for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) results.push({ orderGid, outcome: await quoteOrder({ shop, admin }, orderGid) });
   return results;
@@ -62,7 +62,7 @@ export type BulkBookOutcome = BookOutcome | QuoteOutcome | { kind: "shopify_busy
  * Books each order with its recommended courier, one after another. When Shopify stays busy, the orders not
  * yet tried are reported as such rather than failing the whole batch: the bookings made stand.
  */
-export async function bookRecommended(shop: string, admin: AdminApiContext, orderGids: string[]): Promise<{ orderGid: string; outcome: BulkBookOutcome }[]> {
+export async function bookRecommended(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: BulkBookOutcome }[]> {
   const results: { orderGid: string; outcome: BulkBookOutcome }[] = [];
   let busy: ShopifyUnavailableError | null = null;
   for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {

@@ -1,4 +1,4 @@
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { shopAdmin, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
 import { resumeShipment } from "~/booking/book-order.server";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
@@ -12,17 +12,17 @@ export class RetryLaterError extends Error {
 
 export interface JobDeps {
   /** An Admin API client on the shop's offline session. */
-  adminFor: (shop: string) => Promise<AdminApiContext>;
+  adminFor: (shop: string) => Promise<ShopAdmin>;
   now: () => Date;
 }
 
-const defaultDeps: JobDeps = {
-  adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+export const defaultJobDeps: JobDeps = {
+  adminFor: async (shop) => shopAdmin(shop, (await unauthenticated.admin(shop)).admin),
   now: () => new Date(),
 };
 
 /** What each queue's jobs do. Every handler is idempotent: a job may run again after a crash or a retry. */
-export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultDeps): JobHandlers => ({
+export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultJobDeps): JobHandlers => ({
   "shipment-complete": async ({ shop, shipmentId }) => {
     const completion = await resumeShipment(shop, shipmentId, { adminFor, now });
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);

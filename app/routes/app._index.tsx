@@ -5,12 +5,14 @@ import { Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopi
 import { countShipmentsByStatus } from "~/booking/shipments.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const [shop, settings, counts] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),

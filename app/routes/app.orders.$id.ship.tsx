@@ -29,6 +29,7 @@ import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 function orderGidFrom(id: string | undefined): string {
@@ -38,7 +39,8 @@ function orderGidFrom(id: string | undefined): string {
 }
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
   const booked = await getShipmentForOrder(session.shop, orderGid);
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
@@ -50,7 +52,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
   const form = await request.formData();
   const courierId = Number(form.get("courierId"));

@@ -7,11 +7,13 @@ import { orderGidOf } from "~/booking/overrides";
 import { formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const after = new URL(request.url).searchParams.get("after");
   return json({ ...(await whenShopifyAnswers(() => listOrdersOverview(session.shop, admin, { after }))), isFirstPage: !after });
 };
@@ -23,7 +25,8 @@ interface BulkResult {
 }
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const form = await request.formData();
   const ids = form.getAll("orderId").map(String);
   const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);

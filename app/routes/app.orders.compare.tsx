@@ -7,10 +7,12 @@ import { legacyIdOf, orderGidOf } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatRupees } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const ids = new URL(request.url).searchParams.getAll("id");
   const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);
   return json({ compared: await whenShopifyAnswers(() => compareOrders(session.shop, admin, orderGids)), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS) });

@@ -20,17 +20,20 @@ import {
 import { useState } from "react";
 import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { listLocations } from "~/shopify/admin-orders.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const [settings, locations, warehouses] = await Promise.all([settingsForBrowser(session.shop), whenShopifyAnswers(() => listLocations(admin)), describeWarehouses(session.shop)]);
   return json({ settings, locations, warehouses });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { admin, session } = await authenticate.admin(request);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const admin = shopAdmin(session.shop, shopify);
   const locations = await whenShopifyAnswers(() => listLocations(admin));
   const result = await saveSettingsForm(session.shop, await request.formData(), locations.map((location) => location.id));
   return json(result, { status: result.ok ? 200 : 422 });

@@ -1,4 +1,13 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import { expectedCost, observe, spend, type ThrottleStatus } from "./cost-budget.server";
+
+/** The Admin API of one shop: the library's client, with the shop it speaks for (its cost budget is per shop). */
+export interface ShopAdmin {
+  shop: string;
+  graphql: AdminApiContext["graphql"];
+}
+
+export const shopAdmin = (shop: string, admin: Pick<AdminApiContext, "graphql">): ShopAdmin => ({ shop, graphql: admin.graphql });
 
 const MAX_ATTEMPTS = 4;
 const MAX_WAIT_MS = 5_000;
@@ -8,7 +17,7 @@ type GraphqlError = { extensions?: { code?: string } };
 /** What the library throws: its client response, with the GraphQL errors under `errors.graphQLErrors`. */
 interface ThrownBody {
   errors?: GraphqlError[] | { graphQLErrors?: GraphqlError[] };
-  extensions?: { cost?: { requestedQueryCost?: number; throttleStatus?: { currentlyAvailable?: number; restoreRate?: number } } };
+  extensions?: { cost?: { requestedQueryCost?: number; throttleStatus?: ThrottleStatus } };
 }
 
 interface Thrown {
@@ -60,17 +69,22 @@ function isShopifyDown(thrown: Thrown | Response): boolean {
 }
 
 /**
- * admin.graphql with Shopify's throttling handled: a THROTTLED answer (which the library throws) waits as long
- * as the bucket needs to refill for this query, then tries again; a failure on Shopify's side is tried again
- * once. When that does not get through, ShopifyUnavailableError is thrown; other errors are thrown as they are.
+ * admin.graphql within the shop's cost budget (cost-budget.server.ts): it waits for the points the query will
+ * cost, then calls. A THROTTLED answer all the same (another process spent the bucket; the library throws it)
+ * waits as long as the bucket needs to refill for this query and tries again; a failure on Shopify's side is tried
+ * again once. When that does not get through, ShopifyUnavailableError is thrown; other errors as they are.
  */
-export async function adminGraphql<T>(admin: AdminApiContext, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function adminGraphql<T>(admin: ShopAdmin, query: string, variables?: Record<string, unknown>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
+    await spend(admin.shop, expectedCost(query));
     try {
       const response = await admin.graphql(query, variables ? { variables } : undefined);
-      return ((await response.json()) as { data: T }).data;
+      const body = (await response.json()) as { data: T } & ThrownBody;
+      observe(admin.shop, query, body.extensions?.cost);
+      return body.data;
     } catch (error) {
       const thrown = error as Thrown;
+      observe(admin.shop, query, thrown.body?.extensions?.cost);
       if (error instanceof Response && error.status === 429) thrown.retryAfter = Number(error.headers.get("Retry-After") ?? 1) || 1;
       const throttledWait = thrown.name === "HttpThrottlingError" || (error instanceof Response && error.status === 429) ? Math.min(MAX_WAIT_MS, (thrown.retryAfter ?? (thrown.response as { retryAfter?: number } | undefined)?.retryAfter ?? 1) * 1000) : waitForPoints(thrown.body);
       if (throttledWait !== null) {

@@ -1,8 +1,8 @@
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql as run } from "./admin-graphql.server";
 import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, type ShopifyOrder } from "./queries";
 
-export async function getOrderForBooking(admin: AdminApiContext, orderGid: string): Promise<ShopifyOrder | null> {
+export async function getOrderForBooking(admin: ShopAdmin, orderGid: string): Promise<ShopifyOrder | null> {
   return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid })).order;
 }
 
@@ -14,7 +14,7 @@ export interface OrdersPage {
   nextCursor: string | null;
 }
 
-export async function listOrdersToShip(admin: AdminApiContext, after: string | null, pageSize = 20): Promise<OrdersPage> {
+export async function listOrdersToShip(admin: ShopAdmin, after: string | null, pageSize = 20): Promise<OrdersPage> {
   const { orders } = await run<{ orders: { nodes: ShopifyOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, ORDERS_TO_SHIP, {
     first: pageSize,
     after,
@@ -30,7 +30,7 @@ export interface ShopLocation {
   zip: string | null;
 }
 
-export async function listLocations(admin: AdminApiContext): Promise<ShopLocation[]> {
+export async function listLocations(admin: ShopAdmin): Promise<ShopLocation[]> {
   const { locations } = await run<{ locations: { nodes: { id: string; name: string; address: { city: string | null; zip: string | null } }[] } }>(admin, LOCATIONS);
   return locations.nodes.map((location) => ({ id: location.id, name: location.name, city: location.address.city, zip: location.address.zip }));
 }

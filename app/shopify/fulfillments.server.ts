@@ -1,7 +1,7 @@
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
 import { isOpenFulfillmentOrder } from "./order-mapping";
-import { FULFILLMENT_CREATE, METAFIELDS_SET, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
+import { FULFILLMENT_CREATE, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
 
 export const BOOKED_TAG = "dakiya-booked";
 
@@ -29,7 +29,7 @@ interface UserError {
  * already carrying this awb is the result of an earlier attempt and is returned as it is.
  * Throws when Shopify cannot be reached or throttles, so the caller can retry later.
  */
-export async function fulfillWithTracking(admin: AdminApiContext, shipment: TrackedShipment): Promise<FulfillmentOutcome> {
+export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShipment): Promise<FulfillmentOutcome> {
   const { order } = await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid });
   if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
 
@@ -58,13 +58,14 @@ export async function fulfillWithTracking(admin: AdminApiContext, shipment: Trac
 }
 
 /** Tags the order and records the awb and courier in app metafields for the merchant's own workflows. */
-export async function markOrderBooked(admin: AdminApiContext, shipment: TrackedShipment): Promise<void> {
-  await adminGraphql(admin, TAGS_ADD, { id: shipment.orderGid, tags: [BOOKED_TAG] });
-  await adminGraphql(admin, METAFIELDS_SET, {
-      metafields: [
-        { ownerId: shipment.orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: shipment.awb },
-        { ownerId: shipment.orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: shipment.courierName },
-        { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
-      ],
+export async function markOrderBooked(admin: ShopAdmin, shipment: TrackedShipment): Promise<void> {
+  await adminGraphql(admin, MARK_ORDER_BOOKED, {
+    id: shipment.orderGid,
+    tags: [BOOKED_TAG],
+    metafields: [
+      { ownerId: shipment.orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: shipment.awb },
+      { ownerId: shipment.orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: shipment.courierName },
+      { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
+    ],
   });
 }

@@ -63,7 +63,7 @@ const FULFILLMENT_ORDER_FIELDS = `#graphql
 
 export const ORDER_FOR_BOOKING =
   `#graphql
-  query OrderForBooking($id: ID!, $lineItemsFirst: Int = 20, $fulfillmentOrdersFirst: Int = 5) {
+  query OrderForBooking($id: ID!, $lineItemsFirst: Int = 11, $fulfillmentOrdersFirst: Int = 5) {
     order(id: $id) {
       ...OrderShippingFields
       lineItems(first: $lineItemsFirst) {
@@ -147,16 +147,12 @@ export const FULFILLMENT_CREATE = `#graphql
   }
 `;
 
-export const TAGS_ADD = `#graphql
-  mutation TagsAdd($id: ID!, $tags: [String!]!) {
+/** The booked order's tag and app metafields, in one request (two mutations, run in order). */
+export const MARK_ORDER_BOOKED = `#graphql
+  mutation MarkOrderBooked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
     }
-  }
-`;
-
-export const METAFIELDS_SET = `#graphql
-  mutation MetafieldsSet($metafields: [MetafieldsSetInput!]!) {
     metafieldsSet(metafields: $metafields) {
       metafields { id key }
       userErrors { field message }

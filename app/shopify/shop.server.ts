@@ -1,4 +1,4 @@
-import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
 
 const SHOP_QUERY = `#graphql
@@ -19,6 +19,6 @@ export interface ShopOverview {
   currencyCode: string;
 }
 
-export async function getShopOverview(admin: AdminApiContext): Promise<ShopOverview> {
+export async function getShopOverview(admin: ShopAdmin): Promise<ShopOverview> {
   return (await adminGraphql<{ shop: ShopOverview }>(admin, SHOP_QUERY)).shop;
 }

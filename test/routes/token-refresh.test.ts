@@ -1,3 +1,4 @@
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { loader as homeLoader } from "~/routes/app._index";
@@ -21,7 +22,7 @@ describe("expiring offline access tokens", () => {
     await prisma.session.update({ where: { id }, data: { expires: new Date(Date.now() - 60_000) } });
 
     const { admin } = await unauthenticated.admin(store.domain);
-    expect((await getShopOverview(admin)).myshopifyDomain).toBe(store.domain);
+    expect((await getShopOverview(shopAdmin(store.domain, admin))).myshopifyDomain).toBe(store.domain);
 
     const refreshed = await prisma.session.findUniqueOrThrow({ where: { id } });
     expect(refreshed.accessToken).not.toBe(installed.accessToken);

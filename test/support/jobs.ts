@@ -1,4 +1,4 @@
-import { createJobHandlers, type JobDeps } from "~/jobs/handlers.server";
+import { createJobHandlers, defaultJobDeps, type JobDeps } from "~/jobs/handlers.server";
 import { jobQueue, runJob } from "~/jobs/job-queue.server";
 import { QUEUE_NAMES, type QueueName } from "~/jobs/queues";
 
@@ -19,7 +19,7 @@ export interface JobRun {
  */
 export async function runJobs(queues: readonly QueueName[] = QUEUE_NAMES, { includeDeferred = true, deps }: { includeDeferred?: boolean; deps?: Partial<JobDeps> } = {}): Promise<JobRun> {
   const boss = await jobQueue();
-  const handlers = createJobHandlers({ adminFor: deps?.adminFor ?? (async (shop) => (await (await import("~/shopify.server")).unauthenticated.admin(shop)).admin), now: deps?.now ?? (() => new Date()) });
+  const handlers = createJobHandlers({ ...defaultJobDeps, ...deps });
   const run: JobRun = { ran: 0, failed: [] };
   for (const queue of queues) {
     // The first fetch may take jobs not due yet; later ones only due jobs (those the run itself enqueued), so a
