@@ -279,6 +279,25 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     });
   });
 
+  /*
+   * DEFECT (app, for main's owner), seen right after the bulk booking above, on the same page:
+   * - The results name each order by its Shopify GID ("gid://shopify/Order/5000138: booked with …"), not "#2008".
+   *   app/routes/app.orders._index.tsx looks names up in the rows it is showing, and the booked orders have just left
+   *   the list (the loader revalidates after the action); the action's results carry no name.
+   * - The selection survives its rows: "2 selected" and both bulk actions stay on while no row shown is selected, so
+   *   "Book with recommended courier" would send the two orders just booked again. useIndexResourceState keeps ids
+   *   that are no longer among the rows, and nothing clears them after the action.
+   * This test stays red until those are fixed.
+   */
+  it("DEFECT: after a bulk booking the results name the orders, and the booked orders are no longer selected", async () => {
+    await step("orders: the bulk booking's results", async () => {
+      const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
+      const named = (await results.allTextContents()).map((line) => line.replace(/: (not )?booked.*$/, ""));
+      expect.soft(named.sort(), "the orders the results name").toEqual([...bulkBooked].sort());
+      expect.soft(await frame.getByText(/^\d+ selected$/).count(), "a selection of orders no longer listed").toBe(0);
+    });
+  });
+
   it("Shipments: the status filter changes the address and the list, and a shipment opens its order", async () => {
     await step("shipments: all", async () => {
       await openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
