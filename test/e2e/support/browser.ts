@@ -42,6 +42,14 @@ export interface ProblemAllowance {
 // (5xx is a problem; 4xx is how the app refuses a bad form, 401 how it starts a session), so these lines are noise.
 const RESOURCE_STATUS_LINE = /^Failed to load resource: the server responded with a status of [45]\d\d\b/;
 
+// The production React in the app's bundle logs error codes only; the hydration ones, from React 18's codes.json.
+const REACT_HYDRATION_ERRORS: Record<string, string> = {
+  "418": "Hydration failed because the initial UI does not match what was rendered on the server.",
+  "422": "There was an error while hydrating this Suspense boundary. Switched to client rendering.",
+  "423": "There was an error while hydrating; the entire root switched to client rendering.",
+  "425": "Text content does not match server-rendered HTML.",
+};
+
 function frameAddress(frame: Frame | null | undefined): string {
   if (!frame) return "(unknown frame)";
   const url = new URL(frame.url());
@@ -84,7 +92,14 @@ export class PageWatcher {
   }
 
   #record(kind: BrowserProblem["kind"], frame: string, message: string) {
-    this.#problems.push({ kind, frame, message });
+    const code = /Minified React error #(\d+)/.exec(message)?.[1];
+    const meaning = code ? REACT_HYDRATION_ERRORS[code] : undefined;
+    this.#problems.push({ kind, frame, message: meaning ? `${meaning} (React #${code}) ${message}` : message });
+  }
+
+  /** How many problems were reported since the last `take`, without forgetting them. */
+  get pending(): number {
+    return this.#problems.length;
   }
 
   /** What happened since the last call, and forget it. */
@@ -101,8 +116,14 @@ export class PageWatcher {
   }
 }
 
+/** One line per problem (React logs most errors twice: once counted), each with the first lines of its stack. */
 export function formatProblems(problems: BrowserProblem[]): string {
-  return problems.map((problem) => `  - ${problem.kind} in the ${problem.frame}: ${problem.message.split("\n").slice(0, 6).join("\n      ")}`).join("\n");
+  const counted = new Map<string, number>();
+  for (const problem of problems) {
+    const line = `${problem.kind} in the ${problem.frame}: ${problem.message.split("\n").slice(0, 4).join("\n      ")}`;
+    counted.set(line, (counted.get(line) ?? 0) + 1);
+  }
+  return [...counted].map(([line, count]) => `  - ${count > 1 ? `(${count}×) ` : ""}${line}`).join("\n");
 }
 
 function safe<T>(read: () => T): T | undefined {
@@ -142,6 +163,7 @@ interface HydrationState {
   path: string;
   react: "no-root" | "dehydrated" | "hydrated" | "unknown-internals";
   title: string | null;
+  loaded: boolean;
 }
 
 // Runs in the app's frame. Kept free of closures: Playwright sends its source text.
@@ -161,6 +183,7 @@ function readHydrationState(): HydrationState {
     path: location.pathname + location.search,
     react,
     title: document.querySelector("h1")?.textContent ?? null,
+    loaded: document.readyState === "complete",
   };
 }
 
@@ -173,6 +196,8 @@ export interface HydrationExpectation {
    */
   search?: Record<string, string | boolean>;
   timeout?: number;
+  /** When given, a page that hydrates while the browser reports problems fails at once instead of at a later wait. */
+  watcher?: PageWatcher;
 }
 
 /**
@@ -196,9 +221,17 @@ export interface HydrationExpectation {
  * the page's content, so a test needs the three together. Each page's test also does something only client code
  * can do (a filter, a sort, a client navigation that keeps `window` state): that proves its handlers are attached.
  */
-export async function expectHydrated(frame: Frame, { path: expectedPath, search = {}, timeout = STEP_TIMEOUT }: HydrationExpectation): Promise<void> {
+class HydratedWithProblems extends Error {}
+
+// The browser entry is imported (preloaded) right after the page's route modules; on this machine it runs within
+// tens of milliseconds of the load event, so five seconds without a router means it never will.
+const GIVE_UP_WITHOUT_ROUTER_MS = 5_000;
+
+export async function expectHydrated(frame: Frame, { path: expectedPath, search = {}, timeout = STEP_TIMEOUT, watcher }: HydrationExpectation): Promise<void> {
   const deadline = Date.now() + timeout;
   let last: HydrationState | string = "the frame never answered";
+  // A document loaded without a router long after its scripts ran will not get one: say so now, not at the deadline.
+  let loadedWithoutRouterSince: number | null = null;
   const matches = (state: HydrationState) => {
     const url = new URL(state.path, "http://frame");
     const pathMatches = typeof expectedPath === "string" ? url.pathname === expectedPath : expectedPath.test(url.pathname);
@@ -208,8 +241,15 @@ export async function expectHydrated(frame: Frame, { path: expectedPath, search 
     try {
       const state = await frame.evaluate(readHydrationState);
       last = state;
-      if (matches(state) && state.router === "ready" && state.routerPath === state.path && state.react === "hydrated") return;
+      if (matches(state) && state.router === "ready" && state.routerPath === state.path && state.react === "hydrated") {
+        // A hydration React recovered from by rendering on the client (into an error boundary, often) reads hydrated.
+        if (watcher && watcher.pending > 0) throw new HydratedWithProblems(`The app frame hydrated ${shortUrl(new URL(state.path, "http://frame").href)}, but the browser reported problems on the way`);
+        return;
+      }
+      loadedWithoutRouterSince = matches(state) && state.loaded && state.router === "missing" ? (loadedWithoutRouterSince ?? Date.now()) : null;
+      if (loadedWithoutRouterSince !== null && Date.now() - loadedWithoutRouterSince > GIVE_UP_WITHOUT_ROUTER_MS) break;
     } catch (error) {
+      if (error instanceof HydratedWithProblems) throw error;
       // The frame is between documents; its next one is read on the next round.
       last = `the frame was between documents (${(error as Error).message.split("\n")[0]})`;
     }
@@ -219,18 +259,25 @@ export async function expectHydrated(frame: Frame, { path: expectedPath, search 
   const query = Object.entries(search).map(([key, value]) => (value === true ? `${key}=…` : value === false ? `no ${key}` : `${key}=${value}`));
   const wanted = `${String(expectedPath)}${query.length ? ` (${query.join(", ")})` : ""}`;
   if (typeof last === "string") throw new Error(`The app frame never hydrated ${wanted} within ${timeout} ms: ${last}`);
+  const at = (address: string | null) => (address === null ? "nowhere" : shortUrl(new URL(address, "http://frame").href));
+  const hydratedElsewhere = !matches(last) && last.router === "ready" && last.react === "hydrated";
   const reasons = [
-    matches(last) ? null : `the frame is at ${last.path}, not ${wanted}`,
+    hydratedElsewhere
+      ? `the page is hydrated at ${at(last.path)} but never got to ${wanted}: what should have taken it there did nothing`
+      : matches(last)
+        ? null
+        : `the frame is at ${at(last.path)}, not ${wanted}`,
     last.router === "missing"
       ? "Remix's client router does not exist: the page's JavaScript did not start (a module threw at load, or a script failed; see the uncaught errors)"
       : null,
-    last.router === "navigating" ? `Remix's client router is still navigating (to ${last.routerPath})` : null,
-    last.router !== "missing" && last.routerPath !== last.path ? `Remix's client router is at ${last.routerPath}, the document at ${last.path}` : null,
+    last.router === "navigating" ? `Remix's client router is still navigating (from ${at(last.routerPath)})` : null,
+    last.router !== "missing" && last.routerPath !== last.path ? `Remix's client router is at ${at(last.routerPath)}, the document at ${at(last.path)}` : null,
     last.react === "no-root" ? "React never attached to the document" : null,
     last.react === "dehydrated" ? "React has not finished hydrating the server's HTML" : null,
     last.react === "unknown-internals" ? "React's root has no isDehydrated flag: React's internals changed, update expectHydrated" : null,
   ].filter(Boolean);
-  throw new Error(`The app frame did not hydrate ${wanted} within ${timeout} ms (page title: ${JSON.stringify(last.title)}):\n  - ${reasons.join("\n  - ")}`);
+  const waited = loadedWithoutRouterSince === null ? `within ${timeout} ms` : `${GIVE_UP_WITHOUT_ROUTER_MS / 1000} s after it loaded`;
+  throw new Error(`The app frame did not hydrate ${wanted} ${waited} (page title: ${JSON.stringify(last.title)}):\n  - ${reasons.join("\n  - ")}`);
 }
 
 /** Marks the frame's `window`; a client-side navigation keeps the mark, a document load loses it. */
@@ -281,9 +328,13 @@ export function createSteps(page: Page, watcher: PageWatcher, suite: string): St
       result = await body();
     } catch (error) {
       await shoot(`${file}-FAILED.png`);
+      const screenshot = `(screenshot: ${path.join(directory, `${file}-FAILED.png`)})`;
       const problems = watcher.take(allow);
-      const seen = problems.length > 0 ? `\nThe browser reported, which may be why:\n${formatProblems(problems)}` : "";
-      throw new Error(`Step "${name}" failed: ${(error as Error).message}${seen}\n(screenshot: ${path.join(directory, `${file}-FAILED.png`)})`, { cause: error });
+      // What the browser reported is most often the cause of what the step then waited for in vain: it comes first.
+      if (problems.length > 0) {
+        throw new Error(`Step "${name}" failed. The browser reported:\n${formatProblems(problems)}\nThen: ${(error as Error).message}\n${screenshot}`, { cause: error });
+      }
+      throw new Error(`Step "${name}" failed: ${(error as Error).message}\n${screenshot}`, { cause: error });
     }
     await shoot(`${file}.png`);
     watcher.expectNone(`Step "${name}"`, allow);
