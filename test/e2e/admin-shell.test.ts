@@ -10,7 +10,7 @@ import { startDemo, type Demo } from "./support/demo";
  * something only its JavaScript can do. Screenshots: test-results/screenshots/admin-shell/.
  *
  * The tests share one demo and one browser page and run in order: the bookings made early are the shipments the
- * Shipments page filters later. They rely only on store/seed.ts: its orders (#1003 ready to ship, #1007 with a
+ * Shipments page filters later (one test alone, with `-t`, runs but may miss what earlier ones made). They rely only on store/seed.ts: its orders (#1003 ready to ship, #1007 with a
  * PIN code of 5 digits) and 12 more ready orders (`readyOrders`) so that the order list has a second page.
  */
 
@@ -33,6 +33,9 @@ beforeAll(async () => {
   page = await openPage(browser);
   watcher = new PageWatcher(page);
   step = createSteps(page, watcher, "admin-shell");
+  // Opened here so that any one test can run alone (`-t`); the first test checks what it shows.
+  await page.goto(demo.adminUrl);
+  frame = await appFrame(page);
 }, 90_000);
 
 afterEach(() => {
@@ -51,7 +54,7 @@ async function openFromNav(label: string, expectation: HydrationExpectation, tit
   const mark = await markWindow(frame);
   await page.locator("nav").getByText(label, { exact: true }).click();
   await expectNewDocument(frame, mark, `The shell's "${label}" link`);
-  await expectHydrated(frame, expectation);
+  await expectHydrated(frame, { watcher, ...expectation });
   await expectTitle(title);
 }
 
@@ -69,7 +72,7 @@ async function openDeepLink(pathAndSearch: string, expectation: HydrationExpecta
     iframe.src = url.pathname + url.search;
   }, pathAndSearch);
   const status = (await answer).status();
-  await expectHydrated(frame, expectation);
+  await expectHydrated(frame, { watcher, ...expectation });
   return status;
 }
 
@@ -77,7 +80,7 @@ async function openDeepLink(pathAndSearch: string, expectation: HydrationExpecta
 async function navigateInBrowser(what: string, action: () => Promise<unknown>, expectation: HydrationExpectation): Promise<void> {
   const mark = await markWindow(frame);
   await action();
-  await expectHydrated(frame, expectation);
+  await expectHydrated(frame, { watcher, ...expectation });
   await expectSameWindow(frame, mark, what);
 }
 
@@ -113,10 +116,8 @@ function isSorted(values: number[], direction: "ascending" | "descending"): bool
 
 describe("the embedded app in a browser, through the local Shopify admin", { timeout: 60_000 }, () => {
   it("Home: embedded, saying plainly that it uses the sandbox, and its links navigate in the browser", async () => {
-    await step("open the admin", async () => {
-      await page.goto(demo.adminUrl);
-      frame = await appFrame(page);
-      await expectHydrated(frame, { path: "/app" });
+    await step("the admin opens the app", async () => {
+      await expectHydrated(frame, { path: "/app", watcher });
       await expectTitle("Dakiya");
       await frame.getByText("You are using the sandbox courier service").waitFor();
       expect(await frame.getByText("Connected store: Dakiya Demo Store (dakiya-demo.myshopify.com)").count()).toBe(1);
