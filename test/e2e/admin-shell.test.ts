@@ -292,6 +292,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
    */
   it("DEFECT: after a bulk booking the results name the orders, and the booked orders are no longer selected", async () => {
     await step("orders: the bulk booking's results", async () => {
+      expect(bulkBooked, "the orders the test before booked (run the file, not this test alone)").toHaveLength(2);
       const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
       const named = (await results.allTextContents()).map((line) => line.replace(/: (not )?booked.*$/, ""));
       expect.soft(named.sort(), "the orders the results name").toEqual([...bulkBooked].sort());
