@@ -5,6 +5,7 @@ import { describeDatabase, openDatabase } from "../server/database";
 import { startAppServer } from "../server/http";
 import { appCredentialsFromEnv, startLocalStore } from "./local-store";
 import { installShopifyFetchRedirect, setStoreSimulatorUrl } from "./redirect-fetch";
+import { readyOrders } from "./seed";
 
 /**
  * `npm run demo`: the app's production build, its database (the embedded PostgreSQL unless DATABASE_URL is
@@ -18,7 +19,13 @@ const appUrl = process.env.SHOPIFY_APP_URL ?? `http://localhost:${appPort}`;
 
 const { getConfig } = await import("../app/config.server");
 const database = await openDatabase(getConfig());
-const store = await startLocalStore({ port: storePort, app: appCredentialsFromEnv(), appUrl });
+// A faster bucket than the Standard plan's, for the browser tests (docs/local-store.md): the bucket holds 20 s of it.
+const restoreRate = Number(process.env.STORE_RESTORE_RATE ?? 0);
+const throttle = restoreRate > 0 ? { restoreRate, maximumAvailable: restoreRate * 20 } : undefined;
+const store = await startLocalStore({ port: storePort, app: appCredentialsFromEnv(), appUrl, throttle });
+// The browser tests walk the order list's pages, which the seed alone does not fill.
+const extraOrders = Number(process.env.DEMO_EXTRA_ORDERS ?? 0);
+if (extraOrders > 0) store.simulator.shop(store.shop).orders.push(...readyOrders(extraOrders));
 // Before the build loads the Shopify library, which keeps the fetch it finds.
 installShopifyFetchRedirect();
 setStoreSimulatorUrl(store.url);

@@ -1,12 +1,13 @@
 import { createAdminShell } from "./admin-shell";
+import type { ThrottleSettings } from "./admin-api";
 import type { AppCredentials } from "./auth";
 import { SEED_SHOP } from "./seed";
 import { serveFetch } from "./serve-fetch";
 import { createStoreSimulator } from "./simulator";
 
 /** The simulator and its admin shell on one port, seeded with the demo shop. */
-export async function startLocalStore({ port, app, appUrl }: { port: number; app: AppCredentials; appUrl: string }) {
-  const simulator = createStoreSimulator({ app, appUrl });
+export async function startLocalStore({ port, app, appUrl, throttle }: { port: number; app: AppCredentials; appUrl: string; throttle?: Partial<ThrottleSettings> }) {
+  const simulator = createStoreSimulator({ app, appUrl, throttle });
   const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name });
   const server = await serveFetch(async (request) => (await shell(request)) ?? simulator.handle(request), port);
   return { ...server, simulator, shop: SEED_SHOP, adminUrl: `${server.url.replace("127.0.0.1", "localhost")}/admin` };

@@ -240,4 +240,22 @@ export function seedShop(domain = SEED_SHOP, now = Date.now()): StoreShop {
   };
 }
 
+/**
+ * `count` more orders, each ready to ship (prepaid, Bengaluru, one light item), numbered from #2001 and placed 3 days
+ * ago and earlier. The seed alone fits on one page of the app's order list; the browser tests add these to walk its
+ * paging (`DEMO_EXTRA_ORDERS`, store/demo.ts).
+ */
+export function readyOrders(count: number, now = Date.now()): StoreOrder[] {
+  return Array.from({ length: count }, (_, index) =>
+    toOrder(
+      {
+        number: 2001 + index, hoursAgo: 72 + index, email: `buyer${index + 1}@example.in`, gateways: ["shopify_payments"], financial: "PAID",
+        address: { name: "Lakshmi Rao", phone: "+91 98450 67890", address1: "No. 8, 2nd Main, Jayanagar 4th Block", city: "Bengaluru", province: "Karnataka", provinceCode: "KA", zip: "560011" },
+        items: [["Cotton tote bag", `TOT-${100 + index}`, 499, 1, g(200)]],
+      },
+      now,
+    ),
+  );
+}
+
 export { address as mailingAddress, items as lineItemsFrom };

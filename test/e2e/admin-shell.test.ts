@@ -1,89 +1,388 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../support/database";
+import type { Browser, Frame, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { appFrame, createSteps, expectHydrated, expectNewDocument, expectSameWindow, launchBrowser, markWindow, openPage, PageWatcher, STEP_TIMEOUT, type HydrationExpectation, type Steps } from "./support/browser";
+import { startDemo, type Demo } from "./support/demo";
 
-const CHROMIUM = "/usr/bin/chromium";
-const APP_PORT = 3901 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
-const STORE_PORT = APP_PORT + 1;
-// The admin refuses self-declared bots (HeadlessChrome); a person's browser sends this.
-const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+/*
+ * A merchant's walk through every page of the embedded app, in Chromium, inside the local Shopify admin: the demo's
+ * code on the production build. Every step fails on an uncaught error or a console error in the shell or the app
+ * frame and on any answer ≥ 500 (support/browser.ts), every page must hydrate, and every page is made to do
+ * something only its JavaScript can do. Screenshots: test-results/screenshots/admin-shell/.
+ *
+ * The tests share one demo and one browser page and run in order: the bookings made early are the shipments the
+ * Shipments page filters later (one test alone, with `-t`, runs but may miss what earlier ones made). They rely only on store/seed.ts: its orders (#1003 ready to ship, #1007 with a
+ * PIN code of 5 digits) and 12 more ready orders (`readyOrders`) so that the order list has a second page.
+ */
 
-let demo: ChildProcess;
+const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
+const money = (text: string) => Number(text.replace(/[^\d.]/g, ""));
+
+let demo: Demo;
 let browser: Browser;
 let page: Page;
-let output = "";
+let frame: Frame;
+let watcher: PageWatcher;
+let step: Steps;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
-  const database = await createDatabase(`e2e_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DATABASE_URL: database, PORT: String(APP_PORT), STORE_PORT: String(STORE_PORT), SHOPIFY_APP_URL: `http://localhost:${APP_PORT}` };
-  for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
-  demo = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The demo did not start:\n${output}`)), 30_000);
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Open the Shopify admin")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    demo.stdout!.on("data", collect);
-    demo.stderr!.on("data", collect);
-    demo.on("exit", (code) => reject(new Error(`The demo exited with ${code}:\n${output}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
-  page = await browser.newPage({ userAgent: USER_AGENT, viewport: { width: 1400, height: 1000 } });
+  // The simulator charges each query its requested cost and refunds nothing, so the order list costs ~950 of the
+  // Standard plan's 2,000 points restoring 100/s: at that rate this walk would spend most of its minute waiting for
+  // the bucket. A bucket of 20,000 restoring 1,000/s lets it run without changing what it checks.
+  demo = await startDemo({ name: "e2e_admin_shell", extraOrders: 12, restoreRate: 1_000 });
+  browser = await launchBrowser();
+  page = await openPage(browser);
+  watcher = new PageWatcher(page);
+  step = createSteps(page, watcher, "admin-shell");
+  // Opened here so that any one test can run alone (`-t`); the first test checks what it shows.
+  await page.goto(demo.adminUrl);
+  frame = await appFrame(page);
 }, 90_000);
+
+afterEach(() => {
+  // Anything the browser reports after a test's last step is that test's; a failed test's leftovers must not be
+  // blamed on the next one.
+  watcher.expectNone("After the test");
+});
 
 afterAll(async () => {
   await browser?.close();
-  demo?.kill();
+  await demo?.stop();
 });
 
-describe("the demo in a browser, through the local Shopify admin", () => {
-  it("shows the app embedded, saying plainly that it uses the sandbox", async () => {
-    await page.goto(`http://localhost:${STORE_PORT}/admin`);
-    const app = page.frameLocator("iframe#app");
-    await expect(app.getByText("You are using the sandbox courier service").waitFor({ timeout: 20_000 })).resolves.toBeUndefined();
-    await expect(app.getByText("Connected store: Dakiya Demo Store (dakiya-demo.myshopify.com)").count()).resolves.toBe(1);
+/** Through the shell's navigation, which loads a new document into the app frame, as the admin does. */
+async function openFromNav(label: string, expectation: HydrationExpectation, title: string): Promise<void> {
+  const mark = await markWindow(frame);
+  await page.locator("nav").getByText(label, { exact: true }).click();
+  await expectNewDocument(frame, mark, `The shell's "${label}" link`);
+  await expectHydrated(frame, { watcher, ...expectation });
+  await expectTitle(title);
+}
+
+/** As the admin opens the app at an address (a reload, a bookmark): a new document in the app frame, with a fresh session token. */
+async function openDeepLink(pathAndSearch: string, expectation: HydrationExpectation): Promise<number> {
+  const answer = page.waitForResponse((response) => response.frame() === frame && response.request().isNavigationRequest());
+  // What the shell's own links do, to another address: its embedding parameters and a fresh session token.
+  await page.evaluate(async (target) => {
+    const iframe = document.querySelector<HTMLIFrameElement>("iframe#app")!;
+    const embedding = new URL(iframe.getAttribute("src")!, location.href).searchParams;
+    const token = await fetch(`/__shell/session-token?shop=${encodeURIComponent(embedding.get("shop")!)}`).then((response) => response.text());
+    const url = new URL(target, location.href);
+    for (const key of ["embedded", "shop", "host"]) url.searchParams.set(key, embedding.get(key)!);
+    url.searchParams.set("id_token", token);
+    iframe.src = url.pathname + url.search;
+  }, pathAndSearch);
+  const status = (await answer).status();
+  await expectHydrated(frame, { watcher, ...expectation });
+  return status;
+}
+
+/** Runs `action`, which must navigate in the browser (Remix's router), not load a new document. */
+async function navigateInBrowser(what: string, action: () => Promise<unknown>, expectation: HydrationExpectation): Promise<void> {
+  const mark = await markWindow(frame);
+  await action();
+  await expectHydrated(frame, { watcher, ...expectation });
+  await expectSameWindow(frame, mark, what);
+}
+
+async function expectTitle(title: string | RegExp): Promise<void> {
+  await frame.getByRole("heading", { level: 1, name: title }).waitFor();
+}
+
+/** The order list's rows (not its heading row). */
+function orderRows(): Locator {
+  return frame.getByRole("row").filter({ has: frame.getByRole("checkbox", { name: "Select order" }) });
+}
+
+async function orderNames(): Promise<string[]> {
+  await orderRows().first().waitFor();
+  return orderRows().evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""));
+}
+
+/** The ship page's rates as shown, top to bottom: the courier cell (name and badges), total, longest delivery days. */
+async function rateRows(): Promise<{ courier: string; total: number; maxDays: number }[]> {
+  const rows = await frame.locator("table tbody tr").evaluateAll((elements) =>
+    elements.map((row) => Array.from(row.querySelectorAll("th, td"), (cell) => cell.textContent?.trim() ?? "")),
+  );
+  return rows.map((cells) => ({
+    courier: cells[0] ?? "",
+    total: money(cells[5] ?? ""),
+    maxDays: Number((cells[7] ?? "").match(/(\d+) days/)?.[1] ?? Number.NaN),
+  }));
+}
+
+function isSorted(values: number[], direction: "ascending" | "descending"): boolean {
+  return values.every((value, index) => index === 0 || (direction === "ascending" ? values[index - 1]! <= value : values[index - 1]! >= value));
+}
+
+describe("the embedded app in a browser, through the local Shopify admin", { timeout: 60_000 }, () => {
+  it("Home: embedded, saying plainly that it uses the sandbox, and its links navigate in the browser", async () => {
+    await step("the admin opens the app", async () => {
+      await expectHydrated(frame, { path: "/app", watcher });
+      await expectTitle("Dakiya");
+      await frame.getByText("You are using the sandbox courier service").waitFor();
+      expect(await frame.getByText("Connected store: Dakiya Demo Store (dakiya-demo.myshopify.com)").count()).toBe(1);
+    });
+    await step("Home: Ship orders", async () => {
+      await navigateInBrowser("Home's \"Ship orders\"", () => frame.getByRole("link", { name: "Ship orders" }).click(), { path: "/app/orders" });
+      await expectTitle("Orders to ship");
+    });
   });
 
-  it("lists orders with their problems, compares rates and books one, ending fulfilled with tracking", async () => {
-    const app = page.frameLocator("iframe#app");
-    await page.click("nav >> text=Orders to ship");
-    await app.getByRole("cell", { name: "#1003" }).waitFor({ timeout: 20_000 });
-    await expect(app.getByText("PIN code not 6 digits").count()).resolves.toBe(1);
-
-    await app.getByRole("cell", { name: "#1003" }).click();
-    const book = app.getByRole("button", { name: "Book with Bluedart" });
-    await book.waitFor({ timeout: 20_000 });
-    await expect(app.getByText("Recommended", { exact: true }).count()).resolves.toBe(1);
-    await book.click();
-    await app.getByText(/^Fulfilled: awb \w+ with Bluedart$/).waitFor({ timeout: 20_000 });
-    await app.getByRole("status").filter({ hasText: /^Booked with Bluedart, awb \w+$/ }).waitFor({ timeout: 5_000 });
-
-    await page.click("nav >> text=Shipments");
-    await app.getByRole("cell", { name: "#1003" }).waitFor({ timeout: 20_000 });
-    await expect(app.getByText("Fulfilled", { exact: true }).count()).resolves.toBeGreaterThan(0);
+  it("every page of the shell's navigation loads and hydrates", async () => {
+    const pages: [label: string, path: string, title: string][] = [
+      ["Home", "/app", "Dakiya"],
+      ["Orders to ship", "/app/orders", "Orders to ship"],
+      ["Shipments", "/app/shipments", "Shipments"],
+      ["Needs attention", "/app/attention", "Needs attention"],
+      ["Settings", "/app/settings", "Settings"],
+    ];
+    for (const [label, path, title] of pages) await step(`nav: ${label}`, () => openFromNav(label, { path }, title));
   });
 
-  it("refuses a bad setting on its field and saves nothing", async () => {
-    const app = page.frameLocator("iframe#app");
-    await page.click("nav >> text=Settings");
-    const length = app.getByLabel("Length (cm)").first();
-    await length.waitFor({ timeout: 20_000 });
-    await length.fill("1");
-    await app.getByRole("button", { name: "Save" }).click();
-    await app.getByText("Length must be more than 1 cm").waitFor({ timeout: 20_000 });
-    await expect(app.getByText("Settings not saved").count()).resolves.toBe(1);
+  it("Orders to ship: shows each order's problem and pages forward and back in the browser", async () => {
+    let firstPage: string[] = [];
+    await step("orders: first page", async () => {
+      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      firstPage = await orderNames();
+      expect(firstPage).toContain("#1003");
+      expect(await orderRows().filter({ hasText: "#1007" }).getByText("PIN code not 6 digits").count()).toBe(1);
+      expect(await frame.getByRole("button", { name: "Previous" }).isDisabled()).toBe(true);
+    });
+    await step("orders: next page", async () => {
+      const next = frame.getByRole("button", { name: "Next" });
+      expect(await next.isEnabled()).toBe(true);
+      await navigateInBrowser("Next", () => next.click(), { path: "/app/orders", search: { after: true } });
+      const secondPage = await orderNames();
+      expect(secondPage.length).toBeGreaterThan(0);
+      expect(secondPage.filter((name) => firstPage.includes(name))).toEqual([]);
+      expect(await frame.getByRole("button", { name: "Previous" }).isEnabled()).toBe(true);
+    });
+    await step("orders: previous page", async () => {
+      await navigateInBrowser("Previous", () => frame.getByRole("button", { name: "Previous" }).click(), { path: "/app/orders", search: { after: false } });
+      await expect.poll(orderNames, { timeout: STEP_TIMEOUT }).toEqual(firstPage);
+    });
+  });
+
+  it("Orders to ship → Compare rates: the selected orders' rates, each marked recommended, cheapest and fastest", async () => {
+    let selected: string[] = [];
+    await step("orders: select two ready orders", async () => {
+      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      const ready = orderRows().filter({ has: frame.getByText("Ready", { exact: true }) });
+      selected = (await ready.evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""))).slice(0, 2);
+      expect(selected).toHaveLength(2);
+      for (const name of selected) await orderRows().filter({ hasText: name }).getByRole("checkbox").check();
+      await frame.getByText("2 selected").waitFor();
+    });
+    await step("orders: Compare rates", async () => {
+      await navigateInBrowser("Compare rates", () => frame.getByRole("button", { name: "Compare rates" }).click(), { path: "/app/orders/compare" });
+      await expectTitle("Compare rates");
+      expect(new URL(frame.url()).searchParams.getAll("id")).toHaveLength(2);
+      for (const name of selected) await frame.getByRole("heading", { level: 2, name: new RegExp(`^${name} · `) }).waitFor();
+      for (const badge of ["Recommended", "Cheapest", "Fastest"]) expect(await frame.getByText(badge, { exact: true }).count()).toBeGreaterThanOrEqual(2);
+    });
+    await step("compare: Ship", async () => {
+      await navigateInBrowser("Compare's \"Ship\"", () => frame.getByRole("link", { name: "Ship" }).first().click(), { path: SHIP_PAGE });
+      await expectTitle(`Ship order ${selected[0]}`);
+    });
+    await step("compare: with nothing selected", async () => {
+      expect(await openDeepLink("/app/orders/compare", { path: "/app/orders/compare" })).toBe(200);
+      await frame.getByText("Select orders on the Orders page to compare their rates.").waitFor();
+      await navigateInBrowser("Compare's back action", () => frame.getByRole("link", { name: "Orders" }).click(), { path: "/app/orders" });
+    });
+  });
+
+  it("Ship order: rates marked and sortable, a bad package refused on its field, then booked with the recommended courier", async () => {
+    await step("ship: open #1003", async () => {
+      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
+      await expectTitle("Ship order #1003");
+      for (const badge of ["Recommended", "Cheapest", "Fastest"]) expect(await frame.locator("table").getByText(badge, { exact: true }).count()).toBe(1);
+      expect(isSorted((await rateRows()).map((rate) => rate.total), "ascending")).toBe(true);
+    });
+    await step("ship: sort by delivery days", async () => {
+      await frame.getByRole("button", { name: /sort .* by Delivery days/ }).click();
+      await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.maxDays), "ascending"), { timeout: STEP_TIMEOUT }).toBe(true);
+      expect((await rateRows())[0]!.courier).toContain("Fastest");
+    });
+    await step("ship: sort by total, most expensive first", async () => {
+      // Coming from another column, the first click sorts by total ascending, the second reverses it.
+      await frame.getByRole("button", { name: /sort .* by Total/ }).click();
+      await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.total), "ascending"), { timeout: STEP_TIMEOUT }).toBe(true);
+      await frame.getByRole("button", { name: /sort .* by Total/ }).click();
+      await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.total), "descending"), { timeout: STEP_TIMEOUT }).toBe(true);
+      expect((await rateRows()).at(-1)!.courier).toContain("Cheapest");
+    });
+    await step("ship: update rates with a bad length", async () => {
+      const length = frame.getByRole("textbox", { name: "Length (cm)" });
+      await length.fill("1");
+      expect(await length.inputValue()).toBe("1");
+      await navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "1" } });
+      await frame.getByText("Length must be whole centimetres, more than 1").waitFor();
+      expect(await length.getAttribute("aria-invalid")).toBe("true");
+    });
+    await step("ship: update rates with a good length", async () => {
+      const length = frame.getByRole("textbox", { name: "Length (cm)" });
+      await length.fill("30");
+      await navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "30" } });
+      await expect.poll(() => frame.getByText("Length must be whole centimetres, more than 1").count(), { timeout: STEP_TIMEOUT }).toBe(0);
+      expect(await length.getAttribute("aria-invalid")).not.toBe("true");
+      await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
+    });
+    await step("ship: book with the recommended courier", async () => {
+      const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
+      const book = recommended.getByRole("button", { name: /^Book with / });
+      const courier = (await book.getAttribute("aria-label"))!.replace(/^Book with /, "");
+      await navigateInBrowser("Book", () => book.click(), { path: SHIP_PAGE });
+      await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
+      // The toast is App Bridge's, shown by the page's effect: only the browser's code puts it there.
+      await frame.getByRole("status").filter({ hasText: new RegExp(`^Booked with ${courier}, awb \\w+$`) }).waitFor();
+    });
+  });
+
+  it("Ship order: an order that cannot ship says what to fix and offers no booking", async () => {
+    const expectProblem = async () => {
+      await expectTitle("Ship order #1007");
+      await frame.getByText("This order can't be shipped yet").waitFor();
+      await frame.getByText(/The PIN code "40002" is not 6 digits\./).waitFor();
+      expect(await frame.getByRole("button", { name: /^Book with / }).count()).toBe(0);
+    };
+    let path = "";
+    await step("ship: open #1007", async () => {
+      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1007" }).click(), { path: SHIP_PAGE });
+      path = new URL(frame.url()).pathname;
+      await expectProblem();
+    });
+    // The admin reloaded on this page (it keeps the app's address) loads the ship page as a document of its own.
+    await step("ship: #1007 opened directly", async () => {
+      expect(await openDeepLink(path, { path })).toBe(200);
+      await expectProblem();
+    });
+  });
+
+  let bulkBooked: string[] = [];
+  it("Orders to ship: books the selected orders with their recommended couriers", async () => {
+    await step("orders: select two more ready orders", async () => {
+      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      const ready = orderRows().filter({ has: frame.getByText("Ready", { exact: true }) });
+      bulkBooked = (await ready.evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""))).slice(-2);
+      expect(bulkBooked).toHaveLength(2);
+      for (const name of bulkBooked) await orderRows().filter({ hasText: name }).getByRole("checkbox").check();
+      await frame.getByText("2 selected").waitFor();
+    });
+    await step("orders: Book with recommended courier", async () => {
+      await navigateInBrowser("Book with recommended courier", () => frame.getByRole("button", { name: "Book with recommended courier" }).click(), { path: "/app/orders" });
+      const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
+      await expect.poll(() => results.allTextContents(), { timeout: STEP_TIMEOUT }).toHaveLength(2);
+      for (const line of await results.allTextContents()) expect(line).toMatch(/: booked with .+, awb \w+$/);
+      // Booked and fulfilled, they are no longer orders to ship.
+      await expect.poll(async () => (await orderNames()).filter((name) => bulkBooked.includes(name)), { timeout: STEP_TIMEOUT }).toEqual([]);
+    });
+  });
+
+  /*
+   * DEFECT (app, for main's owner), seen right after the bulk booking above, on the same page:
+   * - The results name each order by its Shopify GID ("gid://shopify/Order/5000138: booked with …"), not "#2008".
+   *   app/routes/app.orders._index.tsx looks names up in the rows it is showing, and the booked orders have just left
+   *   the list (the loader revalidates after the action); the action's results carry no name.
+   * - The selection survives its rows: "2 selected" and both bulk actions stay on while no row shown is selected, so
+   *   "Book with recommended courier" would send the two orders just booked again. useIndexResourceState keeps ids
+   *   that are no longer among the rows, and nothing clears them after the action.
+   * This test stays red until those are fixed.
+   */
+  it("DEFECT: after a bulk booking the results name the orders, and the booked orders are no longer selected", async () => {
+    await step("orders: the bulk booking's results", async () => {
+      expect(bulkBooked, "the orders the test before booked (run the file, not this test alone)").toHaveLength(2);
+      const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
+      const named = (await results.allTextContents()).map((line) => line.replace(/: (not )?booked.*$/, ""));
+      expect.soft(named.sort(), "the orders the results name").toEqual([...bulkBooked].sort());
+      expect.soft(await frame.getByText(/^\d+ selected$/).count(), "a selection of orders no longer listed").toBe(0);
+    });
+  });
+
+  it("Shipments: the status filter changes the address and the list, and a shipment opens its order", async () => {
+    await step("shipments: all", async () => {
+      await openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
+      await frame.getByRole("cell", { name: "#1003" }).waitFor();
+    });
+    await step("shipments: only fulfilled", async () => {
+      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("fulfilled"), { path: "/app/shipments", search: { status: "fulfilled" } });
+      const rows = frame.locator("table tbody tr");
+      await rows.first().waitFor();
+      const statuses = await rows.evaluateAll((elements) => elements.map((row) => row.querySelector(".Polaris-Badge")?.textContent ?? ""));
+      expect(statuses.length).toBeGreaterThanOrEqual(3);
+      expect(statuses.every((status) => status.endsWith("Fulfilled"))).toBe(true);
+    });
+    await step("shipments: none failed", async () => {
+      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("failed"), { path: "/app/shipments", search: { status: "failed" } });
+      await frame.getByText("No shipments in this state").waitFor();
+    });
+    await step("shipments: all again", async () => {
+      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption(""), { path: "/app/shipments", search: { status: false } });
+      await frame.getByRole("cell", { name: "#1003" }).waitFor();
+    });
+    await step("shipments: open #1003", async () => {
+      await navigateInBrowser("The shipment's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
+      await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
+      await frame.getByRole("link", { name: "Tracking page" }).waitFor();
+    });
+  });
+
+  it("Settings: a bad value refused on its field, an own account asks for its keys, the sandbox saves", async () => {
+    await step("settings: a length of 1 cm", async () => {
+      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      const length = frame.getByLabel("Length (cm)").first();
+      await length.fill("1");
+      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await frame.getByText("Length must be more than 1 cm").waitFor();
+      expect(await frame.getByText("Settings not saved").count()).toBe(1);
+      expect(await length.getAttribute("aria-invalid")).toBe("true");
+    });
+    await step("settings: my own account", async () => {
+      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
+      expect(await frame.getByLabel("API key").count()).toBe(0);
+      await frame.getByText("My courier aggregator account", { exact: true }).click();
+      await frame.getByLabel("API key").waitFor();
+      expect(await frame.getByText("You are using Dakiya's sandbox courier service").count()).toBe(0);
+      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await frame.getByText("Enter your courier API key").waitFor();
+      await frame.getByText("Enter your courier secret key").waitFor();
+      expect(await frame.getByLabel("API key").getAttribute("aria-invalid")).toBe("true");
+    });
+    await step("settings: back to the sandbox, saved", async () => {
+      await frame.getByText("Dakiya sandbox (no account needed)", { exact: true }).click();
+      await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
+      expect(await frame.getByLabel("API key").count()).toBe(0);
+      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await frame.getByText("Settings saved").waitFor();
+      await frame.getByText(/^Warehouse 1: /).first().waitFor();
+    });
+  });
+
+  /*
+   * DEFECT (app, for main's owner): a page whose loader throws a Response (here the ship page's 404 "No such order")
+   * renders on the server but breaks in the browser. app/routes/app.tsx's ErrorBoundary is Shopify's
+   * `boundary.error`, which recognises a thrown Response by `error.constructor.name === "ErrorResponseImpl"`; the
+   * client bundle is minified, the class is named "Ke" there, so in the browser it rethrows the error: hydration fails
+   * (React #418, #423), "React Router caught the following error during render", and Remix's root error page
+   * replaces "No such order". Also Shopify/shopify-app-template-remix#919. This test stays red until that is fixed.
+   */
+  it("DEFECT: a deep link to an order that does not exist says so, and the page hydrates", async () => {
+    await step("ship: an order that does not exist", async () => {
+      expect(await openDeepLink("/app/orders/999999999/ship", { path: "/app/orders/999999999/ship" })).toBe(404);
+      await frame.getByText("No such order").waitFor({ timeout: 5_000 });
+    });
+  });
+
+  it("Needs attention: after the sandbox's bookings nothing needs the merchant", async () => {
+    await step("attention: nothing", async () => {
+      await openFromNav("Needs attention", { path: "/app/attention" }, "Needs attention");
+      await frame.getByText("Nothing needs you").waitFor();
+    });
+    await step("attention: Orders to ship", async () => {
+      await navigateInBrowser("Needs attention's \"Orders to ship\"", () => frame.getByRole("link", { name: "Orders to ship" }).click(), { path: "/app/orders" });
+      await expectTitle("Orders to ship");
+    });
   });
 });

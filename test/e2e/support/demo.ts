@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { createDatabase } from "../../support/database";
+
+export interface Demo {
+  /** The local Shopify admin with Dakiya framed in it. */
+  adminUrl: string;
+  /** Everything the demo printed so far: the first place to look when a page answers 500. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface DemoOptions {
+  /** Names the demo's database and keeps its ports apart from other files' demos in the same worker. */
+  name: string;
+  /** Offset from the worker's base port, so two files in one worker never meet. */
+  portOffset?: number;
+  /** Ready orders added after the seed (store/seed.ts `readyOrders`), e.g. to fill a second page of orders. */
+  extraOrders?: number;
+  /** The store's API bucket restore rate in points a second (default: the Standard plan's 100). */
+  restoreRate?: number;
+}
+
+/**
+ * `npm run demo`'s code (`store/demo.ts`) on the production build: the app, a fresh database copied from the
+ * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
+ */
+export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate }: DemoOptions): Promise<Demo> {
+  if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0);
+  const appPort = 3901 + worker * 10 + portOffset;
+  const storePort = appPort + 1;
+  const database = await createDatabase(`${name}_${worker}`, { replace: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // Not production: the Shopify library's requests are redirected to the local store only outside production.
+    NODE_ENV: "development",
+    DATABASE_URL: database,
+    PORT: String(appPort),
+    STORE_PORT: String(storePort),
+    SHOPIFY_APP_URL: `http://localhost:${appPort}`,
+    DEMO_EXTRA_ORDERS: String(extraOrders),
+    ...(restoreRate ? { STORE_RESTORE_RATE: String(restoreRate) } : {}),
+  };
+  // The demo's own local defaults, not the unit tests' values.
+  for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
+
+  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The demo did not start within 30 s:\n${output}`)), 30_000);
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Open the Shopify admin")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`The demo exited with ${code}:\n${output}`));
+    });
+  });
+
+  return {
+    adminUrl: `http://localhost:${storePort}/admin`,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
