@@ -3,6 +3,7 @@ import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-re
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { getConfig } from "./config.server";
 import prisma from "./db.server";
+import { requestOrderReconcile } from "./orders/intake.server";
 
 const config = getConfig();
 
@@ -15,6 +16,12 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
+  hooks: {
+    // A new install (or a reinstall): read the shop's recent orders, so Orders to ship fills in at once.
+    afterAuth: async ({ session }) => {
+      await requestOrderReconcile(session.shop, { onlyIfNeverDone: false });
+    },
+  },
   future: {
     unstable_newEmbeddedAuthStrategy: true,
     expiringOfflineAccessTokens: true,

@@ -4,6 +4,7 @@ import { getConfig } from "./config.server";
 import prisma from "./db.server";
 import { enqueue } from "./jobs/job-queue.server";
 import type { JobData, QueueName } from "./jobs/queues";
+import { recordCancellation } from "./orders/order-records.server";
 
 /**
  * Every webhook route: verify → claim the delivery → enqueue its work → 200, all in a few milliseconds and
@@ -26,7 +27,13 @@ export interface VerifiedWebhook {
 
 /** What a route makes of a verified delivery: work to enqueue, nothing more to do, or why it cannot be handled. */
 export type WebhookDecision<Q extends QueueName = QueueName> =
-  | { kind: "enqueue"; queue: Q; data: JobData<Q> }
+  | {
+      kind: "enqueue";
+      queue: Q;
+      data: JobData<Q>;
+      /** An orders/cancelled delivery: the cancellation is recorded in the same transaction. */
+      cancelsOrder?: boolean;
+    }
   | { kind: "acknowledge" }
   | { kind: "unusable"; problem: string };
 
@@ -84,6 +91,7 @@ export async function acknowledgeWebhook(webhook: VerifiedWebhook, decision: Web
       select: { id: true },
     });
     if (claimed.length === 0 || decision.kind !== "enqueue") return;
+    if (decision.cancelsOrder && "orderGid" in decision.data) await recordCancellation(webhook.shop, decision.data.orderGid, webhook.triggeredAt ?? new Date(), tx);
     await enqueue(decision.queue, decision.data, { tx });
   });
   if (decision.kind === "unusable") console.warn(`Webhook ${webhook.webhookId} (${webhook.topic}, ${webhook.shop}) acknowledged but not handled: ${decision.problem}`);

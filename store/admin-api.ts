@@ -22,6 +22,7 @@ import {
 } from "graphql";
 import { loadAdminSchema } from "../graphql/admin-schema";
 import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
+import { orderMutations } from "./order-mutations";
 import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
 type Args = Record<string, unknown>;
@@ -171,6 +172,26 @@ export function actualCost(schema: GraphQLSchema, document: DocumentNode, data: 
   return selectionCost(operation.selectionSet, schema.getQueryType()!, data);
 }
 
+/** `>='2026-11-22T10:00:00Z'`, `<2026-11-22`, or a bare time (equal to the second), against an ISO time. */
+function compareTime(iso: string, condition: string): boolean {
+  const match = condition.match(/^(>=|<=|>|<)?'?([^']+)'?$/);
+  const at = match ? Date.parse(match[2]!) : NaN;
+  if (Number.isNaN(at)) return false;
+  const time = Date.parse(iso);
+  switch (match![1]) {
+    case ">=":
+      return time >= at;
+    case ">":
+      return time > at;
+    case "<=":
+      return time <= at;
+    case "<":
+      return time < at;
+    default:
+      return Math.floor(time / 1000) === Math.floor(at / 1000);
+  }
+}
+
 /** Shopify's order search syntax, the part the app uses. */
 export function matchesSearch(order: StoreOrder, query: string | undefined): boolean {
   if (!query) return true;
@@ -203,6 +224,10 @@ export function matchesSearch(order: StoreOrder, query: string | undefined): boo
         break;
       case "name":
         result = order.name === value || order.name === `#${value}`;
+        break;
+      case "updated_at":
+      case "created_at":
+        result = compareTime(key === "updated_at" ? order.updatedAt : order.createdAt, value);
         break;
       case "financial_status":
         result = order.displayFinancialStatus.toLowerCase() === value.toLowerCase();
@@ -240,9 +265,14 @@ function findFulfillment(shop: StoreShop, id: unknown) {
   return undefined;
 }
 
-function rootValue(shop: StoreShop, now: () => Date) {
+/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled). */
+export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder };
+
+function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) => void) {
   const stamp = () => now().toISOString();
+  const touch = (order: StoreOrder) => (order.updatedAt = stamp());
   return {
+    ...orderMutations(shop, { now, emit }),
     shop: {
       __typename: "Shop",
       id: gid("Shop", 1),
@@ -266,6 +296,7 @@ function rootValue(shop: StoreShop, now: () => Date) {
         .sort((a, b) =>
           sortKey === "ORDER_NUMBER" || sortKey === "ID" ? a.name.localeCompare(b.name, "en", { numeric: true })
           : sortKey === "TOTAL_PRICE" ? orderTotals(a).total - orderTotals(b).total
+          : sortKey === "UPDATED_AT" ? a.updatedAt.localeCompare(b.updatedAt)
           : a.createdAt.localeCompare(b.createdAt),
         );
       if (args.reverse) sorted.reverse();
@@ -330,6 +361,7 @@ function rootValue(shop: StoreShop, now: () => Date) {
         events: [],
       };
       order.fulfillments.push(fulfillment);
+      touch(order);
       return { fulfillment: fulfillmentView(shop, order, fulfillment), userErrors: [] };
     },
 
@@ -339,6 +371,7 @@ function rootValue(shop: StoreShop, now: () => Date) {
       const input = args.trackingInfoInput as { company?: string; number?: string; url?: string };
       found.fulfillment.trackingInfo = [{ company: input.company ?? null, number: input.number ?? null, url: input.url ?? null }];
       found.fulfillment.updatedAt = stamp();
+      touch(found.order);
       if (args.notifyCustomer) found.fulfillment.notifyCustomer = true;
       return { fulfillment: fulfillmentView(shop, found.order, found.fulfillment), userErrors: [] };
     },
@@ -362,9 +395,11 @@ function rootValue(shop: StoreShop, now: () => Date) {
 
     tagsAdd: (args: Args) => changeTags(shop, args, (order, tags) => {
       for (const tag of tags) if (!order.tags.some((existing) => existing.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
+      touch(order);
     }),
     tagsRemove: (args: Args) => changeTags(shop, args, (order, tags) => {
       order.tags = order.tags.filter((existing) => !tags.some((tag) => tag.toLowerCase() === existing.toLowerCase()));
+      touch(order);
     }),
 
     metafieldsSet: (args: Args) => {
@@ -393,6 +428,7 @@ function rootValue(shop: StoreShop, now: () => Date) {
         }
         const created = { id: gid("Metafield", nextId()), namespace, key: input.key, type: input.type!, value: input.value, createdAt: stamp(), updatedAt: stamp() };
         order.metafields.push(created);
+        touch(order);
         return created;
       });
       return {
@@ -423,7 +459,11 @@ export interface GraphqlAnswer {
 }
 
 /** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
-export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, { throttle: settings, now }: { throttle: ThrottleSettings; now: () => Date }): Promise<GraphqlAnswer> {
+export async function runAdminGraphql(
+  shop: StoreShop,
+  request: GraphqlRequest,
+  { throttle: settings, now, emit = () => undefined }: { throttle: ThrottleSettings; now: () => Date; emit?: (event: StoreEvent) => void },
+): Promise<GraphqlAnswer> {
   const schema = loadAdminSchema();
   let document: DocumentNode;
   try {
@@ -488,7 +528,7 @@ export async function runAdminGraphql(shop: StoreShop, request: GraphqlRequest, 
   const result = await execute({
     schema,
     document,
-    rootValue: rootValue(shop, now),
+    rootValue: rootValue(shop, now, emit),
     variableValues: request.variables,
     operationName: request.operationName,
     fieldResolver,

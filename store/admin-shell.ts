@@ -98,6 +98,9 @@ export function createAdminShell(options: AdminShellOptions) {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
     headers.delete("host");
+    // As any reverse proxy does: the app sees the host the browser addressed (its own checks of a form's origin
+    // compare against it).
+    headers.set("X-Forwarded-Host", url.host);
     const upstream = await fetch(`${appOrigin}${url.pathname}${url.search}`, {
       method: request.method,
       headers,

@@ -104,6 +104,8 @@ export interface StoreOrder {
   legacyResourceId: string;
   name: string;
   createdAt: string;
+  /** Changed by every edit Shopify counts: fulfillments, tags, metafields, cancellation. */
+  updatedAt: string;
   cancelledAt: string | null;
   cancelReason: string | null;
   closed: boolean;

@@ -164,6 +164,7 @@ function toOrder(seed: OrderSeed, now: number): StoreOrder {
     legacyResourceId: String(id),
     name: `#${seed.number}`,
     createdAt,
+    updatedAt: createdAt,
     cancelledAt: seed.cancelled ? new Date(now - (seed.hoursAgo - 2) * 3_600_000).toISOString() : null,
     cancelReason: seed.cancelled ? "CUSTOMER" : null,
     closed: Boolean(seed.cancelled),

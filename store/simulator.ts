@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { runAdminGraphql, type GraphqlRequest, type ThrottleSettings } from "./admin-api";
+import { runAdminGraphql, type GraphqlRequest, type StoreEvent, type ThrottleSettings } from "./admin-api";
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type AppCredentials } from "./auth";
-import type { StoreShop } from "./model";
+import type { StoreOrder, StoreShop } from "./model";
+import { orderMutations } from "./order-mutations";
 import { seedShop } from "./seed";
 import { deliverWebhook, orderPayload, type DeliveryReport } from "./webhooks";
 
@@ -12,6 +13,8 @@ export interface StoreSimulatorOptions {
   throttle?: Partial<ThrottleSettings>;
   now?: () => Date;
   shops?: StoreShop[];
+  /** Waits before redelivering a webhook the app did not accept (Shopify: 8 tries over 4 hours). */
+  webhookRetryDelaysMs?: number[];
 }
 
 function json(status: number, body: unknown): Response {
@@ -75,13 +78,62 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     } catch {
       return json(400, { errors: { query: "Required parameter missing or invalid" } });
     }
-    const answer = await runAdminGraphql(shop, body, { throttle, now });
+    requests += 1;
+    const answer = await runAdminGraphql(shop, body, { throttle, now, emit: (event) => void sendEvent(shop, event) });
     return json(answer.status, answer.body);
+  }
+
+  let requests = 0;
+  // Deliveries of the webhooks mutations cause, as Shopify sends them: after the answer, retried on failure.
+  const inFlight = new Set<Promise<DeliveryReport>>();
+  const deliveries: DeliveryReport[] = [];
+  function sendEvent(shop: StoreShop, event: StoreEvent): Promise<DeliveryReport> {
+    const delivery = deliverWebhook({
+      appUrl: options.appUrl,
+      apiSecret: options.app.apiSecret,
+      shop: shop.domain,
+      topic: event.topic,
+      payload: orderPayload(event.order),
+      retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000],
+    }).then((report) => {
+      deliveries.push(report);
+      return report;
+    });
+    inFlight.add(delivery);
+    void delivery.finally(() => inFlight.delete(delivery));
+    return delivery;
   }
 
   return {
     shops,
     throttle,
+    /** Reports of the webhooks mutations caused, once delivered (or given up). */
+    deliveries,
+    /** Admin API requests answered (any shop): proof that a screen asked Shopify nothing. */
+    get requests() {
+      return requests;
+    },
+    /**
+     * A shopper places an order (Shopify's orderCreate input): it is added and orders/create goes to the app.
+     * Not charged to the app's cost budget, as a shopper's checkout is not.
+     */
+    placeOrder(domain: string, input: unknown): StoreOrder {
+      const shop = this.shop(domain);
+      const answer = orderMutations(shop, { now, emit: (event) => void sendEvent(shop, event) }).orderCreate({ order: input }) as { order: { id: string } | null; userErrors: { message: string }[] };
+      if (!answer.order) throw new Error(`The store refused the order: ${answer.userErrors.map((error) => error.message).join("; ")}`);
+      return shop.orders.find((order) => order.id === answer.order!.id)!;
+    },
+    /** The merchant cancels an order in the admin: orders/cancelled goes to the app. */
+    cancelOrder(domain: string, orderGid: string, reason = "CUSTOMER"): StoreOrder {
+      const shop = this.shop(domain);
+      const answer = orderMutations(shop, { now, emit: (event) => void sendEvent(shop, event) }).orderCancel({ orderId: orderGid, reason, restock: true }) as { orderCancelUserErrors: { message: string }[] };
+      if (answer.orderCancelUserErrors.length > 0) throw new Error(`The store refused to cancel: ${answer.orderCancelUserErrors[0]!.message}`);
+      return shop.orders.find((order) => order.id === orderGid)!;
+    },
+    /** Waits for every webhook delivery in flight. */
+    async settled(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
     shop(domain: string): StoreShop {
       const shop = shops.get(domain);
       if (!shop) throw new Error(`The simulator has no shop ${domain}`);

@@ -165,7 +165,7 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
     name: order.name,
     createdAt: order.createdAt,
     processedAt: order.createdAt,
-    updatedAt: order.fulfillments.at(-1)?.updatedAt ?? order.createdAt,
+    updatedAt: order.updatedAt,
     cancelledAt: order.cancelledAt,
     cancelReason: order.cancelReason,
     closed: order.closed,

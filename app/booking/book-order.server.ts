@@ -9,8 +9,10 @@ import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { CreateOrderInput, LogisticId, Warehouse } from "~/shipping/contract";
 import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
+import type { ShopifyOrder } from "~/shopify/queries";
 import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
+import { READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
 
 /**
@@ -28,6 +30,7 @@ export type QuoteOutcome =
 export type BookOutcome =
   | QuoteOutcome
   | { kind: "already_booked"; shipment: Shipment }
+  | { kind: "cancelled" }
   | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[] }
   | { kind: "booked"; shipment: Shipment };
 
@@ -41,21 +44,29 @@ export interface BookingContext {
   now?: () => Date;
 }
 
-async function prepare({ shop, admin, now = () => new Date() }: BookingContext, orderGid: string, overrides: ShipmentOverrides) {
+export interface QuoteRequest {
+  orderGid: string;
+  /** The merchant's edits to the mapped shipment. */
+  overrides?: ShipmentOverrides;
+  /** The order as just read from Shopify, to save reading it again. */
+  order?: ShopifyOrder | null;
+}
+
+async function prepare({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched }: QuoteRequest) {
   const settings = await getShopSettings(shop);
-  const order = await getOrderForBooking(admin, orderGid);
-  if (!order) return { settings, outcome: { kind: "not_found" } as const };
+  const order = prefetched === undefined ? await getOrderForBooking(admin, orderGid) : prefetched;
+  if (!order) return { settings, order, outcome: { kind: "not_found" } as const };
   const { shipment, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides });
   if (shipment && shipment.fields.warehouse_id === undefined) {
     problems.push(problem("NO_WAREHOUSE", "No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings."));
   }
-  if (!shipment || problems.length > 0) return { settings, outcome: { kind: "problems", shipment, problems } as const };
-  return { settings, shipment, client: courierClientFor(courierCredentialsOf(settings)) };
+  if (!shipment || problems.length > 0) return { settings, order, outcome: { kind: "problems", shipment, problems } as const };
+  return { settings, order, shipment, client: courierClientFor(courierCredentialsOf(settings)) };
 }
 
 /** The rates every courier offers for an order as it would be booked now. */
-export async function quoteOrder(context: BookingContext, orderGid: string, overrides: ShipmentOverrides = {}): Promise<QuoteOutcome> {
-  const prepared = await prepare(context, orderGid, overrides);
+export async function quoteOrder(context: BookingContext, request: QuoteRequest): Promise<QuoteOutcome> {
+  const prepared = await prepare(context, request);
   if (!prepared.shipment) return prepared.outcome;
   return quoteMapped(prepared.client, prepared.shipment);
 }
@@ -74,6 +85,9 @@ async function quoteMapped(client: CourierClient, shipment: MappedShipment): Pro
       actual_weight: shipment.fields.package_weight,
       amount: shipment.fields.total_amount,
     });
+    if (rates.logistics.length === 0) {
+      return { kind: "problems", shipment, problems: [problem("NO_COURIER", `No courier delivers from ${warehouse.city} (${warehouse.pincode}) to ${shipment.fields.pincode}.`, "Check the PIN code, or ship from another warehouse.")] };
+    }
     return { kind: "quoted", shipment, warehouse, rates: rankRates(rates.logistics) };
   } catch (error) {
     if (!(error instanceof CourierError)) throw error;
@@ -91,7 +105,7 @@ export function courierMessage(error: CourierError): string {
   return error.message;
 }
 
-type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
+type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment } | { kind: "cancelled" };
 
 const CLAIMED = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null };
 
@@ -102,6 +116,8 @@ const CLAIMED = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError
  */
 async function claimShipment(shop: string, orderGid: string, now: Date): Promise<Claim> {
   return prisma.$transaction(async (tx) => {
+    // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on.
+    if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
     const watchdog = (shipment: Shipment) => enqueue("shipment-complete", { shop, shipmentId: shipment.id }, { tx, startAfter: new Date(now.getTime() + STALE_BOOKING_MS) });
     // ON CONFLICT DO NOTHING: concurrent claimants wait on the unique (shop, orderGid) and only one inserts.
     const [created] = await tx.shipment.createManyAndReturn({
@@ -110,20 +126,29 @@ async function claimShipment(shop: string, orderGid: string, now: Date): Promise
     });
     if (created) {
       await watchdog(created);
+      await setReadiness(tx, created, READINESS.SHIPMENT);
       return { kind: "claimed", shipment: created, isNew: true };
     }
     const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: statusesBefore(SHIPMENT_STATUS.BOOKING) } }, data: CLAIMED });
     const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
     if (count === 0) return { kind: "taken", shipment: current };
     await watchdog(current);
+    await setReadiness(tx, current, READINESS.SHIPMENT);
     return { kind: "claimed", shipment: current, isNew: false };
   });
 }
 
 /** Nothing was sent to the courier: the order is free to be booked again. */
 async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
-  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
-  else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+  if (isNew) {
+    await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
+    await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
+  } else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+}
+
+/** Keeps the order's stored readiness in step with its booking, for the lists that read it. */
+async function setReadiness(db: Pick<typeof prisma, "orderRecord">, shipment: Pick<Shipment, "shop" | "orderGid">, readiness: Readiness): Promise<void> {
+  await db.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness } });
 }
 
 /**
@@ -133,33 +158,32 @@ async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
  * while it works; the body sent is stored with the row before it is sent, so any retry resends it verbatim and
  * the service replays the same awb.
  */
-export interface BookingRequest {
-  orderGid: string;
+export interface BookingRequest extends QuoteRequest {
   courierId: LogisticId;
-  /** The merchant's edits to the mapped shipment. */
-  overrides?: ShipmentOverrides;
 }
 
-export async function bookOrder(context: BookingContext, { orderGid, courierId, overrides = {} }: BookingRequest): Promise<BookOutcome> {
+export async function bookOrder(context: BookingContext, request: BookingRequest): Promise<BookOutcome> {
   const { shop } = context;
   const now = context.now ?? (() => new Date());
-  const claim = await claimShipment(shop, orderGid, now());
+  const claim = await claimShipment(shop, request.orderGid, now());
+  if (claim.kind === "cancelled") return { kind: "cancelled" };
   if (claim.kind === "taken") return { kind: "already_booked", shipment: claim.shipment };
   try {
-    return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim, { orderGid, courierId, overrides }));
+    return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim, request));
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     return { kind: "already_booked", shipment: await prisma.shipment.findUniqueOrThrow({ where: { id: claim.shipment.id } }) };
   }
 }
 
-async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }: { shipment: Shipment; isNew: boolean }, { courierId, overrides = {} }: BookingRequest): Promise<BookOutcome> {
+async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }: { shipment: Shipment; isNew: boolean }, request: BookingRequest): Promise<BookOutcome> {
+  const { courierId } = request;
   const now = context.now ?? (() => new Date());
   const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claimed, isNew).then(() => outcome);
 
   let prepared;
   try {
-    prepared = await prepare(context, claimed.orderGid, overrides);
+    prepared = await prepare(context, request);
   } catch (error) {
     await releaseClaim(claimed, isNew);
     throw error;
@@ -172,6 +196,8 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });
 
   // The order number is the order_id: every shop books on an account of its own (its sandbox account or its own).
+  // Cancelled while the order was read and quoted: nothing was sent, so nothing is booked.
+  if (await isCancelled(claimed)) return release({ kind: "cancelled" });
   const payload: CreateOrderInput = { ...mapped.fields, logistic_id: courierId };
   const ready = await prisma.shipment.update({
     where: { id: claimed.id },
@@ -192,7 +218,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
     },
   });
 
-  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now });
+  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: prepared.order ?? undefined });
   if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: shipment.lastError ?? "The courier refused the booking.", fieldErrors: [] };
   return { kind: "booked", shipment };
 }
@@ -202,6 +228,8 @@ export interface CompletionDeps {
   now: () => Date;
   settings?: ShopSettings;
   client?: CourierClient;
+  /** The order as just read in this same booking, so the fulfillment need not read it again. */
+  order?: ShopifyOrder;
 }
 
 export interface Completion {
@@ -238,6 +266,8 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     }
   }
   if (shipment.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED) return { shipment, retry: false };
+  // Cancelled while it was being booked: not fulfilled; the cancellation's job cancels it with the courier.
+  if (await isCancelled(shipment)) return { shipment, retry: false };
 
   const tracked = {
     orderGid: shipment.orderGid,
@@ -248,14 +278,16 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     notifyCustomer: settings.notifyCustomer,
   };
   try {
-    const outcome = await fulfillWithTracking(deps.admin, tracked);
+    const outcome = await fulfillWithTracking(deps.admin, tracked, deps.order);
     if (outcome.kind === "refused") {
       shipment = await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `Booked with awb ${tracked.awb}, but Shopify refused the fulfillment: ${outcome.message}` } });
       return { shipment, retry: false };
     }
     await prisma.shipment.update({ where: { id: shipment.id }, data: { fulfillmentGid: outcome.fulfillmentGid } });
     await markOrderBooked(deps.admin, tracked);
-    return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null }), retry: false };
+    const fulfilled = await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null });
+    await setReadiness(prisma, fulfilled, READINESS.FULFILLED);
+    return { shipment: fulfilled, retry: false };
   } catch (error) {
     shipment = await prisma.shipment.update({
       where: { id: shipment.id },
@@ -263,6 +295,11 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     });
     return { shipment, retry: true };
   }
+}
+
+async function isCancelled(shipment: Shipment): Promise<boolean> {
+  const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: shipment.shop, orderGid: shipment.orderGid } }, select: { cancelledAt: true } });
+  return Boolean(record?.cancelledAt);
 }
 
 /** Why a Shopify call failed, in a few words and with nothing of the order in it. */

@@ -1,11 +1,11 @@
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
-import { isLogisticId } from "~/shipping/contract";
-import { ShopifyUnavailableError } from "~/shopify/admin-graphql.server";
-import { listOrdersToShip } from "~/shopify/admin-orders.server";
-import { toCourierOrder, type MappingProblem } from "~/shopify/order-mapping";
-import { bookOrder, quoteOrder, type BookOutcome, type QuoteOutcome } from "./book-order.server";
+import { fromPaise } from "~/money";
+import { problemsOf } from "~/orders/order-records.server";
+import { READINESS } from "~/orders/readiness";
+import type { MappingProblem } from "~/shopify/order-mapping";
+import { quoteOrder, type QuoteOutcome } from "./book-order.server";
 import { legacyIdOf } from "./overrides";
 
 export interface OrderRow {
@@ -16,69 +16,77 @@ export interface OrderRow {
   destination: string;
   paymentMode: string | null;
   weightKg: number | null;
-  total: number;
+  total: number | null;
   problems: MappingProblem[];
   shipmentStatus: string | null;
   awb: string | null;
+  /** The automatic decision on the order, with its reason, when auto-booking is on. */
+  decision: string | null;
+  decisionReason: string | null;
 }
 
-/** One page of orders still to ship, each with what stops it from shipping, if anything. */
-export async function listOrdersOverview(shop: string, admin: ShopAdmin, { after, now = new Date() }: { after: string | null; now?: Date }) {
-  const [settings, page] = await Promise.all([getShopSettings(shop), listOrdersToShip(admin, after)]);
-  const mapping = toMappingSettings(settings);
-  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: page.orders.map((order) => order.id) } } });
-  const rows: OrderRow[] = page.orders.map((order) => {
-    const { shipment, problems } = toCourierOrder(order, { settings: mapping, now });
-    const booked = shipments.find((candidate) => candidate.orderGid === order.id);
-    return {
-      id: order.id,
-      legacyId: order.legacyResourceId ?? legacyIdOf(order.id),
-      name: order.name,
-      createdAt: order.createdAt,
-      destination: shipment?.destination || [order.shippingAddress?.city, order.shippingAddress?.countryCodeV2].filter(Boolean).join(", ") || "No address",
-      paymentMode: problems.some((problem) => problem.code === "PAYMENT_MODE_UNKNOWN") ? null : (shipment?.fields.payment_mode ?? null),
-      weightKg: shipment?.fields.package_weight ?? null,
-      total: Number(order.currentTotalPriceSet.shopMoney.amount),
-      problems,
-      shipmentStatus: booked?.status ?? null,
-      awb: booked?.awb ?? null,
-    };
+const PAGE_SIZE = 20;
+/** Orders listed to ship: placed within this long (the courier takes orders up to 7 days old; older ones say so). */
+const LISTED_FOR_MS = 30 * 86_400_000;
+
+/** The orders of a shop still to ship, as Dakiya last checked them. */
+function toShipWhere(shop: string, now: Date): Prisma.OrderRecordWhereInput {
+  return { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] }, placedAt: { gte: new Date(now.getTime() - LISTED_FOR_MS) } };
+}
+
+const cursorOf = (record: { placedAt: Date | null; id: number }) => Buffer.from(JSON.stringify([record.placedAt?.toISOString() ?? null, record.id])).toString("base64url");
+
+function afterCursor(after: string | null): Prisma.OrderRecordWhereInput {
+  if (!after) return {};
+  try {
+    const [placedAt, id] = JSON.parse(Buffer.from(after, "base64url").toString()) as [string, number];
+    const at = new Date(placedAt);
+    if (Number.isNaN(at.getTime()) || !Number.isInteger(id)) return {};
+    return { OR: [{ placedAt: { lt: at } }, { placedAt: at, id: { lt: id } }] };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One page of orders still to ship, newest first, each ready or with what stops it, from the readiness Dakiya
+ * stored when it checked each order (no Shopify call). Booked orders stay listed until their fulfillment is done.
+ */
+export async function listOrdersOverview(shop: string, { after, now = new Date() }: { after: string | null; now?: Date }) {
+  const records = await prisma.orderRecord.findMany({
+    where: { AND: [toShipWhere(shop, now), afterCursor(after)] },
+    orderBy: [{ placedAt: "desc" }, { id: "desc" }],
+    take: PAGE_SIZE + 1,
   });
-  return { rows, nextCursor: page.nextCursor };
+  const page = records.slice(0, PAGE_SIZE);
+  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: page.map((record) => record.orderGid) } } });
+  const rows: OrderRow[] = page
+    .map((record) => ({ record, booked: shipments.find((candidate) => candidate.orderGid === record.orderGid) ?? null }))
+    .map(({ record, booked }) => {
+      const problems = problemsOf(record);
+      return {
+        id: record.orderGid,
+        legacyId: legacyIdOf(record.orderGid),
+        name: record.orderName,
+        createdAt: (record.placedAt ?? record.createdAt).toISOString(),
+        destination: record.destination || "No address",
+        paymentMode: problems.some((problem) => problem.code === "PAYMENT_MODE_UNKNOWN") ? null : record.paymentMode,
+        weightKg: record.weightGrams === null ? null : record.weightGrams / 1000,
+        total: record.totalPaise === null ? null : fromPaise(record.totalPaise),
+        problems,
+        shipmentStatus: booked?.status ?? null,
+        awb: booked?.awb ?? null,
+        decision: record.decision,
+        decisionReason: record.decisionReason,
+      };
+    });
+  return { rows, nextCursor: records.length > PAGE_SIZE ? cursorOf(page[page.length - 1]!) : null };
 }
 
 export const MAX_BULK_ORDERS = 10;
 
 export async function compareOrders(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: QuoteOutcome }[]> {
   const results = [];
-  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) results.push({ orderGid, outcome: await quoteOrder({ shop, admin }, orderGid) });
-  return results;
-}
-
-/** Books each order with its recommended courier, one after another. */
-export type BulkBookOutcome = BookOutcome | QuoteOutcome | { kind: "shopify_busy"; message: string };
-
-/**
- * Books each order with its recommended courier, one after another. When Shopify stays busy, the orders not
- * yet tried are reported as such rather than failing the whole batch: the bookings made stand.
- */
-export async function bookRecommended(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: BulkBookOutcome }[]> {
-  const results: { orderGid: string; outcome: BulkBookOutcome }[] = [];
-  let busy: ShopifyUnavailableError | null = null;
-  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {
-    if (busy) {
-      results.push({ orderGid, outcome: { kind: "shopify_busy", message: "not tried: Shopify is busy, try again in a minute" } });
-      continue;
-    }
-    try {
-      const quote = await quoteOrder({ shop, admin }, orderGid);
-      const recommended = quote.kind === "quoted" ? quote.rates.find((rate) => rate.isRecommended) : undefined;
-      results.push({ orderGid, outcome: recommended && isLogisticId(recommended.id) ? await bookOrder({ shop, admin }, { orderGid, courierId: recommended.id }) : quote });
-    } catch (error) {
-      if (!(error instanceof ShopifyUnavailableError)) throw error;
-      busy = error;
-      results.push({ orderGid, outcome: { kind: "shopify_busy", message: "not booked: Shopify is busy, try again in a minute" } });
-    }
-  }
+  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) results.push({ orderGid, outcome: await quoteOrder({ shop, admin }, { orderGid }) });
   return results;
 }

@@ -21,3 +21,16 @@ export async function countShipmentsByStatus(shop: string): Promise<{ status: st
 export async function getShipmentForOrder(shop: string, orderGid: string) {
   return prisma.shipment.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
 }
+
+/** Something about a booking the merchant must act on (app/attention/); flagged once, with when it was seen. */
+export type ShipmentAttention = "cancelled_after_pickup" | "cancel_refused" | "address_changed";
+
+export async function flagShipment(shipmentId: number, attention: ShipmentAttention, at: Date): Promise<void> {
+  await prisma.shipment.updateMany({ where: { id: shipmentId, OR: [{ attention: null }, { attention: { not: attention } }] }, data: { attention, attentionAt: at } });
+}
+
+/** The merchant has dealt with it. */
+export async function clearShipmentAttention(shop: string, shipmentId: number): Promise<boolean> {
+  const { count } = await prisma.shipment.updateMany({ where: { id: shipmentId, shop, attention: { not: null } }, data: { attention: null, attentionAt: null } });
+  return count === 1;
+}

@@ -3,7 +3,10 @@ import prisma from "~/db.server";
 import { resumeShipment } from "~/booking/book-order.server";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { unauthenticated } from "~/shopify.server";
-import type { JobHandlers } from "./job-queue.server";
+import { handleCancellation } from "~/orders/cancel-order.server";
+import { checkOrder } from "~/orders/check-order.server";
+import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
+import { enqueue, type JobHandlers } from "./job-queue.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -36,5 +39,19 @@ export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultJobDeps): 
   },
   "customers-redact": async ({ shop, orderIds }) => {
     await redactCustomer(shop, orderIds);
+  },
+  "order-check": async ({ shop, orderGid }) => {
+    const result = await checkOrder(shop, orderGid, { adminFor, now });
+    if (result.kind === "courier_unavailable") throw new RetryLaterError(result.message);
+  },
+  "order-cancelled": async ({ shop, orderGid }) => {
+    const result = await handleCancellation(shop, orderGid, { adminFor, now });
+    if (result.kind === "retry") throw new RetryLaterError(result.reason);
+  },
+  "orders-reconcile": async ({ shop }) => {
+    await reconcileOrders(shop, { adminFor, now });
+  },
+  "reconcile-sweep": async () => {
+    for (const shop of await listInstalledShops()) await enqueue("orders-reconcile", { shop });
   },
 });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
-import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, type JobData, type QueueName } from "./queues";
+import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
 
 /**
  * Dakiya's background work runs on pg-boss, a job queue in PostgreSQL (docs/ARCHITECTURE.md says why this one):
@@ -19,6 +19,11 @@ declare global {
 // has its job retried by another within about a minute.
 const HEARTBEAT_SECONDS = 20;
 const MONITOR_SECONDS = 15;
+/**
+ * Jobs of one shop running at once, across every worker: a shop with a burst of 200 new orders (which mostly
+ * wait for its Shopify cost budget) takes three workers' slots, and other shops' jobs run beside it.
+ */
+export const JOBS_PER_SHOP = 3;
 
 export interface JobQueueOptions {
   /** Seconds between checks for lost and expired jobs. */
@@ -85,8 +90,10 @@ export interface EnqueueOptions {
 export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, options: EnqueueOptions = {}): Promise<string | null> {
   const parsed = JOB_SCHEMAS[queue].parse(data) as JobData<Q>;
   const boss = await jobQueue();
+  const shop = shopOf(parsed);
   return boss.send(queue, parsed, {
     singletonKey: stableKey(jobKey(queue, parsed)),
+    ...(shop ? { group: { id: shop } } : {}),
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
     ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
   });
@@ -138,11 +145,25 @@ export async function startWorkers({ handlers, concurrency = getConfig().WORKER_
   const boss = await jobQueue();
   const slot = semaphore(concurrency);
   for (const queue of queues) {
+    const { busy } = QUEUE_POLICIES[queue];
+    // A worker that finished a job looks for the next after the polling interval (pg-boss has no "more is ready"
+    // signal when a shop's cap, not an empty queue, held jobs back): short for busy queues. An idle worker is
+    // woken by NOTIFY the moment a job is enqueued.
+    const pollSeconds = busy ? 0.5 : 2;
     await boss.work(
       queue,
-      { batchSize: 1, localConcurrency: Math.max(1, Math.min(concurrency, 4)), pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 15 },
+      {
+        batchSize: 1,
+        localConcurrency: busy ? Math.max(1, Math.min(concurrency, 4)) : 1,
+        pollingIntervalSeconds: pollSeconds,
+        notifyPollingIntervalSeconds: busy ? pollSeconds : 15,
+        groupConcurrency: JOBS_PER_SHOP,
+      },
       ([job]) => slot(() => runJob(queue, job!, handlers)),
     );
+  }
+  for (const [queue, cron] of Object.entries(SCHEDULES) as [QueueName, string][]) {
+    if (queues.includes(queue)) await boss.schedule(queue, cron, {});
   }
 }
 

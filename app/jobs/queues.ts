@@ -11,6 +11,9 @@ import { z } from "zod";
 
 export const ShopJobSchema = z.object({ shop: z.string().min(1).max(255) });
 const ShipmentJobSchema = ShopJobSchema.extend({ shipmentId: z.number().int().positive() });
+const OrderJobSchema = ShopJobSchema.extend({ orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d{1,20}$/) });
+/** Work for every shop at once (a scheduled sweep that enqueues per-shop jobs). */
+const SweepSchema = z.object({}).strict();
 
 export const JOB_SCHEMAS = {
   /** Resumes a booking and fulfills its Shopify order: the watchdog of every booking, and its retries. */
@@ -21,6 +24,14 @@ export const JOB_SCHEMAS = {
   "customers-redact": ShopJobSchema.extend({ orderIds: z.array(z.number().int().positive()).max(10_000) }),
   /** app/uninstalled: the shop's sessions go at once. */
   "app-uninstalled": ShopJobSchema,
+  /** A new or changed order: read it fresh, store its readiness, book it by the shop's rules. */
+  "order-check": OrderJobSchema,
+  /** An order cancelled in Shopify: never booked from then on; a booking is cancelled with the courier. */
+  "order-cancelled": OrderJobSchema,
+  /** Orders created or changed since the last pass, whose webhook never came: each gets an order-check. */
+  "orders-reconcile": ShopJobSchema,
+  /** Every ten minutes: an orders-reconcile for each installed shop. */
+  "reconcile-sweep": SweepSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -37,21 +48,41 @@ export interface QueuePolicy {
   expireInSeconds: number;
   /** What the merchant reads when this work needs them. */
   label: string;
+  /**
+   * Busy queues (new orders, bookings) run several jobs at once in each process and look for the next one half a
+   * second after the last; quiet ones run one at a time and rely on being woken when work arrives.
+   */
+  busy: boolean;
 }
 
-const DEFAULT_POLICY: QueuePolicy = { retryLimit: 8, retryDelay: 15, retryDelayMax: 3_600, expireInSeconds: 300, label: "Background work" };
+const DEFAULT_POLICY: QueuePolicy = { retryLimit: 8, retryDelay: 15, retryDelayMax: 3_600, expireInSeconds: 300, label: "Background work", busy: false };
 
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // Shopify throttling or an unreachable courier can last; 12 tries back off to hours, about a day in all.
-  "shipment-complete": { ...DEFAULT_POLICY, retryLimit: 12, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
+  "shipment-complete": { ...DEFAULT_POLICY, retryLimit: 12, busy: true, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
   "shop-redact": { ...DEFAULT_POLICY, label: "Erasing an uninstalled shop's data" },
   "customers-redact": { ...DEFAULT_POLICY, label: "Erasing a customer's data" },
   "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
+  "order-check": { ...DEFAULT_POLICY, busy: true, label: "Checking an order (readiness and auto-booking)" },
+  // A cancellation with an unreachable courier is retried for about two days before it needs the merchant.
+  "order-cancelled": { ...DEFAULT_POLICY, retryLimit: 14, busy: true, label: "Cancelling a shipment with the courier" },
+  "orders-reconcile": { ...DEFAULT_POLICY, retryLimit: 3, label: "Reading new and changed orders from Shopify" },
+  "reconcile-sweep": { ...DEFAULT_POLICY, retryLimit: 1, label: "Scheduling order reconciliation" },
 };
+
+/** Scheduled work: queue → cron (UTC). */
+export const SCHEDULES: Partial<Record<QueueName, string>> = {
+  "reconcile-sweep": "*/10 * * * *",
+};
+
+/** The shop a job works for, if it works for one. */
+export const shopOf = (data: object): string | null => ("shop" in data && typeof data.shop === "string" ? data.shop : null);
 
 /** The key that makes two jobs "the same work". */
 export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string {
+  if (!("shop" in data)) return `sweep|${queue}`;
   if ("shipmentId" in data) return `${data.shop}|shipment:${data.shipmentId}`;
+  if ("orderGid" in data) return `${data.shop}|${data.orderGid}`;
   if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
   return `${data.shop}|${queue}`;
 }

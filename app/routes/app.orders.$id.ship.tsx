@@ -46,7 +46,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked });
-  const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, orderGid, overrides));
+  const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
   return json({ outcome, overrideErrors: errors, booked });
 };

@@ -1,92 +1,106 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
-import { bookRecommended, listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
+import { useEffect } from "react";
+import { listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { orderGidOf } from "~/booking/overrides";
-import { formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
+import { formatDate, formatKg, formatRupees } from "~/components/formatting";
+import { requestOrderReconcile } from "~/orders/intake.server";
+import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin: shopify, session } = await authenticate.admin(request);
-  const admin = shopAdmin(session.shop, shopify);
+  const { session } = await authenticate.admin(request);
   const after = new URL(request.url).searchParams.get("after");
-  return json({ ...(await whenShopifyAnswers(() => listOrdersOverview(session.shop, admin, { after }))), isFirstPage: !after });
+  const [overview, intake] = await Promise.all([listOrdersOverview(session.shop, { after }), requestOrderReconcile(session.shop, { onlyIfNeverDone: true })]);
+  return json({ ...overview, isFirstPage: !after, reading: intake.neverDone });
 };
 
-interface BulkResult {
-  orderGid: string;
-  booked: boolean;
-  summary: string;
-}
+type ActionData = { error: string | null; results: ShipResult[]; checking: boolean };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const form = await request.formData();
-  const ids = form.getAll("orderId").map(String);
-  const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);
-  const refuse = (error: string) => json<{ error: string | null; results: BulkResult[] }>({ error, results: [] }, { status: 422 });
+  if (form.get("intent") === "check") {
+    await requestOrderReconcile(session.shop, { onlyIfNeverDone: false });
+    return json<ActionData>({ error: null, results: [], checking: true });
+  }
+  const orderGids = form
+    .getAll("orderId")
+    .map(String)
+    .map(orderGidOf)
+    .filter((gid): gid is string => gid !== null);
+  const refuse = (error: string) => json<ActionData>({ error, results: [], checking: false }, { status: 422 });
   if (orderGids.length === 0) return refuse("Select at least one order.");
   if (orderGids.length > MAX_BULK_ORDERS) return refuse(`Select at most ${MAX_BULK_ORDERS} orders at a time.`);
-  const results = await bookRecommended(session.shop, admin, orderGids);
-  return json<{ error: string | null; results: BulkResult[] }>({
-    error: null,
-    results: results.map(({ orderGid, outcome }): BulkResult => ({
-      orderGid,
-      booked: outcome.kind === "booked" || outcome.kind === "already_booked",
-      summary:
-        outcome.kind === "booked"
-          ? `booked with ${outcome.shipment.courierName}${outcome.shipment.awb ? `, awb ${outcome.shipment.awb}` : ""}`
-          : outcome.kind === "already_booked"
-            ? outcome.shipment.awb
-              ? `already booked with ${outcome.shipment.courierName}, awb ${outcome.shipment.awb}`
-              : "already being booked"
-            : outcome.kind === "problems"
-              ? `not booked: ${outcome.problems.map((problem) => problem.message).join(" ")}`
-              : outcome.kind === "quoted"
-                ? "not booked: no courier serves this route"
-                : outcome.kind === "not_found"
-                  ? "not booked: the order no longer exists"
-                  : outcome.kind === "shopify_busy"
-                    ? outcome.message
-                    : `not booked: ${outcome.message}`,
-    })),
-  });
+  const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended" }));
+  return json<ActionData>({ error: null, results, checking: false });
 };
 
+const RESULT_TEXT: Record<ShipResult["outcome"], string> = { booked: "booked", already_booked: "already booked", held: "held", failed: "not booked" };
+
+function describe(result: ShipResult): string {
+  const courier = result.courierName ? ` with ${result.courierName}${result.awb ? `, awb ${result.awb}` : ""}` : "";
+  return `${RESULT_TEXT[result.outcome]}${courier}${result.outcome === "failed" || result.outcome === "held" ? `: ${result.reason}` : ""}`;
+}
+
 export default function OrdersToShip() {
-  const { rows, nextCursor, isFirstPage } = useLoaderData<typeof loader>();
+  const { rows, nextCursor, isFirstPage, reading } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
   const submit = useSubmit();
-  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows.map((row) => ({ ...row, id: row.legacyId })));
+  const revalidator = useRevalidator();
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(rows.map((row) => ({ ...row, id: row.legacyId })));
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/app/orders";
-  const names = new Map(rows.map((row) => [row.id, row.name]));
+
+  // Booked orders leave the list: what was selected is gone with them.
+  useEffect(() => {
+    if (result?.results.length) clearSelection();
+  }, [result, clearSelection]);
+  // While the first read of the shop's orders runs, the list fills in as orders are checked.
+  useEffect(() => {
+    if (!reading && !result?.checking) return;
+    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 2_000);
+    return () => clearInterval(timer);
+  }, [reading, result?.checking, revalidator]);
 
   const bulkBook = () => {
     const form = new FormData();
     for (const id of selectedResources) form.append("orderId", id);
     submit(form, { method: "post" });
   };
+  const checkNow = () => submit({ intent: "check" }, { method: "post" });
 
   return (
-    <Page title="Orders to ship" secondaryActions={[{ content: "Shipments", url: "/app/shipments" }, { content: "Settings", url: "/app/settings" }]}>
+    <Page
+      title="Orders to ship"
+      primaryAction={{ content: "Check for new orders", onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
+      secondaryActions={[{ content: "Shipments", url: "/app/shipments" }, { content: "Needs attention", url: "/app/attention" }, { content: "Settings", url: "/app/settings" }]}
+    >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
+            {reading ? (
+              <Banner tone="info" title="Dakiya is reading your recent orders from Shopify">
+                Each order is checked as it is read; this list fills in by itself.
+              </Banner>
+            ) : null}
+            {result?.checking ? <Banner tone="info">Checking Shopify for new and changed orders.</Banner> : null}
             {result?.error ? <Banner tone="critical">{result.error}</Banner> : null}
             {result && result.results.length > 0 ? (
-              <Banner tone={result.results.every((entry) => entry.booked) ? "success" : "warning"} title="Booking with the recommended courier">
+              <Banner tone={result.results.every((entry) => entry.outcome === "booked" || entry.outcome === "already_booked") ? "success" : "warning"} title="Booking with the recommended courier">
                 <List>
                   {result.results.map((entry) => (
                     <List.Item key={entry.orderGid}>
-                      {names.get(entry.orderGid) ?? entry.orderGid}: {entry.summary}
+                      {entry.orderName}: {describe(entry)}
                     </List.Item>
                   ))}
                 </List>
@@ -98,7 +112,7 @@ export default function OrdersToShip() {
                   <SkeletonBodyText lines={8} />
                 </BlockStack>
               ) : rows.length === 0 ? (
-                <EmptyState heading="No orders waiting to ship" image="" action={{ content: "Open Settings", url: "/app/settings" }}>
+                <EmptyState heading={reading ? "Reading your orders…" : "No orders waiting to ship"} image="" action={{ content: "Open Settings", url: "/app/settings" }}>
                   <p>New orders appear here as soon as customers place them.</p>
                 </EmptyState>
               ) : (
@@ -130,25 +144,32 @@ export default function OrdersToShip() {
                       <IndexTable.Cell>{row.weightKg === null ? "—" : formatKg(row.weightKg)}</IndexTable.Cell>
                       <IndexTable.Cell>
                         <Text as="span" alignment="end" numeric>
-                          {formatRupees(row.total)}
+                          {row.total === null ? "—" : formatRupees(row.total)}
                         </Text>
                       </IndexTable.Cell>
                       <IndexTable.Cell>
-                        {row.shipmentStatus ? (
-                          <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{shipmentStatusLabel(row.shipmentStatus).label}</Badge>
-                        ) : row.problems.length === 0 ? (
-                          <Badge tone="success">Ready</Badge>
-                        ) : (
-                          <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
-                            <InlineStack gap="100">
-                              {row.problems.map((problem) => (
-                                <Badge key={problem.code} tone="warning">
-                                  {PROBLEM_LABELS[problem.code]}
-                                </Badge>
-                              ))}
-                            </InlineStack>
-                          </Tooltip>
-                        )}
+                        <InlineStack gap="100">
+                          {row.shipmentStatus ? (
+                            <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{shipmentStatusLabel(row.shipmentStatus).label}</Badge>
+                          ) : row.problems.length === 0 ? (
+                            <Badge tone="success">Ready</Badge>
+                          ) : (
+                            <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
+                              <InlineStack gap="100">
+                                {row.problems.map((problem) => (
+                                  <Badge key={problem.code} tone="warning">
+                                    {PROBLEM_LABELS[problem.code]}
+                                  </Badge>
+                                ))}
+                              </InlineStack>
+                            </Tooltip>
+                          )}
+                          {row.decision === DECISION.HELD || row.decision === DECISION.FAILED ? (
+                            <Tooltip content={row.decisionReason ?? ""}>
+                              <Badge tone="attention">{row.decision === DECISION.HELD ? "Held by rules" : "Auto-booking failed"}</Badge>
+                            </Tooltip>
+                          ) : null}
+                        </InlineStack>
                       </IndexTable.Cell>
                     </IndexTable.Row>
                   ))}

@@ -1,11 +1,12 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { authenticate } from "~/shopify.server";
 import { getConfig } from "~/config.server";
+import { isAppBridgePage } from "~/components/ShopifyBusyBoundary";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -32,9 +33,18 @@ export default function App() {
   );
 }
 
-// Shopify's boundary keeps App Bridge's re-auth headers and redirects intact inside the admin iframe.
+/**
+ * Shopify's boundary keeps App Bridge's re-auth pages intact inside the admin iframe, but it recognises them by
+ * class name, which the browser bundle's minifier renames: the same test is made here with Remix's own
+ * `isRouteErrorResponse`, so a page renders the same on the server and in the browser.
+ */
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    if (isAppBridgePage(error.data)) return <div dangerouslySetInnerHTML={{ __html: error.data }} />;
+    return <p>{typeof error.data === "string" && error.data ? error.data : `${error.status} ${error.statusText}`}</p>;
+  }
+  return boundary.error(error);
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

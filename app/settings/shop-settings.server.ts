@@ -6,6 +6,7 @@ import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
+import { BookingRulesSchema, type BookingRule } from "~/automation/rules";
 
 const PresetsSchema = z.array(
   z.object({ name: z.string(), length: z.number(), breadth: z.number(), height: z.number(), maxWeightKg: z.number() }),
@@ -39,10 +40,15 @@ function defaultSettings(shop: string): ShopSettings {
     codTag: "cod",
     prepaidTag: "prepaid",
     notifyCustomer: true,
+    autoBooking: false,
+    bookingRules: "[]",
     createdAt: now,
     updatedAt: now,
   };
 }
+
+/** The shop's auto-booking rules, in priority order (checked when saved, and again when read). */
+export const bookingRulesOf = (settings: Pick<ShopSettings, "bookingRules">): BookingRule[] => BookingRulesSchema.parse(JSON.parse(settings.bookingRules));
 
 export const presetsOf = (settings: ShopSettings): PackagePreset[] => PresetsSchema.parse(JSON.parse(settings.packagePresets));
 export const locationWarehousesOf = (settings: ShopSettings): Record<string, number> =>
@@ -102,7 +108,7 @@ export function courierClientFor(credentials: CourierCredentials): CourierClient
   });
 }
 
-export type SettingsUpdate = Omit<ShopSettings, "shop" | "createdAt" | "updatedAt" | "courierSecretCipher"> & {
+export type SettingsUpdate = Omit<ShopSettings, "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules"> & {
   /** A new secret to seal; undefined keeps the stored one. */
   courierSecretKey?: string;
 };
@@ -129,4 +135,10 @@ export async function resealCourierSecrets(): Promise<number> {
     resealed += 1;
   }
   return resealed;
+}
+
+/** Turns auto-booking on or off and replaces the rules (already checked by the caller). */
+export async function saveBookingRules(shop: string, { autoBooking, rules }: { autoBooking: boolean; rules: BookingRule[] }): Promise<ShopSettings> {
+  const bookingRules = JSON.stringify(BookingRulesSchema.parse(rules));
+  return prisma.shopSettings.upsert({ where: { shop }, create: { shop, autoBooking, bookingRules }, update: { autoBooking, bookingRules } });
 }

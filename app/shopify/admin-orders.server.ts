@@ -1,6 +1,6 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql as run } from "./admin-graphql.server";
-import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, type ShopifyOrder } from "./queries";
+import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, RECENTLY_UPDATED_ORDERS, type ShopifyOrder } from "./queries";
 
 export async function getOrderForBooking(admin: ShopAdmin, orderGid: string): Promise<ShopifyOrder | null> {
   return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid })).order;
@@ -33,4 +33,13 @@ export interface ShopLocation {
 export async function listLocations(admin: ShopAdmin): Promise<ShopLocation[]> {
   const { locations } = await run<{ locations: { nodes: { id: string; name: string; address: { city: string | null; zip: string | null } }[] } }>(admin, LOCATIONS);
   return locations.nodes.map((location) => ({ id: location.id, name: location.name, city: location.address.city, zip: location.address.zip }));
+}
+
+/** Orders created or updated since a time, oldest change first (Shopify's search: `updated_at:>=`). */
+export async function listRecentlyUpdatedOrders(admin: ShopAdmin, { since, after }: { since: Date; after: string | null }): Promise<{ orders: { id: string; updatedAt: string }[]; nextCursor: string | null }> {
+  const { orders } = await run<{ orders: { nodes: { id: string; updatedAt: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, RECENTLY_UPDATED_ORDERS, {
+    after,
+    query: `updated_at:>='${since.toISOString()}'`,
+  });
+  return { orders: orders.nodes, nextCursor: orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null };
 }

@@ -1,9 +1,11 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
 import { isOpenFulfillmentOrder } from "./order-mapping";
-import { FULFILLMENT_CREATE, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
+import { FULFILLMENT_CREATE, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
 
 export const BOOKED_TAG = "dakiya-booked";
+/** On an order whose shipment Dakiya cancelled with the courier after the order was cancelled. */
+export const COURIER_CANCELLED_TAG = "dakiya-courier-cancelled";
 
 export interface TrackedShipment {
   orderGid: string;
@@ -25,12 +27,14 @@ interface UserError {
 
 /**
  * Fulfills the order's open fulfillment orders at the shipment's location with the awb as tracking.
- * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first: one
- * already carrying this awb is the result of an earlier attempt and is returned as it is.
+ * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first (or taken from the
+ * read the same booking just made): one already carrying this awb is the result of an earlier attempt and is
+ * returned as it is.
  * Throws when Shopify cannot be reached or throttles, so the caller can retry later.
  */
-export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShipment): Promise<FulfillmentOutcome> {
-  const { order } = await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid });
+export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShipment, justRead?: ShopifyOrder): Promise<FulfillmentOutcome> {
+  // An order read moments ago in the same booking is as fresh as reading it again, and saves Shopify's points.
+  const order = justRead ?? (await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid })).order;
   if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
 
   const existing = order.fulfillments.find((fulfillment) => fulfillment.status !== "CANCELLED" && fulfillment.trackingInfo.some((info) => info.number === shipment.awb));
@@ -68,4 +72,9 @@ export async function markOrderBooked(admin: ShopAdmin, shipment: TrackedShipmen
       { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
     ],
   });
+}
+
+/** Tags an order whose shipment was cancelled with the courier, so the merchant sees it in Shopify too. */
+export async function tagOrderCancelled(admin: ShopAdmin, shipment: { orderGid: string }): Promise<void> {
+  await adminGraphql(admin, TAGS_ADD, { id: shipment.orderGid, tags: [COURIER_CANCELLED_TAG] });
 }

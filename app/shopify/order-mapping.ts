@@ -60,7 +60,8 @@ export type ProblemCode =
   | "TOO_MANY_ITEMS"
   | "EWAYBILL_REQUIRED"
   | "PAYMENT_MODE_UNKNOWN"
-  | "NO_WAREHOUSE";
+  | "NO_WAREHOUSE"
+  | "NO_COURIER";
 
 /** Short names for lists; the message and fix say the rest. */
 export const PROBLEM_LABELS: Record<ProblemCode, string> = {
@@ -79,6 +80,7 @@ export const PROBLEM_LABELS: Record<ProblemCode, string> = {
   EWAYBILL_REQUIRED: "E-waybill needed",
   PAYMENT_MODE_UNKNOWN: "COD or prepaid?",
   NO_WAREHOUSE: "No pickup warehouse",
+  NO_COURIER: "No courier serves the route",
 };
 
 export interface MappingProblem {

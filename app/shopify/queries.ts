@@ -11,6 +11,7 @@ const ORDER_SHIPPING_FIELDS = `#graphql
     legacyResourceId
     name
     createdAt
+    updatedAt
     cancelledAt
     closed
     tags
@@ -122,6 +123,16 @@ export const ORDERS_TO_SHIP =
   LINE_ITEM_SHIPPING_FIELDS +
   FULFILLMENT_ORDER_FIELDS;
 
+/** The reconciliation's page: which orders were created or changed since a time, and when; 52 points for 50. */
+export const RECENTLY_UPDATED_ORDERS = `#graphql
+  query RecentlyUpdatedOrders($first: Int = 50, $after: String, $query: String) {
+    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+      pageInfo { hasNextPage endCursor }
+      nodes { id updatedAt }
+    }
+  }
+`;
+
 export const LOCATIONS = `#graphql
   query Locations {
     locations(first: 50) {
@@ -142,6 +153,14 @@ export const FULFILLMENT_CREATE = `#graphql
         status
         trackingInfo(first: 5) { company number url }
       }
+      userErrors { field message }
+    }
+  }
+`;
+
+export const TAGS_ADD = `#graphql
+  mutation TagsAdd($id: ID!, $tags: [String!]!) {
+    tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
     }
   }
@@ -189,6 +208,7 @@ export interface ShopifyOrder {
   legacyResourceId?: string;
   name: string;
   createdAt: string;
+  updatedAt: string;
   cancelledAt: string | null;
   closed: boolean;
   tags: string[];

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { action as ordersAction, loader as ordersLoader } from "~/routes/app.orders._index";
 import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
 import { loader as shipLoader } from "~/routes/app.orders.$id.ship";
+import { action as ordersAction, loader as ordersLoader } from "~/routes/app.orders._index";
 import { loader as compareLoader } from "~/routes/app.orders.compare";
 import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
+import { resetJobs, runJobs } from "../support/jobs";
+import { createOrders } from "../support/orders";
 import { startShippingWorld, type startStore } from "../support/store";
 
 let world: Awaited<ReturnType<typeof startShippingWorld>>;
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
+  await resetJobs();
   world = await startShippingWorld();
   ({ store } = world);
 });
@@ -16,41 +20,48 @@ afterAll(() => world.close());
 
 const idOf = (name: string) => store.shop.orders.find((order) => order.name === name)!.legacyResourceId;
 const jsonOf = async (response: Response) => (await response.json()) as Record<string, unknown>;
+const listPage = async (query = "") => (await jsonOf(await ordersLoader({ request: store.adminRequest(`/app/orders${query}`), params: {}, context: {} }))) as Page;
 
 type Row = { name: string; problems: { code: string }[]; paymentMode: string | null; weightKg: number | null; destination: string; shipmentStatus: string | null };
+type Page = { rows: Row[]; nextCursor: string | null; reading: boolean };
 
 describe("orders to ship", () => {
-  it("lists unshipped and partly shipped orders, each ready or with its problems", async () => {
-    const { rows, nextCursor } = (await jsonOf(await ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} }))) as { rows: Row[]; nextCursor: string | null };
+  it("reads a newly installed shop's orders, then lists each ready or with its problems without asking Shopify", async () => {
+    // The first visit after install: the shop's orders are being read.
+    const first = await listPage();
+    expect(first).toMatchObject({ reading: true, rows: [] });
+    const run = await runJobs(["orders-reconcile", "order-check"]);
+    expect(run.failed).toEqual([]);
+    // The reconciliation, then a check of each order of the last 8 days (#1012 is ten days old: the courier
+    // would refuse it anyway).
+    expect(run.ran).toBe(1 + 13);
+
+    const calls = store.simulator.requests;
+    const { rows, nextCursor, reading } = await listPage();
+    expect(store.simulator.requests).toBe(calls);
+    expect(reading).toBe(false);
     const byName = new Map(rows.map((row) => [row.name, row]));
     expect([...byName.keys()]).not.toContain("#1013"); // cancelled
+    expect([...byName.keys()]).not.toContain("#1012"); // older than the first look back
     expect(byName.get("#1011")).toMatchObject({ problems: [], paymentMode: "cod" }); // partly fulfilled
     expect(byName.get("#1001")).toMatchObject({ problems: [], paymentMode: "prepaid", weightKg: 0.71, destination: "Bengaluru 560066" });
     expect(byName.get("#1007")!.problems.map((problem) => problem.code)).toEqual(["PINCODE_INVALID"]);
     expect(byName.get("#1005")!.problems.map((problem) => problem.code)).toEqual(["TOO_MANY_ITEMS"]);
     expect(byName.get("#1010")!.problems.map((problem) => problem.code)).toEqual(["OUTSIDE_INDIA"]);
-    expect(rows).toHaveLength(13);
+    expect(rows).toHaveLength(12);
     expect(nextCursor).toBeNull();
   });
 
-  it("pages through the Admin API", async () => {
-    store.shop.orders.push(
-      ...Array.from({ length: 10 }, (_, index) => ({
-        ...structuredClone(store.shop.orders[0]!),
-        id: `gid://shopify/Order/9${index}`,
-        legacyResourceId: `9${index}`,
-        name: `#20${index}`,
-      })),
-    );
-    try {
-      const first = (await jsonOf(await ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} }))) as { rows: Row[]; nextCursor: string };
-      expect(first.rows).toHaveLength(20);
-      const second = (await jsonOf(await ordersLoader({ request: store.adminRequest(`/app/orders?after=${encodeURIComponent(first.nextCursor)}`), params: {}, context: {} }))) as { rows: Row[]; nextCursor: string | null };
-      expect(second.rows).toHaveLength(3);
-      expect(new Set([...first.rows, ...second.rows].map((row) => row.name)).size).toBe(23);
-    } finally {
-      store.shop.orders.splice(-10);
-    }
+  it("pages through the stored orders, newest first", async () => {
+    await createOrders(store, 10);
+    await enqueue("orders-reconcile", { shop: store.domain });
+    expect((await runJobs(["orders-reconcile", "order-check"])).failed).toEqual([]);
+    const first = await listPage();
+    expect(first.rows).toHaveLength(20);
+    expect(first.rows[0]!.name).toMatch(/^#1\d+$/);
+    const second = await listPage(`?after=${encodeURIComponent(first.nextCursor!)}`);
+    expect(second.rows).toHaveLength(2);
+    expect(new Set([...first.rows, ...second.rows].map((row) => row.name)).size).toBe(22);
   });
 
   it("compares rates for selected orders", async () => {
@@ -62,14 +73,14 @@ describe("orders to ship", () => {
     expect(compared[1]!.outcome).toMatchObject({ kind: "problems", problems: [{ code: "PINCODE_MISSING" }] });
   });
 
-  it("books selected orders with their recommended courier and reports each", async () => {
+  it("books selected orders with their recommended courier and reports each by name", async () => {
     const form = new FormData();
     for (const name of ["#1001", "#1009"]) form.append("orderId", idOf(name));
     const { results } = (await jsonOf(await ordersAction({ request: store.adminRequest("/app/orders", { method: "POST", body: form }), params: {}, context: {} }))) as {
-      results: { booked: boolean; summary: string }[];
+      results: { orderName: string; outcome: string; awb: string | null; reason: string | null }[];
     };
-    expect(results[0]).toMatchObject({ booked: true, summary: expect.stringMatching(/^booked with \w+, awb \w+$/) });
-    expect(results[1]).toMatchObject({ booked: false, summary: expect.stringMatching(/no phone number/) });
+    expect(results[0]).toMatchObject({ orderName: "#1001", outcome: "booked", awb: expect.stringMatching(/^\w+$/) });
+    expect(results[1]).toMatchObject({ orderName: "#1009", outcome: "failed", reason: expect.stringMatching(/no phone number/) });
     expect(store.shop.orders.find((order) => order.name === "#1001")!.fulfillments).toHaveLength(1);
 
     const empty = await ordersAction({ request: store.adminRequest("/app/orders", { method: "POST", body: new FormData() }), params: {}, context: {} });
@@ -94,14 +105,14 @@ describe("when Shopify stays busy", () => {
     }
   };
 
-  it("answers the orders page and the ship page 429 with a plain reason and Retry-After, never a 500", async () => {
+  it("answers the compare page and the ship page 429 with a plain reason and Retry-After, never a 500", async () => {
     // More throttled answers than Dakiya's own waits: Shopify stays throttled past the request.
-    store.shop.faults.set("orders", { kind: "THROTTLED", times: 10 });
-    const list = await status(() => ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} }));
-    expect(list.status).toBe(429);
-    expect(list.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect(await list.json()).toEqual({ shopifyBusy: expect.stringMatching(/^Shopify is busy/) });
-    store.shop.faults.delete("orders");
+    store.shop.faults.set("order", { kind: "THROTTLED", times: 10 });
+    const compare = await status(() => compareLoader({ request: store.adminRequest(`/app/orders/compare?id=${idOf("#1003")}`), params: {}, context: {} }));
+    expect(compare.status).toBe(429);
+    expect(compare.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await compare.json()).toEqual({ shopifyBusy: expect.stringMatching(/^Shopify is busy/) });
+    store.shop.faults.delete("order");
 
     store.shop.faults.set("order", { kind: "HTTP_503", times: 10 });
     const ship = await status(() => shipLoader({ request: store.adminRequest(`/app/orders/${idOf("#1003")}/ship`), params: { id: idOf("#1003") }, context: {} }));
@@ -119,11 +130,11 @@ describe("when Shopify stays busy", () => {
     };
     const answers = await Promise.all(Array.from({ length: 10 }, bulk));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
-    const results = (await Promise.all(answers.map((answer) => answer.json()))) as { results: { orderGid: string; booked: boolean; summary: string }[] }[];
+    const results = (await Promise.all(answers.map((answer) => answer.json()))) as { results: { orderName: string; outcome: string; reason: string | null }[] }[];
     for (const { results: perOrder } of results) {
-      expect(perOrder).toHaveLength(2);
+      expect(perOrder.map((result) => result.orderName).sort()).toEqual(["#1004", "#1014"]);
       // Each request books the order, finds it booked (or being booked, or fulfilled) by another, or meets Shopify busy.
-      for (const result of perOrder) expect(result.summary).toMatch(/^(already )?booked with \w+, awb \w+$|^already being booked$|already fulfilled|Shopify is busy/);
+      for (const result of perOrder) expect(`${result.outcome} ${result.reason ?? ""}`).toMatch(/^booked|^already_booked|already fulfilled|Shopify is busy/);
     }
     store.shop.faults.delete("order");
     const shipments = await prisma.shipment.findMany({ where: { shop: store.domain, orderName: { in: ["#1004", "#1014"] }, awb: { not: null } } });

@@ -29,3 +29,31 @@ export function sampleOrder(overrides: Partial<CreateOrderInput> & Record<string
 }
 
 export const daysAgoInIndia = (days: number, now = new Date()) => indiaDate(new Date(now.getTime() - days * 86_400_000));
+
+const CITIES = [
+  { city: "Bengaluru", provinceCode: "KA", zip: "560038" },
+  { city: "Mumbai", provinceCode: "MH", zip: "400050" },
+  { city: "New Delhi", provinceCode: "DL", zip: "110017" },
+  { city: "Chennai", provinceCode: "TN", zip: "600020" },
+  { city: "Pune", provinceCode: "MH", zip: "411001" },
+];
+
+/** An order a shopper might place: shippable, in India, paid or cash on delivery; `index` varies the details. */
+export function shopperOrder(index: number, overrides: Record<string, unknown> = {}) {
+  const place = CITIES[index % CITIES.length]!;
+  const cod = index % 2 === 0;
+  return {
+    email: `shopper${index}@example.in`,
+    tags: cod ? ["cod"] : ["prepaid"],
+    financialStatus: cod ? "PENDING" : "PAID",
+    transactions: [{ gateway: cod ? "Cash on Delivery (COD)" : "Razorpay", amountSet: { shopMoney: { amount: "799.00" } } }],
+    shippingAddress: { firstName: "Shopper", lastName: `Number ${index}`, address1: `${10 + index}, MG Road`, city: place.city, provinceCode: place.provinceCode, zip: place.zip, countryCode: "IN", phone: `98${String(20000000 + index).padStart(8, "0")}` },
+    lineItems: [{ title: "Cotton kurta", sku: `KUR-${index}`, quantity: 1, priceSet: { shopMoney: { amount: "799.00" } }, requiresShipping: true, weight: { unit: "GRAMS", value: 450 } }],
+    ...overrides,
+  };
+}
+
+/** Places `count` orders in the store as shoppers would (orders/create goes to the app's address, if it listens). */
+export async function createOrders(store: { simulator: { placeOrder(shop: string, input: unknown): { id: string; name: string } }; domain: string }, count: number, first = 0) {
+  return Array.from({ length: count }, (_, offset) => store.simulator.placeOrder(store.domain, shopperOrder(first + offset)));
+}

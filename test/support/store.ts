@@ -25,6 +25,11 @@ export async function startStore(options: Partial<StoreSimulatorOptions> & { app
     simulator,
     domain,
     shop: simulator.shop(domain),
+    /** Installs the app on the shop as the admin does: the first authenticated request exchanges a session token. */
+    async install() {
+      const { authenticate } = await import("~/shopify.server");
+      await authenticate.admin(this.adminRequest("/app"));
+    },
     /** A request as App Bridge's fetch sends it: Bearer session token for this shop (or another the store holds). */
     adminRequest(path: string, init: RequestInit = {}, shop = domain) {
       const token = signSessionToken(appCredentials(), shop);

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
+import type { RankedRate } from "~/shipping/rate-ranking";
+
+/**
+ * Auto-booking rules: what the merchant decides once so new orders book themselves. Rules are tried in
+ * priority order; the first that matches an order decides — book with the cheapest, the fastest, the
+ * recommended or a named courier, or hold the order for review. No match holds the order. Pure: the settings
+ * screen, its preview and the order-check job all use it.
+ */
+
+export const RULE_ACTIONS = ["cheapest", "fastest", "recommended", "courier", "hold"] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];
+export const ZONES = ["A", "B", "C", "D", "E"] as const;
+export const MAX_RULES = 20;
+
+export const RULE_ACTION_LABELS: Record<RuleAction, string> = {
+  cheapest: "Book the cheapest courier",
+  fastest: "Book the fastest courier",
+  recommended: "Book the recommended courier",
+  courier: "Book a chosen courier",
+  hold: "Hold for review",
+};
+
+const optionalAmount = (field: string, max: number, unit: string) =>
+  z
+    .number({ error: `${field} must be a number of ${unit}` })
+    .min(0, { error: `${field} must not be negative` })
+    .max(max, { error: `${field} must be at most ${max.toLocaleString("en-IN")} ${unit}` })
+    .nullable();
+
+export const BookingRuleSchema = z
+  .object({
+    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Give the rule a name" }).max(60, { error: "Name must be at most 60 characters" }),
+    paymentMode: z.enum(["any", "cod", "prepaid"], { error: "Payment must be any, COD or prepaid" }),
+    minWeightKg: optionalAmount("Minimum weight", 1000, "kg"),
+    maxWeightKg: optionalAmount("Maximum weight", 1000, "kg"),
+    minValueRupees: optionalAmount("Minimum order value", 10_000_000, "rupees"),
+    maxValueRupees: optionalAmount("Maximum order value", 10_000_000, "rupees"),
+    pincodePrefixes: z
+      .array(z.string().regex(/^[1-9]\d{0,5}$/, { error: "PIN code prefixes are 1 to 6 digits, not starting with 0" }))
+      .max(50, { error: "At most 50 PIN code prefixes" }),
+    zones: z.array(z.enum(ZONES, { error: "Zones are A, B, C, D or E" })).max(ZONES.length),
+    tags: z.array(z.string().trim().min(1).max(40, { error: "A tag is at most 40 characters" })).max(20, { error: "At most 20 tags" }),
+    action: z.enum(RULE_ACTIONS, { error: "Choose what the rule does" }),
+    courierId: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "Choose a courier" }).nullable(),
+  })
+  .superRefine((rule, context) => {
+    if (rule.minWeightKg !== null && rule.maxWeightKg !== null && rule.minWeightKg > rule.maxWeightKg) {
+      context.addIssue({ code: "custom", path: ["maxWeightKg"], message: "Maximum weight must not be below the minimum" });
+    }
+    if (rule.minValueRupees !== null && rule.maxValueRupees !== null && rule.minValueRupees > rule.maxValueRupees) {
+      context.addIssue({ code: "custom", path: ["maxValueRupees"], message: "Maximum order value must not be below the minimum" });
+    }
+    if (rule.action === "courier" && rule.courierId === null) context.addIssue({ code: "custom", path: ["courierId"], message: "Choose the courier this rule books" });
+  });
+
+export type BookingRule = z.infer<typeof BookingRuleSchema>;
+export const BookingRulesSchema = z.array(BookingRuleSchema).max(MAX_RULES, { error: `At most ${MAX_RULES} rules` });
+
+/** What a rule can see of an order: its stored readiness (app/orders/), without a Shopify call. */
+export interface OrderFacts {
+  paymentMode: "cod" | "prepaid";
+  weightKg: number;
+  valueRupees: number;
+  pincode: string;
+  /** From the order's quote; a rule on zones does not match an order not quoted yet. */
+  zone: string | null;
+  tags: string[];
+}
+
+export function ruleMatches(rule: BookingRule, facts: OrderFacts): boolean {
+  if (rule.paymentMode !== "any" && rule.paymentMode !== facts.paymentMode) return false;
+  if (rule.minWeightKg !== null && facts.weightKg < rule.minWeightKg) return false;
+  if (rule.maxWeightKg !== null && facts.weightKg > rule.maxWeightKg) return false;
+  if (rule.minValueRupees !== null && facts.valueRupees < rule.minValueRupees) return false;
+  if (rule.maxValueRupees !== null && facts.valueRupees > rule.maxValueRupees) return false;
+  if (rule.pincodePrefixes.length > 0 && !rule.pincodePrefixes.some((prefix) => facts.pincode.startsWith(prefix))) return false;
+  if (rule.zones.length > 0 && (facts.zone === null || !(rule.zones as string[]).includes(facts.zone))) return false;
+  const tags = facts.tags.map((tag) => tag.toLowerCase());
+  if (rule.tags.length > 0 && !rule.tags.some((tag) => tags.includes(tag.toLowerCase()))) return false;
+  return true;
+}
+
+export function firstMatchingRule(rules: readonly BookingRule[], facts: OrderFacts): { position: number; rule: BookingRule } | null {
+  const index = rules.findIndex((rule) => ruleMatches(rule, facts));
+  return index === -1 ? null : { position: index + 1, rule: rules[index]! };
+}
+
+export type Decision = { kind: "hold"; reason: string } | { kind: "book"; courierId: LogisticId; courierName: string; reason: string };
+
+const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+
+/** The courier a rule's action picks among the quoted rates, or null when none fits. */
+export function choose(action: Exclude<RuleAction, "hold">, rates: readonly RankedRate[], courierId: LogisticId | null): RankedRate | null {
+  if (action === "courier") return rates.find((rate) => rate.id === courierId) ?? null;
+  const flag = action === "cheapest" ? "isCheapest" : action === "fastest" ? "isFastest" : "isRecommended";
+  return rates.find((rate) => rate[flag]) ?? null;
+}
+
+/**
+ * What the rules decide for a ready order with these rates, and why, in the merchant's words:
+ * "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98".
+ */
+export function decide(rules: readonly BookingRule[], facts: OrderFacts, rates: readonly RankedRate[]): Decision {
+  const match = firstMatchingRule(rules, facts);
+  if (!match) return { kind: "hold", reason: "No rule matches this order: held for review" };
+  const { position, rule } = match;
+  const named = `Rule ${position} '${rule.name}'`;
+  if (rule.action === "hold") return { kind: "hold", reason: `${named} → hold for review` };
+  const chosen = choose(rule.action, rates, rule.courierId);
+  if (!chosen || !(LOGISTIC_IDS as readonly number[]).includes(chosen.id)) {
+    return { kind: "hold", reason: `${named} → ${rule.action === "courier" ? "the chosen courier does not serve this route" : "no courier serves this route"}: held for review` };
+  }
+  const how = rule.action === "courier" ? "chosen courier" : rule.action;
+  return { kind: "book", courierId: chosen.id as LogisticId, courierName: chosen.name, reason: `${named} → ${how}: ${chosen.name} ${rupees(chosen.total_charges)}` };
+}
+
+/** A starting rule set for a new shop (off until the merchant turns auto-booking on). */
+export const EXAMPLE_RULES: BookingRule[] = [
+  { name: "Expensive orders", paymentMode: "any", minWeightKg: null, maxWeightKg: null, minValueRupees: 10_000, maxValueRupees: null, pincodePrefixes: [], zones: [], tags: [], action: "hold", courierId: null },
+  { name: "COD under ₹2,000", paymentMode: "cod", minWeightKg: null, maxWeightKg: null, minValueRupees: null, maxValueRupees: 2_000, pincodePrefixes: [], zones: [], tags: [], action: "cheapest", courierId: null },
+  { name: "Everything else", paymentMode: "any", minWeightKg: null, maxWeightKg: null, minValueRupees: null, maxValueRupees: null, pincodePrefixes: [], zones: [], tags: [], action: "recommended", courierId: null },
+];

@@ -1,0 +1,106 @@
+import { decide } from "~/automation/rules";
+import prisma from "~/db.server";
+import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
+import { isLogisticId } from "~/shipping/contract";
+import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { getOrderForBooking } from "~/shopify/admin-orders.server";
+import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
+import { toPaise } from "~/money";
+
+/** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
+export const MAX_SHIPPED_AT_ONCE = 50;
+
+export type ShipResultKind = "booked" | "held" | "already_booked" | "failed";
+
+export interface ShipResult {
+  orderGid: string;
+  orderName: string;
+  outcome: ShipResultKind;
+  awb: string | null;
+  courierName: string | null;
+  /** Why it was held or failed, or how it was booked. */
+  reason: string | null;
+}
+
+export interface ShipOptions {
+  /** By the shop's rules (else its recommended courier), or always with the recommended courier. */
+  policy: "rules" | "recommended";
+}
+
+function failureReason(outcome: BookOutcome): string {
+  switch (outcome.kind) {
+    case "problems":
+      return outcome.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ");
+    case "not_found":
+      return "The order no longer exists in Shopify.";
+    case "cancelled":
+      return "The order was cancelled.";
+    case "quoted":
+      return "No courier serves this route.";
+    case "unavailable":
+    case "refused":
+      return outcome.message;
+    default:
+      return "The booking did not go through.";
+  }
+}
+
+/**
+ * Ships orders chosen by the merchant, one after another, through the same exactly-once booking as every other
+ * path: by the shop's rules (a rule may hold an order) else the recommended courier, or the recommended courier
+ * outright. Each order gets a result: booked (with its awb), held (with the rule's reason), already booked, or
+ * failed (with what to fix). When Shopify stays busy, the orders not tried yet say so; the bookings made stand.
+ */
+export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: readonly string[], { policy }: ShipOptions): Promise<ShipResult[]> {
+  const settings = await getShopSettings(shop);
+  const rules = policy === "rules" ? bookingRulesOf(settings) : [];
+  const records = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] } }, select: { orderGid: true, orderName: true, tags: true } });
+  const nameOf = (orderGid: string) => records.find((record) => record.orderGid === orderGid)?.orderName || `Order ${orderGid.split("/").pop()}`;
+  const results: ShipResult[] = [];
+  let busy = false;
+  for (const orderGid of orderGids.slice(0, MAX_SHIPPED_AT_ONCE)) {
+    const base = { orderGid, orderName: nameOf(orderGid), awb: null, courierName: null };
+    if (busy) {
+      results.push({ ...base, outcome: "failed", reason: "Not tried: Shopify is busy, try again in a minute." });
+      continue;
+    }
+    try {
+      results.push(await shipOne(shop, admin, orderGid, rules, base));
+    } catch (error) {
+      if (!(error instanceof ShopifyUnavailableError)) throw error;
+      busy = true;
+      results.push({ ...base, outcome: "failed", reason: "Not booked: Shopify is busy, try again in a minute." });
+    }
+  }
+  return results;
+}
+
+async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: ReturnType<typeof bookingRulesOf>, base: Omit<ShipResult, "outcome" | "reason">): Promise<ShipResult> {
+  const order = await getOrderForBooking(admin, orderGid);
+  const named = { ...base, orderName: order?.name ?? base.orderName };
+  const quote = await quoteOrder({ shop, admin }, { orderGid, order });
+  if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: failureReason(quote) };
+  let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
+  let reason = "Recommended courier";
+  if (rules.length > 0) {
+    const { fields } = quote.shipment;
+    const decision = decide(rules, { paymentMode: fields.payment_mode, weightKg: fields.package_weight, valueRupees: toPaise(fields.total_amount) / 100, pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] }, quote.rates);
+    if (decision.kind === "hold") return { ...named, outcome: "held", reason: decision.reason };
+    courierId = decision.courierId;
+    reason = decision.reason;
+  }
+  if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
+  const outcome = await bookOrder({ shop, admin }, { orderGid, courierId, order });
+  if (outcome.kind === "booked" || outcome.kind === "already_booked") {
+    const { shipment } = outcome;
+    return {
+      ...named,
+      outcome: outcome.kind,
+      awb: shipment.awb,
+      courierName: shipment.courierName,
+      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : "Being booked right now.") : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
+    };
+  }
+  return { ...named, outcome: "failed", reason: outcome.kind === "problems" ? outcome.problems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ") : failureReason(outcome) };
+}

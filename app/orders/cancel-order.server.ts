@@ -1,0 +1,88 @@
+import type { Shipment } from "@prisma/client";
+import { completeShipment, courierMessage } from "~/booking/book-order.server";
+import { SHIPMENT_STATUS, statusesBefore } from "~/booking/shipment-lifecycle";
+import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
+import prisma from "~/db.server";
+import { LOCK_SPACE, withAdvisoryLock } from "~/locks.server";
+import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
+import { CourierError } from "~/shipping/client.server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { tagOrderCancelled } from "~/shopify/fulfillments.server";
+import { recordCancellation } from "./order-records.server";
+
+export interface CancelDeps {
+  adminFor: (shop: string) => Promise<ShopAdmin>;
+  now: () => Date;
+}
+
+export type CancelResult =
+  | { kind: "nothing_booked" }
+  | { kind: "cancelled_with_courier"; awb: string }
+  | { kind: "picked_up"; awb: string }
+  /** The courier or Shopify could not be reached: the job retries. */
+  | { kind: "retry"; reason: string };
+
+/**
+ * The `order-cancelled` job, for an order cancelled in Shopify (orders/cancelled, or a cancellation any later
+ * read saw). The cancellation is recorded first, so no booking of the order starts from then on. A shipment not yet
+ * picked up is cancelled with the courier (`cancel-order`), becomes `cancelled`, and the order is tagged; one the
+ * courier already has cannot be cancelled through its API and goes to Needs attention as "cancelled after pickup:
+ * arrange return to origin". Works under the shipment's lock, so a booking in progress finishes (or stops) first.
+ */
+export async function handleCancellation(shop: string, orderGid: string, { adminFor, now }: CancelDeps): Promise<CancelResult> {
+  await recordCancellation(shop, orderGid, now());
+  const found = await getShipmentForOrder(shop, orderGid);
+  if (!found || found.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
+  return withAdvisoryLock(LOCK_SPACE.SHIPMENT, found.id, async () => {
+    let shipment = await prisma.shipment.findUniqueOrThrow({ where: { id: found.id } });
+    const settings = await getShopSettings(shop);
+    const client = courierClientFor(courierCredentialsOf(settings));
+    if (shipment.status === SHIPMENT_STATUS.BOOKING) {
+      if (shipment.requestPayload === "") {
+        await moveToFailed(shipment, "The order was cancelled in Shopify before it was booked.");
+        return { kind: "nothing_booked" };
+      }
+      // The body may have reached the courier: resend it (the service replays the awb, or books now) to know.
+      const completion = await completeShipment(shipment, { admin: await adminFor(shop), settings, client, now });
+      shipment = completion.shipment;
+      if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
+      if (shipment.status === SHIPMENT_STATUS.BOOKING) return { kind: "retry", reason: shipment.lastError ?? "The courier could not be reached" };
+    }
+    if (shipment.status === SHIPMENT_STATUS.CANCELLED) {
+      await tagOrderCancelled(await adminFor(shop), shipment);
+      return { kind: "cancelled_with_courier", awb: shipment.awb! };
+    }
+    if (!shipment.awb) return { kind: "nothing_booked" };
+    try {
+      await client.cancelOrder(shipment.awb);
+    } catch (error) {
+      if (!(error instanceof CourierError)) throw error;
+      if (error.kind === "conflict") {
+        await flagShipment(shipment.id, "cancelled_after_pickup", now());
+        return { kind: "picked_up", awb: shipment.awb };
+      }
+      if (error.kind === "not_found" || error.kind === "unauthorized" || error.kind === "invalid") {
+        // The courier does not know this awb on the account the shop books with now (it changed accounts, say).
+        await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `The courier could not cancel awb ${shipment.awb}: ${courierMessage(error)}` } });
+        await flagShipment(shipment.id, "cancel_refused", now());
+        return { kind: "picked_up", awb: shipment.awb };
+      }
+      return { kind: "retry", reason: courierMessage(error) };
+    }
+    const cancelled = await moveToCancelled(shipment, now());
+    await tagOrderCancelled(await adminFor(shop), cancelled);
+    return { kind: "cancelled_with_courier", awb: cancelled.awb! };
+  });
+}
+
+async function moveToFailed(shipment: Shipment, lastError: string): Promise<void> {
+  await prisma.shipment.updateMany({ where: { id: shipment.id, status: { in: statusesBefore(SHIPMENT_STATUS.FAILED) } }, data: { status: SHIPMENT_STATUS.FAILED, lastError } });
+}
+
+async function moveToCancelled(shipment: Shipment, at: Date): Promise<Shipment> {
+  await prisma.shipment.updateMany({
+    where: { id: shipment.id, status: { in: statusesBefore(SHIPMENT_STATUS.CANCELLED) } },
+    data: { status: SHIPMENT_STATUS.CANCELLED, cancelledAt: at, lastError: null, attention: null, attentionAt: null },
+  });
+  return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+}

@@ -1,0 +1,136 @@
+import type { OrderRecord } from "@prisma/client";
+import { decide } from "~/automation/rules";
+import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
+import { holdsBooking, isShipmentStatus } from "~/booking/shipment-lifecycle";
+import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { toPaise } from "~/money";
+import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { getOrderForBooking } from "~/shopify/admin-orders.server";
+import { PROBLEM_LABELS, toCourierOrder, type MappedShipment } from "~/shopify/order-mapping";
+import type { CreateOrderInput } from "~/shipping/contract";
+import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness } from "./order-records.server";
+import { DECISION, READINESS, summarizeQuote } from "./readiness";
+
+export interface CheckDeps {
+  adminFor: (shop: string) => Promise<ShopAdmin>;
+  now: () => Date;
+}
+
+export type CheckResult =
+  | { kind: "not_found" }
+  | { kind: "cancelled" }
+  | { kind: "shipment" }
+  | { kind: "checked"; readiness: string; decision: string | null }
+  /** The courier could not be reached for the quote: readiness stored, the job retries for the rest. */
+  | { kind: "courier_unavailable"; message: string };
+
+function factsFrom(mapped: MappedShipment | null) {
+  if (!mapped) return {};
+  const { fields } = mapped;
+  return {
+    paymentMode: fields.payment_mode,
+    weightGrams: Math.round(fields.package_weight * 1000),
+    totalPaise: toPaise(fields.total_amount),
+    destination: mapped.destination,
+    pincode: fields.pincode,
+    addressDigest: addressDigestOf(fields),
+  };
+}
+
+/** Why an automatic booking did not happen, in a few words. */
+function bookingFailure(outcome: BookOutcome): string {
+  switch (outcome.kind) {
+    case "problems":
+      return outcome.problems.map((problem) => problem.message).join(" ");
+    case "unavailable":
+    case "refused":
+      return outcome.message;
+    case "cancelled":
+      return "The order was cancelled.";
+    case "not_found":
+      return "The order no longer exists in Shopify.";
+    default:
+      return "The booking did not go through.";
+  }
+}
+
+/**
+ * The `order-check` job: reads an order fresh from Shopify (a webhook may be late, out of order or repeated),
+ * stores its readiness — ready with its quote, or its named problems — and, when the shop has auto-booking on,
+ * books it by the shop's rules through the same exactly-once path as the Book button, recording the decision and
+ * its reason. An order seen cancelled is never booked, a booked one whose address changed is flagged, and an
+ * order Shopify no longer returns ends the job cleanly.
+ */
+export async function checkOrder(shop: string, orderGid: string, { adminFor, now }: CheckDeps): Promise<CheckResult> {
+  const admin = await adminFor(shop);
+  const order = await getOrderForBooking(admin, orderGid);
+  const checkedAt = now();
+  if (!order) {
+    await saveReadiness(shop, orderGid, { readiness: READINESS.NOT_FOUND, checkedAt });
+    return { kind: "not_found" };
+  }
+  const seen = { orderName: order.name, placedAt: new Date(order.createdAt), shopifyUpdatedAt: new Date(order.updatedAt), tags: order.tags, checkedAt };
+
+  if (order.cancelledAt || (await getOrderRecord(shop, orderGid))?.cancelledAt) {
+    if (order.cancelledAt && (await recordCancellation(shop, orderGid, new Date(order.cancelledAt)))) {
+      await enqueue("order-cancelled", { shop, orderGid });
+    }
+    await saveReadiness(shop, orderGid, { ...seen, readiness: READINESS.CANCELLED });
+    return { kind: "cancelled" };
+  }
+
+  const settings = await getShopSettings(shop);
+  const { shipment: mapped, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: checkedAt });
+  const shipment = await getShipmentForOrder(shop, orderGid);
+  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) {
+    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: shipment.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT });
+    const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
+    if (booked && mapped && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigestOf(mapped.fields)) {
+      await flagShipment(shipment.id, "address_changed", checkedAt);
+    }
+    return { kind: "shipment" };
+  }
+
+  const quote = problems.length === 0 ? await quoteOrder({ shop, admin, now }, { orderGid, order }) : null;
+  if (quote?.kind === "unavailable") {
+    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: READINESS.READY, problems: [] });
+    return { kind: "courier_unavailable", message: quote.message };
+  }
+  const allProblems = quote?.kind === "problems" ? quote.problems : problems;
+  const fulfilled = allProblems.some((problem) => problem.code === "ALREADY_FULFILLED" || problem.code === "NOTHING_TO_SHIP");
+  const rates = quote?.kind === "quoted" ? quote.rates : [];
+  const summary = summarizeQuote(rates);
+  const record: OrderRecord = await saveReadiness(shop, orderGid, {
+    ...seen,
+    ...factsFrom(mapped),
+    readiness: fulfilled ? READINESS.FULFILLED : allProblems.length > 0 ? READINESS.PROBLEMS : READINESS.READY,
+    problems: allProblems,
+    quote: summary,
+    zone: summary?.zone ?? null,
+  });
+
+  if (!settings.autoBooking || fulfilled) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  // A decision stands, except "not booked because of problems", which is taken again once the order is fixed.
+  if (record.decision && record.decision !== DECISION.PROBLEMS) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  if (allProblems.length > 0) {
+    const reason = `Not booked automatically: ${allProblems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ")}`;
+    await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, reason }, checkedAt);
+    return { kind: "checked", readiness: record.readiness, decision: DECISION.PROBLEMS };
+  }
+
+  const facts = factsOf(record)!;
+  const decision = decide(bookingRulesOf(settings), facts, rates);
+  if (decision.kind === "hold") {
+    await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason }, checkedAt);
+    return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
+  }
+  const outcome = await bookOrder({ shop, admin, now }, { orderGid, courierId: decision.courierId, order });
+  if (outcome.kind === "booked" || outcome.kind === "already_booked") {
+    await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
+    return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
+  }
+  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
+  return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
+}

@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import type { OrderRecord, Prisma } from "@prisma/client";
+import prisma from "~/db.server";
+import { fromPaise } from "~/money";
+import type { OrderFacts } from "~/automation/rules";
+import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
+import { READINESS, type QuoteSummary } from "./readiness";
+
+/** One order's stored readiness: what an order check found, written in one upsert. */
+export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {
+  problems?: MappingProblem[];
+  quote?: QuoteSummary | null;
+};
+
+function toData(update: ReadinessUpdate): Prisma.OrderRecordUncheckedUpdateInput {
+  const { problems, quote, ...rest } = update;
+  return {
+    ...rest,
+    ...(problems ? { problems: problems as unknown as Prisma.InputJsonValue } : {}),
+    ...(quote !== undefined ? { quote: (quote ?? null) as unknown as Prisma.InputJsonValue } : {}),
+  };
+}
+
+export async function saveReadiness(shop: string, orderGid: string, update: ReadinessUpdate): Promise<OrderRecord> {
+  const data = toData(update);
+  return prisma.orderRecord.upsert({
+    where: { shop_orderGid: { shop, orderGid } },
+    create: { ...(data as Omit<Prisma.OrderRecordUncheckedCreateInput, "shop" | "orderGid">), shop, orderGid },
+    update: data,
+  });
+}
+
+export async function getOrderRecord(shop: string, orderGid: string): Promise<OrderRecord | null> {
+  return prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
+}
+
+/**
+ * Records that the order was cancelled — before anything else is done about it, so that from this moment no
+ * booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order). Returns
+ * true when the cancellation is news.
+ */
+export async function recordCancellation(shop: string, orderGid: string, at: Date, tx: Prisma.TransactionClient = prisma): Promise<boolean> {
+  const existing = await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } });
+  if (existing?.cancelledAt) return false;
+  await tx.orderRecord.upsert({
+    where: { shop_orderGid: { shop, orderGid } },
+    create: { shop, orderGid, cancelledAt: at, readiness: READINESS.CANCELLED },
+    update: { cancelledAt: at, readiness: READINESS.CANCELLED },
+  });
+  return true;
+}
+
+export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string }, at: Date): Promise<void> {
+  await prisma.orderRecord.update({ where: { shop_orderGid: { shop, orderGid } }, data: { decision: decision.kind, decisionReason: decision.reason, decidedAt: at } });
+}
+
+/**
+ * A digest of where and to whom a parcel goes, from the courier order's fields: compared between the booked body
+ * and a fresh read, it tells an address edited after booking.
+ */
+export function addressDigestOf(fields: Partial<Pick<CourierOrderFields, "name" | "mobile" | "address_line_1" | "address_line_2" | "city" | "state" | "pincode">>): string {
+  const parts = [fields.name, fields.mobile, fields.address_line_1, fields.address_line_2, fields.city, fields.state, fields.pincode];
+  return createHash("sha256")
+    .update(parts.map((part) => String(part ?? "").trim().toLowerCase().replace(/\s+/g, " ")).join("|"))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** What the rules see of a stored order; null while it is not ready. */
+export function factsOf(record: OrderRecord): OrderFacts | null {
+  if (record.readiness !== READINESS.READY || !record.paymentMode || record.totalPaise === null) return null;
+  return {
+    paymentMode: record.paymentMode === "prepaid" ? "prepaid" : "cod",
+    weightKg: (record.weightGrams ?? 0) / 1000,
+    valueRupees: fromPaise(record.totalPaise),
+    pincode: record.pincode ?? "",
+    zone: record.zone,
+    tags: record.tags,
+  };
+}
+
+export const problemsOf = (record: Pick<OrderRecord, "problems">): MappingProblem[] => (Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : []);
+export const quoteOf = (record: Pick<OrderRecord, "quote">): QuoteSummary | null => (record.quote as unknown as QuoteSummary | null) ?? null;
+
+/** The most recent orders of a shop that a rule could apply to, for the rules' preview. */
+export async function listRecentOrderRecords(shop: string, take = 50): Promise<OrderRecord[]> {
+  return prisma.orderRecord.findMany({ where: { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] } }, orderBy: { placedAt: "desc" }, take });
+}

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_RULES, type BookingRule } from "~/automation/rules";
+import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { listNeedsAttention } from "~/attention/needs-attention.server";
+import { action as ordersCancelled } from "~/routes/webhooks.orders.cancelled";
+import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { saveBookingRules, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
+import { shopperOrder } from "../support/orders";
+import { serveRoutes, startStore } from "../support/store";
+import { signedWebhookRequest } from "../support/webhooks";
+
+let courier: RunningCourierService;
+let app: Awaited<ReturnType<typeof serveRoutes>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+
+beforeAll(async () => {
+  await resetJobs();
+  courier = await startAppCourierService();
+  app = await serveRoutes({ "/webhooks/orders/create": ordersCreate, "/webhooks/orders/cancelled": ordersCancelled });
+  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 }, webhookRetryDelaysMs: [50, 200] });
+  // Installed: the shop has a session, and its install-time read of the orders has run.
+  await store.install();
+  await runJobs(["orders-reconcile", "order-check"]);
+});
+afterAll(async () => {
+  await store.close();
+  await app.close();
+  await courier.close();
+});
+
+const rule = (name: string, action: BookingRule["action"], extra: Partial<BookingRule> = {}): BookingRule => ({
+  name, paymentMode: "any", minWeightKg: null, maxWeightKg: null, minValueRupees: null, maxValueRupees: null, pincodePrefixes: [], zones: [], tags: [], action, courierId: null, ...extra,
+});
+
+const recordOf = (orderGid: string) => prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid } } });
+const shipmentOf = (orderGid: string) => prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid } } });
+const deliver = (topic: string, orderGid: string, webhookId?: string) => {
+  const order = store.shop.orders.find((candidate) => candidate.id === orderGid)!;
+  return store.simulator.deliver(topic, store.domain, { orderId: order.id, webhookId });
+};
+const runIntake = () => runJobs(["order-check", "order-cancelled", "shipment-complete"]);
+
+describe("new orders by webhook", () => {
+  it("acknowledges orders/create at once, and five deliveries of it (two at once) make one check, one record and one awb", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "cheapest")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(1));
+    await store.simulator.settled();
+    const webhookId = `create-${order.legacyResourceId}`;
+    const reports = await Promise.all([deliver("orders/create", order.id, webhookId), deliver("orders/create", order.id, webhookId)]);
+    reports.push(await deliver("orders/create", order.id, webhookId), await deliver("orders/create", order.id), await deliver("orders/create", order.id));
+    expect(reports.map((report) => report.attempts.at(-1)!.status)).toEqual([200, 200, 200, 200, 200]);
+    // The store's own delivery, the same id twice, two fresh ids: one check waits, however many came.
+    expect(await queuedJobs("order-check", store.domain).then((jobs) => jobs.filter((job) => (job.data as { orderGid: string }).orderGid === order.id))).toHaveLength(1);
+
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await prisma.orderRecord.count({ where: { shop: store.domain, orderGid: order.id } })).toBe(1);
+    const shipment = await shipmentOf(order.id);
+    expect(shipment).toMatchObject({ status: "fulfilled", awb: expect.any(String) });
+    expect(await recordOf(order.id)).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → cheapest: \w+ ₹[\d,.]+$/) });
+
+    // Delivered again a day later: nothing more happens.
+    await deliver("orders/create", order.id);
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: order.id } })).toBe(1);
+    expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments).toHaveLength(1);
+  });
+
+  it("acknowledges a malformed orders/create and records why, and ends cleanly for an order Shopify no longer has", async () => {
+    const request = signedWebhookRequest(`${app.url}/webhooks/orders/create`, { topic: "orders/create", shop: store.domain, webhookId: `bad-${store.domain}`, payload: { id: "not-a-number" } });
+    expect((await fetch(request)).status).toBe(200);
+    expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: `bad-${store.domain}` } })).problem).toMatch(/no usable order id/);
+
+    const ghost = "gid://shopify/Order/999999";
+    await enqueue("order-check", { shop: store.domain, orderGid: ghost });
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await recordOf(ghost)).toMatchObject({ readiness: "not_found" });
+  });
+
+  it("holds an order with problems, with the fix, and books it once the merchant fixes it", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(2, { shippingAddress: { ...shopperOrder(2).shippingAddress, zip: "5600" } }));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await recordOf(order.id)).toMatchObject({ readiness: "problems", decision: "problems", decisionReason: "Not booked automatically: PIN code not 6 digits" });
+    expect(await shipmentOf(order.id)).toBeNull();
+    const attention = await listNeedsAttention(store.domain);
+    expect(attention.items.find((item) => item.orderGid === order.id)).toMatchObject({ kind: "order_problems", message: expect.stringMatching(/PIN code/) });
+
+    // Fixed in Shopify: the next reconciliation sees the change and checks the order again.
+    store.shop.orders.find((candidate) => candidate.id === order.id)!.shippingAddress!.zip = "560038";
+    store.shop.orders.find((candidate) => candidate.id === order.id)!.updatedAt = new Date().toISOString();
+    await enqueue("orders-reconcile", { shop: store.domain });
+    expect((await runJobs(["orders-reconcile", "order-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled" });
+    expect(await recordOf(order.id)).toMatchObject({ decision: "booked" });
+  });
+
+  it("picks up an order whose webhook never came", async () => {
+    await saveBookingRules(store.domain, { autoBooking: false, rules: [] });
+    const lost = store.simulator.placeOrder(store.domain, shopperOrder(3));
+    await store.simulator.settled();
+    await prisma.webhookDelivery.deleteMany({ where: { shop: store.domain } });
+    await resetJobs(); // as if the app had been down when Shopify gave up on it
+    expect(await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: lost.id } } })).toBeNull();
+    await enqueue("orders-reconcile", { shop: store.domain });
+    expect((await runJobs(["orders-reconcile", "order-check"])).failed).toEqual([]);
+    expect(await recordOf(lost.id)).toMatchObject({ readiness: "ready", decision: null, quote: expect.objectContaining({ couriers: expect.any(Number) }) });
+  });
+});
+
+describe("auto-booking by the merchant's rules", () => {
+  const bookWith = async (rules: BookingRule[], index: number, overrides: Record<string, unknown> = {}) => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(index, overrides));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    return { record: await recordOf(order.id), shipment: await shipmentOf(order.id), order };
+  };
+
+  it.each(["cheapest", "fastest", "recommended"] as const)("books the %s courier and says so", async (action) => {
+    const { record, shipment } = await bookWith([rule(`By ${action}`, action)], 10 + action.length);
+    const expected = (record.quote as { cheapest: Chosen; fastest: Chosen; recommended: Chosen })[action];
+    expect(shipment).toMatchObject({ courierId: expected.courierId, courierName: expected.name, status: "fulfilled", totalChargesPaise: expected.totalPaise });
+    expect(record.decisionReason).toBe(`Rule 1 'By ${action}' → ${action}: ${expected.name} ₹${(expected.totalPaise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`);
+  });
+
+  it("books a chosen courier, first matching rule wins, and holds what no rule matches or a rule holds", async () => {
+    const rules = [
+      rule("Big orders", "hold", { minValueRupees: 5_000 }),
+      rule("Mumbai by Bluedart", "courier", { courierId: 2, pincodePrefixes: ["400"] }),
+      rule("Prepaid", "cheapest", { paymentMode: "prepaid" }),
+    ];
+    const mumbai = await bookWith(rules, 21); // index 21: Mumbai, prepaid
+    expect(mumbai.shipment).toMatchObject({ courierId: 2, courierName: "Bluedart" });
+    expect(mumbai.record.decisionReason).toMatch(/^Rule 2 'Mumbai by Bluedart' → chosen courier: Bluedart ₹/);
+
+    const big = await bookWith(rules, 23, { lineItems: [{ title: "Silver anklet", quantity: 1, priceSet: { shopMoney: { amount: "8000.00" } }, requiresShipping: true, weight: { unit: "GRAMS", value: 200 } }] });
+    expect(big.shipment).toBeNull();
+    expect(big.record).toMatchObject({ decision: "held", decisionReason: "Rule 1 'Big orders' → hold for review" });
+
+    const unmatched = await bookWith(rules, 24); // Pune, COD
+    expect(unmatched.shipment).toBeNull();
+    expect(unmatched.record).toMatchObject({ decision: "held", decisionReason: "No rule matches this order: held for review" });
+    const attention = await listNeedsAttention(store.domain);
+    expect(attention.items.filter((item) => item.kind === "held_by_rules").map((item) => item.orderGid)).toEqual(expect.arrayContaining([big.order.id, unmatched.order.id]));
+  });
+
+  it("never books the example rules' expensive orders, and books the rest", async () => {
+    const cheap = await bookWith(EXAMPLE_RULES, 30);
+    expect(cheap.record.decisionReason).toMatch(/^Rule 2 'COD under ₹2,000' → cheapest: /);
+    expect(cheap.shipment?.status).toBe("fulfilled");
+  });
+});
+
+describe("cancellations", () => {
+  it("never books an order whose orders/cancelled came before its orders/create", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "recommended")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(40));
+    store.simulator.cancelOrder(store.domain, order.id);
+    await store.simulator.settled();
+    // Delivered out of order: cancelled first, then created (with an earlier trigger time).
+    await deliver("orders/cancelled", order.id);
+    await deliver("orders/create", order.id);
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toBeNull();
+    expect(await recordOf(order.id)).toMatchObject({ readiness: "cancelled", cancelledAt: expect.any(Date) });
+    expect(courier.requests).toBeGreaterThan(0);
+  });
+
+  it("cancels a booked order not yet picked up with the courier, and tags it", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "recommended")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(41));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const booked = (await shipmentOf(order.id))!;
+    expect(booked.status).toBe("fulfilled");
+
+    store.simulator.cancelOrder(store.domain, order.id);
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "cancelled", cancelledAt: expect.any(Date), awb: booked.awb });
+    const tracking = await courier.client(sandboxCredentialsFor(store.domain)).trackOrder(booked.awb!);
+    expect(tracking.tracking_history.at(-1)!.service_status).toBe(10);
+    expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.tags).toContain("dakiya-courier-cancelled");
+  });
+
+  it("puts an order cancelled after pickup in needs attention, to arrange the return", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(42));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const booked = (await shipmentOf(order.id))!;
+    await courier.client(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(booked.awb!, 5);
+
+    store.simulator.cancelOrder(store.domain, order.id);
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", attention: "cancelled_after_pickup" });
+    const item = (await listNeedsAttention(store.domain)).items.find((candidate) => candidate.orderGid === order.id);
+    expect(item).toMatchObject({ kind: "cancelled_after_pickup", message: expect.stringMatching(/cancelled after pickup/i), action: expect.stringMatching(/return to origin/i) });
+  });
+
+  it("retries a cancellation while the courier cannot be reached, and cancels when it can", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(43));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    courier.failNext("cancel-order", 3);
+    store.simulator.cancelOrder(store.domain, order.id);
+    await store.simulator.settled();
+    const down = await runIntake();
+    expect(down.failed.map((failure) => failure.queue)).toEqual(["order-cancelled"]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled" });
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "cancelled" });
+  });
+});
+
+describe("an address changed after booking", () => {
+  it("is flagged for the merchant rather than silently ignored", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(50));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const stored = store.shop.orders.find((candidate) => candidate.id === order.id)!;
+    stored.shippingAddress!.address1 = "Flat 9B, Brigade Road";
+    stored.updatedAt = new Date(Date.now() + 1_000).toISOString();
+    await enqueue("orders-reconcile", { shop: store.domain });
+    expect((await runJobs(["orders-reconcile", "order-check"])).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ attention: "address_changed" });
+    expect((await listNeedsAttention(store.domain)).items.find((item) => item.orderGid === order.id)).toMatchObject({ kind: "address_changed" });
+  });
+});
+
+type Chosen = { courierId: number; name: string; totalPaise: number };
