@@ -58,6 +58,8 @@ const ConfigSchema = z.object({
   COURIER_PRODUCTION_URL: z.url({ error: "must be a URL" }).optional(),
   // Background jobs each process runs at once; 0 runs none in the app process (a separate `npm run worker` does).
   WORKER_CONCURRENCY: z.coerce.number({ error: "must be a number of jobs" }).int({ error: "must be a whole number of jobs" }).min(0).max(64).default(8),
+  // The base of how often shipments are polled for tracking (app/tracking/courier-progress.ts multiplies it per stage).
+  TRACKING_SYNC_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be whole seconds" }).min(1).max(86_400).default(600),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),
 });
 

@@ -289,6 +289,10 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
       const order = findOrder(shop, args.id);
       return order ? orderView(shop, order) : null;
     },
+    fulfillment: (args: Args) => {
+      const found = findFulfillment(shop, args.id);
+      return found ? fulfillmentView(shop, found.order, found.fulfillment) : null;
+    },
     orders: (args: Args) => {
       const sortKey = String(args.sortKey ?? "PROCESSED_AT");
       const sorted = shop.orders

@@ -138,7 +138,12 @@ export function fulfillmentView(shop: StoreShop, order: StoreOrder, fulfillment:
     createdAt: fulfillment.createdAt,
     updatedAt: fulfillment.updatedAt,
     trackingInfo: (args: Args) => fulfillment.trackingInfo.slice(0, typeof args.first === "number" ? args.first : undefined),
-    events: (args: Args) => connection(fulfillment.events.map((event) => ({ __typename: "FulfillmentEvent", ...event })), args),
+    events: (args: Args) => {
+      const events = fulfillment.events.map((event) => ({ __typename: "FulfillmentEvent", ...event }));
+      if (args.sortKey === "HAPPENED_AT") events.sort((a, b) => a.happenedAt.localeCompare(b.happenedAt));
+      if (args.reverse) events.reverse();
+      return connection(events, args);
+    },
     order: () => orderView(shop, order),
   };
 }

@@ -257,7 +257,8 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
     try {
       const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
-      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null });
+      // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
+      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null, nextSyncAt: deps.now() });
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
       if (!error.retryable) return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: courierMessage(error) }), retry: false };
@@ -285,7 +286,8 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     }
     await prisma.shipment.update({ where: { id: shipment.id }, data: { fulfillmentGid: outcome.fulfillmentGid } });
     await markOrderBooked(deps.admin, tracked);
-    const fulfilled = await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null });
+    // Due for a sync at once: the entries recorded so far become the fulfillment's first events.
+    const fulfilled = await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null, nextSyncAt: deps.now() });
     await setReadiness(prisma, fulfilled, READINESS.FULFILLED);
     return { shipment: fulfilled, retry: false };
   } catch (error) {

@@ -38,7 +38,13 @@ export function serveEmbeddedService(request: Request, clientAddress: string | u
 function embeddedServiceHandler(): (request: Request) => Promise<Response> {
   if (handler) return handler;
   const config = getConfig();
-  const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE) });
+  const service = createShipmentService({
+    db: prisma,
+    now: () => new Date(),
+    rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE),
+    // A shopper following the link from Shopify's email sees the sandbox shipment's real progress.
+    trackingUrlTemplate: `${config.SHOPIFY_APP_URL}/track/{awb}`,
+  });
   handler = createServiceHandler({
     db: prisma,
     service,

@@ -32,6 +32,11 @@ export interface ShipmentServiceDeps {
   db: PrismaClient;
   now: () => Date;
   rateCards: readonly CourierRateCard[];
+  /**
+   * Where a shipment's tracking_url points, with `{awb}`: the sandbox's couriers do not know its awbs, so by default
+   * the app's own public tracking page (which shows the sandbox's progress). Unset: the courier card's address.
+   */
+  trackingUrlTemplate?: string;
 }
 
 type OrderWithEvents = ServiceOrder & { events: ServiceTrackingEvent[] };
@@ -240,7 +245,7 @@ export function createShipmentService({ db, now, rateCards: givenCards }: Shipme
 
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const awb = newAwb(card.id);
-        const trackingUrl = card.trackingUrl.replace("{awb}", encodeURIComponent(awb));
+        const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb));
         const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
         const manifested = firstStep(route, createdAt);
         try {

@@ -6,6 +6,7 @@ import { unauthenticated } from "~/shopify.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
+import { listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { enqueue, type JobHandlers } from "./job-queue.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
@@ -53,5 +54,14 @@ export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultJobDeps): 
   },
   "reconcile-sweep": async () => {
     for (const shop of await listInstalledShops()) await enqueue("orders-reconcile", { shop });
+  },
+  "tracking-sync": async ({ shop }) => {
+    await syncShopTracking(shop, { admin: await adminFor(shop), now });
+  },
+  "tracking-sweep": async () => {
+    const { shops, nextDueAt } = await listShopsDueForTracking(now());
+    for (const shop of shops) await enqueue("tracking-sync", { shop });
+    // The cron comes every minute; shipments due sooner (a short TRACKING_SYNC_SECONDS) bring the next sweep forward.
+    if (nextDueAt && nextDueAt.getTime() - now().getTime() < 60_000) await enqueue("tracking-sweep", {}, { startAfter: new Date(Math.max(nextDueAt.getTime(), now().getTime() + 1_000)) });
   },
 });

@@ -32,6 +32,10 @@ export const JOB_SCHEMAS = {
   "orders-reconcile": ShopJobSchema,
   /** Every ten minutes: an orders-reconcile for each installed shop. */
   "reconcile-sweep": SweepSchema,
+  /** One pass over a shop's shipments due for a tracking sync. */
+  "tracking-sync": ShopJobSchema,
+  /** Every minute, and again when the next shipment falls due: a tracking-sync for each shop with due shipments. */
+  "tracking-sweep": SweepSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -68,11 +72,14 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "order-cancelled": { ...DEFAULT_POLICY, retryLimit: 14, busy: true, label: "Cancelling a shipment with the courier" },
   "orders-reconcile": { ...DEFAULT_POLICY, retryLimit: 3, label: "Reading new and changed orders from Shopify" },
   "reconcile-sweep": { ...DEFAULT_POLICY, retryLimit: 1, label: "Scheduling order reconciliation" },
+  "tracking-sync": { ...DEFAULT_POLICY, retryLimit: 5, busy: true, expireInSeconds: 600, label: "Updating shoppers' tracking" },
+  "tracking-sweep": { ...DEFAULT_POLICY, retryLimit: 1, label: "Scheduling tracking updates" },
 };
 
 /** Scheduled work: queue → cron (UTC). */
 export const SCHEDULES: Partial<Record<QueueName, string>> = {
   "reconcile-sweep": "*/10 * * * *",
+  "tracking-sweep": "* * * * *",
 };
 
 /** The shop a job works for, if it works for one. */

@@ -82,7 +82,8 @@ async function moveToFailed(shipment: Shipment, lastError: string): Promise<void
 async function moveToCancelled(shipment: Shipment, at: Date): Promise<Shipment> {
   await prisma.shipment.updateMany({
     where: { id: shipment.id, status: { in: statusesBefore(SHIPMENT_STATUS.CANCELLED) } },
-    data: { status: SHIPMENT_STATUS.CANCELLED, cancelledAt: at, lastError: null, attention: null, attentionAt: null },
+    // Synced once more: the courier's "cancelled" becomes the fulfillment's last event.
+    data: { status: SHIPMENT_STATUS.CANCELLED, cancelledAt: at, lastError: null, attention: null, attentionAt: null, nextSyncAt: at },
   });
   return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
 }

@@ -158,6 +158,28 @@ export const FULFILLMENT_CREATE = `#graphql
   }
 `;
 
+/** The events a fulfillment already has: what a sync checks before posting, so nothing is posted twice. */
+export const FULFILLMENT_EVENTS = `#graphql
+  query FulfillmentEvents($id: ID!, $first: Int = 50) {
+    fulfillment(id: $id) {
+      id
+      status
+      events(first: $first, sortKey: HAPPENED_AT) {
+        nodes { id status happenedAt message }
+      }
+    }
+  }
+`;
+
+export const FULFILLMENT_EVENT_CREATE = `#graphql
+  mutation FulfillmentEventCreate($fulfillmentEvent: FulfillmentEventInput!) {
+    fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
+      fulfillmentEvent { id status happenedAt }
+      userErrors { field message }
+    }
+  }
+`;
+
 export const TAGS_ADD = `#graphql
   mutation TagsAdd($id: ID!, $tags: [String!]!) {
     tagsAdd(id: $id, tags: $tags) {

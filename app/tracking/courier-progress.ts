@@ -1,0 +1,86 @@
+import { SERVICE_STATUS, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
+
+/**
+ * What each of the courier service's status codes (spec: "States and transitions", 2–15) means for the shopper and
+ * the merchant: the Shopify fulfillment event it becomes, how often a shipment in that stage is polled, how long it
+ * may go without a new scan, and what the merchant can do when it is an exception. Pure: the sync, the screens and
+ * the public tracking page all read it.
+ */
+
+/** Shopify's FulfillmentEventStatus (Admin API 2026-10). */
+export type FulfillmentEventStatus =
+  | "ATTEMPTED_DELIVERY"
+  | "CARRIER_PICKED_UP"
+  | "CONFIRMED"
+  | "DELAYED"
+  | "DELIVERED"
+  | "FAILURE"
+  | "IN_TRANSIT"
+  | "LABEL_PRINTED"
+  | "LABEL_PURCHASED"
+  | "OUT_FOR_DELIVERY"
+  | "READY_FOR_PICKUP";
+
+export interface StageRule {
+  /** The Shopify fulfillment event an entry with this code becomes. */
+  shopifyStatus: FulfillmentEventStatus;
+  /**
+   * Said in the event's message before the courier's own words, where Shopify's status alone would mislead
+   * (Shopify has no return-to-origin status: RTO is FAILURE, and the message says what happened).
+   */
+  explanation: string | null;
+  /** Polled every this many base intervals (TRACKING_SYNC_SECONDS, 10 minutes by default). */
+  pollEvery: number;
+  /** Longer than this without a new scan, the shipment is stuck and the merchant is told. */
+  maxQuietHours: number;
+  /** An exception the merchant must act on, and what they can do; null for ordinary progress. */
+  exception: string | null;
+}
+
+/**
+ * The table. Choices: 2 Manifested is LABEL_PURCHASED (the courier has the booking and its label, nothing is picked
+ * up yet); 3 Out for Pickup is READY_FOR_PICKUP; 10 Cancelled is FAILURE with "cancelled" said, since Shopify has no
+ * cancelled status and the parcel will not arrive.
+ */
+export const STAGES: Readonly<Record<ServiceStatusCode, StageRule>> = {
+  2: { shopifyStatus: "LABEL_PURCHASED", explanation: null, pollEvery: 5, maxQuietHours: 48, exception: null },
+  3: { shopifyStatus: "READY_FOR_PICKUP", explanation: null, pollEvery: 5, maxQuietHours: 24, exception: null },
+  4: { shopifyStatus: "DELAYED", explanation: "Pickup delayed", pollEvery: 5, maxQuietHours: 24, exception: "Pickup failed: make sure the parcel is packed, labelled and ready at the warehouse; the courier tries again." },
+  5: { shopifyStatus: "IN_TRANSIT", explanation: null, pollEvery: 5, maxQuietHours: 72, exception: null },
+  6: { shopifyStatus: "IN_TRANSIT", explanation: null, pollEvery: 3, maxQuietHours: 48, exception: null },
+  7: { shopifyStatus: "OUT_FOR_DELIVERY", explanation: null, pollEvery: 1, maxQuietHours: 24, exception: null },
+  8: { shopifyStatus: "DELIVERED", explanation: null, pollEvery: 0, maxQuietHours: 0, exception: null },
+  9: { shopifyStatus: "ATTEMPTED_DELIVERY", explanation: null, pollEvery: 1.5, maxQuietHours: 48, exception: "Delivery failed: call the shopper to confirm the address and a good time, then ask the courier to attempt again." },
+  10: { shopifyStatus: "FAILURE", explanation: "Shipment cancelled; it will not be delivered", pollEvery: 0, maxQuietHours: 0, exception: null },
+  11: { shopifyStatus: "FAILURE", explanation: "Returning to the seller", pollEvery: 5, maxQuietHours: 120, exception: "Returning to you (RTO): ask the courier why; refund or reship when the parcel is back." },
+  12: { shopifyStatus: "FAILURE", explanation: "Returned to the seller", pollEvery: 0, maxQuietHours: 0, exception: "Returned to your warehouse (RTO delivered): inspect the parcel, then refund or reship." },
+  13: { shopifyStatus: "DELAYED", explanation: "Delayed: misrouted", pollEvery: 5, maxQuietHours: 48, exception: "Misrouted: raise it with the courier; delivery will be late." },
+  14: { shopifyStatus: "FAILURE", explanation: "Lost in transit", pollEvery: 0, maxQuietHours: 0, exception: "Lost in transit: raise a claim with the courier, and reship or refund." },
+  15: { shopifyStatus: "FAILURE", explanation: "Damaged in transit", pollEvery: 0, maxQuietHours: 0, exception: "Damaged in transit: raise a damage claim with the courier, and reship or refund." },
+};
+
+/** A stage no further progress follows: delivered, cancelled, returned, lost, damaged. Not polled again. */
+export const isFinalStage = (code: ServiceStatusCode) => STAGES[code].pollEvery === 0;
+
+/** The fulfillment event's message: the explanation (when there is one) and the courier's words. */
+export function eventMessage(code: ServiceStatusCode, activity: string): string {
+  const { explanation } = STAGES[code];
+  const message = explanation ? `${explanation}: ${activity}` : activity;
+  return message.slice(0, 255);
+}
+
+/** When a shipment in this stage is polled next (null: never again). */
+export function nextSyncAfter(code: ServiceStatusCode, from: Date, baseSeconds: number): Date | null {
+  const { pollEvery } = STAGES[code];
+  return pollEvery === 0 ? null : new Date(from.getTime() + pollEvery * baseSeconds * 1000);
+}
+
+/** Whether a shipment has gone quiet for longer than its stage allows. */
+export function isQuietTooLong(code: ServiceStatusCode, lastScanAt: Date, now: Date): boolean {
+  const { maxQuietHours } = STAGES[code];
+  return maxQuietHours > 0 && now.getTime() - lastScanAt.getTime() > maxQuietHours * 3_600_000;
+}
+
+export const stageLabel = (code: number): string => SERVICE_STATUS_LABELS[code as ServiceStatusCode] ?? `Status ${code}`;
+
+export const DELIVERED = SERVICE_STATUS.DELIVERED;
