@@ -94,7 +94,7 @@ function toStep(event: ServiceTrackingEvent): TrackingStep {
   };
 }
 
-export function createShipmentService({ db, now, rateCards: givenCards }: ShipmentServiceDeps) {
+export function createShipmentService({ db, now, rateCards: givenCards, trackingUrlTemplate }: ShipmentServiceDeps) {
   // Cards may come from anywhere (a file, a test); a bad one is a configuration bug, refused at start.
   const checked = RateCardsSchema.safeParse(givenCards);
   if (!checked.success) {
