@@ -388,8 +388,9 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
         id: gid("FulfillmentEvent", nextId()),
         status: input.status,
         message: input.message ?? null,
-        happenedAt: input.happenedAt ?? stamp(),
-        estimatedDeliveryAt: input.estimatedDeliveryAt ?? null,
+        // Shopify's DateTime is kept to the second.
+        happenedAt: toShopifyDateTime(input.happenedAt) ?? stamp(),
+        estimatedDeliveryAt: toShopifyDateTime(input.estimatedDeliveryAt),
         city: input.city ?? null,
       };
       found.fulfillment.events.push(event);
@@ -549,4 +550,10 @@ export async function runAdminGraphql(
       extensions: { cost: { requestedQueryCost: cost, actualQueryCost: actual, throttleStatus: throttleStatus() } },
     },
   };
+}
+
+function toShopifyDateTime(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(Math.floor(time / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }

@@ -1,52 +1,18 @@
 import prisma from "~/db.server";
+import type { AttentionItem, NeedsAttention } from "./attention-kinds";
 import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
-import { listFailedJobs, type FailedJob } from "~/jobs/job-queue.server";
+import { listFailedJobs } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { DECISION, READINESS } from "~/orders/readiness";
+import { isServiceStatusCode } from "~/shipping/status";
+import { STAGES, stageLabel } from "~/tracking/courier-progress";
 
 /**
  * Everything waiting on the merchant, in one list, each with the action that resolves it. Every entry belongs to
  * the shop asked about.
  */
 
-export type AttentionKind =
-  | "order_problems"
-  | "held_by_rules"
-  | "auto_booking_failed"
-  | "booking_failed"
-  | "fulfillment_pending"
-  | "cancelled_after_pickup"
-  | "cancel_refused"
-  | "address_changed";
-
-export interface AttentionItem {
-  kind: AttentionKind;
-  orderGid: string;
-  orderName: string;
-  /** What happened, in the merchant's words. */
-  message: string;
-  /** What resolves it. */
-  action: string;
-  at: string;
-  /** A shipment's flag the merchant can dismiss once dealt with. */
-  shipmentId?: number;
-}
-
-export interface NeedsAttention {
-  items: AttentionItem[];
-  failedJobs: FailedJob[];
-}
-
-export const ATTENTION_LABELS: Record<AttentionKind, string> = {
-  order_problems: "Can't ship yet",
-  held_by_rules: "Held by rules",
-  auto_booking_failed: "Auto-booking failed",
-  booking_failed: "Booking failed",
-  fulfillment_pending: "Fulfillment pending",
-  cancelled_after_pickup: "Cancelled after pickup",
-  cancel_refused: "Cancellation refused",
-  address_changed: "Address changed after booking",
-};
+export type { AttentionItem, AttentionKind, NeedsAttention } from "./attention-kinds";
 
 const RECENT_MS = 14 * 86_400_000;
 
@@ -85,6 +51,15 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
       items.push({ ...base, kind: "cancel_refused", message: shipment.lastError ?? `The order was cancelled, but the courier would not cancel awb ${shipment.awb}.`, action: "Cancel the shipment in the courier's panel, then dismiss", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() });
     } else if (shipment.attention === "address_changed") {
       items.push({ ...base, kind: "address_changed", message: `The shipping address was changed in Shopify after the order was booked (awb ${shipment.awb}); the courier has the old one.`, action: "Tell the courier the new address, or cancel and book again; then dismiss", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() });
+    } else if (shipment.attention === "tracking_exception" || shipment.attention === "tracking_stalled") {
+      const code = shipment.courierStatusCode ?? 2;
+      const stage = shipment.courierStatusLabel ?? stageLabel(code);
+      const since = (shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt).toISOString().slice(0, 10);
+      items.push(
+        shipment.attention === "tracking_exception"
+          ? { ...base, kind: "tracking_exception", message: `${shipment.courierName ?? "The courier"} reports "${stage}" for awb ${shipment.awb} (${since}).`, action: `${(isServiceStatusCode(code) && STAGES[code].exception) || "Ask the courier what happened"} Then dismiss.`, at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() }
+          : { ...base, kind: "tracking_stalled", message: `No new scan from ${shipment.courierName ?? "the courier"} for awb ${shipment.awb} since ${since}, while "${stage}": longer than such a stage usually lasts.`, action: "Ask the courier where the parcel is, then dismiss.", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() },
+      );
     } else if (shipment.status === SHIPMENT_STATUS.FAILED) {
       items.push({ ...base, kind: "booking_failed", message: shipment.lastError ?? "The booking failed.", action: "Book the order again", at: shipment.updatedAt.toISOString() });
     } else if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) {

@@ -7,7 +7,23 @@ export async function listShipments(shop: string, status: ShipmentStatus | null,
     where: { shop, ...(status ? { status } : {}) },
     orderBy: { createdAt: "desc" },
     take,
-    select: { id: true, orderGid: true, orderName: true, status: true, awb: true, courierName: true, totalChargesPaise: true, trackingUrl: true, lastError: true, createdAt: true },
+    select: {
+      id: true,
+      orderGid: true,
+      orderName: true,
+      status: true,
+      awb: true,
+      courierName: true,
+      totalChargesPaise: true,
+      trackingUrl: true,
+      lastError: true,
+      createdAt: true,
+      courierStatusCode: true,
+      courierStatusLabel: true,
+      courierStatusAt: true,
+      estimatedDeliveryAt: true,
+      attention: true,
+    },
   });
 }
 
@@ -23,7 +39,15 @@ export async function getShipmentForOrder(shop: string, orderGid: string) {
 }
 
 /** Something about a booking the merchant must act on (app/attention/); flagged once, with when it was seen. */
-export type ShipmentAttention = "cancelled_after_pickup" | "cancel_refused" | "address_changed";
+export type ShipmentAttention = "cancelled_after_pickup" | "cancel_refused" | "address_changed" | TrackingAttention;
+
+/**
+ * Raised by the tracking sync: the courier reported an exception (undelivered, RTO, misrouted, lost, damaged, pickup
+ * failed), or the parcel has had no new scan for longer than its stage allows. Both are raised when they begin, so a
+ * dismissal holds until something new happens.
+ */
+export type TrackingAttention = "tracking_exception" | "tracking_stalled";
+export const TRACKING_ATTENTION: readonly string[] = ["tracking_exception", "tracking_stalled"] satisfies TrackingAttention[];
 
 export async function flagShipment(shipmentId: number, attention: ShipmentAttention, at: Date): Promise<void> {
   await prisma.shipment.updateMany({ where: { id: shipmentId, OR: [{ attention: null }, { attention: { not: attention } }] }, data: { attention, attentionAt: at } });

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, EmptyState, InlineStack, Layout, Page, ResourceItem, ResourceList, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { ATTENTION_LABELS, CRITICAL_KINDS, DISMISSABLE_KINDS } from "~/attention/attention-kinds";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
+import { clearShipmentAttention } from "~/booking/shipments.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
 import { retryFailedJob } from "~/jobs/job-queue.server";
@@ -16,8 +18,24 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
-  const retried = await retryFailedJob(session.shop, String(form.get("queue") ?? ""), String(form.get("jobId") ?? ""));
-  return json(retried ? { ok: true, message: "Queued again: Dakiya is retrying it now." } : { ok: false, message: "That work is no longer waiting for a retry." }, { status: retried ? 200 : 404 });
+  if (form.get("intent") === "dismiss") {
+    const shipmentId = Number(form.get("shipmentId"));
+    if (!Number.isSafeInteger(shipmentId) || shipmentId <= 0)
+      return json(
+        {
+          ok: false,
+          message: "Say which shipment to dismiss (shipmentId, a whole number).",
+        },
+        { status: 400 }
+      );
+    const cleared = await clearShipmentAttention(session.shop, shipmentId);
+    return json(cleared ? { ok: true, message: "Dismissed." } : { ok: false, message: "That item was already dealt with." }, { status: cleared ? 200 : 404 });
+  }
+  const retried = await retryFailedJob(session.shop, String(form.get("queue") ?? "").slice(0, 100), String(form.get("jobId") ?? "").slice(0, 100));
+  return json(
+    retried ? { ok: true, message: "Queued again: Dakiya is retrying it now." } : { ok: false, message: "That work is no longer waiting for a retry." },
+    { status: retried ? 200 : 404 }
+  );
 };
 
 export default function NeedsAttentionPage() {
@@ -25,6 +43,7 @@ export default function NeedsAttentionPage() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
+  const dismissing = navigation.state === "submitting" ? navigation.formData?.get("shipmentId") : null;
   const empty = items.length === 0 && failedJobs.length === 0;
   return (
     <Page title="Needs attention" backAction={{ content: "Home", url: "/app" }}>
@@ -40,27 +59,45 @@ export default function NeedsAttentionPage() {
               </Card>
             ) : null}
             {items.length > 0 ? (
-              <Card padding="0">
-                <ResourceList
-                  resourceName={{ singular: "order", plural: "orders" }}
-                  items={items}
-                  renderItem={(item) => (
-                    <ResourceItem id={`${item.kind}-${item.orderGid}`} url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open ${item.orderName}`}>
+              <Card>
+                <BlockStack gap="400">
+                  {items.map((item, index) => (
+                    <BlockStack gap="400" key={`${item.kind}-${item.orderGid}`}>
+                      {index > 0 ? <Divider /> : null}
                       <BlockStack gap="100">
                         <InlineStack gap="200">
                           <Text as="span" fontWeight="semibold">
                             {item.orderName || "Order"}
                           </Text>
-                          <Badge tone={item.kind === "booking_failed" ? "critical" : "attention"}>{item.kind === "booking_failed" ? "Booking failed" : "Fulfillment pending"}</Badge>
+                          <Badge tone={CRITICAL_KINDS.includes(item.kind) ? "critical" : "attention"}>{ATTENTION_LABELS[item.kind]}</Badge>
                         </InlineStack>
                         <Text as="p">{item.message}</Text>
                         <Text as="p" tone="subdued">
                           {item.action} · {formatDate(item.at)}
                         </Text>
+                        <InlineStack gap="200">
+                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open ${item.orderName}`}>
+                            Open order
+                          </Button>
+                          {item.shipmentId !== undefined && DISMISSABLE_KINDS.includes(item.kind) ? (
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="dismiss" />
+                              <input type="hidden" name="shipmentId" value={item.shipmentId} />
+                              <Button
+                                submit
+                                size="slim"
+                                loading={dismissing === String(item.shipmentId)}
+                                accessibilityLabel={`Dismiss ${ATTENTION_LABELS[item.kind]} for ${item.orderName}`}
+                              >
+                                Dismiss
+                              </Button>
+                            </Form>
+                          ) : null}
+                        </InlineStack>
                       </BlockStack>
-                    </ResourceItem>
-                  )}
-                />
+                    </BlockStack>
+                  ))}
+                </BlockStack>
               </Card>
             ) : null}
             {failedJobs.length > 0 ? (
@@ -70,8 +107,8 @@ export default function NeedsAttentionPage() {
                     Background work that needs you
                   </Text>
                   <Text as="p" tone="subdued">
-                    Dakiya tried these several times over hours and gave up. Fix the cause (reconnect the courier account, check the order in
-                    Shopify), then retry.
+                    Dakiya tried these several times over hours and gave up. Fix the cause (reconnect the courier account, check the order in Shopify), then
+                    retry.
                   </Text>
                   {failedJobs.map((job) => (
                     <InlineStack key={job.id} align="space-between" blockAlign="center" gap="300">

@@ -22,6 +22,10 @@ import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useMemo, useState } from "react";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { getShipmentForOrder } from "~/booking/shipments.server";
+import { shipmentForScreen } from "~/booking/shipment-view";
+import { TrackingTimeline } from "~/components/TrackingTimeline";
+import { CourierError } from "~/shipping/client.server";
+import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
@@ -42,13 +46,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
-  const booked = await getShipmentForOrder(session.shop, orderGid);
+  const stored = await getShipmentForOrder(session.shop, orderGid);
+  const booked = stored ? shipmentForScreen(stored) : null;
+  const tracking = stored?.awb ? await listTrackingEvents(session.shop, stored.id) : [];
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked });
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked });
+  return json({ outcome, overrideErrors: errors, booked, tracking });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -56,18 +62,34 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
   const form = await request.formData();
+  if (form.get("intent") === "sync") return syncTracking(session.shop, admin, orderGid);
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form);
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
   const outcome = await whenShopifyAnswers(() => bookOrder({ shop: session.shop, admin }, { orderGid, courierId, overrides }));
-  return json(outcome, { status: outcome.kind === "booked" || outcome.kind === "already_booked" ? 200 : 422 });
+  if (outcome.kind === "booked" || outcome.kind === "already_booked") return json({ kind: outcome.kind, shipment: shipmentForScreen(outcome.shipment) });
+  return json(outcome, { status: 422 });
 };
+
+/** "Sync now": reads the courier's tracking for this order's shipment at once and tells Shopify what is new. */
+async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, orderGid: string) {
+  const shipment = await getShipmentForOrder(shop, orderGid);
+  if (!shipment?.awb) return json({ kind: "refused" as const, message: "This order has no booked shipment to track yet.", fieldErrors: [] }, { status: 409 });
+  try {
+    await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date() }));
+  } catch (error) {
+    if (!(error instanceof CourierError)) throw error;
+    const status = error.retryable ? 503 : 422;
+    return json({ kind: "unavailable" as const, message: `The courier's tracking could not be read: ${error.message}` }, { status });
+  }
+  return json({ kind: "synced" as const, message: "Tracking is up to date." });
+}
 
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -113,6 +135,7 @@ export default function ShipOrder() {
                 ) : null}
               </Banner>
             ) : null}
+            {result?.kind === "synced" ? <Banner tone="success">{result.message}</Banner> : null}
             {result && (result.kind === "refused" || result.kind === "unavailable") ? (
               <Banner tone="critical" title="Not booked">
                 {result.message}
@@ -133,6 +156,9 @@ export default function ShipOrder() {
                   </Text>
                 </BlockStack>
               </Card>
+            ) : null}
+            {booked?.awb && booked.status !== "failed" ? (
+              <TrackingTimeline progress={booked} entries={tracking} syncing={navigation.state === "submitting" && navigation.formData?.get("intent") === "sync"} />
             ) : null}
             {outcome.kind === "unavailable" ? (
               <Banner tone="critical" title="No rates">

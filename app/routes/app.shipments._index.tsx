@@ -7,6 +7,7 @@ import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/book
 import { listShipments } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
+import { stageTone } from "~/tracking/courier-progress";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -44,7 +45,7 @@ export default function Shipments() {
                   resourceName={{ singular: "shipment", plural: "shipments" }}
                   itemCount={shipments.length}
                   selectable={false}
-                  headings={[{ title: "Order" }, { title: "Booked" }, { title: "Courier" }, { title: "AWB" }, { title: "Charges", alignment: "end" }, { title: "Status" }]}
+                  headings={[{ title: "Order" }, { title: "Booked" }, { title: "Courier" }, { title: "AWB" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
                 >
                   {shipments.map((shipment, index) => (
                     <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`)}>
@@ -78,6 +79,19 @@ export default function Shipments() {
                             </Text>
                           ) : null}
                         </BlockStack>
+                      </IndexTable.Cell>
+                      <IndexTable.Cell>
+                        {shipment.courierStatusCode === null ? (
+                          "—"
+                        ) : (
+                          <BlockStack gap="100">
+                            <Badge tone={stageTone(shipment.courierStatusCode)}>{shipment.courierStatusLabel ?? `Status ${shipment.courierStatusCode}`}</Badge>
+                            <Text as="span" tone="subdued" variant="bodySm">
+                              {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt) : ""}
+                              {shipment.courierStatusCode !== 8 && shipment.estimatedDeliveryAt ? ` · expected ${formatDate(shipment.estimatedDeliveryAt)}` : ""}
+                            </Text>
+                          </BlockStack>
+                        )}
                       </IndexTable.Cell>
                     </IndexTable.Row>
                   ))}

@@ -1,4 +1,4 @@
-import { SERVICE_STATUS, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
+import { isServiceStatusCode, SERVICE_STATUS, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
 
 /**
  * What each of the courier service's status codes (spec: "States and transitions", 2–15) means for the shopper and
@@ -84,3 +84,39 @@ export function isQuietTooLong(code: ServiceStatusCode, lastScanAt: Date, now: D
 export const stageLabel = (code: number): string => SERVICE_STATUS_LABELS[code as ServiceStatusCode] ?? `Status ${code}`;
 
 export const DELIVERED = SERVICE_STATUS.DELIVERED;
+
+export type TrackingAttentionChange = { flag: "tracking_exception" | "tracking_stalled"; at: Date } | { clear: true } | null;
+
+/**
+ * What a sync means for the merchant's attention. Raised when it begins: a new latest entry in an exception stage,
+ * or a shipment crossing its stage's quiet limit since the previous sync; so a dismissal holds until something new
+ * happens. Cleared when ordinary progress follows (a failed attempt followed by a delivery needs nothing). A flag
+ * about the booking itself (a cancellation, an address change) is the merchant's business first and is left alone.
+ */
+export function trackingAttentionAfter(input: {
+  attention: string | null;
+  /** The latest entry before this sync, and the one after it (null: none yet). */
+  before: { code: number | null; at: Date | null };
+  after: { code: ServiceStatusCode | null; at: Date | null };
+  previousSyncAt: Date | null;
+  now: Date;
+}): TrackingAttentionChange {
+  const { attention, before, after, previousSyncAt, now } = input;
+  if (attention !== null && attention !== "tracking_exception" && attention !== "tracking_stalled") return null;
+  if (after.code === null || after.at === null) return null;
+  const moved = before.at === null || after.at.getTime() > before.at.getTime();
+  if (moved) {
+    if (STAGES[after.code].exception) return { flag: "tracking_exception", at: after.at };
+    return attention === null ? null : { clear: true };
+  }
+  const quietNow = isQuietTooLong(after.code, after.at, now);
+  const quietBefore = previousSyncAt !== null && isQuietTooLong(after.code, after.at, previousSyncAt);
+  return quietNow && !quietBefore && attention === null ? { flag: "tracking_stalled", at: now } : null;
+}
+
+/** How a stage is shown: delivered is good news, an exception is bad news, the rest is progress. */
+export function stageTone(code: number | null): "success" | "critical" | "info" | undefined {
+  if (code === null || !isServiceStatusCode(code)) return undefined;
+  if (code === SERVICE_STATUS.DELIVERED) return "success";
+  return STAGES[code].exception ? "critical" : "info";
+}

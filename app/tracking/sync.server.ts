@@ -9,7 +9,7 @@ import type { TrackingEntry } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS } from "~/shopify/queries";
-import { eventMessage, nextSyncAfter, STAGES, stageLabel } from "./courier-progress";
+import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
  * Tracking for shoppers: each shipment's courier history is read (`track-order`; the service pushes nothing), every
@@ -80,8 +80,16 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null,
     syncedAt: now,
   };
+  const attention = trackingAttentionAfter({
+    attention: shipment.attention,
+    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
+    after: { code, at: latest?.happenedAt ?? null },
+    previousSyncAt: shipment.syncedAt,
+    now,
+  });
+  const attentionData = attention === null ? {} : "clear" in attention ? { attention: null, attentionAt: null } : { attention: attention.flag, attentionAt: attention.at };
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
-  await prisma.shipment.update({ where: { id: shipment.id }, data: { ...status, nextSyncAt: new Date(now.getTime() + baseSeconds * 1000) } });
+  await prisma.shipment.update({ where: { id: shipment.id }, data: { ...status, ...attentionData, nextSyncAt: new Date(now.getTime() + baseSeconds * 1000) } });
   const posted = shipment.fulfillmentGid ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again.
   await prisma.shipment.update({ where: { id: shipment.id }, data: { nextSyncAt: code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds) } });
@@ -108,8 +116,11 @@ function toEventInput(event: TrackingEvent, fulfillmentGid: string, estimatedDel
   };
 }
 
+/** Shopify keeps times to the second, so an event posted with milliseconds comes back without them. */
+const toSecond = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
 const sameEvent = (existing: ShopifyEvent, input: ReturnType<typeof toEventInput>) =>
-  existing.status === input.status && Date.parse(existing.happenedAt) === Date.parse(input.happenedAt) && (existing.message ?? "") === input.message;
+  existing.status === input.status && toSecond(existing.happenedAt) === toSecond(input.happenedAt) && (existing.message ?? "") === input.message;
 
 /**
  * Posts a shipment's unposted entries to its fulfillment, oldest first. The fulfillment's events are read first
@@ -122,11 +133,13 @@ export async function postPendingEvents(shipment: Pick<Shipment, "id" | "fulfill
   const pending = await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id, postedAt: null }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }] });
   if (pending.length === 0) return 0;
   const { fulfillment } = await adminGraphql<{ fulfillment: { id: string; status: string; events: { nodes: ShopifyEvent[] } } | null }>(admin, FULFILLMENT_EVENTS, { id: shipment.fulfillmentGid, first: 250 });
-  const existing = fulfillment?.events.nodes ?? [];
+  // Each event found stands for one entry only: two alike entries in the same second are two events.
+  const existing = [...(fulfillment?.events.nodes ?? [])];
   let posted = 0;
   for (const event of pending) {
     const input = toEventInput(event, shipment.fulfillmentGid, estimatedDeliveryAt);
-    const already = existing.find((candidate) => sameEvent(candidate, input));
+    const index = existing.findIndex((candidate) => sameEvent(candidate, input));
+    const already = index === -1 ? undefined : existing.splice(index, 1)[0];
     if (already) {
       await prisma.trackingEvent.update({ where: { id: event.id }, data: { postedAt: new Date(), shopifyEventGid: already.id } });
       posted += 1;

@@ -1,0 +1,51 @@
+import type { FailedJob } from "~/jobs/job-queue.server";
+
+/** The kinds of things waiting on the merchant, and their names on screen. Pure: the pages read it. */
+
+export type AttentionKind =
+  | "order_problems"
+  | "held_by_rules"
+  | "auto_booking_failed"
+  | "booking_failed"
+  | "fulfillment_pending"
+  | "cancelled_after_pickup"
+  | "cancel_refused"
+  | "address_changed"
+  | "tracking_exception"
+  | "tracking_stalled";
+
+export interface AttentionItem {
+  kind: AttentionKind;
+  orderGid: string;
+  orderName: string;
+  /** What happened, in the merchant's words. */
+  message: string;
+  /** What resolves it. */
+  action: string;
+  at: string;
+  /** A shipment's flag the merchant can dismiss once dealt with. */
+  shipmentId?: number;
+}
+
+export interface NeedsAttention {
+  items: AttentionItem[];
+  failedJobs: FailedJob[];
+}
+
+export const ATTENTION_LABELS: Record<AttentionKind, string> = {
+  order_problems: "Can't ship yet",
+  held_by_rules: "Held by rules",
+  auto_booking_failed: "Auto-booking failed",
+  booking_failed: "Booking failed",
+  fulfillment_pending: "Fulfillment pending",
+  cancelled_after_pickup: "Cancelled after pickup",
+  cancel_refused: "Cancellation refused",
+  address_changed: "Address changed after booking",
+  tracking_exception: "Delivery problem",
+  tracking_stalled: "No courier scan",
+};
+
+/** A flag on a shipment the merchant dismisses once dealt with (the others go away when their cause does). */
+export const DISMISSABLE_KINDS: readonly AttentionKind[] = ["cancelled_after_pickup", "cancel_refused", "address_changed", "tracking_exception", "tracking_stalled"];
+
+export const CRITICAL_KINDS: readonly AttentionKind[] = ["booking_failed", "auto_booking_failed", "cancelled_after_pickup", "cancel_refused", "tracking_exception"];

@@ -1,0 +1,29 @@
+import type { Shipment } from "@prisma/client";
+
+/**
+ * What the screens show of a booking. The stored row also holds the exact request sent to the courier (the
+ * shopper's address and phone) and internal bookkeeping; none of that goes to the browser.
+ */
+export function shipmentForScreen(shipment: Shipment) {
+  return {
+    id: shipment.id,
+    orderName: shipment.orderName,
+    status: shipment.status,
+    awb: shipment.awb,
+    courierName: shipment.courierName,
+    zone: shipment.zone,
+    totalChargesPaise: shipment.totalChargesPaise,
+    edd: shipment.edd,
+    paymentMode: shipment.paymentMode,
+    trackingUrl: shipment.trackingUrl,
+    lastError: shipment.lastError,
+    courierStatusCode: shipment.courierStatusCode,
+    courierStatusLabel: shipment.courierStatusLabel,
+    estimatedDeliveryAt: shipment.estimatedDeliveryAt?.toISOString() ?? null,
+    deliveredAt: shipment.deliveredAt?.toISOString() ?? null,
+    syncedAt: shipment.syncedAt?.toISOString() ?? null,
+    nextSyncAt: shipment.nextSyncAt?.toISOString() ?? null,
+  };
+}
+
+export type ShipmentOnScreen = ReturnType<typeof shipmentForScreen>;
