@@ -54,6 +54,7 @@ function shellPage(shop: string, shopName: string, frameSrc: string): string {
     ["Orders to ship", "/app/orders"],
     ["Shipments", "/app/shipments"],
     ["Needs attention", "/app/attention"],
+    ["Auto-booking", "/app/auto-booking"],
     ["Settings", "/app/settings"],
   ];
   return `<!doctype html>

@@ -29,6 +29,10 @@ const optionalAmount = (field: string, max: number, unit: string) =>
     .max(max, { error: `${field} must be at most ${max.toLocaleString("en-IN")} ${unit}` })
     .nullable();
 
+function whenValid(...fields: string[]) {
+  return (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) => !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
+}
+
 export const BookingRuleSchema = z
   .object({
     name: z.string({ error: "Name is required" }).trim().min(1, { error: "Give the rule a name" }).max(60, { error: "Name must be at most 60 characters" }),
@@ -45,15 +49,18 @@ export const BookingRuleSchema = z
     action: z.enum(RULE_ACTIONS, { error: "Choose what the rule does" }),
     courierId: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "Choose a courier" }).nullable(),
   })
-  .superRefine((rule, context) => {
-    if (rule.minWeightKg !== null && rule.maxWeightKg !== null && rule.minWeightKg > rule.maxWeightKg) {
-      context.addIssue({ code: "custom", path: ["maxWeightKg"], message: "Maximum weight must not be below the minimum" });
-    }
-    if (rule.minValueRupees !== null && rule.maxValueRupees !== null && rule.minValueRupees > rule.maxValueRupees) {
-      context.addIssue({ code: "custom", path: ["maxValueRupees"], message: "Maximum order value must not be below the minimum" });
-    }
-    if (rule.action === "courier" && rule.courierId === null) context.addIssue({ code: "custom", path: ["courierId"], message: "Choose the courier this rule books" });
-  });
+  // Each check runs as soon as the fields it reads are valid, so one save names every mistake at once.
+  .refine((rule) => rule.minWeightKg === null || rule.maxWeightKg === null || rule.minWeightKg <= rule.maxWeightKg, {
+    path: ["maxWeightKg"],
+    error: "Maximum weight must not be below the minimum",
+    when: whenValid("minWeightKg", "maxWeightKg"),
+  })
+  .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, {
+    path: ["maxValueRupees"],
+    error: "Maximum order value must not be below the minimum",
+    when: whenValid("minValueRupees", "maxValueRupees"),
+  })
+  .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: "Choose the courier this rule books", when: whenValid("action", "courierId") });
 
 export type BookingRule = z.infer<typeof BookingRuleSchema>;
 export const BookingRulesSchema = z.array(BookingRuleSchema).max(MAX_RULES, { error: `At most ${MAX_RULES} rules` });

@@ -60,9 +60,9 @@ export default function NeedsAttentionPage() {
             ) : null}
             {items.length > 0 ? (
               <Card>
-                <BlockStack gap="400">
+                <BlockStack gap="400" as="ul">
                   {items.map((item, index) => (
-                    <BlockStack gap="400" key={`${item.kind}-${item.orderGid}`}>
+                    <BlockStack gap="400" as="li" key={`${item.kind}-${item.orderGid}`}>
                       {index > 0 ? <Divider /> : null}
                       <BlockStack gap="100">
                         <InlineStack gap="200">

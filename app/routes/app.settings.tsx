@@ -76,6 +76,20 @@ export default function Settings() {
               ) : null}
 
               <Card>
+                <InlineStack align="space-between" blockAlign="center" gap="300">
+                  <BlockStack gap="100">
+                    <Text as="h2" variant="headingMd">
+                      Auto-booking {settings.autoBooking ? "is on" : "is off"}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      {settings.bookingRuleCount === 0 ? "No rules yet." : `${settings.bookingRuleCount} rule(s) decide which new orders book themselves and with which courier.`}
+                    </Text>
+                  </BlockStack>
+                  <Button url="/app/auto-booking">Edit rules</Button>
+                </InlineStack>
+              </Card>
+
+              <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
                     Courier account

@@ -26,6 +26,7 @@ export default function App() {
         <Link to="/app/orders">Orders to ship</Link>
         <Link to="/app/shipments">Shipments</Link>
         <Link to="/app/attention">Needs attention</Link>
+        <Link to="/app/auto-booking">Auto-booking</Link>
         <Link to="/app/settings">Settings</Link>
       </NavMenu>
       <Outlet />

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  bookingRulesOf,
   courierClientFor,
   courierCredentialsOf,
   defaultWarehouseIdOf,
@@ -176,5 +177,7 @@ export async function settingsForBrowser(shop: string) {
     codTag: settings.codTag,
     prepaidTag: settings.prepaidTag,
     notifyCustomer: settings.notifyCustomer,
+    autoBooking: settings.autoBooking,
+    bookingRuleCount: bookingRulesOf(settings).length,
   };
 }

@@ -150,6 +150,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       ["Orders to ship", "/app/orders", "Orders to ship"],
       ["Shipments", "/app/shipments", "Shipments"],
       ["Needs attention", "/app/attention", "Needs attention"],
+      ["Auto-booking", "/app/auto-booking", "Auto-booking"],
       ["Settings", "/app/settings", "Settings"],
     ];
     for (const [label, path, title] of pages) await step(`nav: ${label}`, () => openFromNav(label, { path }, title));
@@ -372,6 +373,36 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     await step("ship: an order that does not exist", async () => {
       expect(await openDeepLink("/app/orders/999999999/ship", { path: "/app/orders/999999999/ship" })).toBe(404);
       await frame.getByText("No such order").waitFor({ timeout: 5_000 });
+    });
+  });
+
+  it("Auto-booking: rules from the examples, reordered, a mistake named by rule and field, previewed on recent orders, saved", async () => {
+    await step("auto-booking: start from the examples", async () => {
+      await openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
+      await frame.getByRole("button", { name: "Start from example rules" }).click();
+      await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
+      await frame.getByRole("button", { name: "Move rule 3 up" }).click();
+      await frame.getByRole("heading", { name: "Rule 2: Everything else" }).waitFor();
+      await frame.getByRole("button", { name: "Move rule 2 down" }).click();
+      await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
+    });
+    await step("auto-booking: a mistake is named", async () => {
+      await frame.getByLabel("Weight up to (kg)").nth(1).fill("a lot");
+      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
+      await frame.getByText("Rules not saved").waitFor();
+      expect(await frame.getByText("Rule 2 'COD under ₹2,000': Maximum weight must be a number of kg").count()).toBe(2);
+    });
+    await step("auto-booking: preview on recent orders", async () => {
+      await frame.getByLabel("Weight up to (kg)").nth(1).fill("");
+      await navigateInBrowser("Preview", () => frame.getByRole("button", { name: "Preview on recent orders" }).click(), { path: "/app/auto-booking" });
+      await frame.getByText(/^Would have decided \d+ recent order\(s\): #\d+ \(recommended: /).first().waitFor();
+      await frame.getByText(/^Never booked automatically until fixed: .*#1007 \(PIN code not 6 digits\)/).waitFor();
+    });
+    await step("auto-booking: saved, still off", async () => {
+      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
+      await frame.getByText("Auto-booking is off: new orders are checked and wait for you.").waitFor();
+      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      await frame.getByText("3 rule(s) decide which new orders book themselves and with which courier.").waitFor();
     });
   });
 

@@ -1,0 +1,81 @@
+import type { OrderRecord } from "@prisma/client";
+import prisma from "~/db.server";
+import { listRecentOrderRecords, problemsOf, quoteOf } from "~/orders/order-records.server";
+import { READINESS } from "~/orders/readiness";
+import { bookingRulesOf, getShopSettings, saveBookingRules } from "~/settings/shop-settings.server";
+import { fromPaise } from "~/money";
+import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { LOGISTIC_IDS } from "~/shipping/contract";
+import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "./rules-form";
+import type { BookingRule } from "./rules";
+
+/** The auto-booking screen: the shop's rules, whether they run, and which recent orders each would decide. */
+
+const PREVIEW_ORDERS = 50;
+
+function previewOrderOf(record: OrderRecord): PreviewOrder {
+  const problems =
+    record.readiness === READINESS.PROBLEMS
+      ? problemsOf(record)
+          .map((problem) => PROBLEM_LABELS[problem.code])
+          .join(", ")
+      : null;
+  const facts =
+    record.paymentMode && record.totalPaise !== null
+      ? {
+          paymentMode: record.paymentMode === "prepaid" ? ("prepaid" as const) : ("cod" as const),
+          weightKg: (record.weightGrams ?? 0) / 1000,
+          valueRupees: fromPaise(record.totalPaise),
+          pincode: record.pincode ?? "",
+          zone: record.zone,
+          tags: record.tags,
+        }
+      : null;
+  return { orderGid: record.orderGid, orderName: record.orderName || "Order", facts, quote: quoteOf(record), problems };
+}
+
+/** The courier names this shop's quotes and bookings have shown, by logistic id (the service names them only in answers). */
+async function courierNamesOf(shop: string, records: OrderRecord[]): Promise<Record<number, string>> {
+  const names: Record<number, string> = {};
+  for (const record of records) {
+    const quote = quoteOf(record);
+    for (const quoted of [quote?.cheapest, quote?.fastest, quote?.recommended]) if (quoted) names[quoted.courierId] ??= quoted.name;
+  }
+  const booked = await prisma.shipment.findMany({
+    where: { shop, courierId: { not: null }, courierName: { not: null } },
+    distinct: ["courierId"],
+    select: { courierId: true, courierName: true },
+  });
+  for (const shipment of booked) names[shipment.courierId!] ??= shipment.courierName!;
+  return Object.fromEntries(LOGISTIC_IDS.map((id) => [id, names[id] ?? `Courier ${id}`]));
+}
+
+async function previewFor(shop: string, rules: readonly BookingRule[]): Promise<{ preview: RulePreview; courierNames: Record<number, string> }> {
+  const records = await listRecentOrderRecords(shop, PREVIEW_ORDERS);
+  const courierNames = await courierNamesOf(shop, records);
+  return { preview: previewRules(rules, records.map(previewOrderOf), courierNames), courierNames };
+}
+
+export async function rulesPage(shop: string) {
+  const settings = await getShopSettings(shop);
+  const rules = bookingRulesOf(settings);
+  return { autoBooking: settings.autoBooking, drafts: rules.map(draftOf), ...(await previewFor(shop, rules)) };
+}
+
+export type RulesFormOutcome =
+  | { kind: "saved"; autoBooking: boolean; drafts: RuleDraft[]; preview: RulePreview }
+  | { kind: "previewed"; drafts: RuleDraft[]; preview: RulePreview }
+  | { kind: "invalid"; drafts: RuleDraft[]; formError: string | null; fieldErrors: Record<string, string> };
+
+/** Saves the rules (and the auto-booking switch), or previews them unsaved; a rule set with errors is neither. */
+export async function submitRulesForm(shop: string, form: FormData): Promise<RulesFormOutcome> {
+  const intent = form.get("intent") === "preview" ? "preview" : "save";
+  const parsed = parseRulesForm(String(form.get("rules") ?? "[]"));
+  if (!parsed.ok) return { kind: "invalid", drafts: parsed.drafts, formError: parsed.formError, fieldErrors: parsed.fieldErrors };
+  const drafts = parsed.rules.map(draftOf);
+  const { preview } = await previewFor(shop, parsed.rules);
+  if (intent === "preview") return { kind: "previewed", drafts, preview };
+  const autoBooking = form.get("autoBooking") === "on";
+  await saveBookingRules(shop, { autoBooking, rules: parsed.rules });
+  return { kind: "saved", autoBooking, drafts, preview };
+}
