@@ -1,0 +1,140 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getPublicTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
+import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
+import { fill, formatDay, formatMoment, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
+
+/**
+ * The public tracking page, `GET /track/{awb}`: the link in Shopify's shipping email. No login and no Shopify
+ * session; a plain document rendered on the server (app/tracking/tracking-document.server.tsx says why without
+ * JavaScript). Rate-limited per caller; an unknown or malformed number is a 404 page, in the shopper's language.
+ */
+export const loader = async ({ request, params, context }: LoaderFunctionArgs) => {
+  const url = new URL(request.url);
+  const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
+  const path = url.pathname;
+
+  const wait = trackingLookupLimiter.take(context.clientAddress ?? "unknown");
+  if (wait > 0) {
+    const t = stringsFor(language);
+    return htmlResponse(
+      <TrackingDocument language={language} title={t.rateLimited.title} path={path}>
+        <h1>{t.rateLimited.title}</h1>
+        <p className="lead">{retryMessage(language, wait)}</p>
+      </TrackingDocument>,
+      { status: 429, language, cacheControl: "no-store", headers: { "Retry-After": String(wait) } },
+    );
+  }
+
+  const tracking = await getPublicTracking(params.awb);
+  if (!tracking) {
+    const t = stringsFor(language);
+    return htmlResponse(
+      <TrackingDocument language={language} title={t.notFound.title} path={path}>
+        <h1>{t.notFound.title}</h1>
+        <p className="lead">{t.notFound.body}</p>
+        <LookupForm language={language} value={parseAwb(params.awb) ?? undefined} />
+      </TrackingDocument>,
+      { status: 404, language, cacheControl: "no-store" },
+    );
+  }
+
+  const stage = stageText(language, tracking.stage);
+  return htmlResponse(
+    <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={path}>
+      <TrackingPage tracking={tracking} language={language} />
+    </TrackingDocument>,
+    { status: 200, language, cacheControl: "private, max-age=60" },
+  );
+};
+
+function TrackingPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
+  const t = stringsFor(language);
+  const stage = stageText(language, tracking.stage);
+  return (
+    <>
+      <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">
+        <h1 id="stage">{stage.label}</h1>
+        <p className="lead">{stage.summary}</p>
+        {tracking.deliveredAt ? (
+          <p className="when">
+            {t.facts.delivered}: <time dateTime={tracking.deliveredAt}>{formatDay(language, tracking.deliveredAt)}</time>
+          </p>
+        ) : tracking.expectedDeliveryAt ? (
+          <p className="when">
+            {t.facts.expected}: <time dateTime={tracking.expectedDeliveryAt}>{formatDay(language, tracking.expectedDeliveryAt)}</time>
+          </p>
+        ) : null}
+      </section>
+
+      {tracking.milestone ? <Progress milestone={tracking.milestone} language={language} /> : null}
+
+      <section aria-labelledby="details">
+        <h2 id="details">{t.facts.heading}</h2>
+        <dl className="facts">
+          <div>
+            <dt>{t.facts.awb}</dt>
+            <dd className="awb">{tracking.awb}</dd>
+          </div>
+          <div>
+            <dt>{t.facts.courier}</dt>
+            <dd>{tracking.courier ?? t.facts.unknown}</dd>
+          </div>
+          <div>
+            <dt>{t.facts.destination}</dt>
+            <dd>{tracking.destinationCity ?? t.facts.unknown}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="updates">
+        <h2 id="updates">{t.timeline.heading}</h2>
+        <p className="note">
+          {tracking.checkedAt ? fill(t.freshness.updated, { time: formatMoment(language, tracking.checkedAt) }) : t.freshness.never}
+          {tracking.refreshRequested ? ` ${t.freshness.checking}` : null}
+        </p>
+        {tracking.timeline.length === 0 ? (
+          <p>{t.timeline.empty}</p>
+        ) : (
+          <>
+            <p className="visually-hidden">{t.timeline.intro}</p>
+            <ol className="timeline">
+              {tracking.timeline.map((entry) => (
+                <li key={`${entry.at}|${entry.code}|${entry.activity}`}>
+                  <p className="entry-stage">{stageText(language, entry.code).label}</p>
+                  <p className="entry-activity">{entry.activity}</p>
+                  <p className="entry-meta">
+                    <time dateTime={entry.at}>{formatMoment(language, entry.at)}</time>
+                    {entry.place ? <span className="entry-place">{entry.place}</span> : null}
+                  </p>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Progress({ milestone, language }: { milestone: NonNullable<PublicTracking["milestone"]>; language: Language }) {
+  const t = stringsFor(language);
+  const current = MILESTONES.indexOf(milestone);
+  return (
+    <section aria-labelledby="progress">
+      <h2 id="progress" className="visually-hidden">
+        {t.progress.heading}
+      </h2>
+      <ol className="progress">
+        {MILESTONES.map((step, index) => {
+          const state = index < current ? "done" : index === current ? "current" : "todo";
+          return (
+            <li key={step} className={`step-${state}`} aria-current={state === "current" ? "step" : undefined}>
+              {t.progress[step]}
+              {state === "todo" ? null : <span className="visually-hidden"> ({state === "done" ? t.progress.done : t.progress.current})</span>}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,369 @@
+import { isIPv6 } from "node:net";
+import { z } from "zod";
+import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
+import { getConfig } from "~/config.server";
+import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { describeError } from "~/logging.server";
+import { isServiceStatusCode, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
+import { isFinalStage, STAGES } from "./courier-progress";
+
+/**
+ * What the public tracking page (`/track/{awb}`, linked from Shopify's shipping email) may show of a shipment: its
+ * stage, dates, courier, awb, destination city and the courier's timeline — and nothing else. No name, phone,
+ * e-mail, street, PIN code, order name or internal id leaves this module: the page gets a `PublicTracking`, built
+ * field by field, never a row. The courier's own words (activity, place) pass through a redaction of the shopper's
+ * details as stored in the booking body, since couriers write things like "Delivered to ASHA RAO".
+ *
+ * The page never calls the courier or Shopify: a shipment last synced longer ago than its stage's poll interval
+ * gets its shop's `tracking-sync` job enqueued (de-duplicated by the queue), and the page shows what is known now.
+ */
+
+/** The shipments that have an awb: booked (fulfilled in Shopify or not) and cancelled ones. */
+const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.CANCELLED];
+
+/** The longest timeline shown: a real shipment has a few dozen scans. */
+const MAX_TIMELINE_ENTRIES = 200;
+
+/**
+ * An awb as couriers write them: letters and digits (Delhivery's 14 digits, India Post's EM123456789IN), at times
+ * with `-` or `_`; 4 to 64 characters (the contract's limit on awbs). Anything else is not looked up.
+ */
+const AWB_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_-]{3,63}$/;
+
+/** The awb from the address (Remix has decoded it), or null when it cannot be one. */
+export function parseAwb(raw: string | undefined): string | null {
+  const awb = (raw ?? "").trim();
+  return AWB_SHAPE.test(awb) ? awb : null;
+}
+
+/** How the page colours the stage: ordinary progress, something that delays it, done, or a parcel that will not arrive. */
+export type StageTone = "progress" | "attention" | "done" | "problem";
+
+/** The steps of an ordinary delivery, in order, as the page's progress bar shows them. */
+export const MILESTONES = ["booked", "shipped", "nearby", "outForDelivery", "delivered"] as const;
+export type Milestone = (typeof MILESTONES)[number];
+
+/** Where each stage sits on the way to the shopper; null for the exceptions that leave it (cancelled, returned, lost, damaged). */
+const MILESTONE_OF: Readonly<Record<ServiceStatusCode, Milestone | null>> = {
+  2: "booked",
+  3: "booked",
+  4: "booked",
+  5: "shipped",
+  13: "shipped",
+  6: "nearby",
+  7: "outForDelivery",
+  9: "outForDelivery",
+  8: "delivered",
+  10: null,
+  11: null,
+  12: null,
+  14: null,
+  15: null,
+};
+
+const toneOf = (code: ServiceStatusCode | null): StageTone => {
+  if (code === null) return "progress";
+  if (code === SERVICE_STATUS.DELIVERED) return "done";
+  if (MILESTONE_OF[code] === null) return "problem";
+  return STAGES[code].exception ? "attention" : "progress";
+};
+
+export interface PublicTimelineEntry {
+  code: ServiceStatusCode;
+  /** The courier's words, with the shopper's details redacted. */
+  activity: string;
+  place: string | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** Everything the public page shows of a shipment. Dates are ISO 8601 instants; the page shows them in India's time. */
+export interface PublicTracking {
+  awb: string;
+  courier: string | null;
+  destinationCity: string | null;
+  /** The courier's latest stage; null until the courier has reported one. */
+  stage: ServiceStatusCode | null;
+  tone: StageTone;
+  /** The step of an ordinary delivery the parcel is at; null when an exception took it off that path. */
+  milestone: Milestone | null;
+  /** No further progress follows (delivered, cancelled, returned, lost, damaged). */
+  isFinal: boolean;
+  expectedDeliveryAt: string | null;
+  deliveredAt: string | null;
+  /** When Dakiya last read the courier's tracking. */
+  checkedAt: string | null;
+  /** The tracking was stale and a sync has been asked for now. */
+  refreshRequested: boolean;
+  /** Newest first. */
+  timeline: PublicTimelineEntry[];
+}
+
+// ─── The booking body: the city to show, and the shopper's details to keep out of the courier's words ────────
+
+// Each field is read on its own and a malformed one ignored: the page must render for any stored body (also one
+// customers/redact has rewritten, where these read "[redacted]").
+const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const textOrNumber = loose(z.union([z.string(), z.number()]).transform(String));
+const StoredBodySchema = z.object({
+  city: loose(z.string().trim().min(1).max(100)),
+  state: loose(z.string()),
+  order_id: textOrNumber,
+  name: textOrNumber,
+  company_name: textOrNumber,
+  mobile: textOrNumber,
+  alt_mobile: textOrNumber,
+  email: textOrNumber,
+  gst_number: textOrNumber,
+  address_line_1: textOrNumber,
+  address_line_2: textOrNumber,
+  pincode: textOrNumber,
+  delivery_remarks: textOrNumber,
+});
+type StoredBody = z.infer<typeof StoredBodySchema>;
+
+function readStoredBody(requestPayload: string): StoredBody {
+  try {
+    const parsed = StoredBodySchema.safeParse(JSON.parse(requestPayload));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const MASK = "•••";
+// Phone numbers and e-mail addresses of anyone, not only the shopper's as stored: an Indian mobile with or without
+// +91, and anything shaped like an address.
+const ANY_PHONE = /(?<!\d)(?:\+?91[\s-]?)?[6-9]\d{4}[\s-]?\d{5}(?!\d)/g;
+const ANY_EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+
+/**
+ * A function that masks the shopper's details in a courier's text: the name and each word of it, phone numbers,
+ * e-mail, company, GST number, PIN code, the order's name, and the address lines with each of their comma-separated
+ * parts — whole words only, case-insensitive. The destination city and state are kept: the page shows the city.
+ */
+export function shopperDetailsRedactor(body: StoredBody): (text: string) => string {
+  const keep = new Set([body.city, body.state].filter(Boolean).map((value) => value!.trim().toLowerCase()));
+  const secrets = new Set<string>();
+  const add = (value: string | undefined, minLength = 3) => {
+    const trimmed = value?.trim();
+    if (trimmed && trimmed.length >= minLength && trimmed !== "[redacted]" && !keep.has(trimmed.toLowerCase())) secrets.add(trimmed);
+  };
+  for (const value of [body.name, body.company_name]) {
+    add(value);
+    for (const word of value?.split(/\s+/) ?? []) add(word);
+  }
+  for (const value of [body.mobile, body.alt_mobile]) {
+    add(value);
+    const digits = value?.replace(/\D/g, "") ?? "";
+    add(digits.slice(-10), 8);
+  }
+  for (const value of [body.email, body.gst_number, body.pincode, body.order_id, body.delivery_remarks]) add(value);
+  for (const value of [body.address_line_1, body.address_line_2]) {
+    add(value);
+    for (const part of value?.split(",") ?? []) add(part, 4);
+  }
+  const known = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = known.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${known.join("|")})(?![\\p{L}\\p{N}])`, "giu") : null;
+  return (text) => {
+    // The patterns first: a known phone number masked alone would leave its "+91-" behind.
+    const masked = text.replace(ANY_EMAIL, MASK).replace(ANY_PHONE, MASK);
+    return pattern ? masked.replace(pattern, MASK) : masked;
+  };
+}
+
+// ─── Freshness ────────────────────────────────────────────────────────────────────────────────────────────────
+
+interface Freshness {
+  stage: ServiceStatusCode | null;
+  syncedAt: Date | null;
+  nextSyncAt: Date | null;
+}
+
+/**
+ * Whether the page should ask for a sync: the shipment is not in a final stage and was last read from the courier
+ * longer ago than its stage's poll interval (never read: stage 2's). A shipment no longer polled (nextSyncAt null:
+ * the courier stopped knowing the awb, and the merchant was told) is left alone: the sync would skip it.
+ */
+export function needsSync({ stage, syncedAt, nextSyncAt }: Freshness, now: Date, baseSeconds: number): boolean {
+  if (stage !== null && isFinalStage(stage)) return false;
+  if (nextSyncAt === null) return false;
+  if (syncedAt === null) return true;
+  return now.getTime() - syncedAt.getTime() > STAGES[stage ?? SERVICE_STATUS.MANIFESTED].pollEvery * baseSeconds * 1000;
+}
+
+// The page waits this long for the job to be enqueued (one insert, normally milliseconds), then shows what it has;
+// a slower enqueue finishes on its own.
+const SYNC_REQUEST_WAIT_MS = 1_500;
+
+async function askForSync(shop: string, requestSync: (shop: string) => Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const requested = requestSync(shop).then(
+    () => true,
+    (error: unknown) => {
+      // Only the kind and place: the page still shows what is known.
+      console.error(`Tracking page: asking for a tracking sync failed: ${describeError(error)}`);
+      return false;
+    },
+  );
+  const waited = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), SYNC_REQUEST_WAIT_MS);
+  });
+  try {
+    return await Promise.race([requested, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ─── The lookup ───────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface PublicTrackingDeps {
+  now?: () => Date;
+  /** TRACKING_SYNC_SECONDS. */
+  baseSeconds?: number;
+  /** Asks for the shop's tracking sync; the job queue by default. */
+  requestSync?: (shop: string) => Promise<unknown>;
+}
+
+/**
+ * The public view of the shipment with this awb, or null when there is none (or the text cannot be an awb). The
+ * awb is matched as written and in capitals (a shopper typing "em123…in"), through the awb index. Two shops'
+ * shipments under one awb (two couriers' number ranges meeting) show the newer.
+ */
+export async function getPublicTracking(rawAwb: string | undefined, deps: PublicTrackingDeps = {}): Promise<PublicTracking | null> {
+  const awb = parseAwb(rawAwb);
+  if (!awb) return null;
+  const now = (deps.now ?? (() => new Date()))();
+  const shipment = await prisma.shipment.findFirst({
+    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      shop: true,
+      status: true,
+      awb: true,
+      courierName: true,
+      requestPayload: true,
+      courierStatusCode: true,
+      courierStatusAt: true,
+      estimatedDeliveryAt: true,
+      deliveredAt: true,
+      syncedAt: true,
+      nextSyncAt: true,
+      trackingEvents: {
+        select: { code: true, activity: true, location: true, happenedAt: true },
+        orderBy: [{ happenedAt: "desc" }, { id: "desc" }],
+        take: MAX_TIMELINE_ENTRIES,
+      },
+    },
+  });
+  if (!shipment?.awb) return null;
+
+  const reported = shipment.courierStatusCode !== null && isServiceStatusCode(shipment.courierStatusCode) ? shipment.courierStatusCode : null;
+  // Cancelled with the courier (which is possible only before pickup) and not yet synced since: the parcel will not
+  // come, whatever the courier's last scan said.
+  const stage = shipment.status === SHIPMENT_STATUS.CANCELLED && (reported === null || !isFinalStage(reported)) ? SERVICE_STATUS.CANCELLED : reported;
+  const isFinal = stage !== null && isFinalStage(stage);
+
+  const body = readStoredBody(shipment.requestPayload);
+  const redact = shopperDetailsRedactor(body);
+  const timeline = shipment.trackingEvents.flatMap((event): PublicTimelineEntry[] =>
+    isServiceStatusCode(event.code) ? [{ code: event.code, activity: redact(event.activity), place: event.location ? redact(event.location) : null, at: event.happenedAt.toISOString() }] : [],
+  );
+
+  const delivered = stage === SERVICE_STATUS.DELIVERED ? (shipment.deliveredAt ?? shipment.courierStatusAt) : null;
+  // Past a final stage, or on the way back to the seller, there is no delivery to expect.
+  const expectsDelivery = !isFinal && stage !== SERVICE_STATUS.RTO;
+
+  let refreshRequested = false;
+  const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
+  if (needsSync({ stage, syncedAt: shipment.syncedAt, nextSyncAt: shipment.nextSyncAt }, now, baseSeconds)) {
+    refreshRequested = await askForSync(shipment.shop, deps.requestSync ?? ((shop) => enqueue("tracking-sync", { shop })));
+  }
+
+  return {
+    awb: shipment.awb,
+    courier: shipment.courierName,
+    destinationCity: body.city ?? null,
+    stage,
+    tone: toneOf(stage),
+    milestone: stage === null ? "booked" : MILESTONE_OF[stage],
+    isFinal,
+    expectedDeliveryAt: expectsDelivery ? (shipment.estimatedDeliveryAt?.toISOString() ?? null) : null,
+    deliveredAt: delivered?.toISOString() ?? null,
+    checkedAt: shipment.syncedAt?.toISOString() ?? null,
+    refreshRequested,
+    timeline,
+  };
+}
+
+// ─── Rate limit ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Lookups per caller, so awbs cannot be tried in bulk: at most `limit` within any `windowMs`, after which the caller
+ * waits until its oldest lookup in the window leaves it; refused lookups do not count. Kept in memory, per process:
+ * each app process counts for itself (N processes behind a balancer allow up to N× as many; the aim is to make
+ * guessing slow, not to meter exactly), and a restart forgets. At most `maxTracked` callers are remembered; beyond
+ * that the longest-unseen are forgotten, so a flood of addresses cannot grow memory without bound.
+ *
+ * A caller is its address as the HTTP server saw it (`context.clientAddress`): an IPv4 address, or an IPv6
+ * address's /64 (one subscriber's network; a phone may rotate through its /64). Many phones can share one IPv4
+ * address behind a carrier's NAT, hence a limit well above what one shopper does (a look, a language switch, a
+ * reload).
+ */
+export interface LookupLimits {
+  limit: number;
+  windowMs: number;
+  maxTracked: number;
+}
+
+export const TRACKING_LOOKUP_LIMITS: LookupLimits = { limit: 30, windowMs: 60_000, maxTracked: 10_000 };
+
+/** The key a caller is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its first 64 bits. */
+export function callerKey(address: string): string {
+  const plain = address.trim().toLowerCase().replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(plain)) return plain;
+  const [head = "", tail] = plain.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::1.2.3.4) is two groups.
+  const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes(".") ? 2 : 1), 0);
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+export function createLookupLimiter({ limits = TRACKING_LOOKUP_LIMITS, now = () => Date.now() }: { limits?: LookupLimits; now?: () => number } = {}) {
+  /** Caller → times of its lookups in the window, oldest first; Map order is least recently seen first. */
+  const lookups = new Map<string, number[]>();
+  return {
+    limits,
+    /**
+     * Counts one lookup by this caller and answers 0, or, when it is over the limit, the whole seconds until it may
+     * look up again (for Retry-After) without counting it.
+     */
+    take(address: string): number {
+      const key = callerKey(address);
+      const at = now();
+      const recent = (lookups.get(key) ?? []).filter((time) => time > at - limits.windowMs);
+      lookups.delete(key);
+      if (recent.length >= limits.limit) {
+        lookups.set(key, recent);
+        return Math.max(1, Math.ceil((recent[recent.length - limits.limit]! + limits.windowMs - at) / 1000));
+      }
+      recent.push(at);
+      lookups.set(key, recent);
+      if (lookups.size > limits.maxTracked) lookups.delete(lookups.keys().next().value!);
+      return 0;
+    },
+  };
+}
+
+/** This process's limiter for `/track/{awb}`. */
+export const trackingLookupLimiter = createLookupLimiter();
