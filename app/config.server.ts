@@ -60,6 +60,9 @@ const ConfigSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number({ error: "must be a number of jobs" }).int({ error: "must be a whole number of jobs" }).min(0).max(64).default(8),
   // The base of how often shipments are polled for tracking (app/tracking/courier-progress.ts multiplies it per stage).
   TRACKING_SYNC_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be whole seconds" }).min(1).max(86_400).default(600),
+  // Proxies in front of the app that append to X-Forwarded-For (a load balancer: 1); the public tracking page's
+  // per-address limit counts the address they saw. 0 trusts no header.
+  TRUSTED_PROXY_HOPS: z.coerce.number({ error: "must be a number of proxies" }).int({ error: "must be a whole number" }).min(0).max(5).default(0),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),
 });
 

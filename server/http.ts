@@ -18,6 +18,22 @@ export interface AppServerOptions {
   port: number;
   host?: string;
   publicDir?: string;
+  /**
+   * How many proxies in front of the app append to X-Forwarded-For (TRUSTED_PROXY_HOPS). 0: the socket's peer is
+   * the caller. Behind one load balancer, 1: the address it appended is the caller's; anything further left was
+   * written by the caller and is not trusted.
+   */
+  trustedProxyHops?: number;
+}
+
+/** The caller's address, for rate limits: the socket's peer, or the one the trusted proxies saw. */
+export function clientAddressOf(incoming: Pick<IncomingMessage, "headers" | "socket">, trustedProxyHops = 0): string {
+  const peer = incoming.socket.remoteAddress ?? "unknown";
+  if (trustedProxyHops <= 0) return peer;
+  const header = incoming.headers["x-forwarded-for"];
+  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((part) => part.trim()).filter(Boolean);
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? peer;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -180,7 +196,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     }
 
     const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
-    const response = await handle(request, { clientAddress: incoming.socket.remoteAddress ?? "unknown" });
+    const response = await handle(request, { clientAddress: clientAddressOf(incoming, options.trustedProxyHops) });
     await send(response, outgoing);
   }
 

@@ -27,20 +27,25 @@ export async function forgetShop(shop: string): Promise<void> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
+    // Tracking entries go with their shipments (cascade).
     prisma.shipment.deleteMany({ where: { shop } }),
+    prisma.orderRecord.deleteMany({ where: { shop } }),
+    prisma.shopSync.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
   ]);
 }
 
 /**
  * Removes what identifies one customer of a shop (`customers/redact`): the name, phone, e-mail and address in
- * the booking bodies Dakiya stored for the given orders, and in the sandbox's copy of those bookings. Awbs,
- * charges and statuses stay: they identify no one. `orderIds` are Shopify's numeric order ids. Returns how many
+ * the booking bodies Dakiya stored for the given orders, and in the sandbox's copy of those bookings; the courier's
+ * words in their tracking entries; the tags and address digest kept with the orders. Awbs, charges, statuses, city
+ * and PIN code stay: they identify no one. `orderIds` are Shopify's numeric order ids. Returns how many
  * shipments were redacted.
  */
 export async function redactCustomer(shop: string, orderIds: readonly number[]): Promise<number> {
   if (orderIds.length === 0) return 0;
-  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: orderIds.map((id) => `gid://shopify/Order/${id}`) } } });
+  const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
+  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: orderGids } } });
   const awbs = shipments.map((shipment) => shipment.awb).filter((awb): awb is string => awb !== null);
   if (awbs.length > 0) {
     try {
@@ -54,5 +59,12 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
     if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
     await prisma.shipment.update({ where: { id: shipment.id }, data: { requestPayload: payload ? JSON.stringify(payload) : "" } });
   }
+  // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
+  const shipmentIds = shipments.map((shipment) => shipment.id);
+  if (shipmentIds.length > 0) {
+    await prisma.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${shipmentIds}::int[])`;
+  }
+  // The order's stored readiness: its address digest and tags (which may carry a name or a phone) go.
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid: { in: orderGids } }, data: { addressDigest: null, tags: [] } });
   return shipments.length;
 }

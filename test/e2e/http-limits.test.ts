@@ -90,3 +90,19 @@ describe("the HTTP server's limits", () => {
     expect(server.output()).not.toMatch(/aaaaaaaa|host header does not match/);
   });
 });
+
+describe("the caller's address the rate limits count", () => {
+  const from = (forwardedFor: string | undefined, peer = "10.0.0.5") => ({ headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }, socket: { remoteAddress: peer } }) as never;
+
+  it("is the connection's peer unless proxies are trusted, and then the address the nearest trusted proxy saw", async () => {
+    const { clientAddressOf } = await import("../../server/http");
+    // A shopper cannot choose their own address by sending the header.
+    expect(clientAddressOf(from("203.0.113.9"), 0)).toBe("10.0.0.5");
+    // Behind one balancer: what it appended, not what the caller wrote before it.
+    expect(clientAddressOf(from("1.2.3.4, 203.0.113.9"), 1)).toBe("203.0.113.9");
+    expect(clientAddressOf(from("1.2.3.4, 198.51.100.7, 203.0.113.9"), 2)).toBe("198.51.100.7");
+    // Fewer entries than trusted hops: the furthest one there is.
+    expect(clientAddressOf(from(undefined), 1)).toBe("10.0.0.5");
+    expect(clientAddressOf(from("203.0.113.9"), 3)).toBe("203.0.113.9");
+  });
+});
