@@ -15,7 +15,7 @@ import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { getConfig } from "~/config.server";
 import { seedShop } from "../../store/seed";
 import type { RunningCourierService } from "../support/courier-service";
-import { resetJobs } from "../support/jobs";
+import { resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
 
@@ -215,6 +215,18 @@ describe("booking from the order page", () => {
     const badId = await call<{ error: string }>(bookAction, fromAdmin("/api/orders/1e3/book", { body: { courierId: 1 } }), { id: "1e3" });
     expect(badId.status).toBe(400);
     expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: orderNamed("#1001").id } })).toBe(0);
+  });
+
+  it("answers a booking the courier could not take yet as booked and pending, which the booking's job completes", async () => {
+    // More 503s than the client's own attempts: the courier stays down past the request.
+    courier.failNext("create-order", 3);
+    const answer = await book("#1001", 2);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ outcome: "booked", message: expect.stringMatching(/retry the booking automatically/), order: { state: "shipment", shipment: { status: "booking", statusLabel: "Booking", awb: null } } });
+    expect(answer.body.order.shipment!.attention).toMatch(/did not answer/);
+
+    expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
+    expect((await getOrder("#1001")).body.shipment).toMatchObject({ status: "fulfilled", awb: expect.any(String), courierName: "Bluedart", attention: null });
   });
 
   it("answers a GET on the book route 405, with the CORS headers", async () => {
