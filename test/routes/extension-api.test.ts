@@ -129,6 +129,13 @@ describe("GET /api/orders/{id}", () => {
       expect(answer.status).toBe(200);
       expectCors(answer);
       expect(answer.body).toMatchObject({ state: "unavailable", rates: [], message: expect.stringMatching(/Shopify did not answer\. Try again in a minute/) });
+
+      // A booking that cannot read the order: unavailable, and its claim released (nothing was sent).
+      store.shop.faults.set("order", { kind: "HTTP_503", times: 4 });
+      const booking = await book("#1006", 1);
+      expect(booking.status).toBe(200);
+      expect(booking.body).toMatchObject({ outcome: "unavailable", message: expect.stringMatching(/Shopify did not answer/), order: { state: "unavailable" } });
+      expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: orderNamed("#1006").id } })).toBe(0);
     } finally {
       store.shop.faults.delete("order");
     }
