@@ -1,4 +1,7 @@
+import { createOrderPages } from "./admin-orders";
 import { signSessionToken, type AppCredentials } from "./auth";
+import { escapeHtml, hostOf, isAppPath, shellLayout } from "./shell-layout";
+import type { StoreSimulator } from "./simulator";
 
 const APP_BRIDGE_CDN = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
 const SHIM_PATH = "/__shell/app-bridge.js";
@@ -48,35 +51,17 @@ function shimScript(shop: string): string {
 })();`;
 }
 
+/** The admin with the app framed in it; the navigation's app links load their page into the frame, as the admin's do. */
 function shellPage(shop: string, shopName: string, frameSrc: string): string {
-  const links = [
-    ["Home", "/app"],
-    ["Orders to ship", "/app/orders"],
-    ["Shipments", "/app/shipments"],
-    ["Needs attention", "/app/attention"],
-    ["Auto-booking", "/app/auto-booking"],
-    ["Settings", "/app/settings"],
-  ];
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${shopName} · Admin (local)</title>
-<style>
-  body { margin: 0; font: 14px system-ui, sans-serif; background: #f1f1f1; display: grid; grid-template: 48px 1fr / 220px 1fr; height: 100vh; }
-  header { grid-column: 1 / 3; background: #1a1a1a; color: #fff; display: flex; align-items: center; padding: 0 16px; gap: 12px; }
-  nav { padding: 12px; } nav a { display: block; padding: 8px 10px; color: #303030; text-decoration: none; border-radius: 8px; } nav a:hover { background: #e3e3e3; }
-  iframe { border: 0; width: 100%; height: 100%; background: #f1f1f1; }
-</style></head>
-<body>
-  <header><strong>${shopName}</strong><span style="opacity:.7">${shop} · local Shopify admin (store simulator)</span></header>
-  <nav aria-label="Dakiya">${links.map(([label, path]) => `<a href="#" data-path="${path}">${label}</a>`).join("")}</nav>
-  <main><iframe id="app" title="Dakiya" src="${frameSrc}"></iframe></main>
-  <script>
-    for (const link of document.querySelectorAll("nav a")) link.addEventListener("click", async (event) => {
+  const main = `<iframe id="app" title="Dakiya" src="${escapeHtml(frameSrc)}"></iframe>`;
+  const script = `<script>
+    for (const link of document.querySelectorAll("nav a[data-path]")) link.addEventListener("click", async (event) => {
       event.preventDefault();
       const token = await fetch("/__shell/session-token?shop=${encodeURIComponent(shop)}").then((r) => r.text());
-      document.getElementById("app").src = link.dataset.path + "?embedded=1&shop=${encodeURIComponent(shop)}&host=${encodeURIComponent(Buffer.from(`${shop}/admin`).toString("base64url"))}&id_token=" + token;
+      document.getElementById("app").src = link.dataset.path + "?embedded=1&shop=${encodeURIComponent(shop)}&host=${encodeURIComponent(hostOf(shop))}&id_token=" + token;
     });
-  </script>
-</body></html>`;
+  </script>`;
+  return shellLayout({ shop, shopName, title: "Dakiya", current: "app", main, scripts: script, framed: true });
 }
 
 export interface AdminShellOptions {
@@ -85,15 +70,19 @@ export interface AdminShellOptions {
   appUrl: string;
   shopName: (shop: string) => string | undefined;
   defaultShop: string;
+  /** The store behind the shell's own order pages (/admin/orders); without it they are not served. */
+  simulator?: StoreSimulator;
 }
 
 /**
  * The Shopify admin, locally: GET /admin frames the app as the admin does (embedded=1, shop, host,
- * id_token). The app is served through this origin so its script can be swapped for the shim and
- * its frame-ancestors admit this shell; nothing of this reaches the app's code.
+ * id_token), at `?app=<path>` when given. The app is served through this origin so its script can be
+ * swapped for the shim and its frame-ancestors admit this shell; nothing of this reaches the app's code.
+ * The admin's own Orders pages (store/admin-orders.ts) show Dakiya's order-page extensions.
  */
 export function createAdminShell(options: AdminShellOptions) {
   const appOrigin = new URL(options.appUrl).origin;
+  const orderPages = options.simulator ? createOrderPages({ simulator: options.simulator, appUrl: options.appUrl }) : null;
 
   async function proxy(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -128,8 +117,9 @@ export function createAdminShell(options: AdminShellOptions) {
     if (url.pathname === "/admin" || url.pathname === "/") {
       const shopName = options.shopName(shop);
       if (!shopName) return new Response(`No shop ${shop} in the simulator`, { status: 404 });
-      const host = Buffer.from(`${shop}/admin`).toString("base64url");
-      const frameSrc = `/app?embedded=1&shop=${encodeURIComponent(shop)}&host=${host}&id_token=${signSessionToken(options.app, shop)}`;
+      const requested = url.searchParams.get("app") ?? "/app";
+      const appPath = isAppPath(requested) ? requested : "/app";
+      const frameSrc = `${appPath}?embedded=1&shop=${encodeURIComponent(shop)}&host=${hostOf(shop)}&id_token=${signSessionToken(options.app, shop)}`;
       return new Response(shellPage(shop, shopName, frameSrc), { headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
     if (url.pathname === "/__shell/session-token") {
@@ -137,6 +127,8 @@ export function createAdminShell(options: AdminShellOptions) {
       return new Response(signSessionToken(options.app, shop), { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
     }
     if (url.pathname === SHIM_PATH) return new Response(shimScript(shop), { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+    const orderPage = await orderPages?.(request, shop);
+    if (orderPage) return orderPage;
     if (/^\/[a-z0-9-]+\.myshopify\.com\//.test(url.pathname)) return null;
     return proxy(request);
   };

@@ -8,7 +8,7 @@ import { createStoreSimulator } from "./simulator";
 /** The simulator and its admin shell on one port, seeded with the demo shop. */
 export async function startLocalStore({ port, app, appUrl, throttle }: { port: number; app: AppCredentials; appUrl: string; throttle?: Partial<ThrottleSettings> }) {
   const simulator = createStoreSimulator({ app, appUrl, throttle });
-  const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name });
+  const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name, simulator });
   const server = await serveFetch(async (request) => (await shell(request)) ?? simulator.handle(request), port);
   return { ...server, simulator, shop: SEED_SHOP, adminUrl: `${server.url.replace("127.0.0.1", "localhost")}/admin` };
 }

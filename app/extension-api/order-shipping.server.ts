@@ -1,0 +1,287 @@
+import type { OrderRecord, Shipment } from "@prisma/client";
+import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
+// The wire types the admin extensions were built and tested against (extensions/shared/api.ts): answering them
+// here, rather than a copy, makes any drift between the two a type error.
+import type {
+  BookAnswer,
+  BookOutcome as WireBookOutcome,
+  BulkAnswer,
+  OrderShipping,
+  Problem,
+  RateView,
+  ShipmentStatus as WireShipmentStatus,
+  ShipmentView,
+  SyncAnswer,
+} from "../../extensions/shared/api";
+import { ATTENTION_LABELS, listNeedsAttention, type AttentionKind } from "~/attention/needs-attention.server";
+import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
+import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/booking/shipment-lifecycle";
+import { getShipmentForOrder } from "~/booking/shipments.server";
+import { fromPaise, toPaise } from "~/money";
+import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
+import { READINESS } from "~/orders/readiness";
+import { CourierError } from "~/shipping/client.server";
+import { isLogisticId } from "~/shipping/contract";
+import type { RankedRate } from "~/shipping/rate-ranking";
+import { isServiceStatusCode } from "~/shipping/status";
+import { isSafeTrackingUrl } from "~/shipping/tracking-url";
+import { shopAdmin, ShopifyUnavailableError } from "~/shopify/admin-graphql.server";
+import { getOrderForBooking } from "~/shopify/admin-orders.server";
+import { shopifyBusyResponse, type ShopifyBusy } from "~/shopify/busy.server";
+import type { MappingProblem } from "~/shopify/order-mapping";
+import { STAGES, stageLabel } from "~/tracking/courier-progress";
+import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
+
+/**
+ * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
+ * the app's own modules: quoting and booking (app/booking), tracking (app/tracking), what needs the merchant
+ * (app/attention). Nothing here maps, rates or books by itself.
+ *
+ * Every read and write is by the authenticated shop: an order of another shop has no record or shipment under
+ * this shop, and the shop's own Admin API does not return it, so it is "not found" whoever asks.
+ *
+ * Business outcomes are values (the routes answer them 200: a 401 would open the admin's re-authorize dialog):
+ * Shopify busy past Dakiya's waits and a courier service that does not answer are the contract's `unavailable`.
+ */
+
+export interface ExtensionContext extends BookingContext {
+  now: () => Date;
+}
+
+export function extensionContext(shop: string, admin: Pick<AdminApiContext, "graphql">, now: () => Date = () => new Date()): ExtensionContext {
+  return { shop, admin: shopAdmin(shop, admin), now };
+}
+
+type Base = Pick<OrderShipping, "orderId" | "orderName" | "decision">;
+
+const answer = (base: Base, state: OrderShipping["state"], parts: Partial<Pick<OrderShipping, "problems" | "rates" | "message" | "shipment">> = {}): OrderShipping => ({
+  ...base,
+  state,
+  problems: parts.problems ?? [],
+  rates: parts.rates ?? [],
+  message: parts.message ?? null,
+  shipment: parts.shipment ?? null,
+});
+
+/** The pages' own "Shopify is busy" words (app/shopify/busy.server.ts), as the extensions' unavailable message. */
+async function busyMessage(error: ShopifyUnavailableError): Promise<string> {
+  return ((await shopifyBusyResponse(error).json()) as ShopifyBusy).shopifyBusy;
+}
+
+const toProblem = ({ code, message, fix }: MappingProblem): Problem => ({ code, message, fix });
+
+/** Problems, or "cancelled" when the problem is that the order is cancelled (Shopify knew before Dakiya did). */
+function fromProblems(base: Base, problems: readonly MappingProblem[]): OrderShipping {
+  if (problems.some((problem) => problem.code === "CANCELLED")) return answer(base, "cancelled");
+  return answer(base, "problems", { problems: problems.map(toProblem) });
+}
+
+export function toRateView(rate: RankedRate): RateView {
+  return {
+    courierId: rate.id,
+    name: rate.name,
+    mode: rate.type,
+    // Rupees on the courier's wire and in the contract; rounded to the paisa as Dakiya stores money.
+    totalCharges: fromPaise(toPaise(rate.total_charges)),
+    edd: rate.edd,
+    eddMaxDays: rate.eddMaxDays,
+    zone: rate.zone,
+    isCheapest: rate.isCheapest,
+    isFastest: rate.isFastest,
+    isRecommended: rate.isRecommended,
+  };
+}
+
+const WIRE_STATUS: Record<ShipmentStatus, WireShipmentStatus> = {
+  booking: "booking",
+  booked_unfulfilled: "booked",
+  fulfilled: "fulfilled",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+/**
+ * What the merchant must do about a booking, in words: a flag on the shipment (as the Needs attention page words
+ * it), a tracking exception (the stage table's advice), or a booking or fulfillment Dakiya is still retrying.
+ */
+async function attentionOf(shipment: Shipment): Promise<string | null> {
+  const notes: string[] = [];
+  if (shipment.attention) {
+    const kind = shipment.attention as AttentionKind;
+    const item = (await listNeedsAttention(shipment.shop)).items.find((candidate) => candidate.shipmentId === shipment.id && candidate.kind === kind);
+    notes.push(item ? `${item.message} What to do: ${item.action}.` : `${ATTENTION_LABELS[kind] ?? "Needs attention"}: see Needs attention in Dakiya.`);
+  } else if (shipment.lastError && (shipment.status === "booking" || shipment.status === "booked_unfulfilled")) {
+    notes.push(shipment.lastError);
+  }
+  const code = shipment.courierStatusCode;
+  const exception = code !== null && isServiceStatusCode(code) ? STAGES[code].exception : null;
+  if (exception) notes.push(exception);
+  return notes.length > 0 ? notes.join(" ") : null;
+}
+
+export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> {
+  const status = isShipmentStatus(shipment.status) ? shipment.status : "booking";
+  const events = shipment.awb ? await listTrackingEvents(shipment.shop, shipment.id) : [];
+  const last = events.at(-1);
+  const code = shipment.courierStatusCode;
+  return {
+    status: WIRE_STATUS[status],
+    statusLabel: SHIPMENT_STATUS_LABELS[status].label,
+    awb: shipment.awb,
+    courierName: shipment.courierName,
+    // Only a web address is a link (app/shipping/tracking-url.ts): anything else is left out, never passed on.
+    trackingUrl: shipment.trackingUrl && isSafeTrackingUrl(shipment.trackingUrl) ? shipment.trackingUrl : null,
+    totalCharges: shipment.totalChargesPaise === null ? null : fromPaise(shipment.totalChargesPaise),
+    edd: shipment.edd,
+    courierStatus: code !== null && shipment.courierStatusAt ? { code, label: shipment.courierStatusLabel ?? stageLabel(code), at: shipment.courierStatusAt.toISOString() } : null,
+    // Once delivered, the courier's status says when; an estimate no longer means anything.
+    estimatedDelivery: shipment.estimatedDeliveryAt && !shipment.deliveredAt ? shipment.estimatedDeliveryAt.toISOString() : null,
+    lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,
+    attention: await attentionOf(shipment),
+  };
+}
+
+function baseOf(orderGid: string, record: OrderRecord | null, shipment: Shipment | null): Base {
+  return {
+    orderId: orderGid,
+    orderName: record?.orderName || shipment?.orderName || `Order ${orderGid.split("/").pop()}`,
+    decision: record?.decision && record.decisionReason && record.decidedAt ? { reason: record.decisionReason, at: record.decidedAt.toISOString() } : null,
+  };
+}
+
+/**
+ * One order as the block and the action show it. A booking (anything but a failed one) is shown from what
+ * Dakiya stored, tracking included: no Shopify or courier call. A cancelled order, and one fulfilled outside
+ * Dakiya, are what the order check stored. Any other order is read and quoted live through `quoteOrder`, so the
+ * rates offered are the ones a booking gets now, and "Check again" after a fix in Shopify sees the fix.
+ */
+export async function getOrderShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
+  const [record, shipment] = await Promise.all([getOrderRecord(context.shop, orderGid), getShipmentForOrder(context.shop, orderGid)]);
+  const base = baseOf(orderGid, record, shipment);
+  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) {
+    return answer(base, "shipment", { shipment: await toShipmentView(shipment) });
+  }
+  if (record?.cancelledAt || record?.readiness === READINESS.CANCELLED) return answer(base, "cancelled");
+  if (record?.readiness === READINESS.FULFILLED && problemsOf(record).length > 0) return fromProblems(base, problemsOf(record));
+  return quoteLive(context, orderGid, base);
+}
+
+async function quoteLive(context: ExtensionContext, orderGid: string, base: Base): Promise<OrderShipping> {
+  try {
+    const order = await getOrderForBooking(context.admin, orderGid);
+    if (!order) return answer(base, "not_found");
+    const named = { ...base, orderName: order.name };
+    const quote = await quoteOrder(context, { orderGid, order });
+    switch (quote.kind) {
+      case "quoted":
+        return answer(named, "ready", { rates: quote.rates.map(toRateView) });
+      case "problems":
+        return fromProblems(named, quote.problems);
+      case "unavailable":
+        return answer(named, "unavailable", { message: quote.message });
+      case "not_found":
+        return answer(named, "not_found");
+    }
+  } catch (error) {
+    if (error instanceof ShopifyUnavailableError) return answer(base, "unavailable", { message: await busyMessage(error) });
+    throw error;
+  }
+}
+
+/**
+ * Books the merchant's chosen courier through the exactly-once booking (`bookOrder`), and answers the order as
+ * it now is. A second booking of a booked order — a retry, a timed-out request sent again, another tab — is
+ * "already booked" with the one shipment.
+ */
+export async function bookOrderShipping(context: ExtensionContext, orderGid: string, courierId: number): Promise<BookAnswer> {
+  if (!isLogisticId(courierId)) {
+    return { outcome: "refused", message: "That courier is not one Dakiya books with; choose one of the rates offered.", order: await getOrderShipping(context, orderGid) };
+  }
+  let outcome: BookOutcome;
+  try {
+    outcome = await bookOrder(context, { orderGid, courierId });
+  } catch (error) {
+    if (!(error instanceof ShopifyUnavailableError)) throw error;
+    const message = await busyMessage(error);
+    return { outcome: "unavailable", message, order: answer(baseOf(orderGid, await getOrderRecord(context.shop, orderGid), null), "unavailable", { message }) };
+  }
+  const reply = async (wire: WireBookOutcome, message: string | null, order?: OrderShipping): Promise<BookAnswer> => ({ outcome: wire, message, order: order ?? (await getOrderShipping(context, orderGid)) });
+  const base = async () => baseOf(orderGid, await getOrderRecord(context.shop, orderGid), null);
+  switch (outcome.kind) {
+    case "booked":
+      // Booked, or claimed and waiting for a courier that did not answer: Dakiya retries it, and the shipment says so.
+      return reply("booked", outcome.shipment.lastError);
+    case "already_booked":
+      return reply("already_booked", null);
+    case "problems":
+      return reply("problems", null, fromProblems(await base(), outcome.problems));
+    case "refused":
+      // The fresh order offers the rates again, to choose another courier.
+      return reply("refused", outcome.message);
+    case "unavailable":
+      return reply("unavailable", outcome.message, answer(await base(), "unavailable", { message: outcome.message }));
+    case "not_found":
+      return reply("not_found", "The order was not found in this shop.", answer(await base(), "not_found"));
+    case "cancelled":
+      // The contract has no "cancelled" outcome: a booking refused because the order is cancelled.
+      return reply("refused", "The order is cancelled; it will not be booked.", answer(await base(), "cancelled"));
+    case "quoted":
+      // bookOrder never ends on a bare quote; were it to, nothing was booked.
+      return reply("refused", "The booking did not go through; try again.");
+  }
+}
+
+/**
+ * "Sync now": the shipment's tracking read from the courier at once (`syncShipmentNow`, under its lock) and the
+ * order answered as it now is. An order with nothing booked, or nothing to track yet, is answered as it is.
+ */
+export async function syncOrderShipping(context: ExtensionContext, orderGid: string): Promise<SyncAnswer> {
+  const shipment = await getShipmentForOrder(context.shop, orderGid);
+  if (shipment?.awb) {
+    try {
+      await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now });
+    } catch (error) {
+      const message = error instanceof ShopifyUnavailableError ? await busyMessage(error) : error instanceof CourierError ? courierMessage(error) : null;
+      if (message === null) throw error;
+      return { order: answer(baseOf(orderGid, await getOrderRecord(context.shop, orderGid), shipment), "unavailable", { message }) };
+    }
+  }
+  return { order: await getOrderShipping(context, orderGid) };
+}
+
+const toBulkResult = (result: ShipResult): BulkAnswer["results"][number] => ({
+  orderId: result.orderGid,
+  orderName: result.orderName,
+  outcome: result.outcome,
+  awb: result.awb,
+  courierName: result.courierName,
+  reason: result.reason,
+});
+
+/**
+ * Ships the selected orders by the shop's policy (its rules, else the recommended courier) through `shipOrders`,
+ * one result per order in the order sent. An order Dakiya has already booked is answered "already booked" with its
+ * shipment before anything is asked of Shopify: `shipOrders` quotes first, and the quote of a booked order (now
+ * fulfilled in Shopify) is a problem, not a booking.
+ */
+export async function shipOrdersInBulk(context: ExtensionContext, orderGids: readonly string[]): Promise<BulkAnswer> {
+  const unique = [...new Set(orderGids)];
+  const shipments = await Promise.all(unique.map((orderGid) => getShipmentForOrder(context.shop, orderGid)));
+  const booked = new Map<string, ShipResult>();
+  for (const shipment of shipments) {
+    if (!shipment || !isShipmentStatus(shipment.status) || !holdsBooking(shipment.status)) continue;
+    booked.set(shipment.orderGid, {
+      orderGid: shipment.orderGid,
+      orderName: shipment.orderName || `Order ${shipment.orderGid.split("/").pop()}`,
+      outcome: "already_booked",
+      awb: shipment.awb,
+      courierName: shipment.courierName,
+      reason: shipment.awb ? null : "Being booked right now.",
+    });
+  }
+  const toShip = unique.filter((orderGid) => !booked.has(orderGid));
+  const shipped = toShip.length > 0 ? await shipOrders(context.shop, context.admin, toShip, { policy: "rules" }) : [];
+  const results = new Map([...booked, ...shipped.map((result) => [result.orderGid, result] as const)]);
+  return { results: unique.flatMap((orderGid) => (results.has(orderGid) ? [toBulkResult(results.get(orderGid)!)] : [])) };
+}

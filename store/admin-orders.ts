@@ -1,0 +1,240 @@
+import { readFileSync } from "node:fs";
+import type { StoreOrder, StoreShop } from "./model";
+import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
+import type { StoreSimulator } from "./simulator";
+import { displayFulfillmentStatus, orderTotals } from "./views";
+
+/**
+ * The local admin's own order pages, as Shopify's admin has them: the Orders list (`/admin/orders`, with "Create
+ * test order") and an order's page (`/admin/orders/{id}`, with "Cancel order"), where Dakiya's order-page
+ * extensions appear — the block as a card, the "Ship with Dakiya" action as a dialog — drawn by a plain script
+ * (store/admin-order-card.js) from the same backend routes the extensions call (`/api/orders/…` on the app's
+ * origin, cross-origin with a session token, as the admin's fetch sends them). Orders are created and cancelled
+ * through the simulator, which sends `orders/create` and `orders/cancelled` to the app as Shopify would.
+ *
+ * Not the Polaris web components: the real extensions are tested with Shopify's extension tester
+ * (extensions/README.md); this is for a person and a browser test to drive the backend end to end.
+ */
+
+export const ORDER_CARD_SCRIPT_PATH = "/__shell/order-card.js";
+
+const ORDER_CARD_SCRIPT = readFileSync(new URL("./admin-order-card.js", import.meta.url), "utf8");
+
+export interface OrderPagesOptions {
+  simulator: StoreSimulator;
+  /** Where the app serves: the card calls its `/api/orders/…` routes there, cross-origin as the admin does. */
+  appUrl: string;
+}
+
+const FINANCIAL_LABELS: Record<string, string> = {
+  PAID: "Paid",
+  PENDING: "Payment pending",
+  AUTHORIZED: "Authorized",
+  PARTIALLY_PAID: "Partially paid",
+  PARTIALLY_REFUNDED: "Partially refunded",
+  REFUNDED: "Refunded",
+  VOIDED: "Voided",
+  EXPIRED: "Expired",
+};
+
+const FULFILLMENT_LABELS: Record<string, [label: string, tone: string]> = {
+  UNFULFILLED: ["Unfulfilled", "attention"],
+  PARTIALLY_FULFILLED: ["Partially fulfilled", "attention"],
+  FULFILLED: ["Fulfilled", ""],
+  ON_HOLD: ["On hold", "attention"],
+  FULFILLMENT_NOT_REQUIRED: ["No shipping required", ""],
+};
+
+const inr = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
+const placedAt = (shop: StoreShop, iso: string) => new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: shop.ianaTimezone }).format(new Date(iso));
+
+const badge = (label: string, tone = "") => `<span class="badge${tone ? ` ${tone}` : ""}">${escapeHtml(label)}</span>`;
+
+function statusBadges(order: StoreOrder): string {
+  const payment = FINANCIAL_LABELS[order.displayFinancialStatus] ?? order.displayFinancialStatus;
+  const [fulfillment, tone] = FULFILLMENT_LABELS[displayFulfillmentStatus(order)] ?? [displayFulfillmentStatus(order), ""];
+  return [order.cancelledAt ? badge("Cancelled", "critical") : "", badge(payment, order.displayFinancialStatus === "PAID" ? "" : "attention"), badge(fulfillment, tone)].join("");
+}
+
+const orderPath = (shop: string, order: StoreOrder) => `/admin/orders/${order.legacyResourceId}?${shopQuery(shop)}`;
+
+function ordersList(shop: StoreShop, notice: string): string {
+  const orders = [...shop.orders].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
+  const rows = orders
+    .map((order) => {
+      const address = order.shippingAddress;
+      const customer = address?.name ?? ([order.customer?.firstName, order.customer?.lastName].filter(Boolean).join(" ") || "No customer");
+      return `<tr>
+        <td><a href="${escapeHtml(orderPath(shop.domain, order))}">${escapeHtml(order.name)}</a></td>
+        <td>${escapeHtml(placedAt(shop, order.createdAt))}</td>
+        <td>${escapeHtml(customer)}</td>
+        <td>${escapeHtml(address?.city ?? "—")}</td>
+        <td>${statusBadges(order)}</td>
+        <td class="num">${order.lineItems.reduce((sum, item) => sum + item.quantity, 0)}</td>
+        <td class="num">${escapeHtml(inr.format(orderTotals(order).total))}</td>
+      </tr>`;
+    })
+    .join("");
+  return `<div class="page">
+    <div class="page-head"><h1>Orders</h1>
+      <div class="actions"><form method="post" action="/admin/orders?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="primary">Create test order</button></form></div>
+    </div>
+    ${notice}
+    <div class="card" style="padding:0">
+      <table aria-label="Orders">
+        <thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Customer</th><th scope="col">City</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th></tr></thead>
+        <tbody>${rows}</tbody>
+      </table>
+    </div>
+  </div>`;
+}
+
+function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { appUrl: string; notice: string }): string {
+  const address = order.shippingAddress;
+  const totals = orderTotals(order);
+  const items = order.lineItems
+    .map(
+      (item) => `<tr><td>${escapeHtml(item.title)}${item.sku ? `<div class="muted">SKU ${escapeHtml(item.sku)}</div>` : ""}</td>
+        <td class="num">${escapeHtml(inr.format(item.discountedUnitPrice))} × ${item.quantity}</td><td class="num">${escapeHtml(inr.format(item.discountedUnitPrice * item.quantity))}</td></tr>`,
+    )
+    .join("");
+  const addressLines = address
+    ? [address.name, address.company, address.address1, address.address2, [address.city, address.province, address.zip].filter(Boolean).join(" "), address.country, address.phone]
+        .filter(Boolean)
+        .map((line) => `<div>${escapeHtml(line)}</div>`)
+        .join("")
+    : `<p class="muted">No shipping address</p>`;
+  const customer = order.customer ? [order.customer.firstName, order.customer.lastName].filter(Boolean).join(" ") : (address?.name ?? null);
+  const actions = order.cancelledAt
+    ? ""
+    : `<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
+       <form method="post" action="/admin/orders/${escapeHtml(order.legacyResourceId)}/cancel?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="critical">Cancel order</button></form>`;
+  return `<div class="page">
+    <a class="back" href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">← Orders</a>
+    <div class="page-head"><h1>${escapeHtml(order.name)}</h1>${statusBadges(order)}
+      <span class="muted">${escapeHtml(placedAt(shop, order.createdAt))}</span>
+      <div class="actions">${actions}</div>
+    </div>
+    ${notice}
+    ${order.cancelledAt ? `<div class="banner critical" role="status"><p><strong>This order was cancelled</strong> on ${escapeHtml(placedAt(shop, order.cancelledAt))}${order.cancelReason ? ` (${escapeHtml(order.cancelReason.toLowerCase())})` : ""}.</p></div>` : ""}
+    <div class="columns">
+      <div>
+        <section class="card" aria-labelledby="items-title">
+          <h2 id="items-title">Items</h2>
+          <table aria-label="Items"><tbody>${items}</tbody></table>
+          <table class="totals" aria-label="Totals"><tbody>
+            <tr><td>Subtotal</td><td class="num">${escapeHtml(inr.format(totals.subtotal))}</td></tr>
+            <tr><td>Shipping</td><td class="num">${escapeHtml(inr.format(order.shippingPrice))}</td></tr>
+            <tr><td><strong>Total</strong></td><td class="num"><strong>${escapeHtml(inr.format(totals.total))}</strong></td></tr>
+          </tbody></table>
+        </section>
+        <section class="card" id="dakiya-card" aria-labelledby="dakiya-card-title" data-order-id="${escapeHtml(order.legacyResourceId)}" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}">
+          <h2 id="dakiya-card-title">Dakiya</h2>
+          <div class="dakiya-body" aria-live="polite"><p class="muted">Loading…</p></div>
+        </section>
+      </div>
+      <aside>
+        <section class="card" aria-labelledby="customer-title"><h2 id="customer-title">Customer</h2>
+          <div>${escapeHtml(customer ?? "No customer")}</div>${order.email ? `<div class="muted">${escapeHtml(order.email)}</div>` : ""}</section>
+        <section class="card" aria-labelledby="address-title"><h2 id="address-title">Shipping address</h2>${addressLines}</section>
+        <section class="card" aria-labelledby="payment-title"><h2 id="payment-title">Payment</h2>
+          <dl class="facts"><dt>Status</dt><dd>${escapeHtml(FINANCIAL_LABELS[order.displayFinancialStatus] ?? order.displayFinancialStatus)}</dd>
+          <dt>Method</dt><dd>${escapeHtml(order.paymentGatewayNames.join(", ") || "—")}</dd>
+          <dt>Tags</dt><dd>${escapeHtml(order.tags.join(", ") || "—")}</dd></dl></section>
+      </aside>
+    </div>
+    <dialog id="dakiya-action" aria-labelledby="dakiya-action-title">
+      <div class="dialog-head" id="dakiya-action-title">Ship with Dakiya</div>
+      <div class="dialog-body"></div>
+      <div class="dialog-foot"></div>
+    </dialog>
+  </div>`;
+}
+
+const PLACES = [
+  { city: "Bengaluru", provinceCode: "KA", zip: "560038", street: "3rd Cross, Indiranagar" },
+  { city: "Mumbai", provinceCode: "MH", zip: "400050", street: "Hill Road, Bandra West" },
+  { city: "New Delhi", provinceCode: "DL", zip: "110017", street: "Saket, Press Enclave Marg" },
+  { city: "Chennai", provinceCode: "TN", zip: "600020", street: "Gandhi Nagar, Adyar" },
+  { city: "Pune", provinceCode: "MH", zip: "411001", street: "MG Road, Camp" },
+  { city: "Hyderabad", provinceCode: "TS", zip: "500034", street: "Road No. 10, Banjara Hills" },
+  { city: "Kolkata", provinceCode: "WB", zip: "700019", street: "Gariahat Road, Ballygunge" },
+  { city: "Jaipur", provinceCode: "RJ", zip: "302001", street: "MI Road" },
+];
+const SHOPPERS = ["Aditi Rao", "Rohan Mehta", "Fatima Sheikh", "Karan Singh", "Lakshmi Iyer", "Sanjay Kulkarni", "Nisha Bose", "Imran Qureshi"];
+const PRODUCTS: [title: string, sku: string, price: number, grams: number][] = [
+  ["Handloom cotton kurta", "KUR", 799, 450],
+  ["Block-print bedsheet", "BED", 1499, 900],
+  ["Brass table lamp", "LMP", 1199, 700],
+  ["Chanderi silk scarf", "SCF", 999, 150],
+  ["Masala chai tin", "CHA", 349, 300],
+];
+
+/**
+ * A shopper's order that Dakiya can ship: in India, with a PIN code and a mobile number, cash on delivery or
+ * prepaid in turn (tagged as the demo's settings read it), one or two items.
+ */
+export function testOrderInput(index: number) {
+  const place = PLACES[index % PLACES.length]!;
+  const [firstName, lastName] = SHOPPERS[index % SHOPPERS.length]!.split(" ") as [string, string];
+  const cod = index % 2 === 0;
+  const products = [PRODUCTS[index % PRODUCTS.length]!, ...(index % 3 === 0 ? [PRODUCTS[(index + 2) % PRODUCTS.length]!] : [])];
+  const total = products.reduce((sum, [, , price]) => sum + price, 0);
+  return {
+    email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@example.in`,
+    tags: [cod ? "cod" : "prepaid"],
+    financialStatus: cod ? "PENDING" : "PAID",
+    transactions: [{ gateway: cod ? "Cash on Delivery (COD)" : "Razorpay (UPI, Cards, Wallets, NetBanking)", amountSet: { shopMoney: { amount: total.toFixed(2) } } }],
+    shippingAddress: { firstName, lastName, address1: `${12 + (index % 80)}, ${place.street}`, city: place.city, provinceCode: place.provinceCode, zip: place.zip, countryCode: "IN", phone: `98${String(45_000_000 + index).padStart(8, "0")}` },
+    lineItems: products.map(([title, sku, price, grams]) => ({ title, sku: `${sku}-${100 + index}`, quantity: 1, priceSet: { shopMoney: { amount: price.toFixed(2) } }, requiresShipping: true, weight: { unit: "GRAMS" as const, value: grams } })),
+  };
+}
+
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location } });
+const html = (body: string, status = 200) => new Response(body, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** The order pages' handler: an answer for their addresses, null for anything else. */
+export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
+  const appOrigin = new URL(appUrl).origin;
+  const page = (shop: StoreShop, title: string, main: string, status = 200, scripts = "") =>
+    html(shellLayout({ shop: shop.domain, shopName: shop.name, title, current: "orders", main, scripts }), status);
+  const notFound = (shop: StoreShop) => page(shop, "Not found", `<div class="page"><h1>Order not found</h1><p><a href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">Back to orders</a></p></div>`, 404);
+  const showOrder = (shop: StoreShop, order: StoreOrder, notice = "", status = 200) =>
+    page(shop, order.name, orderPage(shop, order, { appUrl: appOrigin, notice }), status, `<script src="${ORDER_CARD_SCRIPT_PATH}" defer></script>`);
+
+  return async function handle(request: Request, shopDomain: string): Promise<Response | null> {
+    const url = new URL(request.url);
+    if (url.pathname === ORDER_CARD_SCRIPT_PATH) return new Response(ORDER_CARD_SCRIPT, { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+    const match = /^\/admin\/orders(?:\/(\d{1,20})(\/cancel)?)?\/?$/.exec(url.pathname);
+    if (!match) return null;
+    const shop = simulator.shops.get(shopDomain);
+    if (!shop) return new Response(`No shop ${shopDomain} in the simulator`, { status: 404 });
+    const [, legacyId, cancel] = match;
+
+    if (!legacyId) {
+      if (request.method === "POST") {
+        const order = simulator.placeOrder(shop.domain, testOrderInput(shop.orders.length));
+        return seeOther(`/admin/orders?${shopQuery(shop.domain)}&created=${order.legacyResourceId}`);
+      }
+      const created = shop.orders.find((order) => order.legacyResourceId === url.searchParams.get("created"));
+      const notice = created
+        ? `<div class="banner success" role="status"><p>Created order <a href="${escapeHtml(orderPath(shop.domain, created))}">${escapeHtml(created.name)}</a>; Shopify sent <code>orders/create</code> to the app.</p></div>`
+        : "";
+      return page(shop, "Orders", ordersList(shop, notice));
+    }
+
+    const order = shop.orders.find((candidate) => candidate.legacyResourceId === legacyId);
+    if (!order) return notFound(shop);
+    if (cancel) {
+      if (request.method !== "POST") return seeOther(orderPath(shop.domain, order));
+      try {
+        simulator.cancelOrder(shop.domain, order.id);
+      } catch (error) {
+        return showOrder(shop, order, `<div class="banner critical" role="alert"><p>${escapeHtml((error as Error).message)}</p></div>`, 409);
+      }
+      return seeOther(`${orderPath(shop.domain, order)}&cancelled=1`);
+    }
+    const notice = url.searchParams.get("cancelled") === "1" && order.cancelledAt ? `<div class="banner success" role="status"><p>Order cancelled; Shopify sent <code>orders/cancelled</code> to the app.</p></div>` : "";
+    return showOrder(shop, order, notice);
+  };
+}
