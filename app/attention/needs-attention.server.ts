@@ -1,3 +1,4 @@
+import type { Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import type { AttentionItem, NeedsAttention } from "./attention-kinds";
 import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
@@ -15,6 +16,37 @@ import { STAGES, stageLabel } from "~/tracking/courier-progress";
 export type { AttentionItem, AttentionKind, NeedsAttention } from "./attention-kinds";
 
 const RECENT_MS = 14 * 86_400_000;
+
+/** What a booking asks of the merchant, if anything: the Needs attention entry for this shipment. */
+export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null {
+  const base = { orderGid: shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id };
+  const flaggedAt = (shipment.attentionAt ?? shipment.updatedAt).toISOString();
+  const courier = shipment.courierName ?? "The courier";
+  switch (shipment.attention) {
+    case "cancelled_after_pickup":
+      return { ...base, kind: "cancelled_after_pickup", at: flaggedAt, message: `The order was cancelled after pickup: ${courier} already has the parcel (awb ${shipment.awb}), so it cannot be cancelled with the courier.`, action: "Arrange a return to origin with the courier, then dismiss" };
+    case "cancel_refused":
+      return { ...base, kind: "cancel_refused", at: flaggedAt, message: shipment.lastError ?? `The order was cancelled, but the courier would not cancel awb ${shipment.awb}.`, action: "Cancel the shipment in the courier's panel, then dismiss" };
+    case "address_changed":
+      return { ...base, kind: "address_changed", at: flaggedAt, message: `The shipping address was changed in Shopify after the order was booked (awb ${shipment.awb}); the courier has the old one.`, action: "Tell the courier the new address, or cancel and book again; then dismiss" };
+    case "tracking_exception":
+    case "tracking_stalled": {
+      const code = shipment.courierStatusCode ?? 2;
+      const stage = shipment.courierStatusLabel ?? stageLabel(code);
+      const since = (shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt).toISOString().slice(0, 10);
+      if (shipment.attention === "tracking_exception") {
+        const advice = (isServiceStatusCode(code) && STAGES[code].exception) || "Ask the courier what happened.";
+        return { ...base, kind: "tracking_exception", at: flaggedAt, message: `${courier} reports "${stage}" for awb ${shipment.awb} (${since}).`, action: `${advice} Then dismiss.` };
+      }
+      return { ...base, kind: "tracking_stalled", at: flaggedAt, message: `No new scan from ${courier} for awb ${shipment.awb} since ${since}, while "${stage}": longer than such a stage usually lasts.`, action: "Ask the courier where the parcel is, then dismiss." };
+    }
+  }
+  if (shipment.status === SHIPMENT_STATUS.FAILED) return { ...base, kind: "booking_failed", at: shipment.updatedAt.toISOString(), message: shipment.lastError ?? "The booking failed.", action: "Book the order again" };
+  if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) {
+    return { ...base, kind: "fulfillment_pending", at: shipment.updatedAt.toISOString(), message: shipment.lastError, action: "Check the order in Shopify; Dakiya retries the fulfillment" };
+  }
+  return null;
+}
 
 export async function listNeedsAttention(shop: string, now = new Date()): Promise<NeedsAttention> {
   const since = new Date(now.getTime() - RECENT_MS);
@@ -42,30 +74,7 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
     listFailedJobs(shop),
   ]);
 
-  const items: AttentionItem[] = [];
-  for (const shipment of shipments) {
-    const base = { orderGid: shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id };
-    if (shipment.attention === "cancelled_after_pickup") {
-      items.push({ ...base, kind: "cancelled_after_pickup", message: `The order was cancelled after pickup: ${shipment.courierName} already has the parcel (awb ${shipment.awb}), so it cannot be cancelled with the courier.`, action: "Arrange a return to origin with the courier, then dismiss", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() });
-    } else if (shipment.attention === "cancel_refused") {
-      items.push({ ...base, kind: "cancel_refused", message: shipment.lastError ?? `The order was cancelled, but the courier would not cancel awb ${shipment.awb}.`, action: "Cancel the shipment in the courier's panel, then dismiss", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() });
-    } else if (shipment.attention === "address_changed") {
-      items.push({ ...base, kind: "address_changed", message: `The shipping address was changed in Shopify after the order was booked (awb ${shipment.awb}); the courier has the old one.`, action: "Tell the courier the new address, or cancel and book again; then dismiss", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() });
-    } else if (shipment.attention === "tracking_exception" || shipment.attention === "tracking_stalled") {
-      const code = shipment.courierStatusCode ?? 2;
-      const stage = shipment.courierStatusLabel ?? stageLabel(code);
-      const since = (shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt).toISOString().slice(0, 10);
-      items.push(
-        shipment.attention === "tracking_exception"
-          ? { ...base, kind: "tracking_exception", message: `${shipment.courierName ?? "The courier"} reports "${stage}" for awb ${shipment.awb} (${since}).`, action: `${(isServiceStatusCode(code) && STAGES[code].exception) || "Ask the courier what happened"} Then dismiss.`, at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() }
-          : { ...base, kind: "tracking_stalled", message: `No new scan from ${shipment.courierName ?? "the courier"} for awb ${shipment.awb} since ${since}, while "${stage}": longer than such a stage usually lasts.`, action: "Ask the courier where the parcel is, then dismiss.", at: (shipment.attentionAt ?? shipment.updatedAt).toISOString() },
-      );
-    } else if (shipment.status === SHIPMENT_STATUS.FAILED) {
-      items.push({ ...base, kind: "booking_failed", message: shipment.lastError ?? "The booking failed.", action: "Book the order again", at: shipment.updatedAt.toISOString() });
-    } else if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) {
-      items.push({ ...base, kind: "fulfillment_pending", message: shipment.lastError, action: "Check the order in Shopify; Dakiya retries the fulfillment", at: shipment.updatedAt.toISOString() });
-    }
-  }
+  const items: AttentionItem[] = shipments.map(shipmentAttentionItem).filter((item): item is AttentionItem => item !== null);
   const booked = new Set(shipments.filter((shipment) => shipment.status !== SHIPMENT_STATUS.FAILED).map((shipment) => shipment.orderGid));
   for (const record of records) {
     if (booked.has(record.orderGid)) continue;

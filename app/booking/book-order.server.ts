@@ -140,10 +140,9 @@ async function claimShipment(shop: string, orderGid: string, now: Date): Promise
 
 /** Nothing was sent to the courier: the order is free to be booked again. */
 async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
-  if (isNew) {
-    await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
-    await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
-  } else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
+  else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+  await orderFreeAgain(shipment);
 }
 
 /** Keeps the order's stored readiness in step with its booking, for the lists that read it. */
@@ -316,7 +315,13 @@ function shopifyReason(error: unknown): string {
 async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPMENT_STATUS)[keyof typeof SHIPMENT_STATUS], data: Partial<Shipment>): Promise<Shipment> {
   const { count } = await prisma.shipment.updateMany({ where: { id: shipment.id, status: { in: statusesBefore(to) } }, data: { ...data, status: to } });
   if (count === 0) throw new Error(`Shipment ${shipment.id} cannot move from ${shipment.status} to ${to}`);
+  if (to === SHIPMENT_STATUS.FAILED) await orderFreeAgain(shipment);
   return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+}
+
+/** A booking that did not happen: the order is ready to ship again, in the lists that read its stored readiness. */
+async function orderFreeAgain(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
+  await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
 }
 
 /**

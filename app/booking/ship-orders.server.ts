@@ -7,6 +7,8 @@ import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
 import { toPaise } from "~/money";
+import { holdsBooking, isShipmentStatus } from "./shipment-lifecycle";
+import { getShipmentForOrder } from "./shipments.server";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
 export const MAX_SHIPPED_AT_ONCE = 50;
@@ -77,6 +79,11 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
 }
 
 async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: ReturnType<typeof bookingRulesOf>, base: Omit<ShipResult, "outcome" | "reason">): Promise<ShipResult> {
+  // Booked already: said so before anything is asked of Shopify (where the order now reads as fulfilled).
+  const existing = await getShipmentForOrder(shop, orderGid);
+  if (existing && isShipmentStatus(existing.status) && holdsBooking(existing.status)) {
+    return { ...base, orderName: existing.orderName || base.orderName, outcome: "already_booked", awb: existing.awb, courierName: existing.courierName, reason: existing.awb ? null : "Being booked right now." };
+  }
   const order = await getOrderForBooking(admin, orderGid);
   const named = { ...base, orderName: order?.name ?? base.orderName };
   const quote = await quoteOrder({ shop, admin }, { orderGid, order });

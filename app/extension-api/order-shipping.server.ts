@@ -13,7 +13,7 @@ import type {
   ShipmentView,
   SyncAnswer,
 } from "../../extensions/shared/api";
-import { ATTENTION_LABELS, listNeedsAttention, type AttentionKind } from "~/attention/needs-attention.server";
+import { shipmentAttentionItem } from "~/attention/needs-attention.server";
 import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/booking/shipment-lifecycle";
@@ -105,15 +105,13 @@ const WIRE_STATUS: Record<ShipmentStatus, WireShipmentStatus> = {
  * What the merchant must do about a booking, in words: a flag on the shipment (as the Needs attention page words
  * it), a tracking exception (the stage table's advice), or a booking or fulfillment Dakiya is still retrying.
  */
-async function attentionOf(shipment: Shipment): Promise<string | null> {
+function attentionOf(shipment: Shipment): string | null {
   const notes: string[] = [];
-  if (shipment.attention) {
-    const kind = shipment.attention as AttentionKind;
-    const item = (await listNeedsAttention(shipment.shop)).items.find((candidate) => candidate.shipmentId === shipment.id && candidate.kind === kind);
-    notes.push(item ? `${item.message} What to do: ${item.action}.` : `${ATTENTION_LABELS[kind] ?? "Needs attention"}: see Needs attention in Dakiya.`);
-  } else if (shipment.lastError && (shipment.status === "booking" || shipment.status === "booked_unfulfilled")) {
-    notes.push(shipment.lastError);
-  }
+  const item = shipmentAttentionItem(shipment);
+  // A tracking exception is said by the stage's own advice below; other flags as Needs attention words them.
+  if (item && item.kind !== "tracking_exception") notes.push(`${item.message} What to do: ${item.action.replace(/\.?$/, ".")}`);
+  else if (!item && shipment.lastError && shipment.status === "booking") notes.push(shipment.lastError);
+  // Dismissed or not, an exception is the shipment's state: its advice stays on the order.
   const code = shipment.courierStatusCode;
   const exception = code !== null && isServiceStatusCode(code) ? STAGES[code].exception : null;
   if (exception) notes.push(exception);
@@ -138,7 +136,7 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
     // Once delivered, the courier's status says when; an estimate no longer means anything.
     estimatedDelivery: shipment.estimatedDeliveryAt && !shipment.deliveredAt ? shipment.estimatedDeliveryAt.toISOString() : null,
     lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,
-    attention: await attentionOf(shipment),
+    attention: attentionOf(shipment),
   };
 }
 
@@ -259,29 +257,8 @@ const toBulkResult = (result: ShipResult): BulkAnswer["results"][number] => ({
   reason: result.reason,
 });
 
-/**
- * Ships the selected orders by the shop's policy (its rules, else the recommended courier) through `shipOrders`,
- * one result per order in the order sent. An order Dakiya has already booked is answered "already booked" with its
- * shipment before anything is asked of Shopify: `shipOrders` quotes first, and the quote of a booked order (now
- * fulfilled in Shopify) is a problem, not a booking.
- */
+/** Ships the selected orders by the shop's policy (its rules, else the recommended courier), one result per order sent. */
 export async function shipOrdersInBulk(context: ExtensionContext, orderGids: readonly string[]): Promise<BulkAnswer> {
-  const unique = [...new Set(orderGids)];
-  const shipments = await Promise.all(unique.map((orderGid) => getShipmentForOrder(context.shop, orderGid)));
-  const booked = new Map<string, ShipResult>();
-  for (const shipment of shipments) {
-    if (!shipment || !isShipmentStatus(shipment.status) || !holdsBooking(shipment.status)) continue;
-    booked.set(shipment.orderGid, {
-      orderGid: shipment.orderGid,
-      orderName: shipment.orderName || `Order ${shipment.orderGid.split("/").pop()}`,
-      outcome: "already_booked",
-      awb: shipment.awb,
-      courierName: shipment.courierName,
-      reason: shipment.awb ? null : "Being booked right now.",
-    });
-  }
-  const toShip = unique.filter((orderGid) => !booked.has(orderGid));
-  const shipped = toShip.length > 0 ? await shipOrders(context.shop, context.admin, toShip, { policy: "rules" }) : [];
-  const results = new Map([...booked, ...shipped.map((result) => [result.orderGid, result] as const)]);
-  return { results: unique.flatMap((orderGid) => (results.has(orderGid) ? [toBulkResult(results.get(orderGid)!)] : [])) };
+  const results = await shipOrders(context.shop, context.admin, [...new Set(orderGids)], { policy: "rules" });
+  return { results: results.map(toBulkResult) };
 }

@@ -15,6 +15,7 @@ import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { getConfig } from "~/config.server";
 import { seedShop } from "../../store/seed";
 import type { RunningCourierService } from "../support/courier-service";
+import { enqueue } from "~/jobs/job-queue.server";
 import { resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
@@ -187,6 +188,9 @@ describe("booking from the order page", () => {
       city: "Bengaluru", state: "Karnataka", pincode: "560038", products: [{ product_name: "Something else", price: 100, quantity: 1 }],
       package_length: 20, package_breadth: 15, package_height: 10, package_weight: 0.5, payment_mode: "prepaid", total_amount: 100, logistic_id: 1,
     });
+    // Checked as a new order is: Orders to ship lists it ready.
+    await enqueue("order-check", { shop: store.domain, orderGid: orderNamed("#1003").id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
     const answer = await book("#1003", 1);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ outcome: "refused", message: expect.any(String), order: { state: "ready", shipment: null } });
@@ -194,6 +198,9 @@ describe("booking from the order page", () => {
     expect(answer.body.order.rates.length).toBeGreaterThan(0);
     expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } } })).toMatchObject({ status: "failed", awb: null });
     expect(orderNamed("#1003").fulfillments).toHaveLength(0);
+    // Orders to ship lists it as ready again, not as booked.
+    const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } } });
+    expect(record).toMatchObject({ readiness: "ready" });
   });
 
   it("refuses a courier that does not serve the route, and books nothing", async () => {
