@@ -516,6 +516,7 @@ export async function runAdminGraphql(
   const injected = injectedFault && ([injectedFault[0], injectedFault[1]!.kind] as const);
 
   if (cost > shop.bucket.available || injected?.[1] === "THROTTLED") {
+    shop.usage.throttled += 1;
     return {
       status: 200,
       body: {
@@ -542,6 +543,8 @@ export async function runAdminGraphql(
   // As Shopify does: the bucket is charged the requested cost up front and refunded what the answer did not use.
   const actual = result.data ? Math.min(cost, actualCost(schema, document, result.data, request.operationName)) : cost;
   shop.bucket.available = Math.min(settings.maximumAvailable, shop.bucket.available + cost - actual);
+  shop.usage.points += actual;
+  shop.usage.answers += 1;
   return {
     status: 200,
     body: {

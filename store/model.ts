@@ -138,6 +138,8 @@ export interface StoreShop {
   accessTokens: Map<string, { scope: string; expiresAt: number }>;
   refreshTokens: Map<string, { expiresAt: number }>;
   bucket: { available: number; updatedAt: number };
+  /** What the shop's Admin API answers cost (actual points charged) and how many were THROTTLED refusals. */
+  usage: { points: number; answers: number; throttled: number };
   /** Failures to inject, by mutation or query root field name: the next `times` calls fail this way. */
   faults: Map<string, { kind: "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503"; times: number }>;
 }

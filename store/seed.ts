@@ -237,6 +237,7 @@ export function seedShop(domain = SEED_SHOP, now = Date.now()): StoreShop {
     accessTokens: new Map(),
     refreshTokens: new Map(),
     bucket: { available: Number.NaN, updatedAt: 0 },
+    usage: { points: 0, answers: 0, throttled: 0 },
     faults: new Map(),
   };
 }

@@ -76,15 +76,17 @@ function isShopifyDown(thrown: Thrown | Response): boolean {
  */
 export async function adminGraphql<T>(admin: ShopAdmin, query: string, variables?: Record<string, unknown>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
-    await spend(admin.shop, expectedCost(query));
+    const admitted = await spend(admin.shop, expectedCost(query));
+    let answered = false;
     try {
       const response = await admin.graphql(query, variables ? { variables } : undefined);
       const body = (await response.json()) as { data: T } & ThrownBody;
-      observe(admin.shop, query, body.extensions?.cost);
+      answered = true;
+      observe(admin.shop, query, body.extensions?.cost, admitted);
       return body.data;
     } catch (error) {
       const thrown = error as Thrown;
-      observe(admin.shop, query, thrown.body?.extensions?.cost);
+      if (!answered) observe(admin.shop, query, thrown.body?.extensions?.cost, admitted);
       if (error instanceof Response && error.status === 429) thrown.retryAfter = Number(error.headers.get("Retry-After") ?? 1) || 1;
       const throttledWait = thrown.name === "HttpThrottlingError" || (error instanceof Response && error.status === 429) ? Math.min(MAX_WAIT_MS, (thrown.retryAfter ?? (thrown.response as { retryAfter?: number } | undefined)?.retryAfter ?? 1) * 1000) : waitForPoints(thrown.body);
       if (throttledWait !== null) {

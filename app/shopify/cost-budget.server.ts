@@ -21,6 +21,11 @@ interface Bucket {
   at: number;
   /** Calls of this shop waiting to be admitted, in order. */
   line: Promise<void>;
+  /**
+   * Points admitted to calls not answered yet. Shopify's answer to one call says what was left when it was
+   * served, before calls still on their way arrived: those are taken off again, so the mirror never runs ahead.
+   */
+  inFlight: number;
 }
 
 declare global {
@@ -39,7 +44,7 @@ const queryCosts = () => (globalThis.__dakiyaQueryCosts ??= new Map());
 function bucketOf(shop: string): Bucket {
   let bucket = buckets().get(shop);
   if (!bucket) {
-    bucket = { available: UNKNOWN.currentlyAvailable, maximum: UNKNOWN.maximumAvailable, restoreRate: UNKNOWN.restoreRate, at: Date.now(), line: Promise.resolve() };
+    bucket = { available: UNKNOWN.currentlyAvailable, maximum: UNKNOWN.maximumAvailable, restoreRate: UNKNOWN.restoreRate, at: Date.now(), line: Promise.resolve(), inFlight: 0 };
     buckets().set(shop, bucket);
   }
   return bucket;
@@ -59,7 +64,7 @@ export function expectedCost(query: string): number {
  * Waits until the shop's bucket holds `cost` points, then spends them. Calls of one shop are admitted in the
  * order they asked; other shops' calls are not held up by this one's wait.
  */
-export function spend(shop: string, cost: number): Promise<void> {
+export function spend(shop: string, cost: number): Promise<number> {
   const bucket = bucketOf(shop);
   const admitted = bucket.line.then(async () => {
     const needed = Math.min(cost, bucket.maximum);
@@ -69,21 +74,27 @@ export function spend(shop: string, cost: number): Promise<void> {
       refill(bucket, Date.now());
     }
     bucket.available -= needed;
+    bucket.inFlight += needed;
+    return needed;
   });
-  bucket.line = admitted.catch(() => undefined);
+  bucket.line = admitted.then(
+    () => undefined,
+    () => undefined,
+  );
   return admitted;
 }
 
 /** Corrects the mirror from what Shopify reported with an answer (or a THROTTLED refusal). */
-export function observe(shop: string, query: string, cost: { requestedQueryCost?: number; throttleStatus?: ThrottleStatus } | undefined): void {
+export function observe(shop: string, query: string, cost: { requestedQueryCost?: number; throttleStatus?: ThrottleStatus } | undefined, admitted = 0): void {
+  const bucket = bucketOf(shop);
+  bucket.inFlight = Math.max(0, bucket.inFlight - admitted);
   if (!cost) return;
   if (typeof cost.requestedQueryCost === "number") queryCosts().set(query, cost.requestedQueryCost);
   const status = cost.throttleStatus;
   if (!status) return;
-  const bucket = bucketOf(shop);
   bucket.maximum = status.maximumAvailable;
   bucket.restoreRate = status.restoreRate > 0 ? status.restoreRate : bucket.restoreRate;
-  bucket.available = Math.min(status.currentlyAvailable, bucket.maximum);
+  bucket.available = Math.min(status.currentlyAvailable, bucket.maximum) - bucket.inFlight;
   bucket.at = Date.now();
 }
 

@@ -25,10 +25,10 @@ export async function startStore(options: Partial<StoreSimulatorOptions> & { app
     simulator,
     domain,
     shop: simulator.shop(domain),
-    /** Installs the app on the shop as the admin does: the first authenticated request exchanges a session token. */
-    async install() {
+    /** Installs the app on the shop (or another the store holds) as the admin does: the first authenticated request exchanges a session token. */
+    async install(shop = domain) {
       const { authenticate } = await import("~/shopify.server");
-      await authenticate.admin(this.adminRequest("/app"));
+      await authenticate.admin(this.adminRequest("/app", {}, shop));
     },
     /** A request as App Bridge's fetch sends it: Bearer session token for this shop (or another the store holds). */
     adminRequest(path: string, init: RequestInit = {}, shop = domain) {
