@@ -63,6 +63,8 @@ const ConfigSchema = z.object({
   // Proxies in front of the app that append to X-Forwarded-For (a load balancer: 1); the public tracking page's
   // per-address limit counts the address they saw. 0 trusts no header.
   TRUSTED_PROXY_HOPS: z.coerce.number({ error: "must be a number of proxies" }).int({ error: "must be a whole number" }).min(0).max(5).default(0),
+  // How long a booking claimed by a process that then died waits before another takes it over (app/booking/).
+  BOOKING_RESUME_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be whole seconds" }).min(5).max(3_600).default(120),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),
 });
 

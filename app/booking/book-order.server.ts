@@ -1,5 +1,6 @@
 import type { Shipment, ShopSettings } from "@prisma/client";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
@@ -12,14 +13,14 @@ import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import type { ShopifyOrder } from "~/shopify/queries";
 import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
-import { READINESS, type Readiness } from "~/orders/readiness";
+import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
- * watchdog job that every claim enqueues runs this long after the claim.
+ * watchdog job that every claim enqueues runs this long after the claim (BOOKING_RESUME_SECONDS, 2 minutes).
  */
-export const STALE_BOOKING_MS = 2 * 60_000;
+const staleBookingMs = () => getConfig().BOOKING_RESUME_SECONDS * 1000;
 
 export type QuoteOutcome =
   | { kind: "not_found" }
@@ -118,7 +119,7 @@ async function claimShipment(shop: string, orderGid: string, now: Date): Promise
   return prisma.$transaction(async (tx) => {
     // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on.
     if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
-    const watchdog = (shipment: Shipment) => enqueue("shipment-complete", { shop, shipmentId: shipment.id }, { tx, startAfter: new Date(now.getTime() + STALE_BOOKING_MS) });
+    const watchdog = (shipment: Shipment) => enqueue("shipment-complete", { shop, shipmentId: shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
     // ON CONFLICT DO NOTHING: concurrent claimants wait on the unique (shop, orderGid) and only one inserts.
     const [created] = await tx.shipment.createManyAndReturn({
       data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...CLAIMED }],
@@ -248,8 +249,9 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   let shipment = start;
   if (shipment.status === SHIPMENT_STATUS.BOOKING && shipment.requestPayload === "") {
     // The claimant holds the lock while it works; holding it now means the claimant is gone.
-    if (deps.now().getTime() - shipment.updatedAt.getTime() < STALE_BOOKING_MS) return { shipment, retry: true };
+    if (deps.now().getTime() - shipment.updatedAt.getTime() < staleBookingMs()) return { shipment, retry: true };
     shipment = await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: "The booking was interrupted before it reached the courier. Book the order again." });
+    await decideAgainIfAutomatic(shipment);
     return { shipment, retry: false };
   }
   if (shipment.status === SHIPMENT_STATUS.BOOKING) {
@@ -317,6 +319,20 @@ async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPM
   if (count === 0) throw new Error(`Shipment ${shipment.id} cannot move from ${shipment.status} to ${to}`);
   if (to === SHIPMENT_STATUS.FAILED) await orderFreeAgain(shipment);
   return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+}
+
+/**
+ * An automatic booking interrupted before it reached the courier (its worker died) is not left for the merchant to
+ * notice: the order is checked again, and the rules book it through a fresh claim.
+ */
+async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const { count } = await tx.orderRecord.updateMany({
+      where: { shop: shipment.shop, orderGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
+      data: { decision: null, decisionReason: null, decidedAt: null },
+    });
+    if (count === 1) await enqueue("order-check", { shop: shipment.shop, orderGid: shipment.orderGid }, { tx });
+  });
 }
 
 /** A booking that did not happen: the order is ready to ship again, in the lists that read its stored readiness. */

@@ -152,6 +152,28 @@ describe("auto-booking by the merchant's rules", () => {
     expect(cheap.record.decisionReason).toMatch(/^Rule 2 'COD under ₹2,000' → cheapest: /);
     expect(cheap.shipment?.status).toBe("fulfilled");
   });
+
+  it("books an order again whose automatic booking died before it reached the courier, once", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "recommended")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(31));
+    await store.simulator.settled();
+    // The worker that checked it claimed the booking, recorded the rule's decision and died before calling the courier.
+    const claimedAt = new Date(Date.now() - 10 * 60_000);
+    const claim = await prisma.shipment.create({ data: { shop: store.domain, orderGid: order.id, orderName: order.name, status: "booking", requestPayload: "", courierEnvironment: "", paymentMode: "", updatedAt: claimedAt } });
+    await prisma.orderRecord.upsert({
+      where: { shop_orderGid: { shop: store.domain, orderGid: order.id } },
+      create: { shop: store.domain, orderGid: order.id, orderName: order.name, readiness: "shipment", decision: "booked", decisionReason: "Rule 1 'Everything' → recommended", decidedAt: claimedAt },
+      update: { readiness: "shipment", decision: "booked", decidedAt: claimedAt },
+    });
+    await resetJobs();
+    // The claim's watchdog.
+    await enqueue("shipment-complete", { shop: store.domain, shipmentId: claim.id });
+
+    expect((await runJobs(["shipment-complete", "order-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ id: claim.id, status: "fulfilled", awb: expect.any(String) });
+    expect(await recordOf(order.id)).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → recommended: /) });
+    expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments).toHaveLength(1);
+  });
 });
 
 describe("cancellations", () => {
