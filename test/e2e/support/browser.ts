@@ -67,6 +67,8 @@ function frameAddress(frame: Frame | null | undefined): string {
  */
 export class PageWatcher {
   #problems: BrowserProblem[] = [];
+  /** Route-discovery requests (`/__manifest`) a navigation cancelled since the last `take`. */
+  #manifestFetchesCancelled = 0;
 
   constructor(readonly page: Page) {
     // Chromium reports uncaught errors and unhandled rejections of every frame in the page's process here; the
@@ -85,7 +87,10 @@ export class PageWatcher {
     page.on("requestfailed", (request) => {
       const failure = request.failure()?.errorText ?? "failed";
       // A navigation cancels what the page it leaves was still fetching; that is the browser's doing, not the app's.
-      if (failure === "net::ERR_ABORTED") return;
+      if (failure === "net::ERR_ABORTED") {
+        if (new URL(request.url()).pathname === "/__manifest") this.#manifestFetchesCancelled += 1;
+        return;
+      }
       this.#record("request failed", frameAddress(safe(() => request.frame())), `${request.method()} ${shortUrl(request.url())}: ${failure}`);
     });
     page.on("crash", () => this.#record("crash", "page", "the renderer crashed"));
@@ -99,13 +104,21 @@ export class PageWatcher {
 
   /** How many problems were reported since the last `take`, without forgetting them. */
   get pending(): number {
-    return this.#problems.length;
+    return this.#problems.filter((problem) => !this.#causedByNavigation(problem)).length;
+  }
+
+  /** Remix logs the route-discovery fetch that a navigation away cancelled: the browser's doing, like the cancel itself. */
+  #causedByNavigation(problem: BrowserProblem): boolean {
+    return this.#manifestFetchesCancelled > 0 && problem.kind === "console error" && /^Failed to fetch manifest patches TypeError: Failed to fetch/.test(problem.message);
   }
 
   /** What happened since the last call, and forget it. */
   take(allow: ProblemAllowance = {}): BrowserProblem[] {
-    const taken = this.#problems.filter((problem) => !(problem.kind === "console error" && allow.console?.some((pattern) => pattern.test(problem.message))));
+    const taken = this.#problems.filter(
+      (problem) => !this.#causedByNavigation(problem) && !(problem.kind === "console error" && allow.console?.some((pattern) => pattern.test(problem.message))),
+    );
     this.#problems = [];
+    this.#manifestFetchesCancelled = 0;
     return taken;
   }
 
