@@ -1,6 +1,6 @@
 import { LOCAL_DEFAULTS } from "../../app/config.server";
 import type { BenchDatabase } from "./database";
-import { sampleCpu } from "./cpu";
+import { cpuMsOf, sampleCpu } from "./cpu";
 import { startLoadGenerator, type LoadGenerator, type LoadSummary } from "./load-client";
 import type { RequestKind } from "../load/requests";
 import { freePort, startChild, type ChildServer } from "./processes";
@@ -23,6 +23,8 @@ export interface BenchContext {
   runOnApp(request: RequestKind, run: Parameters<LoadGenerator["run"]>[2]): Promise<AppRun>;
   /** GET /ping on the app at `connections` (closed model), measured once per run and shared. */
   bareRoute(connections: number): Promise<AppRun>;
+  /** Node's HTTP server alone (bench/load/bare-node-server.ts) at `connections`: the floor under the bare route. */
+  bareNode(connections: number): Promise<AppRun>;
   /** Seconds of measurement per closed-model run, and of warm-up before it. */
   durations: { seconds: number; warmupSeconds: number };
   log(line: string): void;
@@ -50,6 +52,7 @@ export function createContext(options: ContextOptions): BenchContext {
   let app: Promise<ChildServer> | undefined;
   let load: Promise<LoadGenerator> | undefined;
   const bare = new Map<number, Promise<AppRun>>();
+  const bareNode = new Map<number, Promise<AppRun>>();
   const log = (line: string) => console.log(`  ${line}`);
 
   const context: BenchContext = {
@@ -91,7 +94,8 @@ export function createContext(options: ContextOptions): BenchContext {
       const before = sampleCpu(server.pid, options.database.dataDir);
       const summary = await load.run(server.url, request, run);
       const after = sampleCpu(server.pid, options.database.dataDir);
-      const per = (used: number) => used / Math.max(1, summary.sent);
+      // A backend that exits between the samples takes its CPU with it: never below zero.
+      const per = (used: number) => Math.max(0, used) / Math.max(1, summary.sent);
       return { ...summary, cpu: { node: per(after.node - before.node), postgres: after.postgres === null || before.postgres === null ? null : per(after.postgres - before.postgres) } };
     },
     bareRoute(connections) {
@@ -102,6 +106,26 @@ export function createContext(options: ContextOptions): BenchContext {
           return context.runOnApp({ kind: "ping" }, { model: "closed", connections, ...options.durations });
         })();
         bare.set(connections, measured);
+      }
+      return measured;
+    },
+    bareNode(connections) {
+      let measured = bareNode.get(connections);
+      if (!measured) {
+        measured = (async () => {
+          log(`Node's HTTP server alone at ${connections} connections`);
+          const server = await startChild({ command: process.execPath, args: ["--import", "tsx", "bench/load/bare-node-server.ts"], env: {}, readyLine: /bare node server on \d+/, url: "" });
+          try {
+            const port = /bare node server on (\d+)/.exec(server.output())![1];
+            const load = await context.load();
+            const before = cpuMsOf(server.pid);
+            const summary = await load.run(`http://127.0.0.1:${port}`, { kind: "ping" }, { model: "closed", connections, ...options.durations });
+            return { ...summary, cpu: { node: Math.max(0, cpuMsOf(server.pid) - before) / Math.max(1, summary.sent), postgres: null } };
+          } finally {
+            await server.stop();
+          }
+        })();
+        bareNode.set(connections, measured);
       }
       return measured;
     },

@@ -11,6 +11,7 @@ import { sampleOrder } from "../../test/support/orders";
 export type RequestKind =
   | { kind: "ping" }
   | { kind: "orders-create-webhook"; shop: string; secret: string; prefix: string; orderIdBase: number }
+  | { kind: "app-uninstalled-webhook"; secret: string; prefix: string }
   | { kind: "create-order"; apiKey: string; secretKey: string; prefix: string }
   | { kind: "calculate-rate"; apiKey: string; secretKey: string };
 
@@ -51,12 +52,40 @@ function ordersCreate({ shop, secret, prefix, orderIdBase }: Extract<RequestKind
   };
 }
 
+/** Shop of app/uninstalled delivery `index`: a shop each, so each delivery enqueues a job of its own. */
+export const uninstalledShopOf = (prefix: string, index: number) => `${prefix}-${index}.myshopify.com`;
+
+/** app/uninstalled, whose route claims the delivery and enqueues a job in one transaction: the path orders/create will take. */
+function appUninstalled({ secret, prefix }: Extract<RequestKind, { kind: "app-uninstalled-webhook" }>): RequestFactory {
+  return (index) => {
+    const shop = uninstalledShopOf(prefix, index);
+    const body = JSON.stringify({ id: 548_380_009 + index, name: "Bench shop", email: "owner@example.com", domain: shop, myshopify_domain: shop, country_code: "IN", currency: "INR" });
+    return {
+      method: "POST",
+      path: "/webhooks/app/uninstalled",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-shopify-topic": "app/uninstalled",
+        "x-shopify-hmac-sha256": createHmac("sha256", secret).update(body, "utf8").digest("base64"),
+        "x-shopify-shop-domain": shop,
+        "x-shopify-api-version": "2026-10",
+        "x-shopify-webhook-id": webhookIdOf(prefix, index),
+        "x-shopify-event-id": randomUUID(),
+        "x-shopify-triggered-at": new Date().toISOString(),
+      },
+    };
+  };
+}
+
 export function factoryFor(spec: RequestKind): RequestFactory {
   switch (spec.kind) {
     case "ping":
       return () => ({ method: "GET", path: "/ping", headers: {} });
     case "orders-create-webhook":
       return ordersCreate(spec);
+    case "app-uninstalled-webhook":
+      return appUninstalled(spec);
     case "create-order": {
       const headers = { "content-type": "application/json", "x-api-key": spec.apiKey, "x-secret-key": spec.secretKey };
       // test/support/orders.ts's Bengaluru order, dated today in India, under a unique order_id.

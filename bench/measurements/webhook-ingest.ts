@@ -4,7 +4,7 @@ import pg from "pg";
 import type { BenchContext } from "../lib/context";
 import type { LoadSummary } from "../lib/load-client";
 import { COST_HEADER, COST_NOTE, costRow, fmtMs, fmtPercent, fmtRate, latencyOf, section, verdict, type Section } from "../lib/results";
-import { orderGidOf, type RequestKind } from "../load/requests";
+import { orderGidOf, uninstalledShopOf, type RequestKind } from "../load/requests";
 import type { Measurement } from "./measurement";
 
 /**
@@ -21,6 +21,7 @@ const STEP_SECONDS = 5;
 const STEP_RATES = [100, 200, 300, 400, 500, 600, 700, 800, 1_000, 1_200, 1_500, 2_000];
 const OPEN_CONNECTIONS = 64;
 const REDELIVERIES = 200;
+const DRAIN_LIMIT_SECONDS = 90;
 
 const describe = (run: LoadSummary) => `${fmtRate(run.ratePerSecond)}, p50 ${fmtMs(run.p50)}, p99 ${fmtMs(run.p99)}`;
 const failuresOf = (run: LoadSummary) => run.requests - run.ok;
@@ -88,7 +89,7 @@ export const webhookIngest: Measurement = {
     const result = section(
       "webhooks",
       "Webhook ingest",
-      `Signed \`orders/create\` deliveries (HMAC-SHA256 of the body with the app's secret, Shopify's headers, a unique \`X-Shopify-Webhook-Id\` and a new order each, payloads shaped like store/webhooks.ts's \`orderPayload\`) to the production build served by server/start.ts, from a load generator in a separate process. Closed model: ${CONNECTIONS} keep-alive connections each sending the next delivery when the last is acknowledged, ${warmupSeconds} s warm-up then ${seconds} s measured, beside the bare route \`GET /ping\` on the same server at the same connections. Open model: fixed rates of ${STEP_SECONDS} s each over up to ${OPEN_CONNECTIONS} connections, latency counted from when each delivery was due, rising until p99 passes ${STEP_P99_LIMIT_MS} ms. The database limit beside them is ${CONNECTIONS} connections doing nothing but a one-row INSERT and its COMMIT.`,
+      `Signed \`orders/create\` deliveries (HMAC-SHA256 of the body with the app's secret, Shopify's headers, a unique \`X-Shopify-Webhook-Id\` and a new order each, payloads shaped like store/webhooks.ts's \`orderPayload\`) to the production build served by server/start.ts, from a load generator in a separate process. Closed model: ${CONNECTIONS} keep-alive connections each sending the next delivery when the last is acknowledged, ${warmupSeconds} s warm-up then ${seconds} s measured, beside the bare route \`GET /ping\` on the same server at the same connections, and signed \`app/uninstalled\` deliveries (a shop each), whose route claims the delivery and enqueues a job in one transaction, as \`orders/create\` will. Open model: fixed rates of ${STEP_SECONDS} s each over up to ${OPEN_CONNECTIONS} connections, latency counted from when each delivery was due, rising until p99 passes ${STEP_P99_LIMIT_MS} ms. The database limit beside them is ${CONNECTIONS} connections doing nothing but a one-row INSERT and its COMMIT.`,
     );
     const app = await context.app();
     const load = await context.load();
@@ -98,6 +99,7 @@ export const webhookIngest: Measurement = {
 
     const enqueues = await ordersCreateEnqueues(context, app.url, shop);
     const bare = await context.bareRoute(CONNECTIONS);
+    const bareNode = await context.bareNode(CONNECTIONS);
     context.log(`orders/create at ${CONNECTIONS} connections`);
     const closed = await context.runOnApp(webhook, { model: "closed", connections: CONNECTIONS, warmupSeconds, seconds });
     const deliveries: LoadSummary[] = [closed];
@@ -140,7 +142,6 @@ export const webhookIngest: Measurement = {
       target: `reported; ≥ ${fmtRate(TARGET_RATE)} expected`,
       verdict: best ? verdict(best.rate >= TARGET_RATE) : "FAIL",
     });
-    result.details.push({ title: "Cost per request", header: COST_HEADER, rows: [costRow(`GET /ping, ${CONNECTIONS} connections`, bare), costRow(`orders/create, ${CONNECTIONS} connections`, closed)] });
     result.details.push({ title: `Open model: ${STEP_SECONDS} s at each fixed rate, ${OPEN_CONNECTIONS} connections at most`, header: ["due", "acknowledged", "p50", "p90", "p99", "max", "not 2xx", `p99 ≤ ${STEP_P99_LIMIT_MS} ms and kept up`], rows: steps });
 
     // Shopify redelivers: the same ids again must change nothing.
@@ -149,6 +150,43 @@ export const webhookIngest: Measurement = {
     context.log(`${replayIndexes.length} redeliveries of ids already acknowledged`);
     const replay = await load.run(app.url, webhook, { model: "replay", indexes: replayIndexes, connections: CONNECTIONS });
 
+    // Last, as it leaves a backlog of jobs that the app server's own workers then run: waited out before anything else.
+    // The path orders/create will take once it enqueues: app/uninstalled claims and enqueues in one transaction.
+    const uninstalledWebhook: Extract<RequestKind, { kind: "app-uninstalled-webhook" }> = { kind: "app-uninstalled-webhook", secret: context.secrets.SHOPIFY_API_SECRET, prefix: `bench-${context.runId}-au` };
+    context.log(`app/uninstalled (claim + job) at ${CONNECTIONS} connections`);
+    const withJob = await context.runOnApp(uninstalledWebhook, { model: "closed", connections: CONNECTIONS, warmupSeconds, seconds });
+    const drainStarted = performance.now();
+    let waiting = Number.POSITIVE_INFINITY;
+    while (waiting > 0 && performance.now() - drainStarted < DRAIN_LIMIT_SECONDS * 1000) {
+      const [left] = await context.database.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pgboss.job WHERE name = 'app-uninstalled' AND state IN ('created', 'retry', 'active') AND data->>'shop' LIKE $1`,
+        [`${uninstalledWebhook.prefix}-%`],
+      );
+      waiting = left!.waiting;
+      if (waiting > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const wouldPass = withJob.ratePerSecond >= TARGET_RATE && withJob.p99 <= TARGET_P99_MS && failuresOf(withJob) === 0;
+    result.rows.push({
+      name: `claim + job in one transaction (app/uninstalled, a shop each) at ${CONNECTIONS} connections`,
+      result: `${describe(withJob)}${failuresOf(withJob) ? `, ${failuresOf(withJob)} not 2xx` : ""}`,
+      reference: `bare route ${fmtRate(bare.ratePerSecond)} (${fmtPercent(withJob.ratePerSecond / bare.ratePerSecond)} of it)`,
+      target: `orders/create's, once it enqueues: would ${wouldPass ? "PASS" : "FAIL"}`,
+      verdict: "INFO",
+    });
+    result.rows.push({
+      name: "… its jobs run by the app server's own workers",
+      result: waiting === 0 ? `all ${withJob.sent.toLocaleString("en-US")} done ${drainSeconds.toFixed(1)} s after the last delivery` : `${waiting.toLocaleString("en-US")} still waiting after ${DRAIN_LIMIT_SECONDS} s`,
+      reference: `delivered at ${fmtRate(withJob.ratePerSecond)}`,
+      target: "reported",
+      verdict: "INFO",
+    });
+
+    result.details.push({
+      title: "Cost per request",
+      header: COST_HEADER,
+      rows: [costRow(`Node's HTTP server alone, ${CONNECTIONS} connections`, bareNode), costRow(`GET /ping, ${CONNECTIONS} connections`, bare), costRow(`orders/create, ${CONNECTIONS} connections`, closed), costRow(`app/uninstalled (claim + job), ${CONNECTIONS} connections`, withJob)],
+    });
     // Exactly once: every delivery one WebhookDelivery row (and one job when the route enqueues).
     const [rows] = await context.database.query<{ rows: number; distinct_ids: number }>(
       `SELECT count(*)::int AS rows, count(DISTINCT id)::int AS distinct_ids FROM "WebhookDelivery" WHERE id LIKE $1 AND shop = $2`,
@@ -162,6 +200,21 @@ export const webhookIngest: Measurement = {
       reference: `${notAcknowledged} deliveries not acknowledged 2xx`,
       target: "rows = deliveries, no duplicates",
       verdict: verdict(exactRows),
+    });
+    const uninstalledSent = withJob.sent;
+    const uninstalledShops = Array.from({ length: uninstalledSent }, (_, index) => uninstalledShopOf(uninstalledWebhook.prefix, index));
+    const [uninstalled] = await context.database.query<{ rows: number; jobs: number; distinct_shops: number }>(
+      `SELECT (SELECT count(*)::int FROM "WebhookDelivery" WHERE id LIKE $1) AS rows,
+              count(*)::int AS jobs, count(DISTINCT data->>'shop')::int AS distinct_shops
+         FROM pgboss.job WHERE name = 'app-uninstalled' AND data->>'shop' = ANY($2::text[])`,
+      [`${uninstalledWebhook.prefix}-%`, uninstalledShops],
+    );
+    result.rows.push({
+      name: "app/uninstalled: every delivery one row and one job",
+      result: `${uninstalled!.rows.toLocaleString("en-US")} rows and ${uninstalled!.jobs.toLocaleString("en-US")} jobs (${uninstalled!.distinct_shops.toLocaleString("en-US")} shops) for ${uninstalledSent.toLocaleString("en-US")} deliveries`,
+      reference: `${uninstalledSent - withJob.okTotal} deliveries not acknowledged 2xx`,
+      target: "rows = jobs = deliveries",
+      verdict: verdict(uninstalled!.rows === uninstalledSent && uninstalled!.jobs === uninstalledSent && uninstalled!.distinct_shops === uninstalledSent && withJob.okTotal === uninstalledSent),
     });
     if (enqueues) {
       const gids = Array.from({ length: sent }, (_, index) => orderGidOf(webhook.orderIdBase, index));
@@ -183,9 +236,11 @@ export const webhookIngest: Measurement = {
     }
     result.notes.push(
       COST_NOTE,
+      "Node's HTTP server alone (bench/load/bare-node-server.ts, in its own process) is the floor under the bare route: the difference is what server/http.ts (a Request and its Headers per request, body limits) and Remix (route matching, the resource route) cost.",
       `Closed-model statuses: ${JSON.stringify(closed.statuses)}; bare route: ${JSON.stringify(bare.statuses)}.`,
       `The database limit is ${CONNECTIONS} pg connections each doing INSERT of one row + COMMIT on a two-column table, with the server's own durability settings (see the top of this page): p50 ${fmtMs(commits.p50)}, p99 ${fmtMs(commits.p99)}. An acknowledgement is one such commit plus the HTTP server, Remix, the HMAC check and Prisma's transaction round trips.`,
-      ...[...deliveries, replay].flatMap((run) => run.failures.map((failure) => `Failure: ${failure}`)),
+      "The app/uninstalled rows measure today the path `orders/create` takes once it enqueues its job (claim and job in one transaction, then a worker in the same process runs the job), and prove the job count on it.",
+      ...[...deliveries, withJob, replay].flatMap((run) => run.failures.map((failure) => `Failure: ${failure}`)),
     );
     return result;
   },
