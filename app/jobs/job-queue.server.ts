@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
@@ -78,7 +79,12 @@ export interface EnqueueOptions {
   startAfter?: Date;
   /** A Prisma interactive transaction: the job is enqueued if, and only if, the transaction commits. */
   tx?: Parameters<typeof fromPrisma>[0];
+  /** A pg connection inside a transaction (BEGIN sent), for callers on the pool directly: the same, without Prisma. */
+  client?: PoolClient;
 }
+
+/** pg-boss's way to run its statements on the caller's connection. */
+const onClient = (client: PoolClient): Db => ({ executeSql: (text, values) => client.query(text, values as unknown[]) });
 
 /**
  * Enqueues work, unless the same work (same queue and key) is already waiting: then nothing happens and null is
@@ -91,6 +97,7 @@ export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, o
     singletonKey: stableKey(jobKey(queue, parsed)),
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
     ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
+    ...(options.client ? { db: onClient(options.client) } : {}),
   });
 }
 
