@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { createContext } from "./lib/context";
 import { openBenchDatabase } from "./lib/database";
 import { describeMachine } from "./lib/machine";
-import { consoleTable, writeReport, type Report } from "./lib/report";
+import { consoleTable, readFindings, writeReport, type Report } from "./lib/report";
 import { section, type Section } from "./lib/results";
 import { MEASUREMENTS, PLANNED } from "./measurements";
 
@@ -17,7 +17,7 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
  *
  *   npm run bench                           everything, writes docs/BENCHMARKS.md
  *   npm run bench -- --only webhooks,courier  some measurements (ids in bench/measurements/); prints only, unless --write
- *   npm run bench -- --seconds 5            seconds per closed-model run (default 8, warm-up 2)
+ *   npm run bench -- --seconds 10           seconds per closed-model run (default 6, after 2 s of warm-up)
  *   npm run bench -- --no-write             print only
  *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)
  *   BENCH_APP_ENV='DATABASE_POOL_SIZE=20'   extra environment for the app server, to try a setting
@@ -26,7 +26,7 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
 const HARD_STOP_MS = 10 * 60_000;
 
 function parseArgs(argv: string[]) {
-  const options = { only: null as string[] | null, seconds: 8, write: null as boolean | null };
+  const options = { only: null as string[] | null, seconds: 6, write: null as boolean | null };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     if (arg === "--only") options.only = (argv[++index] ?? "").split(",").filter(Boolean);
@@ -124,6 +124,7 @@ const report: Report = {
   machine,
   sections,
   planned: PLANNED.map(({ title, what }) => ({ title, what })),
+  findings: readFindings(path.resolve("bench/findings.md")),
 };
 console.log(`\n${consoleTable(report)}`);
 if (options.write) {

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Machine } from "./machine";
 import type { Row, Section } from "./results";
 
@@ -10,6 +10,12 @@ export interface Report {
   sections: Section[];
   /** Measurements registered but not built yet, with what they will measure. */
   planned: { title: string; what: string }[];
+  /** Markdown kept by hand (bench/findings.md): bottlenecks found and what would fix them. */
+  findings?: string;
+}
+
+export function readFindings(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
 }
 
 const pad = (text: string, width: number) => text + " ".repeat(Math.max(0, width - [...text].length));
@@ -65,6 +71,7 @@ export function markdown(report: Report): string {
     for (const note of section.notes) out.push(`- ${note}`);
     if (section.notes.length > 0) out.push("");
   }
+  if (report.findings) out.push("## Bottlenecks and what would fix them", "", report.findings, "");
   if (report.planned.length > 0) {
     out.push("## Not measured yet", "");
     for (const planned of report.planned) out.push(`- **${planned.title}**: ${planned.what}`);

@@ -17,7 +17,7 @@ const TARGET_RATE = 500;
 const TARGET_P99_MS = 25;
 const TARGET_SHARE_OF_BARE = 1 / 3;
 const STEP_P99_LIMIT_MS = 100;
-const STEP_SECONDS = 5;
+const STEP_SECONDS = 4;
 const STEP_RATES = [100, 200, 300, 400, 500, 600, 700, 800, 1_000, 1_200, 1_500, 2_000];
 const OPEN_CONNECTIONS = 64;
 const REDELIVERIES = 200;
@@ -117,7 +117,7 @@ export const webhookIngest: Measurement = {
     result.rows.push({
       name: "… as a share of the bare route",
       result: fmtPercent(share),
-      reference: `bare route ${fmtRate(bare.ratePerSecond)}`,
+      reference: `bare route ${fmtRate(bare.ratePerSecond)}; by the app's CPU per request ${fmtPercent(bare.cpu.node / closed.cpu.node)} (${bare.cpu.node.toFixed(2)} vs ${closed.cpu.node.toFixed(2)} ms)`,
       target: `≥ ${fmtPercent(TARGET_SHARE_OF_BARE)}`,
       verdict: verdict(share >= TARGET_SHARE_OF_BARE),
     });
@@ -139,7 +139,8 @@ export const webhookIngest: Measurement = {
       name: `highest fixed rate with p99 ≤ ${STEP_P99_LIMIT_MS} ms`,
       result: best ? `${fmtRate(best.rate)} (p50 ${fmtMs(best.run.p50)}, p99 ${fmtMs(best.run.p99)})` : `none of the steps (from ${fmtRate(STEP_RATES[0]!)})`,
       reference: `closed model at ${CONNECTIONS} connections: ${fmtRate(closed.ratePerSecond)}`,
-      target: `reported; ≥ ${fmtRate(TARGET_RATE)} expected`,
+      // No product target of its own: the closed-model rate target, held as a fixed rate, is the natural one.
+      target: `≥ ${fmtRate(TARGET_RATE)} (the closed-model target, as a fixed rate)`,
       verdict: best ? verdict(best.rate >= TARGET_RATE) : "FAIL",
     });
     result.details.push({ title: `Open model: ${STEP_SECONDS} s at each fixed rate, ${OPEN_CONNECTIONS} connections at most`, header: ["due", "acknowledged", "p50", "p90", "p99", "max", "not 2xx", `p99 ≤ ${STEP_P99_LIMIT_MS} ms and kept up`], rows: steps });
@@ -236,6 +237,7 @@ export const webhookIngest: Measurement = {
     }
     result.notes.push(
       COST_NOTE,
+      "The share of the bare route's throughput is read on one machine where the load generator, the app and PostgreSQL share the cores: the bare route leaves PostgreSQL idle and the generator busier, a delivery needs PostgreSQL too. The share by the app's CPU per request (beside it) is what the app's own code decides.",
       "Node's HTTP server alone (bench/load/bare-node-server.ts, in its own process) is the floor under the bare route: the difference is what server/http.ts (a Request and its Headers per request, body limits) and Remix (route matching, the resource route) cost.",
       `Closed-model statuses: ${JSON.stringify(closed.statuses)}; bare route: ${JSON.stringify(bare.statuses)}.`,
       `The database limit is ${CONNECTIONS} pg connections each doing INSERT of one row + COMMIT on a two-column table, with the server's own durability settings (see the top of this page): p50 ${fmtMs(commits.p50)}, p99 ${fmtMs(commits.p99)}. An acknowledgement is one such commit plus the HTTP server, Remix, the HMAC check and Prisma's transaction round trips.`,
