@@ -43,7 +43,7 @@ export const jobStart: Measurement = {
     const result = section(
       "jobs",
       "Job start latency",
-      `From calling \`enqueue\` to the handler starting, one job at a time on an idle worker (${SAMPLES} jobs, each after a random 150–450 ms pause): the real pg-boss queue of app/jobs/job-queue.server.ts on the \`app-uninstalled\` queue, started by \`startWorkers\` as the app starts it, with the real handler wrapped to note when it starts (it signs out a shop that has no sessions). The floor is a bare PostgreSQL NOTIFY reaching a LISTENing connection, the wake-up the queue's LISTEN/NOTIFY mode rides on; the limit is the worker's polling interval, what a job waits when no notification wakes the worker.`,
+      `From calling \`enqueue\` to the handler starting, one job at a time on an idle worker (${SAMPLES} jobs, each after a random 100–300 ms pause): the real pg-boss queue of app/jobs/job-queue.server.ts on the \`app-uninstalled\` queue, started by \`startWorkers\` as the app starts it, with the real handler wrapped to note when it starts (it signs out a shop that has no sessions). The floor is a bare PostgreSQL NOTIFY reaching a LISTENing connection, the wake-up the queue's LISTEN/NOTIFY mode rides on; the limit is the worker's polling interval, what a job waits when no notification wakes the worker.`,
     );
     const { enqueue, startWorkers } = await import("../../app/jobs/job-queue.server");
     const { createJobHandlers } = await import("../../app/jobs/handlers.server");
@@ -70,7 +70,7 @@ export const jobStart: Measurement = {
     const deadline = performance.now() + MAX_SECONDS * 1000;
     try {
       for (let sample = 0; sample < SAMPLES && performance.now() < deadline; sample += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 300));
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
         const shop = `bench-${context.runId}-job-${sample}.myshopify.com`;
         const began = new Promise<number>((resolve) => started.set(shop, resolve));
         const enqueuedAt = performance.now();

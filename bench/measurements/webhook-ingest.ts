@@ -18,7 +18,7 @@ const TARGET_P99_MS = 25;
 const TARGET_SHARE_OF_BARE = 1 / 3;
 const STEP_P99_LIMIT_MS = 100;
 const STEP_SECONDS = 4;
-const STEP_RATES = [100, 200, 300, 400, 500, 600, 700, 800, 1_000, 1_200, 1_500, 2_000];
+const STEP_RATES = [100, 200, 300, 400, 500, 600, 700, 800, 1_000, 1_200, 1_500, 2_000, 2_500, 3_000, 4_000];
 const OPEN_CONNECTIONS = 64;
 const REDELIVERIES = 200;
 const DRAIN_LIMIT_SECONDS = 90;
@@ -137,7 +137,9 @@ export const webhookIngest: Measurement = {
     }
     result.rows.push({
       name: `highest fixed rate with p99 ≤ ${STEP_P99_LIMIT_MS} ms`,
-      result: best ? `${fmtRate(best.rate)} (p50 ${fmtMs(best.run.p50)}, p99 ${fmtMs(best.run.p99)})` : `none of the steps (from ${fmtRate(STEP_RATES[0]!)})`,
+      result: best
+        ? `${best.rate === STEP_RATES.at(-1) ? "≥ " : ""}${fmtRate(best.rate)} (p50 ${fmtMs(best.run.p50)}, p99 ${fmtMs(best.run.p99)})${best.rate === STEP_RATES.at(-1) ? ", the highest step tried" : ""}`
+        : `none of the steps (from ${fmtRate(STEP_RATES[0]!)})`,
       reference: `closed model at ${CONNECTIONS} connections: ${fmtRate(closed.ratePerSecond)}`,
       // No product target of its own: the closed-model rate target, held as a fixed rate, is the natural one.
       target: `≥ ${fmtRate(TARGET_RATE)} (the closed-model target, as a fixed rate)`,
