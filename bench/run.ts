@@ -21,6 +21,7 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
  *   npm run bench -- --no-write             print only
  *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)
  *   BENCH_APP_ENV='DATABASE_POOL_SIZE=20'   extra environment for the app server, to try a setting
+ *   BENCH_APP_NODE_ARGS=--trace-gc          extra node arguments for the app server (its output is kept for a failure's report)
  *   DATABASE_URL=postgresql://…             benchmark that PostgreSQL instead of an embedded one (migrated, left running)
  */
 const HARD_STOP_MS = 10 * 60_000;
@@ -80,6 +81,7 @@ const context = createContext({
   runId,
   durations: { seconds: options.seconds, warmupSeconds: 2 },
   appNodeOptions: process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${profiles}` : undefined,
+  appNodeArgs: (process.env.BENCH_APP_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
   appEnv,
 });
 

@@ -43,6 +43,8 @@ export interface ContextOptions {
   runId: string;
   /** Extra NODE_OPTIONS for the app server, e.g. --cpu-prof (BENCH_CPU_PROF). */
   appNodeOptions?: string;
+  /** Extra arguments to the app server's node, for flags NODE_OPTIONS refuses, e.g. --trace-gc (BENCH_APP_NODE_ARGS). */
+  appNodeArgs?: string[];
   /** Extra environment for the app server (BENCH_APP_ENV), e.g. DATABASE_POOL_SIZE=20, to try a setting. */
   appEnv?: Record<string, string>;
   durations: { seconds: number; warmupSeconds: number };
@@ -69,7 +71,7 @@ export function createContext(options: ContextOptions): BenchContext {
         // `npm start` without npm's and tsx's wrapper processes: one Node process, as in production.
         return startChild({
           command: process.execPath,
-          args: ["--import", "tsx", "server/start.ts"],
+          args: [...(options.appNodeArgs ?? []), "--import", "tsx", "server/start.ts"],
           env: {
             NODE_ENV: "production",
             PORT: String(port),

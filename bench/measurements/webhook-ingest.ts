@@ -89,7 +89,7 @@ export const webhookIngest: Measurement = {
     const result = section(
       "webhooks",
       "Webhook ingest",
-      `Signed \`orders/create\` deliveries (HMAC-SHA256 of the body with the app's secret, Shopify's headers, a unique \`X-Shopify-Webhook-Id\` and a new order each, payloads shaped like store/webhooks.ts's \`orderPayload\`) to the production build served by server/start.ts, from a load generator in a separate process. Closed model: ${CONNECTIONS} keep-alive connections each sending the next delivery when the last is acknowledged, ${warmupSeconds} s warm-up then ${seconds} s measured, beside the bare route \`GET /ping\` on the same server at the same connections, and signed \`app/uninstalled\` deliveries (a shop each), whose route claims the delivery and enqueues a job in one transaction, as \`orders/create\` will. Open model: fixed rates of ${STEP_SECONDS} s each over up to ${OPEN_CONNECTIONS} connections, latency counted from when each delivery was due, rising until p99 passes ${STEP_P99_LIMIT_MS} ms. The database limit beside them is ${CONNECTIONS} connections doing nothing but a one-row INSERT and its COMMIT.`,
+      `Signed \`orders/create\` deliveries (HMAC-SHA256 of the body with the app's secret, Shopify's headers, a unique \`X-Shopify-Webhook-Id\` and a new order each, payloads shaped like store/webhooks.ts's \`orderPayload\`) to the production build served by server/start.ts, from a load generator in a separate process. Closed model: ${CONNECTIONS} keep-alive connections each sending the next delivery when the last is acknowledged, ${warmupSeconds} s warm-up then ${seconds} s measured, beside the bare route \`GET /ping\` on the same server at the same connections, and signed \`app/uninstalled\` deliveries (a shop each), whose route claims the delivery and enqueues a job in one transaction, as \`orders/create\` will. Open model: fixed rates of ${STEP_SECONDS} s each over up to ${OPEN_CONNECTIONS} connections, latency counted from when each delivery was due, rising until p99 passes ${STEP_P99_LIMIT_MS} ms twice at the same rate. The database limit beside them is ${CONNECTIONS} connections doing nothing but a one-row INSERT and its COMMIT.`,
     );
     const app = await context.app();
     const load = await context.load();
@@ -125,15 +125,24 @@ export const webhookIngest: Measurement = {
     // Rising fixed rates until the acknowledgement's p99 passes the limit (or deliveries fail or fall behind).
     const steps: string[][] = [];
     let best: { rate: number; run: LoadSummary } | null = null;
-    for (const rate of STEP_RATES) {
-      context.log(`orders/create at ${rate}/s (open model)`);
-      const step = await load.run(app.url, webhook, { model: "open", ratePerSecond: rate, seconds: STEP_SECONDS, connections: OPEN_CONNECTIONS, maxOutstanding: rate * 2 });
-      deliveries.push(step);
-      const kept = !step.overloaded && failuresOf(step) === 0 && step.ok >= 0.98 * rate * STEP_SECONDS && step.p99 <= STEP_P99_LIMIT_MS;
-      steps.push([fmtRate(rate), fmtRate(step.ratePerSecond), fmtMs(step.p50), fmtMs(step.p90), fmtMs(step.p99), fmtMs(step.max), String(failuresOf(step)), kept ? "yes" : step.overloaded ? "no (overloaded)" : "no"]);
-      if (!kept) break;
-      best = { rate, run: step };
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A step missed once is run again before the ramp ends: on a shared machine one descheduling of the server
+    // (or of the generator, whose delays count as latency here) can put a single step's p99 over the limit.
+    ramp: for (const rate of STEP_RATES) {
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        context.log(`orders/create at ${rate}/s (open model)${attempt > 1 ? ", again" : ""}`);
+        const step = await load.run(app.url, webhook, { model: "open", ratePerSecond: rate, seconds: STEP_SECONDS, connections: OPEN_CONNECTIONS, maxOutstanding: rate * 2 });
+        deliveries.push(step);
+        const kept = !step.overloaded && failuresOf(step) === 0 && step.ok >= 0.98 * rate * STEP_SECONDS && step.p99 <= STEP_P99_LIMIT_MS;
+        const verdictText = kept ? "yes" : step.overloaded ? "no (overloaded)" : "no";
+        steps.push([`${fmtRate(rate)}${attempt > 1 ? " (again)" : ""}`, fmtRate(step.ratePerSecond), fmtMs(step.p50), fmtMs(step.p90), fmtMs(step.p99), fmtMs(step.max), String(failuresOf(step)), verdictText]);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        if (kept) {
+          best = { rate, run: step };
+          continue ramp;
+        }
+        if (step.overloaded) break ramp;
+      }
+      break;
     }
     result.rows.push({
       name: `highest fixed rate with p99 ≤ ${STEP_P99_LIMIT_MS} ms`,
