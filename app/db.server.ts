@@ -1,11 +1,13 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
+import pg from "pg";
 import { getConfig } from "./config.server";
 
 declare global {
   // Remix's dev server re-evaluates modules, and the server process loads app modules both from the build and
   // from source (its workers): one client per process keeps the connection pool bounded.
   var __dakiyaPrisma: PrismaClient | undefined;
+  var __dakiyaPool: pg.Pool | undefined;
 }
 
 /**
@@ -19,8 +21,26 @@ export function databaseUrl(): string {
   return url;
 }
 
+// How long a connection above what the traffic needs stays open. pg's default, 10 s, closes connections between
+// bursts of webhooks and opens them again in the next burst, each a new server process and a SCRAM handshake,
+// stalling requests by up to a quarter of a second (npm run bench, open model). A pool of at most
+// DATABASE_POOL_SIZE connections can keep them for minutes.
+const IDLE_CONNECTION_MS = 5 * 60_000;
+
+/**
+ * The process's connections to PostgreSQL, shared by Prisma and the few statements on a hot path that go to
+ * PostgreSQL directly (a webhook's claim: Prisma's client costs more CPU than the rest of the acknowledgement,
+ * see webhooks.server.ts). One pool, so DATABASE_POOL_SIZE still bounds the process.
+ */
+export function databasePool(): pg.Pool {
+  // After prisma.$disconnect() has ended it (tests, shutdown), a later caller gets a new one.
+  if (!globalThis.__dakiyaPool || globalThis.__dakiyaPool.ended) globalThis.__dakiyaPool = new pg.Pool({ connectionString: databaseUrl(), max: getConfig().DATABASE_POOL_SIZE, idleTimeoutMillis: IDLE_CONNECTION_MS });
+  return globalThis.__dakiyaPool;
+}
+
 function createPrismaClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl(), max: getConfig().DATABASE_POOL_SIZE });
+  // prisma.$disconnect() ends the shared pool, as it ended the pool Prisma made itself.
+  const adapter = new PrismaPg(databasePool(), { disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }
 

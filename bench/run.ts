@@ -1,79 +1,137 @@
-import { mkdtempSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { createContext } from "./lib/context";
+import { openBenchDatabase } from "./lib/database";
+import { describeMachine } from "./lib/machine";
+import { consoleTable, readFindings, writeReport, type Report } from "./lib/report";
+import { section, type Section } from "./lib/results";
+import { MEASUREMENTS, PLANNED } from "./measurements";
 
 /**
- * `npm run bench`: throughput of the hot paths, on this machine, printed as operations per second.
- * The pure ones (order mapping, rate engine) in-process; the courier service over real HTTP on a
- * scratch SQLite file. Bounded in count and time; loopback only.
+ * `npm run bench`: starts what it measures (PostgreSQL, the production server, the load generator, the demo and
+ * a browser), runs every measurement in bench/measurements/, prints the summary and writes docs/BENCHMARKS.md.
+ * Loopback only, bounded in time (a hard stop at 10 minutes) and count.
+ *
+ *   npm run bench                           everything, writes docs/BENCHMARKS.md
+ *   npm run bench -- --only webhooks,courier  some measurements (ids in bench/measurements/); prints only, unless --write
+ *   npm run bench -- --seconds 10           seconds per closed-model run (default 6, after 2 s of warm-up)
+ *   npm run bench -- --no-write             print only
+ *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)
+ *   BENCH_APP_ENV='DATABASE_POOL_SIZE=20'   extra environment for the app server, to try a setting
+ *   BENCH_APP_NODE_ARGS=--trace-gc          extra node arguments for the app server (its output is kept for a failure's report)
+ *   DATABASE_URL=postgresql://…             benchmark that PostgreSQL instead of an embedded one (migrated, left running)
  */
-const scratch = mkdtempSync(path.join(os.tmpdir(), "dakiya-bench-"));
-process.env.DATABASE_URL = `file:${path.join(scratch, "bench.db")}`;
-process.env.NODE_ENV = "test";
-execFileSync(path.resolve("node_modules/.bin/prisma"), ["migrate", "deploy"], { stdio: "pipe", env: process.env });
+const HARD_STOP_MS = 10 * 60_000;
 
-async function measure(name: string, iterations: number, run: (index: number) => unknown | Promise<unknown>) {
-  for (let index = 0; index < Math.min(50, iterations); index += 1) await run(index);
-  const start = performance.now();
-  for (let index = 0; index < iterations; index += 1) await run(index);
-  const seconds = (performance.now() - start) / 1000;
-  console.log(`${name.padEnd(48)} ${(iterations / seconds).toFixed(0).padStart(9)} ops/s  (${iterations} in ${seconds.toFixed(2)} s)`);
+function parseArgs(argv: string[]) {
+  const options = { only: null as string[] | null, seconds: 6, write: null as boolean | null };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === "--only") options.only = (argv[++index] ?? "").split(",").filter(Boolean);
+    else if (arg === "--seconds") options.seconds = Math.max(2, Math.min(30, Number(argv[++index])));
+    else if (arg === "--no-write") options.write = false;
+    else if (arg === "--write") options.write = true;
+    else throw new Error(`Unknown argument ${arg}; see bench/run.ts`);
+  }
+  const known = new Set(MEASUREMENTS.map((measurement) => measurement.id));
+  const unknown = options.only?.filter((id) => !known.has(id)) ?? [];
+  if (unknown.length > 0) throw new Error(`No measurement ${unknown.join(", ")}; there are ${[...known].join(", ")}`);
+  // A partial run prints; it overwrites the full report only when asked to.
+  return { ...options, write: options.write ?? options.only === null };
 }
 
-const { runAdminGraphql } = await import("../store/admin-api");
-const { seedShop } = await import("../store/seed");
-const { ORDER_FOR_BOOKING } = await import("../app/shopify/queries");
-const { toCourierOrder } = await import("../app/shopify/order-mapping");
-const { quoteAll } = await import("../app/courier-service/rates");
-const { DEFAULT_RATE_CARDS } = await import("../app/courier-service/rate-cards");
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
 
-const shop = seedShop("bench.myshopify.com");
-const answer = await runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { throttle: { maximumAvailable: 1e9, restoreRate: 1e9 }, now: () => new Date() });
-const order = (answer.body.data as { order: Parameters<typeof toCourierOrder>[0] }).order;
-const settings = { codTag: "cod", prepaidTag: "prepaid", defaultPackage: { length: 20, breadth: 15, height: 10 }, defaultWeightKg: 0.5, presets: [], locationWarehouses: {}, defaultWarehouseId: null };
+/** The production build of the app as it is now: built again when anything in app/ is newer than it. */
+function ensureBuild(): void {
+  const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
+  if (built > Math.max(newestIn("app"), statSync("remix.config.js").mtimeMs)) return;
+  console.log("Building the app (remix build): the build is missing or older than app/");
+  execFileSync(path.resolve("node_modules/.bin/remix"), ["build"], { stdio: "inherit" });
+}
 
-await measure("order mapping (Shopify order → Order fields)", 50_000, () => toCourierOrder(order, { settings, now: new Date() }));
-await measure("rate engine (4 couriers, one route)", 200_000, (index) =>
-  quoteAll(DEFAULT_RATE_CARDS, { shipmentType: "forward", paymentMode: "cod", pickup: 421302, delivery: 110001 + (index % 900), length: 30, breadth: 25, height: 8, actualWeight: 0.9, amount: 1499 }),
-);
-await measure("store simulator: OrderForBooking query", 2_000, () => runAdminGraphql(shop, { query: ORDER_FOR_BOOKING, variables: { id: shop.orders[0]!.id } }, { throttle: { maximumAvailable: 1e9, restoreRate: 1e9 }, now: () => new Date() }));
+const args = process.argv.slice(2);
+const options = parseArgs(args);
+const command = `${process.env.DATABASE_URL ? "DATABASE_URL=… " : ""}${process.env.BENCH_CPU_PROF ? "BENCH_CPU_PROF=1 " : ""}${process.env.BENCH_APP_ENV ? `BENCH_APP_ENV='${process.env.BENCH_APP_ENV}' ` : ""}npm run bench${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`;
+const startedAt = new Date();
+const began = performance.now();
 
-const { default: prisma } = await import("../app/db.server");
-const { createServiceHandler } = await import("../app/courier-service/http.server");
-const { createShipmentService } = await import("../app/courier-service/shipment-service.server");
-const { ensureSandbox } = await import("../app/courier-service/sandbox-seed.server");
-const { createCourierClient } = await import("../app/shipping/client.server");
-const { serveFetch } = await import("../store/serve-fetch");
-const { indiaDate } = await import("../app/shipping/contract");
+ensureBuild();
+const scratch = mkdtempSync(path.join(os.tmpdir(), "dakiya-bench-"));
+console.log(`Scratch directory ${scratch}`);
+const database = await openBenchDatabase(scratch);
+// The measurements that run in this process (the job queue) load app modules, which read DATABASE_URL.
+process.env.DATABASE_URL = database.url;
+const runId = startedAt.getTime().toString(36);
+const profiles = path.resolve("bench-profiles");
+const appEnv = Object.fromEntries((process.env.BENCH_APP_ENV ?? "").split(/\s+/).filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]));
+const context = createContext({
+  database,
+  scratch,
+  runId,
+  durations: { seconds: options.seconds, warmupSeconds: 2 },
+  appNodeOptions: process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${profiles}` : undefined,
+  appNodeArgs: (process.env.BENCH_APP_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
+  appEnv,
+});
 
-await ensureSandbox(prisma, "bench_api_key", "bench_secret_key");
-const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
-const server = await serveFetch(createServiceHandler({ db: prisma, service, ready: async () => undefined }));
-const client = createCourierClient({ apiKey: "bench_api_key", secretKey: "bench_secret_key", environment: "test", sandboxUrl: server.url });
-const rate = { shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 30, breadth: 25, height: 8, actual_weight: 0.9, amount: 1499 } as const;
-const today = indiaDate(new Date());
+let cleaned: Promise<void> | undefined;
+const cleanUp = () =>
+  (cleaned ??= (async () => {
+    await context.close().catch((error: Error) => console.error(`Stopping the servers: ${error.message}`));
+    await database.close().catch((error: Error) => console.error(`Stopping PostgreSQL: ${error.message}`));
+    rmSync(scratch, { recursive: true, force: true });
+  })());
+setTimeout(() => {
+  console.error("The bench ran over 10 minutes: stopping.");
+  void cleanUp().finally(() => process.exit(1));
+}, HARD_STOP_MS).unref();
+process.on("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
 
-await measure("courier service over HTTP: calculate-rate", 1_000, () => client.calculateRate(rate));
-await measure("courier service over HTTP: create-order (SQLite)", 300, (index) =>
-  client.createOrder({
-    order_id: `BENCH-${Date.now()}-${index}`,
-    order_date: today,
-    name: "Asha Rao",
-    mobile: "9820012345",
-    address_line_1: "12 MG Road",
-    city: "Bengaluru",
-    state: "Karnataka",
-    pincode: "560038",
-    products: [{ product_name: "Kurta", price: 1299, quantity: 1 }],
-    package_length: 30,
-    package_breadth: 25,
-    package_height: 8,
-    package_weight: 0.9,
-    total_amount: 1299,
-    logistic_id: 1,
-  }),
-);
-await server.close();
-await prisma.$disconnect();
+const machine = describeMachine(database);
+const sections: Section[] = [];
+try {
+  for (const measurement of MEASUREMENTS) {
+    if (options.only && !options.only.includes(measurement.id)) continue;
+    console.log(`\n${measurement.title}`);
+    try {
+      sections.push(await measurement.run(context));
+    } catch (error) {
+      // One broken measurement is reported as such; the others still run.
+      const failed = section(measurement.id, measurement.title, "The measurement did not finish.");
+      failed.rows.push({ name: "the measurement itself", result: `error: ${(error as Error).message.split("\n")[0]}`, reference: "—", target: "finishes", verdict: "FAIL" });
+      failed.notes.push(`\`\`\`\n${((error as Error).stack ?? String(error)).slice(0, 2000)}\n\`\`\``);
+      sections.push(failed);
+      console.error(error);
+    }
+  }
+} finally {
+  await cleanUp();
+}
+
+const report: Report = {
+  command,
+  startedAt,
+  seconds: (performance.now() - began) / 1000,
+  machine,
+  sections,
+  planned: PLANNED.map(({ title, what }) => ({ title, what })),
+  findings: readFindings(path.resolve("bench/findings.md")),
+};
+console.log(`\n${consoleTable(report)}`);
+if (options.write) {
+  writeReport(report, path.resolve("docs/BENCHMARKS.md"));
+  console.log("Wrote docs/BENCHMARKS.md");
+}
+if (process.env.BENCH_CPU_PROF) console.log(`CPU profiles of the app server: ${profiles}`);
+process.exit(0);

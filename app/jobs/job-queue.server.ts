@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
@@ -39,6 +40,8 @@ async function createQueue(options: JobQueueOptions): Promise<PgBoss> {
     useListenNotify: true,
     monitorIntervalSeconds: options.monitorSeconds ?? MONITOR_SECONDS,
     superviseIntervalSeconds: options.monitorSeconds ?? MONITOR_SECONDS,
+    // How often each queue's backlog is read, which is what lets a worker run a backlog without pausing (below).
+    queueCacheIntervalSeconds: options.monitorSeconds ?? MONITOR_SECONDS,
     registerInstance: false,
     openTelemetry: { enabled: false },
   });
@@ -81,7 +84,12 @@ export interface EnqueueOptions {
   startAfter?: Date;
   /** A Prisma interactive transaction: the job is enqueued if, and only if, the transaction commits. */
   tx?: Parameters<typeof fromPrisma>[0];
+  /** A pg connection inside a transaction (BEGIN sent), for callers on the pool directly: the same, without Prisma. */
+  client?: PoolClient;
 }
+
+/** pg-boss's way to run its statements on the caller's connection. */
+const onClient = (client: PoolClient): Db => ({ executeSql: (text, values) => client.query(text, values as unknown[]) });
 
 /**
  * Enqueues work, unless the same work (same queue and key) is already waiting: then nothing happens and null is
@@ -96,6 +104,7 @@ export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, o
     ...(shop ? { group: { id: shop } } : {}),
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
     ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
+    ...(options.client ? { db: onClient(options.client) } : {}),
   });
 }
 
@@ -158,6 +167,10 @@ export async function startWorkers({ handlers, concurrency = getConfig().WORKER_
         pollingIntervalSeconds: pollSeconds,
         notifyPollingIntervalSeconds: busy ? pollSeconds : 15,
         groupConcurrency: JOBS_PER_SHOP,
+        // After each job a worker otherwise waits for the next NOTIFY or its polling interval: a backlog left when
+        // the NOTIFYs stop (the end of a burst of webhooks) ran a few jobs per interval. With jobs waiting, it
+        // fetches again at once.
+        burstWhenReadyExceeds: 1,
       },
       ([job]) => slot(() => runJob(queue, job!, handlers)),
     );

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { OrderRecord, Prisma } from "@prisma/client";
+import type { PoolClient } from "pg";
 import prisma from "~/db.server";
 import { fromPaise } from "~/money";
 import type { OrderFacts } from "~/automation/rules";
@@ -39,15 +40,32 @@ export async function getOrderRecord(shop: string, orderGid: string): Promise<Or
  * booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order). Returns
  * true when the cancellation is news.
  */
-export async function recordCancellation(shop: string, orderGid: string, at: Date, tx: Prisma.TransactionClient = prisma): Promise<boolean> {
-  const existing = await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } });
-  if (existing?.cancelledAt) return false;
-  await tx.orderRecord.upsert({
-    where: { shop_orderGid: { shop, orderGid } },
-    create: { shop, orderGid, cancelledAt: at, readiness: READINESS.CANCELLED },
-    update: { cancelledAt: at, readiness: READINESS.CANCELLED },
-  });
-  return true;
+/**
+ * Marks an order cancelled, once: true when this call did (it was not cancelled before). One statement, so the
+ * webhook can run it in its claim's transaction on a pg client, and every other path through Prisma.
+ */
+const CANCEL_ORDER_SQL = `
+  INSERT INTO "OrderRecord" AS record ("shop", "orderGid", "cancelledAt", "readiness", "updatedAt")
+  VALUES ($1, $2, $3::timestamp(3), '${READINESS.CANCELLED}', $4::timestamp(3))
+  ON CONFLICT ("shop", "orderGid") DO UPDATE SET "cancelledAt" = EXCLUDED."cancelledAt", "readiness" = EXCLUDED."readiness", "updatedAt" = EXCLUDED."updatedAt"
+  WHERE record."cancelledAt" IS NULL`;
+
+interface Cancellation {
+  shop: string;
+  orderGid: string;
+  at: Date;
+}
+
+// Times as UTC ISO strings, as Prisma writes them into TIMESTAMP(3) columns.
+const cancellationParams = ({ shop, orderGid, at }: Cancellation) => [shop, orderGid, at.toISOString(), new Date().toISOString()];
+
+export async function recordCancellation(shop: string, orderGid: string, at: Date): Promise<boolean> {
+  return (await prisma.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
+}
+
+/** The same, inside a transaction on one of the pool's clients (the webhook's claim). */
+export async function recordCancellationOn(client: Pick<PoolClient, "query">, cancellation: Cancellation): Promise<boolean> {
+  return (await client.query(CANCEL_ORDER_SQL, cancellationParams(cancellation))).rowCount === 1;
 }
 
 export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string }, at: Date): Promise<void> {
