@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { countNeedsAttention } from "~/attention/needs-attention.server";
 import { countShipmentsByStatus } from "~/booking/shipments.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
@@ -13,20 +14,23 @@ import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, counts] = await Promise.all([
+  const [shop, settings, counts, needsAttention] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),
     countShipmentsByStatus(session.shop),
+    countNeedsAttention(session.shop),
   ]);
   return json({
     shop: `${shop.name} (${shop.myshopifyDomain})`,
     sandbox: usesSandbox(settings),
+    autoBooking: settings.autoBooking,
+    needsAttention,
     counts,
   });
 };
 
 export default function Home() {
-  const { shop, sandbox, counts } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, counts } = useLoaderData<typeof loader>();
   return (
     <Page title="Dakiya" primaryAction={{ content: "Ship orders", url: "/app/orders" }}>
       <Layout>
@@ -52,6 +56,36 @@ export default function Home() {
                 </Text>
               </BlockStack>
             </Card>
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <Card>
+                <InlineStack align="space-between" blockAlign="center" gap="200">
+                  <BlockStack gap="100">
+                    <Text as="h2" variant="headingSm">
+                      Auto-booking is {autoBooking ? "on" : "off"}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      {autoBooking ? "New orders are booked by your rules as they arrive." : "New orders are checked as they arrive and wait for you."}
+                    </Text>
+                  </BlockStack>
+                  <Button url="/app/auto-booking">{autoBooking ? "Rules" : "Set up"}</Button>
+                </InlineStack>
+              </Card>
+              <Card>
+                <InlineStack align="space-between" blockAlign="center" gap="200">
+                  <BlockStack gap="100">
+                    <Text as="h2" variant="headingSm">
+                      {needsAttention === 0 ? "Nothing needs you" : `${needsAttention} need${needsAttention === 1 ? "s" : ""} attention`}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      Orders to fix, held orders, delivery problems and stuck work.
+                    </Text>
+                  </BlockStack>
+                  <Button url="/app/attention" variant={needsAttention > 0 ? "primary" : undefined}>
+                    Open
+                  </Button>
+                </InlineStack>
+              </Card>
+            </InlineGrid>
             {counts.length > 0 ? (
               <InlineGrid columns={4} gap="300">
                 {counts.map((row) => (

@@ -24,7 +24,7 @@ describe("the app against the local store", () => {
     const response = await responseOf(async () => {
       return homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} });
     });
-    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})`, sandbox: true, counts: [] });
+    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})`, sandbox: true, autoBooking: false, needsAttention: 0, counts: [] });
 
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${store.domain}` } });
     expect(session.accessToken).toMatch(/^shpat_/);
