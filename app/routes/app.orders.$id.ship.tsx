@@ -26,6 +26,8 @@ import { shipmentForScreen } from "~/booking/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
 import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
+import { getOrderRecord } from "~/orders/order-records.server";
+import { DECISION } from "~/orders/readiness";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
@@ -46,15 +48,17 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
-  const stored = await getShipmentForOrder(session.shop, orderGid);
+  const [stored, record] = await Promise.all([getShipmentForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid)]);
   const booked = stored ? shipmentForScreen(stored) : null;
   const tracking = stored?.awb ? await listTrackingEvents(session.shop, stored.id) : [];
+  // What the rules decided about this order, and why.
+  const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason } : null;
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking });
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, decision });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking });
+  return json({ outcome, overrideErrors: errors, booked, tracking, decision });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -89,7 +93,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking, decision } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -133,6 +137,11 @@ export default function ShipOrder() {
                     Tracking page
                   </Link>
                 ) : null}
+              </Banner>
+            ) : null}
+            {decision ? (
+              <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? "Booked automatically" : decision.kind === DECISION.HELD ? "Held by your rules" : "Not booked automatically"}>
+                {decision.reason}
               </Banner>
             ) : null}
             {result?.kind === "synced" ? <Banner tone="success">{result.message}</Banner> : null}

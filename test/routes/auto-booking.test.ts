@@ -3,6 +3,7 @@ import { draftOf, EMPTY_DRAFT, type RulePreview } from "~/automation/rules-form"
 import { EXAMPLE_RULES } from "~/automation/rules";
 import prisma from "~/db.server";
 import { action, loader } from "~/routes/app.auto-booking";
+import { loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { getShopSettings } from "~/settings/shop-settings.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
@@ -82,5 +83,9 @@ describe("the auto-booking screen", () => {
       decisionReason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: \w+ ₹[\d,.]+$/),
     });
     expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } })).toMatchObject({ status: "fulfilled" });
+    // The order's page says so, and why.
+    const id = order.legacyResourceId;
+    const shipPage = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
+    expect(shipPage.decision).toEqual({ kind: "booked", reason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: /) });
   });
 });
