@@ -9,6 +9,9 @@ import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { enqueue, type JobHandlers } from "./job-queue.server";
 
+/** How long one tracking-sync job works through a shop's due shipments before handing the rest to the next. */
+const TRACKING_JOB_BUDGET_MS = 2 * 60_000;
+
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
   override name = "RetryLaterError";
@@ -18,6 +21,8 @@ export interface JobDeps {
   /** An Admin API client on the shop's offline session. */
   adminFor: (shop: string) => Promise<ShopAdmin>;
   now: () => Date;
+  /** Shipments read per tracking pass (200). */
+  trackingPassSize?: number;
 }
 
 export const defaultJobDeps: JobDeps = {
@@ -26,7 +31,7 @@ export const defaultJobDeps: JobDeps = {
 };
 
 /** What each queue's jobs do. Every handler is idempotent: a job may run again after a crash or a retry. */
-export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultJobDeps): JobHandlers => ({
+export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps = defaultJobDeps): JobHandlers => ({
   "shipment-complete": async ({ shop, shipmentId }) => {
     const completion = await resumeShipment(shop, shipmentId, { adminFor, now });
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
@@ -56,7 +61,18 @@ export const createJobHandlers = ({ adminFor, now }: JobDeps = defaultJobDeps): 
     for (const shop of await listInstalledShops()) await enqueue("orders-reconcile", { shop });
   },
   "tracking-sync": async ({ shop }) => {
-    await syncShopTracking(shop, { admin: await adminFor(shop), now });
+    const admin = await adminFor(shop);
+    const started = Date.now();
+    // Pass after pass while shipments stay due; past the time budget, the rest is a job of its own, so a shop with
+    // thousands of parcels neither holds a worker for long nor waits for the next minute's sweep.
+    for (;;) {
+      const { more } = await syncShopTracking(shop, { admin, now }, { limit: trackingPassSize });
+      if (!more) return;
+      if (Date.now() - started > TRACKING_JOB_BUDGET_MS) {
+        await enqueue("tracking-sync", { shop });
+        return;
+      }
+    }
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

@@ -166,20 +166,22 @@ export interface ShopSyncReport {
   /** Courier calls made (one per shipment). */
   courierCalls: number;
   skipped: number;
+  /** The pass stopped at its limit: more of the shop's shipments may be due. */
+  more: boolean;
 }
 
 /**
  * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass. A
  * shipment whose tracking did not change costs one courier call and no Shopify call.
  */
-export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number } = {}): Promise<ShopSyncReport> {
+export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number | undefined } = {}): Promise<ShopSyncReport> {
   const now = deps.now();
   const due = await prisma.shipment.findMany({
     where: { shop, nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES } },
     orderBy: { nextSyncAt: "asc" },
     take: limit,
   });
-  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0 };
+  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, more: due.length === limit };
   if (due.length === 0) return report;
   const settings = await getShopSettings(shop);
   const client = courierClientFor(courierCredentialsOf(settings));

@@ -138,6 +138,14 @@ describe("tracking for shoppers", () => {
     expect(recorded.map((event) => event.shopifyEventGid)).toEqual(eventsOf(order).map((event) => event.id));
   });
 
+  it("works through all of a shop's due shipments in one job, pass after pass", async () => {
+    const shipments = await Promise.all([bookedShipment(), bookedShipment(), bookedShipment()]);
+    await enqueue("tracking-sync", { shop: store.domain });
+    const at = later(1);
+    expect((await runJobs(["tracking-sync"], { deps: { now: () => at, trackingPassSize: 1 } })).ran).toBe(1);
+    for (const { order } of shipments) expect(statusesOf(order)).toEqual(["LABEL_PURCHASED"]);
+  });
+
   it("syncs a shop's shipments from two workers at once without posting anything twice", async () => {
     const first = await bookedShipment();
     const second = await bookedShipment();
