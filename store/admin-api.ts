@@ -1,6 +1,7 @@
 import {
   execute,
   getNamedType,
+  getOperationAST,
   GraphQLError,
   isAbstractType,
   isLeafType,
@@ -461,6 +462,8 @@ export interface GraphqlRequest {
 export interface GraphqlAnswer {
   status: number;
   body: { data?: unknown; errors?: unknown[]; extensions?: unknown };
+  /** A mutation ran (whatever its userErrors): the shop's state may have changed. */
+  mutated?: boolean;
 }
 
 /** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
@@ -542,8 +545,10 @@ export async function runAdminGraphql(
   // As Shopify does: the bucket is charged the requested cost up front and refunded what the answer did not use.
   const actual = result.data ? Math.min(cost, actualCost(schema, document, result.data, request.operationName)) : cost;
   shop.bucket.available = Math.min(settings.maximumAvailable, shop.bucket.available + cost - actual);
+  const operation = getOperationAST(document, request.operationName);
   return {
     status: 200,
+    mutated: operation?.operation === "mutation",
     body: {
       ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
       data: result.data ?? null,

@@ -1,11 +1,12 @@
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { describeDatabase, openDatabase } from "../server/database";
 import { startAppServer } from "../server/http";
+import { listMigrations } from "../server/migrate";
 import { appCredentialsFromEnv, startLocalStore } from "./local-store";
 import { installShopifyFetchRedirect, setStoreSimulatorUrl } from "./redirect-fetch";
-import { readyOrders } from "./seed";
 
 /**
  * `npm run demo`: the app's production build, its database (the embedded PostgreSQL unless DATABASE_URL is
@@ -18,14 +19,21 @@ const storePort = Number(process.env.STORE_PORT ?? 4000);
 const appUrl = process.env.SHOPIFY_APP_URL ?? `http://localhost:${appPort}`;
 
 const { getConfig } = await import("../app/config.server");
-const database = await openDatabase(getConfig());
+const config = getConfig();
+const database = await openDatabase(config);
+
+// The store keeps its shop beside the embedded database, so the two stay a pair across runs: a new database (its
+// first migration applied just now) gets a new store too. DEMO_STORE_STATE names another file ("" keeps it in memory).
+const stateFile = process.env.DEMO_STORE_STATE ?? (config.DATABASE_URL ? "" : path.join(path.dirname(config.EMBEDDED_DATABASE_DIR), "local-store.json"));
+const isNewDatabase = database.migrations.applied.includes(listMigrations()[0]!.name);
+if (stateFile && isNewDatabase && existsSync(stateFile)) rmSync(stateFile);
+
 // A faster bucket than the Standard plan's, for the browser tests (docs/local-store.md): the bucket holds 20 s of it.
 const restoreRate = Number(process.env.STORE_RESTORE_RATE ?? 0);
 const throttle = restoreRate > 0 ? { restoreRate, maximumAvailable: restoreRate * 20 } : undefined;
-const store = await startLocalStore({ port: storePort, app: appCredentialsFromEnv(), appUrl, throttle });
 // The browser tests walk the order list's pages, which the seed alone does not fill.
 const extraOrders = Number(process.env.DEMO_EXTRA_ORDERS ?? 0);
-if (extraOrders > 0) store.simulator.shop(store.shop).orders.push(...readyOrders(extraOrders));
+const store = await startLocalStore({ port: storePort, app: appCredentialsFromEnv(), appUrl, throttle, extraOrders, stateFile: stateFile || undefined });
 // Before the build loads the Shopify library, which keeps the fetch it finds.
 installShopifyFetchRedirect();
 setStoreSimulatorUrl(store.url);
@@ -34,11 +42,11 @@ const { startBackgroundWork, stopBackgroundWork } = await import("../server/back
 
 const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
 const app = await startAppServer({ build, mode: process.env.NODE_ENV, port: appPort });
-await startBackgroundWork(getConfig().WORKER_CONCURRENCY || 4);
+await startBackgroundWork(config.WORKER_CONCURRENCY || 4);
 
 console.log(`Dakiya is running on ${appUrl} (courier sandbox at ${appUrl}/v1, health at ${appUrl}/healthz)
 Database: ${describeDatabase(database)}
-Local Shopify store: ${store.url} (shop ${store.shop})
+Local Shopify store: ${store.url} (shop ${store.shop}${stateFile ? `, ${store.restored ? "as the last run left it" : "seeded"}, kept in ${stateFile}` : ""})
 
 Open the Shopify admin, with Dakiya inside it:  ${store.adminUrl}`);
 
