@@ -26,7 +26,7 @@ export async function startLocalStore({ port, app, appUrl, throttle, extraOrders
   const shops = restored ?? [seededDemoShop(extraOrders)];
   const simulator = createStoreSimulator({ app, appUrl, throttle, shops, onChange: stateFile ? () => saveStoreState(stateFile, simulator.shops.values()) : undefined });
   if (stateFile && !restored) saveStoreState(stateFile, simulator.shops.values());
-  const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name });
+  const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name, shopOrders: (shop) => simulator.shops.get(shop)?.orders });
   const server = await serveFetch(async (request) => (await shell(request)) ?? simulator.handle(request), port);
   return { ...server, simulator, shop: SEED_SHOP, restored: restored !== null, adminUrl: `${server.url.replace("127.0.0.1", "localhost")}/admin` };
 }
