@@ -106,7 +106,7 @@ async function playTheDay(): Promise<void> {
     console.log(
       outcome.done === outcome.total
         ? `\n✓ Every order is where the day leaves it: ${outcome.done} of ${outcome.total}, ${seconds} s after start.\n`
-        : `\n✗ ${outcome.total - outcome.done} of ${outcome.total} orders are not where the day should leave them (✗ off course${outcome.unfinished.length ? `; still on the way: ${outcome.unfinished.join(", ")}` : ""}): the admin's Needs attention says why.\n`,
+        : `\n✗ ${outcome.total - outcome.done} of ${outcome.total} orders are not where the day should leave them: ${outcome.offCourse} went elsewhere (marked ✗)${outcome.unfinished.length ? `, still on the way: ${outcome.unfinished.join(", ")}` : ""}. The admin shows each.\n`,
     );
   } catch (error) {
     view.close();

@@ -18,7 +18,7 @@ describe("the journey's rows", () => {
       order: "#1002",
       readiness: "Booked, fulfilled",
       rule: "Rule 2 'COD under ₹2,000' → cheapest: XpressBees ₹158",
-      ruleShort: "Rule 2 → cheapest: XpressBees ₹158",
+      ruleShort: "XpressBees ₹158 · rule 2, cheapest",
       awb: "143337905549130",
       status: "In Transit (→ RTO)",
       progress: "shipped",
@@ -35,10 +35,16 @@ describe("the journey's rows", () => {
     expect([unseen.readiness, unseen.status, unseen.progress]).toEqual(["not checked yet", "", "waiting"]);
   });
 
-  it("a failed booking sends the merchant to Needs attention without quoting the courier's refusal", () => {
-    const failed = rowOf(rto, { ...bookedSeen(2, []), decision: "failed", shipment: { ...bookedSeen(2, []).shipment!, status: "failed", awb: null, latestStage: null } });
-    expect(failed.status).toBe("Booking failed: see Needs attention");
-    expect(failed.progress).toBe("off-course");
+  it("a failed booking sends the merchant to Needs attention without quoting the refusal, which may name the shopper's phone", () => {
+    const reason = `Rule 2 'COD under ₹2,000' → cheapest: XpressBees ₹158, but the booking failed: "98450 1234" is not a 10-digit Indian mobile number.`;
+    const failed = rowOf(rto, { ...bookedSeen(2, []), decision: "failed", decisionReason: reason, shipment: { ...bookedSeen(2, []).shipment!, status: "failed", awb: null, latestStage: null } });
+    expect([failed.rule, failed.ruleShort, failed.status, failed.progress]).toEqual(["auto-booking failed: see Needs attention", "auto-booking failed: see Needs attention", "Booking failed: see Needs attention", "off-course"]);
+    expect(rowLine(failed)).not.toContain("98450");
+  });
+
+  it("a hold keeps its rule's number in the short form", () => {
+    const held = rowOf({ name: "#1015", expected: { kind: "held" } }, { ...NOT_SEEN, readiness: "ready", decision: "held", decisionReason: "Rule 1 'Expensive orders' → hold for review" });
+    expect(held.ruleShort).toBe("hold for review · rule 1");
   });
 });
 
@@ -63,7 +69,7 @@ describe("the journey's table", () => {
     const widest = Math.max(...full.map((line) => line.length));
     const narrower = renderTable(rows, widest - 10);
     expect(Math.max(...narrower.map((line) => line.length))).toBeLessThanOrEqual(widest - 10);
-    expect(narrower[1]).toContain("Rule 2 → cheapest: XpressBees ₹158");
+    expect(narrower[1]).toContain("XpressBees ₹158 · rule 2, cheapest");
     expect(narrower[1]).toContain("143337905549130");
     for (const line of renderTable(rows, 70)) expect(line.length).toBeLessThanOrEqual(70);
     expect(renderTable(rows, 70)[1]).toContain("…");

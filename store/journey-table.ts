@@ -29,6 +29,9 @@ const COLUMNS = [
   { key: "status", title: "Latest status" },
 ] as const;
 
+/** The readiness cell of an order the app has not read yet. */
+export const NOT_CHECKED = "not checked yet";
+
 const MARKS: Record<Progress, string> = { waiting: " ", booking: " ", shipped: " ", done: "✓", "off-course": "✗" };
 
 const stageName = (code: number) => SERVICE_STATUS_LABELS[code as ServiceStatusCode] ?? `Status ${code}`;
@@ -38,7 +41,7 @@ function readinessCell(seen: OrderObservation): string {
   switch (seen.readiness) {
     case null:
     case READINESS.UNCHECKED:
-      return "not checked yet";
+      return NOT_CHECKED;
     case READINESS.READY:
       return "Ready";
     case READINESS.PROBLEMS:
@@ -55,7 +58,9 @@ function readinessCell(seen: OrderObservation): string {
 }
 
 function ruleCell(seen: OrderObservation): string {
-  if (seen.decision === DECISION.BOOKED || seen.decision === DECISION.HELD || seen.decision === DECISION.FAILED) return seen.decisionReason ?? seen.decision;
+  // A failed booking's reason may quote what the courier or the order mapping refused (a phone number, say).
+  if (seen.decision === DECISION.FAILED) return "auto-booking failed: see Needs attention";
+  if (seen.decision === DECISION.BOOKED || seen.decision === DECISION.HELD) return seen.decisionReason ?? seen.decision;
   // Booked without a rule's decision (by hand), or with the decision not recorded yet: the courier is what is known.
   if (seen.shipment?.courierName) return `courier: ${seen.shipment.courierName}`;
   if (seen.decision === DECISION.PROBLEMS) return "not booked: fix the order first";
@@ -80,6 +85,17 @@ function statusCell(expected: ExpectedEnd, seen: OrderObservation, progress: Pro
   return goal.trim();
 }
 
+/**
+ * A rule's reason with the courier first and without the rule's name, so that a narrow terminal cutting its end keeps
+ * what matters: "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98" → "Delhivery ₹98 · rule 2, cheapest".
+ */
+function shortReason(reason: string): string {
+  const booked = /^Rule (\d+) '.*' → ([^:]+): (.+)$/.exec(reason);
+  if (booked) return `${booked[3]} · rule ${booked[1]}, ${booked[2]}`;
+  const held = /^Rule (\d+) '.*' → (.+)$/.exec(reason);
+  return held ? `${held[2]} · rule ${held[1]}` : reason;
+}
+
 export function rowOf(planned: PlannedOrder, seen: OrderObservation): Row {
   const progress = progressOf(planned.expected, seen);
   const rule = ruleCell(seen);
@@ -87,8 +103,7 @@ export function rowOf(planned: PlannedOrder, seen: OrderObservation): Row {
     order: planned.name,
     readiness: readinessCell(seen),
     rule,
-    // "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98" → "Rule 2 → cheapest: Delhivery ₹98"
-    ruleShort: rule.replace(/^(Rule \d+) '.*?' →/, "$1 →"),
+    ruleShort: shortReason(rule),
     awb: seen.shipment?.awb ?? "",
     status: statusCell(planned.expected, seen, progress),
     progress,

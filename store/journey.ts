@@ -7,7 +7,7 @@ import { READINESS } from "../app/orders/readiness";
 import { isServiceStatusCode, pathBetween, type ServiceStatusCode } from "../app/shipping/status";
 import { signSessionToken, type AppCredentials } from "./auth";
 import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
-import { progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
+import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreSimulator } from "./simulator";
 
 /**
@@ -121,15 +121,15 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   // 2. The example rules, switched on through the Auto-booking screen (unless the merchant already has rules on).
   view.log(await switchOnExampleRules(deps));
 
-  // 3. The seed's orders arrive as Shopify sends them; then a shopper checks out.
-  const seeded = JOURNEY_ORDERS.filter((planned) => !PLACED_ORDERS.some((placed) => placed.name === planned.name));
+  // 3. The orders arrive as Shopify sends them: the seed's, and (on a run stopped after a shopper's checkout but before
+  // its webhook went) a placed order the app has not heard of. Then a shopper checks out.
   await refresh();
-  const undecided = seeded.filter((planned) => {
+  const unheard = JOURNEY_ORDERS.filter((planned) => {
     const seen = seenOf(planned);
-    return seen.decision === null && seen.shipment === null && seen.readiness !== READINESS.CANCELLED;
+    return orderIn(planned.name) !== null && seen.decision === null && seen.shipment === null && seen.readiness !== READINESS.CANCELLED;
   });
   const delivered = await Promise.all(
-    undecided.map(async (planned, index) => {
+    unheard.map(async (planned, index) => {
       // Spread out a little, as orders come in over a day; each carries a webhook id of its own, stable across runs.
       await sleep(index * 60);
       const order = orderIn(planned.name)!;
@@ -139,9 +139,9 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   );
   const refused = delivered.filter((ok) => !ok).length;
   view.log(
-    undecided.length === 0
-      ? "✓ The seed's orders/create webhooks were delivered on an earlier run"
-      : `${refused === 0 ? "✓" : "✗"} ${undecided.length - refused} of ${undecided.length} orders/create webhooks delivered, signed as Shopify signs them`,
+    unheard.length === 0
+      ? "✓ The orders' orders/create webhooks were delivered on an earlier run"
+      : `${refused === 0 ? "✓" : "✗"} ${unheard.length - refused} of ${unheard.length} orders/create webhooks delivered, signed as Shopify signs them`,
   );
   for (const placed of PLACED_ORDERS) {
     if (orderIn(placed.name)) continue;
@@ -253,6 +253,8 @@ export function createJourneyView(stream: NodeJS.WriteStream, startedAt: number,
       log: (line) => void stream.write(`${line}\n`),
       update(rows) {
         for (const row of rows) {
+          // An order the app has not read yet has nothing to say.
+          if (row.readiness === NOT_CHECKED) continue;
           const line = rowLine(row);
           if (printed.get(row.order) === line) continue;
           printed.set(row.order, line);

@@ -177,7 +177,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     expect(output).toContain("as the last run left it");
     expect(output).toContain("it was installed on an earlier run");
     expect(output).toContain("✓ Auto-booking was already on, with 3 rules");
-    expect(output).toContain("✓ The seed's orders/create webhooks were delivered on an earlier run");
+    expect(output).toContain("✓ The orders' orders/create webhooks were delivered on an earlier run");
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
