@@ -73,7 +73,8 @@ process.on("SIGTERM", () => void stop());
 
 if (playsJourney) await playTheDay();
 
-console.log(`Open the Shopify admin, with Dakiya inside it:  ${store.adminUrl}${
+// Ctrl-C during the day stops everything: nothing more to say.
+if (!stopping) console.log(`Open the Shopify admin, with Dakiya inside it:  ${store.adminUrl}${
   playsJourney
     ? `
   · Orders to ship: #1015 was held by the rules; open it, compare the rates and book it by hand
@@ -84,7 +85,8 @@ Ctrl-C stops Dakiya. The next \`npm run demo\` continues from here; \`npm run de
 }`);
 
 async function playTheDay(): Promise<void> {
-  const { createJourneyView, observeOrders, playJourney } = await import("./journey");
+  const { createJourneyView, JourneyError, observeOrders, playJourney } = await import("./journey");
+  const { describeError } = await import("../app/logging.server");
   const { courierClientFor, sandboxCredentialsFor } = await import("../app/settings/shop-settings.server");
   const { enqueue } = await import("../app/jobs/job-queue.server");
   const view = createJourneyView(process.stdout, 0);
@@ -110,6 +112,8 @@ async function playTheDay(): Promise<void> {
     );
   } catch (error) {
     view.close();
-    console.log(`\n✗ The day stopped: ${(error as Error).message}. The admin is still served.\n`);
+    if (stopping) return;
+    // Only the journey's own messages are printed whole: another error's message may quote a row (app/logging.server.ts).
+    console.log(`\n✗ The day stopped: ${error instanceof JourneyError ? error.message : describeError(error)}. The admin is still served.\n`);
   }
 }

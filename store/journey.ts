@@ -49,6 +49,11 @@ export interface JourneyOutcome {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The app refused a step of the day; the message says which and how, and quotes nothing of a shopper. */
+export class JourneyError extends Error {
+  override name = "JourneyError";
+}
+
 /** What the app has recorded of the shop's orders: readiness, decision, shipment and every stage it has seen. */
 export async function observeOrders(shop: string, orderGids: string[]): Promise<Map<string, OrderObservation>> {
   const [records, shipments] = await Promise.all([
@@ -190,7 +195,7 @@ async function installApp({ appUrl, app, shop }: JourneyDeps): Promise<void> {
   const address = `${appUrl}/app?embedded=1&shop=${encodeURIComponent(shop)}&host=${host}&id_token=${signSessionToken(app, shop)}`;
   const response = await fetch(address, { redirect: "manual", headers: { "User-Agent": USER_AGENT } });
   await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`Opening Dakiya from the admin answered ${response.status}: the app was not installed`);
+  if (response.status !== 200) throw new JourneyError(`Opening Dakiya from the admin answered ${response.status}: the app was not installed`);
 }
 
 /** The Auto-booking screen's loader and action, called as the embedded page's fetches call them. */
@@ -198,13 +203,13 @@ async function switchOnExampleRules({ appUrl, app, shop }: JourneyDeps): Promise
   const address = `${appUrl}/app/auto-booking?_data=${encodeURIComponent("routes/app.auto-booking")}`;
   const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
   const current = await fetch(address, { headers: headers() });
-  if (!current.ok) throw new Error(`The Auto-booking screen answered ${current.status}`);
+  if (!current.ok) throw new JourneyError(`The Auto-booking screen answered ${current.status}`);
   const { autoBooking, drafts } = (await current.json()) as { autoBooking: boolean; drafts: unknown[] };
   if (autoBooking) return `✓ Auto-booking was already on, with ${drafts.length} rule${drafts.length === 1 ? "" : "s"}`;
   const form = new URLSearchParams({ intent: "save", autoBooking: "on", rules: JSON.stringify(EXAMPLE_RULES.map(draftOf)) });
   const saved = await fetch(address, { method: "POST", headers: headers(), body: form });
   const outcome = (await saved.json()) as { kind: string };
-  if (!saved.ok || outcome.kind !== "saved") throw new Error(`Saving the example rules answered ${saved.status} (${outcome.kind})`);
+  if (!saved.ok || outcome.kind !== "saved") throw new JourneyError(`Saving the example rules answered ${saved.status} (${outcome.kind})`);
   return `✓ Auto-booking is on with the example rules: ${EXAMPLE_RULES.map((rule) => `${rule.name} → ${rule.action}`).join(" · ")}`;
 }
 
