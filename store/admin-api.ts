@@ -1,6 +1,7 @@
 import {
   execute,
   getNamedType,
+  getOperationAST,
   GraphQLError,
   isAbstractType,
   isLeafType,
@@ -461,6 +462,8 @@ export interface GraphqlRequest {
 export interface GraphqlAnswer {
   status: number;
   body: { data?: unknown; errors?: unknown[]; extensions?: unknown };
+  /** A mutation ran (whatever its userErrors): the shop's state may have changed. */
+  mutated?: boolean;
 }
 
 /** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
@@ -545,8 +548,10 @@ export async function runAdminGraphql(
   shop.bucket.available = Math.min(settings.maximumAvailable, shop.bucket.available + cost - actual);
   shop.usage.points += actual;
   shop.usage.answers += 1;
+  const operation = getOperationAST(document, request.operationName);
   return {
     status: 200,
+    mutated: operation?.operation === "mutation",
     body: {
       ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
       data: result.data ?? null,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isSafeTrackingUrl } from "../app/shipping/tracking-url";
 import type { StoreOrder, StoreShop } from "./model";
 import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
@@ -89,6 +90,33 @@ function ordersList(shop: StoreShop, notice: string): string {
   </div>`;
 }
 
+const titleCase = (status: string) => status.charAt(0) + status.slice(1).toLowerCase().replaceAll("_", " ");
+
+/**
+ * Each fulfillment as Shopify's order page shows it: the carrier, the tracking number and link, and the shipping
+ * events posted to it, which is what Shopify tells the shopper. Only web addresses are links.
+ */
+function fulfillmentsSection(order: StoreOrder): string {
+  const fulfillments = order.fulfillments.map((fulfillment) => {
+    const tracking = fulfillment.trackingInfo
+      .map((info) => {
+        const link = info.url && isSafeTrackingUrl(info.url) ? ` · <a href="${escapeHtml(info.url)}">${escapeHtml(info.url)}</a>` : "";
+        return `<p>${escapeHtml(info.company ?? "Other")} · tracking number <strong>${escapeHtml(info.number ?? "")}</strong>${link}</p>`;
+      })
+      .join("");
+    const events = [...fulfillment.events]
+      .sort((a, b) => a.happenedAt.localeCompare(b.happenedAt))
+      .map((event) => `<tr><td>${escapeHtml(event.happenedAt.slice(0, 16).replace("T", " "))}</td><td>${escapeHtml(titleCase(event.status))}</td><td>${escapeHtml(event.message ?? "")}</td><td>${escapeHtml(event.city ?? "")}</td></tr>`)
+      .join("");
+    const eventTable = events
+      ? `<table aria-label="Shipping events"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Event</th><th scope="col">Message</th><th scope="col">City</th></tr></thead><tbody>${events}</tbody></table>`
+      : `<p class="muted">No shipping events yet.</p>`;
+    return `<section class="card" aria-label="${escapeHtml(fulfillment.name)}"><h2>${escapeHtml(fulfillment.name)} · ${escapeHtml(titleCase(fulfillment.status))}</h2>${tracking}${eventTable}</section>`;
+  });
+  const metafields = order.metafields.map((field) => `<tr><td>${escapeHtml(`${field.namespace}.${field.key}`)}</td><td>${escapeHtml(field.value)}</td></tr>`).join("");
+  return `${fulfillments.join("")}${metafields ? `<section class="card" aria-labelledby="metafields-title"><h2 id="metafields-title">Metafields</h2><table aria-label="Metafields"><tbody>${metafields}</tbody></table></section>` : ""}`;
+}
+
 function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { appUrl: string; notice: string }): string {
   const address = order.shippingAddress;
   const totals = orderTotals(order);
@@ -128,6 +156,7 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
             <tr><td><strong>Total</strong></td><td class="num"><strong>${escapeHtml(inr.format(totals.total))}</strong></td></tr>
           </tbody></table>
         </section>
+        ${fulfillmentsSection(order)}
         <section class="card" id="dakiya-card" aria-labelledby="dakiya-card-title" data-order-id="${escapeHtml(order.legacyResourceId)}" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}">
           <h2 id="dakiya-card-title">Dakiya</h2>
           <div class="dakiya-body" aria-live="polite"><p class="muted">Loading…</p></div>

@@ -1,16 +1,42 @@
 import { createAdminShell } from "./admin-shell";
 import type { ThrottleSettings } from "./admin-api";
 import type { AppCredentials } from "./auth";
-import { SEED_SHOP } from "./seed";
+import { readyOrders, SEED_SHOP, seedShop } from "./seed";
 import { serveFetch } from "./serve-fetch";
 import { createStoreSimulator } from "./simulator";
+import { loadStoreState, saveStoreState } from "./store-state";
 
-/** The simulator and its admin shell on one port, seeded with the demo shop. */
-export async function startLocalStore({ port, app, appUrl, throttle }: { port: number; app: AppCredentials; appUrl: string; throttle?: Partial<ThrottleSettings> }) {
-  const simulator = createStoreSimulator({ app, appUrl, throttle });
+export interface LocalStoreOptions {
+  port: number;
+  app: AppCredentials;
+  appUrl: string;
+  throttle?: Partial<ThrottleSettings>;
+  /** Ready orders (#2001…) added after the seed, for a second page of orders (`readyOrders`). */
+  extraOrders?: number;
+  /**
+   * Where the store keeps its shops between runs (store/store-state.ts): restored from it when it exists, saved to
+   * it after every change. Without it the store lives in memory and starts seeded every time.
+   */
+  stateFile?: string;
+}
+
+/** The simulator and its admin shell on one port, seeded with the demo shop or restored as a previous run left it. */
+export async function startLocalStore({ port, app, appUrl, throttle, extraOrders = 0, stateFile }: LocalStoreOptions) {
+  const restored = stateFile ? loadStoreState(stateFile) : null;
+  const shops = restored ?? [seededDemoShop(extraOrders)];
+  const simulator = createStoreSimulator({ app, appUrl, throttle, shops, onChange: stateFile ? () => saveStoreState(stateFile, simulator.shops.values()) : undefined });
+  if (stateFile && !restored) saveStoreState(stateFile, simulator.shops.values());
   const shell = createAdminShell({ app, appUrl, defaultShop: SEED_SHOP, shopName: (shop) => simulator.shops.get(shop)?.name, simulator });
   const server = await serveFetch(async (request) => (await shell(request)) ?? simulator.handle(request), port);
-  return { ...server, simulator, shop: SEED_SHOP, adminUrl: `${server.url.replace("127.0.0.1", "localhost")}/admin` };
+  return { ...server, simulator, shop: SEED_SHOP, restored: restored !== null, adminUrl: `${server.url.replace("127.0.0.1", "localhost")}/admin` };
+}
+
+export type LocalStore = Awaited<ReturnType<typeof startLocalStore>>;
+
+function seededDemoShop(extraOrders: number) {
+  const shop = seedShop();
+  shop.orders.push(...readyOrders(extraOrders));
+  return shop;
 }
 
 export function appCredentialsFromEnv(): AppCredentials {

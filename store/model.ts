@@ -146,6 +146,11 @@ export interface StoreShop {
 
 let sequence = 5_000_000;
 export const nextId = () => ++sequence;
+/** The last id handed out; a restored store continues after it, so new objects never reuse a saved id. */
+export const lastId = () => sequence;
+export function continueIdsAfter(id: number): void {
+  sequence = Math.max(sequence, id);
+}
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
 
 export function money(amount: number, currencyCode = "INR"): MoneyBag {

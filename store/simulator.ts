@@ -15,6 +15,11 @@ export interface StoreSimulatorOptions {
   shops?: StoreShop[];
   /** Waits before redelivering a webhook the app did not accept (Shopify: 8 tries over 4 hours). */
   webhookRetryDelaysMs?: number[];
+  /**
+   * Called, synchronously and before the answer goes out, after anything changed a shop: tokens issued, a mutation
+   * run, an order placed or cancelled. What the app was told is then already saved (store/store-state.ts).
+   */
+  onChange?: () => void;
 }
 
 function json(status: number, body: unknown): Response {
@@ -36,14 +41,19 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
   const now = options.now ?? (() => new Date());
   const throttle: ThrottleSettings = { maximumAvailable: 2_000, restoreRate: 100, ...options.throttle };
   const shops = new Map<string, StoreShop>((options.shops ?? [seedShop()]).map((shop) => [shop.domain, shop]));
+  const changed = () => options.onChange?.();
 
   function issueTokens(shop: StoreShop, expiring: boolean) {
     const accessToken = `shpat_${randomBytes(16).toString("hex")}`;
     const expiresAt = expiring ? now().getTime() + ACCESS_TOKEN_SECONDS * 1000 : Number.POSITIVE_INFINITY;
     shop.accessTokens.set(accessToken, { scope: options.app.scopes, expiresAt });
-    if (!expiring) return { access_token: accessToken, scope: options.app.scopes };
+    if (!expiring) {
+      changed();
+      return { access_token: accessToken, scope: options.app.scopes };
+    }
     const refreshToken = `shprt_${randomBytes(16).toString("hex")}`;
     shop.refreshTokens.set(refreshToken, { expiresAt: now().getTime() + REFRESH_TOKEN_SECONDS * 1000 });
+    changed();
     return { access_token: accessToken, scope: options.app.scopes, expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, refresh_token_expires_in: REFRESH_TOKEN_SECONDS };
   }
 
@@ -80,6 +90,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     }
     requests += 1;
     const answer = await runAdminGraphql(shop, body, { throttle, now, emit: (event) => void sendEvent(shop, event) });
+    if (answer.mutated) changed();
     return json(answer.status, answer.body);
   }
 
@@ -121,6 +132,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       const shop = this.shop(domain);
       const answer = orderMutations(shop, { now, emit: (event) => void sendEvent(shop, event) }).orderCreate({ order: input }) as { order: { id: string } | null; userErrors: { message: string }[] };
       if (!answer.order) throw new Error(`The store refused the order: ${answer.userErrors.map((error) => error.message).join("; ")}`);
+      changed();
       return shop.orders.find((order) => order.id === answer.order!.id)!;
     },
     /** The merchant cancels an order in the admin: orders/cancelled goes to the app. */
@@ -128,6 +140,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       const shop = this.shop(domain);
       const answer = orderMutations(shop, { now, emit: (event) => void sendEvent(shop, event) }).orderCancel({ orderId: orderGid, reason, restock: true }) as { orderCancelUserErrors: { message: string }[] };
       if (answer.orderCancelUserErrors.length > 0) throw new Error(`The store refused to cancel: ${answer.orderCancelUserErrors[0]!.message}`);
+      changed();
       return shop.orders.find((order) => order.id === orderGid)!;
     },
     /** Waits for every webhook delivery in flight. */
@@ -141,6 +154,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     },
     addShop(shop: StoreShop) {
       shops.set(shop.domain, shop);
+      changed();
       return shop;
     },
 

@@ -1,7 +1,7 @@
-import type { Browser, Frame, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appFrame, createSteps, expectHydrated, expectNewDocument, expectSameWindow, launchBrowser, markWindow, openPage, PageWatcher, STEP_TIMEOUT, type HydrationExpectation, type Steps } from "./support/browser";
-import { startDemo, type Demo } from "./support/demo";
+import type { Frame, Locator } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { walkTheAdmin } from "./support/admin";
+import { expectHydrated, STEP_TIMEOUT } from "./support/browser";
 
 /*
  * A merchant's walk through every page of the embedded app, in Chromium, inside the local Shopify admin: the demo's
@@ -19,76 +19,16 @@ import { startDemo, type Demo } from "./support/demo";
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
 const money = (text: string) => Number(text.replace(/[^\d.]/g, ""));
 
-let demo: Demo;
-let browser: Browser;
-let page: Page;
+// The simulator charges each query its requested cost and refunds nothing, so the order list costs ~950 of the
+// Standard plan's 2,000 points restoring 100/s: at that rate this walk would spend most of its minute waiting for the
+// bucket. A bucket of 20,000 restoring 1,000/s lets it run without changing what it checks.
+const walk = walkTheAdmin("admin-shell", { name: "e2e_admin_shell", extraOrders: 12, restoreRate: 1_000 }, { startTimeoutMs: 90_000 });
+// The admin is opened before the first test, so that any one test can run alone (`-t`); the first test checks what it
+// shows. Its app frame stays the same Frame for the whole walk.
 let frame: Frame;
-let watcher: PageWatcher;
-let step: Steps;
-
-beforeAll(async () => {
-  // The simulator charges each query its requested cost and refunds nothing, so the order list costs ~950 of the
-  // Standard plan's 2,000 points restoring 100/s: at that rate this walk would spend most of its minute waiting for
-  // the bucket. A bucket of 20,000 restoring 1,000/s lets it run without changing what it checks.
-  demo = await startDemo({ name: "e2e_admin_shell", extraOrders: 12, restoreRate: 1_000 });
-  browser = await launchBrowser();
-  page = await openPage(browser);
-  watcher = new PageWatcher(page);
-  step = createSteps(page, watcher, "admin-shell");
-  // Opened here so that any one test can run alone (`-t`); the first test checks what it shows.
-  await page.goto(demo.adminUrl);
-  frame = await appFrame(page);
-}, 90_000);
-
-afterEach(() => {
-  // Anything the browser reports after a test's last step is that test's; a failed test's leftovers must not be
-  // blamed on the next one.
-  watcher.expectNone("After the test");
+beforeAll(() => {
+  frame = walk.admin.frame;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
-
-/** Through the shell's navigation, which loads a new document into the app frame, as the admin does. */
-async function openFromNav(label: string, expectation: HydrationExpectation, title: string): Promise<void> {
-  const mark = await markWindow(frame);
-  await page.locator("nav").getByText(label, { exact: true }).click();
-  await expectNewDocument(frame, mark, `The shell's "${label}" link`);
-  await expectHydrated(frame, { watcher, ...expectation });
-  await expectTitle(title);
-}
-
-/** As the admin opens the app at an address (a reload, a bookmark): a new document in the app frame, with a fresh session token. */
-async function openDeepLink(pathAndSearch: string, expectation: HydrationExpectation): Promise<number> {
-  const answer = page.waitForResponse((response) => response.frame() === frame && response.request().isNavigationRequest());
-  // What the shell's own links do, to another address: its embedding parameters and a fresh session token.
-  await page.evaluate(async (target) => {
-    const iframe = document.querySelector<HTMLIFrameElement>("iframe#app")!;
-    const embedding = new URL(iframe.getAttribute("src")!, location.href).searchParams;
-    const token = await fetch(`/__shell/session-token?shop=${encodeURIComponent(embedding.get("shop")!)}`).then((response) => response.text());
-    const url = new URL(target, location.href);
-    for (const key of ["embedded", "shop", "host"]) url.searchParams.set(key, embedding.get(key)!);
-    url.searchParams.set("id_token", token);
-    iframe.src = url.pathname + url.search;
-  }, pathAndSearch);
-  const status = (await answer).status();
-  await expectHydrated(frame, { watcher, ...expectation });
-  return status;
-}
-
-/** Runs `action`, which must navigate in the browser (Remix's router), not load a new document. */
-async function navigateInBrowser(what: string, action: () => Promise<unknown>, expectation: HydrationExpectation): Promise<void> {
-  const mark = await markWindow(frame);
-  await action();
-  await expectHydrated(frame, { watcher, ...expectation });
-  await expectSameWindow(frame, mark, what);
-}
-
-async function expectTitle(title: string | RegExp): Promise<void> {
-  await frame.getByRole("heading", { level: 1, name: title }).waitFor();
-}
 
 /** The order list's rows (not its heading row). */
 function orderRows(): Locator {
@@ -105,7 +45,7 @@ async function openOrdersOnceRead(): Promise<void> {
   await expect
     .poll(
       async () => {
-        await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+        await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
         const names: string[] = await orderNames().catch(() => []);
         return names.length === 20 && names.includes("#1003") && names.includes("#1007");
       },
@@ -132,15 +72,15 @@ function isSorted(values: number[], direction: "ascending" | "descending"): bool
 
 describe("the embedded app in a browser, through the local Shopify admin", { timeout: 60_000 }, () => {
   it("Home: embedded, saying plainly that it uses the sandbox, and its links navigate in the browser", async () => {
-    await step("the admin opens the app", async () => {
-      await expectHydrated(frame, { path: "/app", watcher });
-      await expectTitle("Dakiya");
+    await walk.step("the admin opens the app", async () => {
+      await expectHydrated(frame, { path: "/app", watcher: walk.watcher });
+      await walk.admin.expectTitle("Dakiya");
       await frame.getByText("You are using the sandbox courier service").waitFor();
       expect(await frame.getByText("Connected store: Dakiya Demo Store (dakiya-demo.myshopify.com)").count()).toBe(1);
     });
-    await step("Home: Ship orders", async () => {
-      await navigateInBrowser("Home's \"Ship orders\"", () => frame.getByRole("link", { name: "Ship orders" }).click(), { path: "/app/orders" });
-      await expectTitle("Orders to ship");
+    await walk.step("Home: Ship orders", async () => {
+      await walk.admin.navigateInBrowser("Home's \"Ship orders\"", () => frame.getByRole("link", { name: "Ship orders" }).click(), { path: "/app/orders" });
+      await walk.admin.expectTitle("Orders to ship");
     });
   });
 
@@ -153,75 +93,75 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       ["Auto-booking", "/app/auto-booking", "Auto-booking"],
       ["Settings", "/app/settings", "Settings"],
     ];
-    for (const [label, path, title] of pages) await step(`nav: ${label}`, () => openFromNav(label, { path }, title));
+    for (const [label, path, title] of pages) await walk.step(`nav: ${label}`, () => walk.admin.openFromNav(label, { path }, title));
   });
 
   it("Orders to ship: shows each order's problem and pages forward and back in the browser", async () => {
     let firstPage: string[] = [];
-    await step("orders: first page", async () => {
+    await walk.step("orders: first page", async () => {
       await openOrdersOnceRead();
       firstPage = await orderNames();
       expect(firstPage).toContain("#1003");
       expect(await orderRows().filter({ hasText: "#1007" }).getByText("PIN code not 6 digits").count()).toBe(1);
       expect(await frame.getByRole("button", { name: "Previous" }).isDisabled()).toBe(true);
     });
-    await step("orders: next page", async () => {
+    await walk.step("orders: next page", async () => {
       const next = frame.getByRole("button", { name: "Next" });
       expect(await next.isEnabled()).toBe(true);
-      await navigateInBrowser("Next", () => next.click(), { path: "/app/orders", search: { after: true } });
+      await walk.admin.navigateInBrowser("Next", () => next.click(), { path: "/app/orders", search: { after: true } });
       const secondPage = await orderNames();
       expect(secondPage.length).toBeGreaterThan(0);
       expect(secondPage.filter((name) => firstPage.includes(name))).toEqual([]);
       expect(await frame.getByRole("button", { name: "Previous" }).isEnabled()).toBe(true);
     });
-    await step("orders: previous page", async () => {
-      await navigateInBrowser("Previous", () => frame.getByRole("button", { name: "Previous" }).click(), { path: "/app/orders", search: { after: false } });
+    await walk.step("orders: previous page", async () => {
+      await walk.admin.navigateInBrowser("Previous", () => frame.getByRole("button", { name: "Previous" }).click(), { path: "/app/orders", search: { after: false } });
       await expect.poll(orderNames, { timeout: STEP_TIMEOUT }).toEqual(firstPage);
     });
   });
 
   it("Orders to ship → Compare rates: the selected orders' rates, each marked recommended, cheapest and fastest", async () => {
     let selected: string[] = [];
-    await step("orders: select two ready orders", async () => {
-      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+    await walk.step("orders: select two ready orders", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
       const ready = orderRows().filter({ has: frame.getByText("Ready", { exact: true }) });
       selected = (await ready.evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""))).slice(0, 2);
       expect(selected).toHaveLength(2);
       for (const name of selected) await orderRows().filter({ hasText: name }).getByRole("checkbox").check();
       await frame.getByText("2 selected").waitFor();
     });
-    await step("orders: Compare rates", async () => {
-      await navigateInBrowser("Compare rates", () => frame.getByRole("button", { name: "Compare rates" }).click(), { path: "/app/orders/compare" });
-      await expectTitle("Compare rates");
+    await walk.step("orders: Compare rates", async () => {
+      await walk.admin.navigateInBrowser("Compare rates", () => frame.getByRole("button", { name: "Compare rates" }).click(), { path: "/app/orders/compare" });
+      await walk.admin.expectTitle("Compare rates");
       expect(new URL(frame.url()).searchParams.getAll("id")).toHaveLength(2);
       for (const name of selected) await frame.getByRole("heading", { level: 2, name: new RegExp(`^${name} · `) }).waitFor();
       for (const badge of ["Recommended", "Cheapest", "Fastest"]) expect(await frame.getByText(badge, { exact: true }).count()).toBeGreaterThanOrEqual(2);
     });
-    await step("compare: Ship", async () => {
-      await navigateInBrowser("Compare's \"Ship\"", () => frame.getByRole("link", { name: "Ship" }).first().click(), { path: SHIP_PAGE });
-      await expectTitle(`Ship order ${selected[0]}`);
+    await walk.step("compare: Ship", async () => {
+      await walk.admin.navigateInBrowser("Compare's \"Ship\"", () => frame.getByRole("link", { name: "Ship" }).first().click(), { path: SHIP_PAGE });
+      await walk.admin.expectTitle(`Ship order ${selected[0]}`);
     });
-    await step("compare: with nothing selected", async () => {
-      expect(await openDeepLink("/app/orders/compare", { path: "/app/orders/compare" })).toBe(200);
+    await walk.step("compare: with nothing selected", async () => {
+      expect(await walk.admin.openDeepLink("/app/orders/compare", { path: "/app/orders/compare" })).toBe(200);
       await frame.getByText("Select orders on the Orders page to compare their rates.").waitFor();
-      await navigateInBrowser("Compare's back action", () => frame.getByRole("link", { name: "Orders" }).click(), { path: "/app/orders" });
+      await walk.admin.navigateInBrowser("Compare's back action", () => frame.getByRole("link", { name: "Orders" }).click(), { path: "/app/orders" });
     });
   });
 
   it("Ship order: rates marked and sortable, a bad package refused on its field, then booked with the recommended courier", async () => {
-    await step("ship: open #1003", async () => {
-      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
-      await navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
-      await expectTitle("Ship order #1003");
+    await walk.step("ship: open #1003", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await walk.admin.navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
+      await walk.admin.expectTitle("Ship order #1003");
       for (const badge of ["Recommended", "Cheapest", "Fastest"]) expect(await frame.locator("table").getByText(badge, { exact: true }).count()).toBe(1);
       expect(isSorted((await rateRows()).map((rate) => rate.total), "ascending")).toBe(true);
     });
-    await step("ship: sort by delivery days", async () => {
+    await walk.step("ship: sort by delivery days", async () => {
       await frame.getByRole("button", { name: /sort .* by Delivery days/ }).click();
       await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.maxDays), "ascending"), { timeout: STEP_TIMEOUT }).toBe(true);
       expect((await rateRows())[0]!.courier).toContain("Fastest");
     });
-    await step("ship: sort by total, most expensive first", async () => {
+    await walk.step("ship: sort by total, most expensive first", async () => {
       // Coming from another column, the first click sorts by total ascending, the second reverses it.
       await frame.getByRole("button", { name: /sort .* by Total/ }).click();
       await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.total), "ascending"), { timeout: STEP_TIMEOUT }).toBe(true);
@@ -229,27 +169,27 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await expect.poll(async () => isSorted((await rateRows()).map((rate) => rate.total), "descending"), { timeout: STEP_TIMEOUT }).toBe(true);
       expect((await rateRows()).at(-1)!.courier).toContain("Cheapest");
     });
-    await step("ship: update rates with a bad length", async () => {
+    await walk.step("ship: update rates with a bad length", async () => {
       const length = frame.getByRole("textbox", { name: "Length (cm)" });
       await length.fill("1");
       expect(await length.inputValue()).toBe("1");
-      await navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "1" } });
+      await walk.admin.navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "1" } });
       await frame.getByText("Length must be whole centimetres, more than 1").waitFor();
       expect(await length.getAttribute("aria-invalid")).toBe("true");
     });
-    await step("ship: update rates with a good length", async () => {
+    await walk.step("ship: update rates with a good length", async () => {
       const length = frame.getByRole("textbox", { name: "Length (cm)" });
       await length.fill("30");
-      await navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "30" } });
+      await walk.admin.navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { length: "30" } });
       await expect.poll(() => frame.getByText("Length must be whole centimetres, more than 1").count(), { timeout: STEP_TIMEOUT }).toBe(0);
       expect(await length.getAttribute("aria-invalid")).not.toBe("true");
       await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
     });
-    await step("ship: book with the recommended courier", async () => {
+    await walk.step("ship: book with the recommended courier", async () => {
       const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
       const book = recommended.getByRole("button", { name: /^Book with / });
       const courier = (await book.getAttribute("aria-label"))!.replace(/^Book with /, "");
-      await navigateInBrowser("Book", () => book.click(), { path: SHIP_PAGE });
+      await walk.admin.navigateInBrowser("Book", () => book.click(), { path: SHIP_PAGE });
       await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
       // The toast is App Bridge's, shown by the page's effect: only the browser's code puts it there.
       await frame.getByRole("status").filter({ hasText: new RegExp(`^Booked with ${courier}, awb \\w+$`) }).waitFor();
@@ -258,37 +198,37 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
 
   it("Ship order: an order that cannot ship says what to fix and offers no booking", async () => {
     const expectProblem = async () => {
-      await expectTitle("Ship order #1007");
+      await walk.admin.expectTitle("Ship order #1007");
       await frame.getByText("This order can't be shipped yet").waitFor();
       await frame.getByText(/The PIN code "40002" is not 6 digits\./).waitFor();
       expect(await frame.getByRole("button", { name: /^Book with / }).count()).toBe(0);
     };
     let path = "";
-    await step("ship: open #1007", async () => {
-      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
-      await navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1007" }).click(), { path: SHIP_PAGE });
+    await walk.step("ship: open #1007", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await walk.admin.navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1007" }).click(), { path: SHIP_PAGE });
       path = new URL(frame.url()).pathname;
       await expectProblem();
     });
     // The admin reloaded on this page (it keeps the app's address) loads the ship page as a document of its own.
-    await step("ship: #1007 opened directly", async () => {
-      expect(await openDeepLink(path, { path })).toBe(200);
+    await walk.step("ship: #1007 opened directly", async () => {
+      expect(await walk.admin.openDeepLink(path, { path })).toBe(200);
       await expectProblem();
     });
   });
 
   let bulkBooked: string[] = [];
   it("Orders to ship: books the selected orders with their recommended couriers", async () => {
-    await step("orders: select two more ready orders", async () => {
-      await openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+    await walk.step("orders: select two more ready orders", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
       const ready = orderRows().filter({ has: frame.getByText("Ready", { exact: true }) });
       bulkBooked = (await ready.evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""))).slice(-2);
       expect(bulkBooked).toHaveLength(2);
       for (const name of bulkBooked) await orderRows().filter({ hasText: name }).getByRole("checkbox").check();
       await frame.getByText("2 selected").waitFor();
     });
-    await step("orders: Book with recommended courier", async () => {
-      await navigateInBrowser("Book with recommended courier", () => frame.getByRole("button", { name: "Book with recommended courier" }).click(), { path: "/app/orders" });
+    await walk.step("orders: Book with recommended courier", async () => {
+      await walk.admin.navigateInBrowser("Book with recommended courier", () => frame.getByRole("button", { name: "Book with recommended courier" }).click(), { path: "/app/orders" });
       const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
       await expect.poll(() => results.allTextContents(), { timeout: STEP_TIMEOUT }).toHaveLength(2);
       for (const line of await results.allTextContents()) expect(line).toMatch(/: booked with .+, awb \w+$/);
@@ -299,7 +239,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
 
   // Seen right after the bulk booking above, on the same page: the results name each order, and nothing stays selected.
   it("after a bulk booking the results name the orders, and the booked orders are no longer selected", async () => {
-    await step("orders: the bulk booking's results", async () => {
+    await walk.step("orders: the bulk booking's results", async () => {
       expect(bulkBooked, "the orders the test before booked (run the file, not this test alone)").toHaveLength(2);
       const results = frame.locator(".Polaris-Banner").filter({ hasText: "Booking with the recommended courier" }).getByRole("listitem");
       const named = (await results.allTextContents()).map((line) => line.replace(/: (not )?booked.*$/, ""));
@@ -309,60 +249,60 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
   });
 
   it("Shipments: the status filter changes the address and the list, and a shipment opens its order", async () => {
-    await step("shipments: all", async () => {
-      await openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
+    await walk.step("shipments: all", async () => {
+      await walk.admin.openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
       await frame.getByRole("cell", { name: "#1003" }).waitFor();
     });
-    await step("shipments: only fulfilled", async () => {
-      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("fulfilled"), { path: "/app/shipments", search: { status: "fulfilled" } });
+    await walk.step("shipments: only fulfilled", async () => {
+      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("fulfilled"), { path: "/app/shipments", search: { status: "fulfilled" } });
       const rows = frame.locator("table tbody tr");
       await rows.first().waitFor();
       const statuses = await rows.evaluateAll((elements) => elements.map((row) => row.querySelector(".Polaris-Badge")?.textContent ?? ""));
       expect(statuses.length).toBeGreaterThanOrEqual(3);
       expect(statuses.every((status) => status.endsWith("Fulfilled"))).toBe(true);
     });
-    await step("shipments: none failed", async () => {
-      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("failed"), { path: "/app/shipments", search: { status: "failed" } });
+    await walk.step("shipments: none failed", async () => {
+      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("failed"), { path: "/app/shipments", search: { status: "failed" } });
       await frame.getByText("No shipments in this state").waitFor();
     });
-    await step("shipments: all again", async () => {
-      await navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption(""), { path: "/app/shipments", search: { status: false } });
+    await walk.step("shipments: all again", async () => {
+      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption(""), { path: "/app/shipments", search: { status: false } });
       await frame.getByRole("cell", { name: "#1003" }).waitFor();
     });
-    await step("shipments: open #1003", async () => {
-      await navigateInBrowser("The shipment's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
+    await walk.step("shipments: open #1003", async () => {
+      await walk.admin.navigateInBrowser("The shipment's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
       await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
       await frame.getByRole("link", { name: "Tracking page" }).waitFor();
     });
   });
 
   it("Settings: a bad value refused on its field, an own account asks for its keys, the sandbox saves", async () => {
-    await step("settings: a length of 1 cm", async () => {
-      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+    await walk.step("settings: a length of 1 cm", async () => {
+      await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       const length = frame.getByLabel("Length (cm)").first();
       await length.fill("1");
-      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
       await frame.getByText("Length must be more than 1 cm").waitFor();
       expect(await frame.getByText("Settings not saved").count()).toBe(1);
       expect(await length.getAttribute("aria-invalid")).toBe("true");
     });
-    await step("settings: my own account", async () => {
-      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+    await walk.step("settings: my own account", async () => {
+      await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
       await frame.getByText("My courier aggregator account", { exact: true }).click();
       await frame.getByLabel("API key").waitFor();
       expect(await frame.getByText("You are using Dakiya's sandbox courier service").count()).toBe(0);
-      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
       await frame.getByText("Enter your courier API key").waitFor();
       await frame.getByText("Enter your courier secret key").waitFor();
       expect(await frame.getByLabel("API key").getAttribute("aria-invalid")).toBe("true");
     });
-    await step("settings: back to the sandbox, saved", async () => {
+    await walk.step("settings: back to the sandbox, saved", async () => {
       await frame.getByText("Dakiya sandbox (no account needed)", { exact: true }).click();
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
-      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
       await frame.getByText("Settings saved").waitFor();
       await frame.getByText(/^Warehouse 1: /).first().waitFor();
     });
@@ -370,15 +310,15 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
 
   // A page whose loader throws a Response renders the same on the server and in the browser (app/components/ShopifyBusyBoundary.tsx).
   it("a deep link to an order that does not exist says so, and the page hydrates", async () => {
-    await step("ship: an order that does not exist", async () => {
-      expect(await openDeepLink("/app/orders/999999999/ship", { path: "/app/orders/999999999/ship" })).toBe(404);
+    await walk.step("ship: an order that does not exist", async () => {
+      expect(await walk.admin.openDeepLink("/app/orders/999999999/ship", { path: "/app/orders/999999999/ship" })).toBe(404);
       await frame.getByText("No such order").waitFor({ timeout: 5_000 });
     });
   });
 
   it("Auto-booking: rules from the examples, reordered, a mistake named by rule and field, previewed on recent orders, saved", async () => {
-    await step("auto-booking: start from the examples", async () => {
-      await openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
+    await walk.step("auto-booking: start from the examples", async () => {
+      await walk.admin.openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
       await frame.getByRole("button", { name: "Start from example rules" }).click();
       await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
       await frame.getByRole("button", { name: "Move rule 3 up" }).click();
@@ -386,38 +326,38 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.getByRole("button", { name: "Move rule 2 down" }).click();
       await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
     });
-    await step("auto-booking: a mistake is named", async () => {
+    await walk.step("auto-booking: a mistake is named", async () => {
       await frame.getByLabel("Weight up to (kg)").nth(1).fill("a lot");
-      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
       await frame.getByText("Rules not saved").waitFor();
       expect(await frame.getByText("Rule 2 'COD under ₹2,000': Maximum weight must be a number of kg").count()).toBe(2);
     });
-    await step("auto-booking: preview on recent orders", async () => {
+    await walk.step("auto-booking: preview on recent orders", async () => {
       await frame.getByLabel("Weight up to (kg)").nth(1).fill("");
-      await navigateInBrowser("Preview", () => frame.getByRole("button", { name: "Preview on recent orders" }).click(), { path: "/app/auto-booking" });
+      await walk.admin.navigateInBrowser("Preview", () => frame.getByRole("button", { name: "Preview on recent orders" }).click(), { path: "/app/auto-booking" });
       await frame.getByText(/^Would have decided \d+ recent order\(s\): #\d+ \(recommended: /).first().waitFor();
       await frame.getByText(/^Never booked automatically until fixed: .*#1007 \(PIN code not 6 digits\)/).waitFor();
     });
-    await step("auto-booking: saved, still off", async () => {
-      await navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
+    await walk.step("auto-booking: saved, still off", async () => {
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
       await frame.getByText("Auto-booking is off: new orders are checked and wait for you.").waitFor();
-      await openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       await frame.getByText("3 rule(s) decide which new orders book themselves and with which courier.").waitFor();
     });
   });
 
   it("Needs attention: the orders that cannot ship, each with its fix; the sandbox's bookings need nothing", async () => {
-    await step("attention: orders to fix", async () => {
-      await openFromNav("Needs attention", { path: "/app/attention" }, "Needs attention");
+    await walk.step("attention: orders to fix", async () => {
+      await walk.admin.openFromNav("Needs attention", { path: "/app/attention" }, "Needs attention");
       const item = frame.locator("li").filter({ hasText: "#1007" });
       await item.getByText(/The PIN code "40002" is not 6 digits\./).waitFor();
       await item.getByText(/Correct the PIN code/).waitFor();
       expect(await frame.getByText("Booking failed", { exact: true }).count()).toBe(0);
     });
-    await step("attention: Orders to ship", async () => {
-      await navigateInBrowser("Needs attention's back action", () => frame.getByRole("link", { name: "Home" }).click(), { path: "/app" });
-      await navigateInBrowser("Home's \"Ship orders\"", () => frame.getByRole("link", { name: "Ship orders" }).click(), { path: "/app/orders" });
-      await expectTitle("Orders to ship");
+    await walk.step("attention: Orders to ship", async () => {
+      await walk.admin.navigateInBrowser("Needs attention's back action", () => frame.getByRole("link", { name: "Home" }).click(), { path: "/app" });
+      await walk.admin.navigateInBrowser("Home's \"Ship orders\"", () => frame.getByRole("link", { name: "Ship orders" }).click(), { path: "/app/orders" });
+      await walk.admin.expectTitle("Orders to ship");
     });
   });
 });

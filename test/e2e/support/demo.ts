@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createDatabase } from "../../support/database";
+import { TEST_DB_DIR } from "../../support/global-setup";
 
 export interface Demo {
   /** The local Shopify admin with Dakiya framed in it. */
   adminUrl: string;
+  /** Where the app itself serves (its tracking pages, its courier sandbox under /v1). */
+  appUrl: string;
   /** Everything the demo printed so far: the first place to look when a page answers 500. */
   output(): string;
   stop(): Promise<void>;
@@ -20,18 +23,32 @@ export interface DemoOptions {
   extraOrders?: number;
   /** The store's API bucket restore rate in points a second (default: the Standard plan's 100). */
   restoreRate?: number;
+  /** The app's port for pool 0; each pool adds 10 (default 3901). A file of its own picks a range no other file uses. */
+  basePort?: number;
+  /**
+   * Plays the merchant's day first (store/journey.ts), as `npm run demo` does, and keeps the store's shop in a file
+   * beside the database; `startDemo` returns once the day is over and the admin is served. Without it the demo only
+   * serves the admin (`--no-journey`), on a store in memory.
+   */
+  journey?: boolean;
+  /** Starts on the database and store a previous demo of the same name left (a second `npm run demo`). */
+  resume?: boolean;
+  /** How long the demo may take to print the admin's address (default 30 s; the day takes longer). */
+  readyTimeoutMs?: number;
 }
 
 /**
  * `npm run demo`'s code (`store/demo.ts`) on the production build: the app, a fresh database copied from the
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
-export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate }: DemoOptions): Promise<Demo> {
+export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 30_000 }: DemoOptions): Promise<Demo> {
   if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
   const worker = Number(process.env.VITEST_POOL_ID ?? 0);
-  const appPort = 3901 + worker * 10 + portOffset;
+  const appPort = basePort + worker * 10 + portOffset;
   const storePort = appPort + 1;
-  const database = await createDatabase(`${name}_${worker}`, { replace: true });
+  const database = await createDatabase(`${name}_${worker}`, { replace: !resume });
+  const storeState = path.join(TEST_DB_DIR, `${name}_${worker}-store.json`);
+  if (!resume) rmSync(storeState, { force: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     // Not production: the Shopify library's requests are redirected to the local store only outside production.
@@ -41,16 +58,17 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
     STORE_PORT: String(storePort),
     SHOPIFY_APP_URL: `http://localhost:${appPort}`,
     DEMO_EXTRA_ORDERS: String(extraOrders),
+    DEMO_STORE_STATE: journey ? storeState : "",
     ...(restoreRate ? { STORE_RESTORE_RATE: String(restoreRate) } : {}),
   };
   // The demo's own local defaults, not the unit tests' values.
   for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
 
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts", ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The demo did not start within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`The demo did not start within ${readyTimeoutMs / 1000} s:\n${output}`)), readyTimeoutMs);
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes("Open the Shopify admin")) {
@@ -68,6 +86,7 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
 
   return {
     adminUrl: `http://localhost:${storePort}/admin`,
+    appUrl: `http://localhost:${appPort}`,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;

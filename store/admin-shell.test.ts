@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { createAdminShell } from "./admin-shell";
+import type { AppCredentials } from "./auth";
+import { SEED_SHOP, seedShop } from "./seed";
+import { createStoreSimulator } from "./simulator";
+
+const APP: AppCredentials = { apiKey: "shell-test-key", apiSecret: "shell-test-secret", scopes: "read_orders" };
+
+function shellFor(shop = seedShop()) {
+  const simulator = createStoreSimulator({ app: APP, appUrl: "http://127.0.0.1:1", shops: [shop] });
+  const handle = createAdminShell({ app: APP, appUrl: "http://127.0.0.1:1", defaultShop: SEED_SHOP, shopName: (domain) => (domain === shop.domain ? shop.name : undefined), simulator });
+  return { shop, open: async (path: string) => (await handle(new Request(`http://localhost:4000${path}`)))! };
+}
+
+describe("the local admin's own pages", () => {
+  it("Orders lists every order of the shop with its payment and fulfillment status, each linked to its page", async () => {
+    const { shop, open } = shellFor();
+    const answer = await open("/admin/orders");
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    for (const order of shop.orders) expect(html).toContain(`/admin/orders/${order.legacyResourceId}?shop=${SEED_SHOP}">${order.name}</a>`);
+    const row = (name: string) => html.split("<tr>").find((cells) => cells.includes(`>${name}</a>`)) ?? "";
+    expect(row("#1011")).toMatch(/Payment pending.*Partially fulfilled/s);
+    expect(row("#1013")).toMatch(/Cancelled/);
+  });
+
+  it("an order's page shows each fulfillment's carrier, tracking number and link, and its shipping events in order", async () => {
+    const { shop, open } = shellFor();
+    const order = shop.orders.find((each) => each.name === "#1011")!;
+    const events = order.fulfillments[0]!.events;
+    events.push({ id: "gid://shopify/FulfillmentEvent/2", status: "OUT_FOR_DELIVERY", message: "Out for delivery", happenedAt: "2026-11-21T09:00:00.000Z", estimatedDeliveryAt: null, city: "Jaipur" });
+    events.push({ id: "gid://shopify/FulfillmentEvent/1", status: "IN_TRANSIT", message: "Shipment picked up", happenedAt: "2026-11-20T10:00:00.000Z", estimatedDeliveryAt: null, city: "Jaipur" });
+    const html = await (await open(`/admin/orders/${order.legacyResourceId}`)).text();
+    expect(html).toContain('India Post · tracking number <strong>EM123456789IN</strong> · <a href="https://www.indiapost.gov.in/">');
+    const inTransit = html.indexOf("<td>2026-11-20 10:00</td><td>In transit</td><td>Shipment picked up</td><td>Jaipur</td>");
+    const outForDelivery = html.indexOf("<td>2026-11-21 09:00</td><td>Out for delivery</td><td>Out for delivery</td><td>Jaipur</td>");
+    expect(inTransit).toBeGreaterThan(0);
+    expect(outForDelivery).toBeGreaterThan(inTransit);
+  });
+
+  it("writes what an order carries as text, and links only web addresses", async () => {
+    const shop = seedShop();
+    const order = shop.orders[0]!;
+    order.name = "<img src=x onerror=alert(1)>";
+    order.tags = ['"><script>alert(1)</script>'];
+    order.fulfillments.push({ ...structuredClone(shop.orders.find((each) => each.fulfillments.length > 0)!.fulfillments[0]!), trackingInfo: [{ company: "Evil", number: "1", url: "javascript:alert(1)" }] });
+    const { open } = shellFor(shop);
+    const html = await (await open(`/admin/orders/${order.legacyResourceId}`)).text();
+    expect(html).not.toMatch(/<img src=x|<script>alert|href="javascript:/);
+    expect(html).toContain("Evil · tracking number <strong>1</strong><");
+  });
+
+  it("frames the app page the navigation names, and only pages of the app; an unknown order is a 404", async () => {
+    const { open } = shellFor();
+    expect(await (await open("/admin?app=/app/shipments")).text()).toMatch(/<iframe id="app" title="Dakiya" src="\/app\/shipments\?embedded=1&amp;shop=dakiya-demo\.myshopify\.com&amp;host=[\w-]+&amp;id_token=[\w.-]+">/);
+    expect(await (await open("/admin?app=https://evil.example/app")).text()).toMatch(/<iframe id="app" title="Dakiya" src="\/app\?embedded=1&amp;/);
+    expect((await open("/admin/orders/1")).status).toBe(404);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
+import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
+import { seedShop } from "./seed";
+
+const shipment = (overrides: Partial<ShipmentObservation> = {}): ShipmentObservation => ({
+  status: "fulfilled",
+  awb: "14123456789012",
+  courierName: "Delhivery",
+  trackingUrl: "http://localhost:3000/track/14123456789012",
+  latestStage: 2,
+  stagesSeen: [2],
+  ...overrides,
+});
+const seen = (overrides: Partial<OrderObservation>): OrderObservation => ({ ...NOT_SEEN, ...overrides });
+const delivered: ExpectedEnd = { kind: "booked", finalStage: SERVICE_STATUS.DELIVERED };
+
+describe("the journey's plan", () => {
+  it("names every order of the seed and every order a shopper places, once each", () => {
+    const names = [...seedShop().orders.map((order) => order.name), ...PLACED_ORDERS.map((placed) => placed.name)];
+    expect(JOURNEY_ORDERS.map((planned) => planned.name).sort()).toEqual([...new Set(names)].sort());
+    expect(names).toHaveLength(JOURNEY_ORDERS.length);
+  });
+
+  it("ends one booked order in an RTO, one undelivered, the rest delivered, and holds one", () => {
+    const ends = JOURNEY_ORDERS.map((planned) => planned.expected);
+    const finals = ends.flatMap((end) => (end.kind === "booked" ? [end.finalStage] : []));
+    expect(finals.filter((code) => code === SERVICE_STATUS.RTO)).toHaveLength(1);
+    expect(finals.filter((code) => code === SERVICE_STATUS.UNDELIVERED)).toHaveLength(1);
+    expect(finals.filter((code) => code === SERVICE_STATUS.DELIVERED).length).toBeGreaterThan(1);
+    expect(ends.filter((end) => end.kind === "held")).toHaveLength(1);
+  });
+
+  it("moves each parcel along hops the courier's status graph allows, from a fresh booking to its end", () => {
+    for (const finalStage of [SERVICE_STATUS.DELIVERED, SERVICE_STATUS.UNDELIVERED, SERVICE_STATUS.RTO] as const) {
+      const hops = trackingHops(finalStage);
+      expect(hops.at(-1)).toBe(finalStage);
+      let from: ServiceStatusCode = SERVICE_STATUS.MANIFESTED;
+      for (const hop of hops) {
+        expect(pathBetween(from, hop), `${from} → ${hop}`).not.toBeNull();
+        from = hop;
+      }
+    }
+  });
+});
+
+describe("where an order is on its way", () => {
+  it("a booked order: waiting, booking, shipped, then done once the app has seen its final stage", () => {
+    expect(progressOf(delivered, NOT_SEEN)).toBe("waiting");
+    expect(progressOf(delivered, seen({ readiness: "ready" }))).toBe("waiting");
+    expect(progressOf(delivered, seen({ readiness: "shipment", shipment: shipment({ status: "booking", awb: null }) }))).toBe("booking");
+    expect(progressOf(delivered, seen({ decision: "booked", shipment: shipment({ status: "booked_unfulfilled" }) }))).toBe("booking");
+    expect(progressOf(delivered, seen({ decision: "booked", shipment: shipment({ latestStage: 7, stagesSeen: [2, 3, 5, 6, 7] }) }))).toBe("shipped");
+    expect(progressOf(delivered, seen({ decision: "booked", shipment: shipment({ latestStage: 8, stagesSeen: [2, 3, 5, 6, 7, 8] }) }))).toBe("done");
+  });
+
+  it("an end reached stays reached when the courier's clock moves the parcel on afterwards", () => {
+    const undelivered: ExpectedEnd = { kind: "booked", finalStage: SERVICE_STATUS.UNDELIVERED };
+    expect(progressOf(undelivered, seen({ decision: "booked", shipment: shipment({ latestStage: 7, stagesSeen: [2, 3, 5, 6, 7, 9, 7] }) }))).toBe("done");
+  });
+
+  it("a booked order the rules held, or whose booking failed, is off course", () => {
+    expect(progressOf(delivered, seen({ readiness: "ready", decision: "held" }))).toBe("off-course");
+    expect(progressOf(delivered, seen({ decision: "failed" }))).toBe("off-course");
+    expect(progressOf(delivered, seen({ decision: "booked", shipment: shipment({ status: "failed", awb: null }) }))).toBe("off-course");
+  });
+
+  it("an order with a problem is done when the app names that problem, off course when it names none or another", () => {
+    const pinCode: ExpectedEnd = { kind: "problems", problem: "PINCODE_INVALID" };
+    expect(progressOf(pinCode, seen({ readiness: "unchecked" }))).toBe("waiting");
+    expect(progressOf(pinCode, seen({ readiness: "problems", problems: ["PHONE_MISSING", "PINCODE_INVALID"] }))).toBe("done");
+    expect(progressOf(pinCode, seen({ readiness: "problems", problems: ["PHONE_MISSING"] }))).toBe("off-course");
+    expect(progressOf(pinCode, seen({ readiness: "ready" }))).toBe("off-course");
+  });
+
+  it("a held order stays done after the merchant ships it by hand", () => {
+    const held: ExpectedEnd = { kind: "held" };
+    expect(progressOf(held, seen({ readiness: "ready" }))).toBe("waiting");
+    expect(progressOf(held, seen({ readiness: "ready", decision: "held" }))).toBe("done");
+    expect(progressOf(held, seen({ readiness: "fulfilled", decision: "held", shipment: shipment({ latestStage: 8, stagesSeen: [2, 8] }) }))).toBe("done");
+    expect(progressOf(held, seen({ decision: "booked", shipment: shipment() }))).toBe("off-course");
+  });
+
+  it("a cancelled order is done once the app knows it is cancelled", () => {
+    expect(progressOf({ kind: "cancelled" }, NOT_SEEN)).toBe("waiting");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "cancelled" }))).toBe("done");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready" }))).toBe("off-course");
+  });
+
+  it("counts the orders at their end and those off course", () => {
+    expect(tally(["done", "waiting", "off-course", "done", "shipped"])).toEqual({ done: 2, offCourse: 1, total: 5 });
+  });
+});

@@ -1,0 +1,140 @@
+import { DECISION, READINESS } from "../app/orders/readiness";
+import type { ProblemCode } from "../app/shopify/order-mapping";
+import { SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
+
+/**
+ * What the demo's merchant day (`npm run demo`, store/journey.ts) should end with, order by order, and how to tell
+ * where an order is on the way. Pure: the live table, its tests and the journey read it.
+ *
+ * The seed (store/seed.ts) has ready orders, orders with a problem each and a cancelled one; under the example rules
+ * (app/automation/rules.ts: hold ₹10,000 and over, the cheapest courier for COD under ₹2,000, the recommended one for
+ * the rest) every ready seed order is booked. A shopper's order placed during the day (#1015, ₹12,499) is the one the
+ * rules hold for the merchant to ship by hand.
+ */
+
+/** The courier's final word on a booked order that the journey plays out. */
+export type FinalStage = typeof SERVICE_STATUS.DELIVERED | typeof SERVICE_STATUS.UNDELIVERED | typeof SERVICE_STATUS.RTO;
+
+export type ExpectedEnd =
+  | { kind: "booked"; finalStage: FinalStage }
+  | { kind: "held" }
+  | { kind: "problems"; problem: ProblemCode }
+  | { kind: "cancelled" };
+
+export interface PlannedOrder {
+  name: string;
+  expected: ExpectedEnd;
+}
+
+const booked = (finalStage: FinalStage = SERVICE_STATUS.DELIVERED): ExpectedEnd => ({ kind: "booked", finalStage });
+const problems = (problem: ProblemCode): ExpectedEnd => ({ kind: "problems", problem });
+
+export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
+  { name: "#1001", expected: booked() },
+  // Cash on delivery is where returns happen: one comes back to the warehouse, one finds nobody at home.
+  { name: "#1002", expected: booked(SERVICE_STATUS.RTO) },
+  { name: "#1003", expected: booked() },
+  { name: "#1004", expected: booked(SERVICE_STATUS.UNDELIVERED) },
+  { name: "#1005", expected: problems("TOO_MANY_ITEMS") },
+  { name: "#1006", expected: problems("EWAYBILL_REQUIRED") },
+  { name: "#1007", expected: problems("PINCODE_INVALID") },
+  { name: "#1008", expected: problems("PINCODE_MISSING") },
+  { name: "#1009", expected: problems("PHONE_MISSING") },
+  { name: "#1010", expected: problems("OUTSIDE_INDIA") },
+  { name: "#1011", expected: booked() },
+  { name: "#1012", expected: problems("ORDER_TOO_OLD") },
+  { name: "#1013", expected: { kind: "cancelled" } },
+  { name: "#1014", expected: booked() },
+  { name: "#1015", expected: { kind: "held" } },
+];
+
+/**
+ * Orders shoppers place while the journey runs, as Shopify's orderCreate input (store/order-mutations.ts); each
+ * reaches the app as the orders/create webhook the store sends.
+ */
+export const PLACED_ORDERS = [
+  {
+    name: "#1015",
+    input: {
+      name: "#1015",
+      email: "ishita.bose@example.in",
+      financialStatus: "PAID",
+      tags: ["prepaid"],
+      shippingAddress: { firstName: "Ishita", lastName: "Bose", phone: "+91 98310 12345", address1: "14, Hindustan Park", city: "Kolkata", provinceCode: "WB", zip: "700029", countryCode: "IN" },
+      lineItems: [{ title: "Baluchari silk saree", sku: "SAR-412", quantity: 1, priceSet: { shopMoney: { amount: "12499.00", currencyCode: "INR" } }, weight: { unit: "GRAMS", value: 800 } }],
+      transactions: [{ gateway: "Razorpay (UPI, Cards, Wallets, NetBanking)", amountSet: { shopMoney: { amount: "12499.00" } } }],
+    },
+  },
+] as const;
+
+/**
+ * The stages the journey moves a booked shipment through on the courier's side, a round each, so the table shows the
+ * parcel travel: picked up and in transit, then out for delivery (or, for a return, at the destination), then the end.
+ */
+export function trackingHops(finalStage: FinalStage): ServiceStatusCode[] {
+  if (finalStage === SERVICE_STATUS.RTO) return [SERVICE_STATUS.IN_TRANSIT, SERVICE_STATUS.REACHED_AT_DESTINATION, SERVICE_STATUS.RTO];
+  return [SERVICE_STATUS.IN_TRANSIT, SERVICE_STATUS.OUT_FOR_DELIVERY, finalStage];
+}
+
+/** What the app has recorded of one order (OrderRecord and Shipment), as the journey reads it. */
+export interface OrderObservation {
+  /** Null until the app has checked the order. */
+  readiness: string | null;
+  problems: ProblemCode[];
+  decision: string | null;
+  decisionReason: string | null;
+  shipment: ShipmentObservation | null;
+}
+
+export interface ShipmentObservation {
+  status: string;
+  awb: string | null;
+  courierName: string | null;
+  trackingUrl: string | null;
+  /**
+   * The latest stage among the courier entries the app stored. Read from the entries, not from the shipment's own
+   * status columns, which the tracking sync writes a moment after them: one read sees both agree.
+   */
+  latestStage: number | null;
+  /** Every stage the app has seen the shipment in: the end is reached even if the courier's clock moved on since. */
+  stagesSeen: number[];
+}
+
+export const NOT_SEEN: OrderObservation = { readiness: null, problems: [], decision: null, decisionReason: null, shipment: null };
+
+/**
+ * Where an order is on its way to the expected end:
+ * - `waiting`: the app has not checked it yet, or has not decided;
+ * - `booking`: the rules chose a courier, the booking and its Shopify fulfillment are under way;
+ * - `shipped`: booked and fulfilled, with its awb: the courier's part is next;
+ * - `done`: at the expected end;
+ * - `off-course`: somewhere the plan does not lead (a failed booking, a different decision).
+ */
+export type Progress = "waiting" | "booking" | "shipped" | "done" | "off-course";
+
+export function progressOf(expected: ExpectedEnd, seen: OrderObservation): Progress {
+  switch (expected.kind) {
+    case "cancelled":
+      return seen.readiness === READINESS.CANCELLED ? "done" : seen.readiness === null || seen.readiness === READINESS.UNCHECKED ? "waiting" : "off-course";
+    case "problems":
+      if (seen.readiness === null || seen.readiness === READINESS.UNCHECKED) return "waiting";
+      return seen.readiness === READINESS.PROBLEMS && seen.problems.includes(expected.problem) ? "done" : "off-course";
+    case "held":
+      // Held by the rules, whatever the merchant did with it afterwards (shipping it by hand is what comes next).
+      if (seen.decision === DECISION.HELD) return "done";
+      return seen.decision === null && !seen.shipment ? "waiting" : "off-course";
+    case "booked": {
+      if (seen.decision !== null && seen.decision !== DECISION.BOOKED) return "off-course";
+      const shipment = seen.shipment;
+      if (!shipment) return "waiting";
+      if (shipment.status === "failed" || shipment.status === "cancelled") return "off-course";
+      if (shipment.status !== "fulfilled" || !shipment.awb) return "booking";
+      return shipment.stagesSeen.includes(expected.finalStage) ? "done" : "shipped";
+    }
+  }
+}
+
+/** How far the whole plan is: orders at their end, and those that cannot get there. */
+export function tally(progress: readonly Progress[]): { done: number; offCourse: number; total: number } {
+  return { done: progress.filter((each) => each === "done").length, offCourse: progress.filter((each) => each === "off-course").length, total: progress.length };
+}

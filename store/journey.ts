@@ -1,0 +1,329 @@
+import prisma from "../app/db.server";
+import { EXAMPLE_RULES } from "../app/automation/rules";
+import { draftOf } from "../app/automation/rules-form";
+import type { ProblemCode } from "../app/shopify/order-mapping";
+import type { CourierClient } from "../app/shipping/client.server";
+import { READINESS } from "../app/orders/readiness";
+import { isServiceStatusCode, pathBetween, type ServiceStatusCode } from "../app/shipping/status";
+import { signSessionToken, type AppCredentials } from "./auth";
+import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
+import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
+import type { StoreSimulator } from "./simulator";
+
+/**
+ * The merchant's day that `npm run demo` plays on embedded defaults, through the product's own paths only: Dakiya
+ * is installed by the admin's first request (token exchange), the example rules are saved through the Auto-booking
+ * screen's action, the seed's orders reach the app as signed orders/create webhooks and a shopper places one more,
+ * the app's job workers check and book them, the courier sandbox is moved on over HTTP through the app's courier
+ * client, and the app's tracking sync carries each stage to Shopify. The journey only watches the app's records
+ * (OrderRecord, Shipment) to draw its table; it never writes them.
+ *
+ * Every step first looks at what is already done, so a second run on the same data continues where the first
+ * stopped (or was killed): orders are placed once, webhooks carry stable ids the app has already claimed, bookings
+ * are the app's exactly-once ones, and a shipment already at or past a stage is not moved again.
+ */
+
+export interface JourneyDeps {
+  appUrl: string;
+  app: AppCredentials;
+  simulator: StoreSimulator;
+  shop: string;
+  /** The shop's sandbox account, through the app's courier client. */
+  courier: Pick<CourierClient, "trackOrder" | "advanceSandboxShipment">;
+  /** What the app recorded of these orders, by order GID. */
+  observe: (orderGids: string[]) => Promise<Map<string, OrderObservation>>;
+  /** Runs the tracking sweep now rather than at its next minute (the app's own scheduled job). */
+  requestTrackingSweep: () => Promise<void>;
+  view: JourneyView;
+  /** How long each step may wait for the app before the journey says so and goes on. */
+  stepTimeoutMs?: number;
+}
+
+export interface JourneyOutcome {
+  done: number;
+  offCourse: number;
+  total: number;
+  /** Planned orders that are neither at their end nor off course when the journey gave up waiting. */
+  unfinished: string[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The app refused a step of the day; the message says which and how, and quotes nothing of a shopper. */
+export class JourneyError extends Error {
+  override name = "JourneyError";
+}
+
+/** What the app has recorded of the shop's orders: readiness, decision, shipment and every stage it has seen. */
+export async function observeOrders(shop: string, orderGids: string[]): Promise<Map<string, OrderObservation>> {
+  const [records, shipments] = await Promise.all([
+    prisma.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } }, select: { orderGid: true, readiness: true, problems: true, decision: true, decisionReason: true } }),
+    prisma.shipment.findMany({
+      where: { shop, orderGid: { in: orderGids } },
+      select: { orderGid: true, status: true, awb: true, courierName: true, trackingUrl: true, trackingEvents: { select: { code: true }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }] } },
+    }),
+  ]);
+  const seen = new Map<string, OrderObservation>();
+  for (const record of records) {
+    const problems = Array.isArray(record.problems) ? (record.problems as { code: ProblemCode }[]).map((problem) => problem.code) : [];
+    seen.set(record.orderGid, { readiness: record.readiness, problems, decision: record.decision, decisionReason: record.decisionReason, shipment: null });
+  }
+  for (const { orderGid, trackingEvents, ...shipment } of shipments) {
+    const observation = seen.get(orderGid) ?? { ...NOT_SEEN };
+    const stages = trackingEvents.map((event) => event.code);
+    seen.set(orderGid, { ...observation, shipment: { ...shipment, latestStage: stages.at(-1) ?? null, stagesSeen: [...new Set(stages)] } });
+  }
+  return seen;
+}
+
+export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
+  const { simulator, shop, view } = deps;
+  const stepTimeoutMs = deps.stepTimeoutMs ?? 90_000;
+  const orderIn = (name: string) => simulator.shop(shop).orders.find((order) => order.name === name) ?? null;
+  let latest = new Map<string, OrderObservation>();
+
+  const seenOf = (planned: PlannedOrder): OrderObservation => {
+    const order = orderIn(planned.name);
+    return (order && latest.get(order.id)) ?? NOT_SEEN;
+  };
+  const refresh = async (): Promise<Row[]> => {
+    const gids = JOURNEY_ORDERS.map((planned) => orderIn(planned.name)?.id).filter((gid): gid is string => Boolean(gid));
+    latest = await deps.observe(gids);
+    const rows = JOURNEY_ORDERS.map((planned) => rowOf(planned, seenOf(planned)));
+    view.update(rows);
+    return rows;
+  };
+  /** Waits (drawing the table) until every planned order passes `isThere`; false, with the laggards said, on timeout. */
+  const until = async (what: string, isThere: (planned: PlannedOrder, seen: OrderObservation) => boolean): Promise<boolean> => {
+    const deadline = Date.now() + stepTimeoutMs;
+    for (;;) {
+      await refresh();
+      const lagging = JOURNEY_ORDERS.filter((planned) => !isThere(planned, seenOf(planned)));
+      if (lagging.length === 0) return true;
+      if (Date.now() > deadline) {
+        view.log(`✗ Gave up waiting after ${Math.round(stepTimeoutMs / 1000)} s for ${what}: ${lagging.map((planned) => planned.name).join(", ")}`);
+        return false;
+      }
+      await sleep(400);
+    }
+  };
+  const settled = (planned: PlannedOrder, seen: OrderObservation) => {
+    const progress = progressOf(planned.expected, seen);
+    return progress === "done" || progress === "off-course";
+  };
+
+  // 1. Install: the admin opens the app with a session token; the app exchanges it for an offline token and, on a
+  // new install, starts reading the shop's recent orders in the background.
+  await refresh();
+  const installedBefore = latest.size > 0;
+  await installApp(deps);
+  view.log(
+    installedBefore
+      ? `✓ Dakiya opens in ${shop}'s admin: it was installed on an earlier run`
+      : `✓ Dakiya is installed in ${shop} (token exchange); it reads the shop's recent orders in the background`,
+  );
+
+  // 2. The example rules, switched on through the Auto-booking screen (unless the merchant already has rules on).
+  view.log(await switchOnExampleRules(deps));
+
+  // 3. The orders arrive as Shopify sends them: the seed's, and (on a run stopped after a shopper's checkout but before
+  // its webhook went) a placed order the app has not heard of. Then a shopper checks out.
+  await refresh();
+  const unheard = JOURNEY_ORDERS.filter((planned) => {
+    const seen = seenOf(planned);
+    return orderIn(planned.name) !== null && seen.decision === null && seen.shipment === null && seen.readiness !== READINESS.CANCELLED;
+  });
+  const delivered = await Promise.all(
+    unheard.map(async (planned, index) => {
+      // Spread out a little, as orders come in over a day; each carries a webhook id of its own, stable across runs.
+      await sleep(index * 60);
+      const order = orderIn(planned.name)!;
+      const report = await simulator.deliver("orders/create", shop, { orderId: order.id, webhookId: `dakiya-demo-orders-create-${order.legacyResourceId}`, retryDelaysMs: [1_000, 5_000] });
+      return report.delivered;
+    }),
+  );
+  const refused = delivered.filter((ok) => !ok).length;
+  view.log(
+    unheard.length === 0
+      ? "✓ The orders' orders/create webhooks were delivered on an earlier run"
+      : `${refused === 0 ? "✓" : "✗"} ${unheard.length - refused} of ${unheard.length} orders/create webhooks delivered, signed as Shopify signs them`,
+  );
+  for (const placed of PLACED_ORDERS) {
+    if (orderIn(placed.name)) continue;
+    simulator.placeOrder(shop, placed.input);
+    view.log(`✓ A shopper placed ${placed.name}: the store sends its orders/create webhook`);
+  }
+
+  // 4. The app's workers check each order and the rules book what they may (or hold it, or leave it to be fixed).
+  const decided = await until("the rules to decide and the bookings to be fulfilled", (planned, seen) => {
+    const progress = progressOf(planned.expected, seen);
+    return progress !== "waiting" && progress !== "booking";
+  });
+  if (decided) view.log("✓ The rules decided every order; each booking has its awb and its Shopify fulfillment");
+
+  // 5. The courier's side: each booked shipment moves on, a stage a round, and the app's tracking sync follows.
+  for (let round = 0; round < 3; round += 1) {
+    const moved: PlannedOrder[] = [];
+    for (const planned of JOURNEY_ORDERS) {
+      const seen = seenOf(planned);
+      if (planned.expected.kind !== "booked" || !seen.shipment?.awb || progressOf(planned.expected, seen) !== "shipped") continue;
+      const hop = trackingHops(planned.expected.finalStage)[round]!;
+      if (await moveShipment(deps, seen.shipment.awb, hop, planned.expected.finalStage)) moved.push(planned);
+    }
+    if (moved.length === 0) continue;
+    view.log(`✓ The courier sandbox moved ${moved.length} shipment${moved.length === 1 ? "" : "s"} on (round ${round + 1} of 3); the app's tracking sync follows`);
+    await deps.requestTrackingSweep();
+    await until("the app's tracking to catch up", (planned, seen) => {
+      if (planned.expected.kind !== "booked" || !moved.includes(planned)) return true;
+      const hops = trackingHops(planned.expected.finalStage);
+      return (seen.shipment?.stagesSeen ?? []).some((code) => hops.indexOf(code as ServiceStatusCode) >= round);
+    });
+  }
+  await until("every order to reach its end", settled);
+  const rows = await refresh();
+  view.finish(rows);
+  const counts = tally(rows.map((row) => row.progress));
+  return { ...counts, unfinished: rows.filter((row) => row.progress !== "done" && row.progress !== "off-course").map((row) => row.order) };
+}
+
+// The Shopify library answers 410 to requests that look like bots (a bare "node" user agent does): the journey is
+// the merchant's browser, and says so.
+const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) Dakiya-demo/1.0 (the merchant's day)";
+
+async function installApp({ appUrl, app, shop }: JourneyDeps): Promise<void> {
+  const host = Buffer.from(`${shop}/admin`).toString("base64url");
+  const address = `${appUrl}/app?embedded=1&shop=${encodeURIComponent(shop)}&host=${host}&id_token=${signSessionToken(app, shop)}`;
+  const response = await fetch(address, { redirect: "manual", headers: { "User-Agent": USER_AGENT } });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new JourneyError(`Opening Dakiya from the admin answered ${response.status}: the app was not installed`);
+}
+
+/** The Auto-booking screen's loader and action, called as the embedded page's fetches call them. */
+async function switchOnExampleRules({ appUrl, app, shop }: JourneyDeps): Promise<string> {
+  const address = `${appUrl}/app/auto-booking?_data=${encodeURIComponent("routes/app.auto-booking")}`;
+  const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
+  const current = await fetch(address, { headers: headers() });
+  if (!current.ok) throw new JourneyError(`The Auto-booking screen answered ${current.status}`);
+  const { autoBooking, drafts } = (await current.json()) as { autoBooking: boolean; drafts: unknown[] };
+  if (autoBooking) return `✓ Auto-booking was already on, with ${drafts.length} rule${drafts.length === 1 ? "" : "s"}`;
+  const form = new URLSearchParams({ intent: "save", autoBooking: "on", rules: JSON.stringify(EXAMPLE_RULES.map(draftOf)) });
+  const saved = await fetch(address, { method: "POST", headers: headers(), body: form });
+  const outcome = (await saved.json()) as { kind: string };
+  if (!saved.ok || outcome.kind !== "saved") throw new JourneyError(`Saving the example rules answered ${saved.status} (${outcome.kind})`);
+  return `✓ Auto-booking is on with the example rules: ${EXAMPLE_RULES.map((rule) => `${rule.name} → ${rule.action}`).join(" · ")}`;
+}
+
+/**
+ * Moves one shipment on to `hop` in the courier sandbox, unless its history already holds the hop or the final
+ * stage, or the graph leads no way from where it is (the courier's own clock may have taken it elsewhere since).
+ */
+async function moveShipment({ courier }: JourneyDeps, awb: string, hop: ServiceStatusCode, finalStage: ServiceStatusCode): Promise<boolean> {
+  const { tracking_history: history } = await courier.trackOrder(awb);
+  const codes = history.map((entry) => entry.service_status).filter(isServiceStatusCode);
+  if (codes.includes(hop) || codes.includes(finalStage)) return false;
+  const latest = codes.at(-1);
+  if (latest === undefined || !pathBetween(latest, hop)) return false;
+  await courier.advanceSandboxShipment(awb, hop);
+  return true;
+}
+
+export interface JourneyView {
+  /** A step done: a line above the table. */
+  log(line: string): void;
+  /** The table as it stands now. */
+  update(rows: Row[]): void;
+  /** The final table, drawn once more and left on screen. */
+  finish(rows: Row[]): void;
+  /** Gives the terminal back (also on Ctrl-C mid-way). */
+  close(): void;
+}
+
+/**
+ * On a terminal: the progress bar and table redrawn in place, with steps (and anything else printed meanwhile,
+ * such as the app's warnings) scrolling above them. Elsewhere (a pipe, a CI log): each step and each change of a
+ * row as a line of its own, and the whole table once at the end.
+ */
+export function createJourneyView(stream: NodeJS.WriteStream, startedAt: number, { interactive = Boolean(stream.isTTY) }: { interactive?: boolean } = {}): JourneyView {
+  const elapsed = () => performance.now() - startedAt;
+  const columns = () => stream.columns || 120;
+  const block = (rows: Row[]) => {
+    const width = interactive ? columns() - 1 : undefined;
+    const barWidth = Math.max(10, Math.min(30, columns() - 60));
+    return [progressLine(tally(rows.map((row) => row.progress)), elapsed(), barWidth), "", ...renderTable(rows, width)];
+  };
+  if (!interactive) {
+    const printed = new Map<string, string>();
+    let lastCount = -1;
+    return {
+      log: (line) => void stream.write(`${line}\n`),
+      update(rows) {
+        for (const row of rows) {
+          // An order the app has not read yet has nothing to say.
+          if (row.readiness === NOT_CHECKED) continue;
+          const line = rowLine(row);
+          if (printed.get(row.order) === line) continue;
+          printed.set(row.order, line);
+          stream.write(`  ${line}\n`);
+        }
+        const { done } = tally(rows.map((row) => row.progress));
+        if (done !== lastCount) {
+          lastCount = done;
+          stream.write(`${progressLine(tally(rows.map((row) => row.progress)), elapsed())}\n`);
+        }
+      },
+      finish: (rows) => void stream.write(`\n${block(rows).join("\n")}\n`),
+      close: () => undefined,
+    };
+  }
+
+  // Whatever else writes to the terminal while the table is drawn would land inside it: such writes wait and are
+  // printed above the table at the next redraw.
+  const streams: NodeJS.WriteStream[] = [process.stdout, process.stderr].filter((each) => each.isTTY);
+  const originals = new Map<NodeJS.WriteStream, (chunk: string | Uint8Array) => boolean>(streams.map((each) => [each, each.write.bind(each)]));
+  const held: { to: NodeJS.WriteStream; chunk: string | Uint8Array }[] = [];
+  for (const each of streams) {
+    each.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      held.push({ to: each, chunk });
+      const callback = rest.find((argument) => typeof argument === "function") as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof each.write;
+  }
+  const write = (text: string) => originals.get(stream)!(text);
+  let drawnLines = 0;
+  let lastRows: Row[] = [];
+  const erase = () => {
+    // To the first column of the block's first line, then clear everything below.
+    if (drawnLines > 0) write(`\x1b[${drawnLines}F\x1b[J`);
+    drawnLines = 0;
+  };
+  const flushHeld = () => {
+    for (const { to, chunk } of held.splice(0)) originals.get(to)!(chunk);
+  };
+  const draw = (rows: Row[]) => {
+    lastRows = rows;
+    erase();
+    flushHeld();
+    const lines = block(rows);
+    write(`${lines.join("\n")}\n`);
+    // A line wider than the terminal takes more than one row of it, and all of them must be erased next time.
+    drawnLines = lines.reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / columns())), 0);
+  };
+  let closed = false;
+  return {
+    log(line) {
+      erase();
+      flushHeld();
+      write(`${line}\n`);
+      if (lastRows.length > 0) draw(lastRows);
+    },
+    update: draw,
+    finish: draw,
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const [each, original] of originals) each.write = original as typeof each.write;
+      flushHeld();
+    },
+  };
+}
