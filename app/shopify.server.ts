@@ -1,5 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { getConfig } from "./config.server";
 import prisma from "./db.server";
@@ -16,6 +16,8 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
+  // The library notes every authenticated request at Info; outside development only what needs a look is logged.
+  logger: { level: config.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning },
   hooks: {
     // A new install (or a reinstall): read the shop's recent orders, so Orders to ship fills in at once.
     afterAuth: async ({ session }) => {
