@@ -104,6 +104,21 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
   const rateCards = checked.data;
   const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
 
+  // The create-order schema is built once: zod compiles an object schema on its first parse, and building it
+  // for every order cost about half of the app's CPU per order (npm run bench, bench/findings.md). Its date
+  // window reads the clock at parse time, and a replay is judged as of the order's creation: `judgedAt` says
+  // which instant while one synchronous parse runs (zod refuses asynchronous checks in safeParse).
+  let judgedAt: Date | null = null;
+  const orderSchema = createOrderRequestSchema(() => judgedAt ?? now());
+  function parseOrder(body: unknown, asOf: Date | null = null): CreateOrderRequest {
+    judgedAt = asOf;
+    try {
+      return parseOrFail(orderSchema, body);
+    } finally {
+      judgedAt = null;
+    }
+  }
+
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
     const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: order.apiClientId, number: order.warehouseId } } });
     return {
@@ -188,7 +203,7 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
       ]);
     }
     // Judged as of the original creation, so a retry after midnight still replays.
-    const replayed = parseOrFail(createOrderRequestSchema(() => existing.createdAt), body);
+    const replayed = parseOrder(body, existing.createdAt);
     if (requestHash(replayed) !== existing.requestHash) {
       throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${existing.awb})`, [
         { field: "order_id", message: "order_id already exists with a different payload; send the same payload or a new order_id" },
@@ -218,7 +233,7 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
         const replay = await replayOrRefuse(client, orderId, body);
         if (replay) return replay;
       }
-      const order = parseOrFail(createOrderRequestSchema(now), body);
+      const order = parseOrder(body);
       const warehouse = await resolveWarehouse(client, order.warehouse_id);
       if (!isServiceablePincode(order.pincode)) {
         throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);

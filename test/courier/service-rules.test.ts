@@ -110,6 +110,19 @@ describe("create-order rules", () => {
     expect(await prisma.serviceOrder.count()).toBe(before);
   });
 
+  it("judges a replay's order_date as of the order's creation, and a new order as of now", async () => {
+    let clock = NOW;
+    const movingService = createShipmentService({ db: prisma, now: () => clock, rateCards: DEFAULT_RATE_CARDS });
+    const body = sampleOrder({ order_date: "2026-03-03" });
+    const created = await movingService.createOrder(client, body);
+    clock = new Date(NOW.getTime() + 86_400_000);
+    // 8 days old by now, 7 when created: the retry replays.
+    expect(await movingService.createOrder(client, body)).toEqual(created);
+    const fresh = await movingService.createOrder(client, { ...body, order_id: `${body.order_id}-b` }).catch((error: unknown) => error);
+    expect(fresh).toBeInstanceOf(ServiceFailure);
+    expect((fresh as ServiceFailure).errors).toEqual([{ field: "order_date", message: "order_date must fall within the last 7 days" }]);
+  });
+
   it("stores total_amount as sent, never recomputed from the products", async () => {
     const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10", total_amount: 1 }));
     expect((await service.getOrder(client, created.awb)).total_amount).toBe(1);
