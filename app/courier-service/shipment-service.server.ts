@@ -6,6 +6,7 @@ import {
   CancelOrderRequestSchema,
   createOrderRequestSchema,
   EWAYBILL_THRESHOLD_RUPEES,
+  MAX_WAREHOUSE_ID,
   RateRequestSchema,
   toFieldErrors,
   type CancelOrderResult,
@@ -22,6 +23,7 @@ import {
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
 import { invalid, ServiceFailure } from "./failures";
+import { insertOrder, isUniqueViolationOf, lookUpOrderCreation, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
@@ -30,6 +32,8 @@ import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
 
 export interface ShipmentServiceDeps {
   db: PrismaClient;
+  /** The same database's pg pool, for create-order's own statements (order-statements.server.ts). */
+  pool: SqlPool;
   now: () => Date;
   rateCards: readonly CourierRateCard[];
   /**
@@ -64,6 +68,10 @@ function stableJson(value: unknown): string {
 
 const requestHash = (order: CreateOrderRequest) => createHash("sha256").update(stableJson(order)).digest("hex");
 
+/** A warehouse_id as sent, when it could be one; otherwise null. */
+const asWarehouseNumber = (value: unknown): number | null =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 1 && value <= MAX_WAREHOUSE_ID ? value : null;
+
 /** Air waybill numbers in each courier's own format. */
 function newAwb(courierId: number): string {
   const digits = (count: number) => Array.from({ length: count }, () => randomInt(10)).join("");
@@ -94,7 +102,7 @@ function toStep(event: ServiceTrackingEvent): TrackingStep {
   };
 }
 
-export function createShipmentService({ db, now, rateCards: givenCards, trackingUrlTemplate }: ShipmentServiceDeps) {
+export function createShipmentService({ db, pool, now, rateCards: givenCards, trackingUrlTemplate }: ShipmentServiceDeps) {
   // Cards may come from anywhere (a file, a test); a bad one is a configuration bug, refused at start.
   const checked = RateCardsSchema.safeParse(givenCards);
   if (!checked.success) {
@@ -194,31 +202,28 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
     };
   }
 
-  async function replayOrRefuse(client: ApiClient, orderId: string, body: unknown): Promise<CreateOrderResult | null> {
-    const existing = await db.serviceOrder.findUnique({ where: { apiClientId_orderId: { apiClientId: client.id, orderId } } });
-    if (!existing) return null;
-    if (existing.cancelledAt) {
+  /** The earlier order's answer when this is a retry of it; a 409 when the order_id cannot be used again. */
+  function replayOrRefuse(earlier: EarlierOrder, orderId: string, body: unknown): CreateOrderResult {
+    if (earlier.cancelled) {
       throw new ServiceFailure(409, `order_id ${orderId} belonged to a cancelled order and cannot be used again`, [
         { field: "order_id", message: "order_id was used by a cancelled order; choose a new order_id" },
       ]);
     }
     // Judged as of the original creation, so a retry after midnight still replays.
-    const replayed = parseOrder(body, existing.createdAt);
-    if (requestHash(replayed) !== existing.requestHash) {
-      throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${existing.awb})`, [
+    const replayed = parseOrder(body, earlier.createdAt);
+    if (requestHash(replayed) !== earlier.requestHash) {
+      throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${earlier.awb})`, [
         { field: "order_id", message: "order_id already exists with a different payload; send the same payload or a new order_id" },
       ]);
     }
-    return JSON.parse(existing.createResult) as CreateOrderResult;
+    return JSON.parse(earlier.createResult) as CreateOrderResult;
   }
 
-  async function resolveWarehouse(client: ApiClient, warehouseId: number | undefined) {
+  function checkWarehouse(warehouse: OrderWarehouse | null, warehouseId: number | undefined): OrderWarehouse {
     if (warehouseId === undefined) {
-      const primary = await db.warehouse.findFirst({ where: { apiClientId: client.id, isPrimary: true, isActive: true } });
-      if (!primary) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
-      return primary;
+      if (!warehouse) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
+      return warehouse;
     }
-    const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: client.id, number: warehouseId } } });
     if (!warehouse) {
       throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is not one of this account's warehouses` }]);
     }
@@ -228,13 +233,14 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
 
   return {
     async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
-      const orderId = typeof (body as { order_id?: unknown })?.order_id === "string" ? (body as { order_id: string }).order_id.trim() : "";
-      if (orderId) {
-        const replay = await replayOrRefuse(client, orderId, body);
-        if (replay) return replay;
-      }
+      const sent = (body ?? {}) as { order_id?: unknown; warehouse_id?: unknown };
+      const orderId = typeof sent.order_id === "string" ? sent.order_id.trim() : "";
+      // One round trip before the body is validated: the replay check, and the warehouse (a warehouse_id that
+      // passes validation is the one sent; none or an invalid one reads the primary warehouse).
+      const found = await lookUpOrderCreation(pool, { apiClientId: client.id, orderId, warehouseNumber: asWarehouseNumber(sent.warehouse_id) });
+      if (orderId && found.earlier) return replayOrRefuse(found.earlier, orderId, body);
       const order = parseOrder(body);
-      const warehouse = await resolveWarehouse(client, order.warehouse_id);
+      const warehouse = checkWarehouse(found.warehouse, order.warehouse_id);
       if (!isServiceablePincode(order.pincode)) {
         throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
       }
@@ -257,94 +263,82 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
       }
       const needsEwaybill = order.total_amount >= EWAYBILL_THRESHOLD_RUPEES && !order.ewaybill_no;
       const createdAt = now();
+      const hash = requestHash(order);
 
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const awb = newAwb(card.id);
         const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb));
         const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
-        const manifested = firstStep(route, createdAt);
+        const answer = {
+          order_id: order.order_id,
+          awb,
+          logistic: card.name,
+          additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
+          tracking_url: trackingUrl,
+          message: needsEwaybill
+            ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`
+            : "Order created successfully",
+        };
         try {
-          const created = await db.$transaction(async (tx) => {
-            const row = await tx.serviceOrder.create({
-              data: {
-                apiClientId: client.id,
-                orderId: order.order_id,
-                awb,
-                requestHash: requestHash(order),
-                createResult: "",
-                statusCode: SERVICE_STATUS.MANIFESTED,
-                orderType: order.order_type,
-                orderDate: order.order_date,
-                customerName: order.name,
-                customerEmail: order.email ?? "",
-                mobile: order.mobile,
-                altMobile: order.alt_mobile ?? "",
-                companyName: order.company_name ?? "",
-                gstNumber: order.gst_number ?? "",
-                addressLine1: order.address_line_1,
-                addressLine2: order.address_line_2 ?? "",
-                city: order.city,
-                state: order.state,
-                pincode: order.pincode,
-                packageLength: order.package_length,
-                packageBreadth: order.package_breadth,
-                packageHeight: order.package_height,
-                actualWeight: order.package_weight,
-                products: JSON.stringify(order.products),
-                paymentMode: order.payment_mode,
-                discountPaise: toPaise(order.discount ?? 0),
-                shippingChargePaise: toPaise(order.shipping_charge ?? 0),
-                transactionChargePaise: toPaise(order.transaction_charge ?? 0),
-                giftwrapChargePaise: toPaise(order.giftwrap_charge ?? 0),
-                totalAmountPaise: toPaise(order.total_amount),
-                ewaybillNo: order.ewaybill_no ?? "",
-                deliveryRemarks: order.delivery_remarks ?? "",
-                warehouseId: warehouse.number,
-                logisticId: card.id,
-                logisticName: card.name,
-                logisticMode: card.mode,
-                zone: quote.zone,
-                chargeableWeight: quote.chargeableWeightKg,
-                freightPaise: toPaise(quote.freight),
-                codPaise: toPaise(quote.cod),
-                totalChargesPaise: toPaise(quote.total),
-                eddMinDays: quote.eddDays[0],
-                eddMaxDays: quote.eddDays[1],
-                trackingUrl,
-                createdAt,
-                events: {
-                  create: {
-                    step: manifested.step,
-                    code: manifested.code,
-                    location: manifested.location,
-                    activity: manifested.activity,
-                    happenedAt: manifested.happenedAt,
-                  },
-                },
-              },
-            });
-            const result: CreateOrderResult = {
-              success: true,
-              id: row.id,
-              order_id: row.orderId,
+          const id = await insertOrder(
+            pool,
+            {
+              apiClientId: client.id,
+              orderId: order.order_id,
               awb,
-              logistic: card.name,
-              additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
-              tracking_url: trackingUrl,
-              message: needsEwaybill
-                ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`
-                : "Order created successfully",
-            };
-            await tx.serviceOrder.update({ where: { id: row.id }, data: { createResult: JSON.stringify(result) } });
-            return result;
-          });
-          return created;
+              requestHash: hash,
+              statusCode: SERVICE_STATUS.MANIFESTED,
+              orderType: order.order_type,
+              orderDate: order.order_date,
+              customerName: order.name,
+              customerEmail: order.email ?? "",
+              mobile: order.mobile,
+              altMobile: order.alt_mobile ?? "",
+              companyName: order.company_name ?? "",
+              gstNumber: order.gst_number ?? "",
+              addressLine1: order.address_line_1,
+              addressLine2: order.address_line_2 ?? "",
+              city: order.city,
+              state: order.state,
+              pincode: order.pincode,
+              packageLength: order.package_length,
+              packageBreadth: order.package_breadth,
+              packageHeight: order.package_height,
+              actualWeight: order.package_weight,
+              products: JSON.stringify(order.products),
+              paymentMode: order.payment_mode,
+              discountPaise: toPaise(order.discount ?? 0),
+              shippingChargePaise: toPaise(order.shipping_charge ?? 0),
+              transactionChargePaise: toPaise(order.transaction_charge ?? 0),
+              giftwrapChargePaise: toPaise(order.giftwrap_charge ?? 0),
+              totalAmountPaise: toPaise(order.total_amount),
+              ewaybillNo: order.ewaybill_no ?? "",
+              deliveryRemarks: order.delivery_remarks ?? "",
+              warehouseId: warehouse.number,
+              logisticId: card.id,
+              logisticName: card.name,
+              logisticMode: card.mode,
+              zone: quote.zone,
+              chargeableWeight: quote.chargeableWeightKg,
+              freightPaise: toPaise(quote.freight),
+              codPaise: toPaise(quote.cod),
+              totalChargesPaise: toPaise(quote.total),
+              eddMinDays: quote.eddDays[0],
+              eddMaxDays: quote.eddDays[1],
+              trackingUrl,
+              createdAt,
+              updatedAt: createdAt,
+            },
+            firstStep(route, createdAt),
+            answer,
+          );
+          return { success: true, id, ...answer };
         } catch (error) {
-          if (isUniqueViolation(error, "awb")) continue;
-          if (isUniqueViolation(error)) {
+          if (isUniqueViolationOf(error, "ServiceOrder_awb_key")) continue;
+          if (isUniqueViolationOf(error, "ServiceOrder_apiClientId_orderId_key")) {
             // The same order_id was created concurrently: replay it or refuse, as for a retry.
-            const replay = await replayOrRefuse(client, order.order_id, body);
-            if (replay) return replay;
+            const { earlier } = await lookUpOrderCreation(pool, { apiClientId: client.id, orderId: order.order_id, warehouseNumber: null });
+            if (earlier) return replayOrRefuse(earlier, order.order_id, body);
           }
           throw error;
         }

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import type { PrismaClient } from "@prisma/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import prisma from "~/db.server";
+import prisma, { databasePool } from "~/db.server";
 import { createAuthFailureLimiter } from "~/courier-service/auth-failure-limiter.server";
 import { createServiceHandler, describeFailure } from "~/courier-service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
@@ -31,29 +31,17 @@ async function consoleOutput(work: () => Promise<unknown>): Promise<string> {
 }
 
 /**
- * The real database, except that writing an order fails the way Prisma fails: with an error whose
- * message quotes the whole row, the shopper's name, phone and address included.
+ * Runs `work` while the database refuses every new order the way PostgreSQL refuses a row: with an error whose
+ * detail quotes the whole row, the shopper's name, phone and address included. A CHECK constraint on the
+ * worker's own database, dropped afterwards.
  */
-function databaseRefusingOrders(): PrismaClient {
-  const refusingOrders = (tx: PrismaClient) =>
-    new Proxy(tx, {
-      get(target, property, receiver) {
-        const delegate = Reflect.get(target, property, receiver);
-        if (property !== "serviceOrder") return delegate;
-        return new Proxy(delegate, {
-          get: (orders, method, ordersReceiver) =>
-            method === "create"
-              ? (args: { data: object }) => orders.create({ ...args, data: { ...args.data, columnThatDoesNotExist: true } })
-              : Reflect.get(orders, method, ordersReceiver),
-        });
-      },
-    });
-  return new Proxy(prisma, {
-    get(target, property, receiver) {
-      if (property !== "$transaction") return Reflect.get(target, property, receiver);
-      return (work: (tx: PrismaClient) => Promise<unknown>) => target.$transaction((tx) => work(refusingOrders(tx as PrismaClient)));
-    },
-  });
+async function whileOrdersAreRefused<T>(work: () => Promise<T>): Promise<T> {
+  await prisma.$executeRawUnsafe(`ALTER TABLE "ServiceOrder" ADD CONSTRAINT "test_refuses_orders" CHECK (false) NOT VALID`);
+  try {
+    return await work();
+  } finally {
+    await prisma.$executeRawUnsafe(`ALTER TABLE "ServiceOrder" DROP CONSTRAINT "test_refuses_orders"`);
+  }
 }
 
 describe("an unexpected failure", () => {
@@ -69,27 +57,29 @@ describe("an unexpected failure", () => {
   };
 
   it("is logged with the operation and the kind of error, never the shopper's details or the secret", async () => {
-    const service = createShipmentService({ db: databaseRefusingOrders(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
     const client = await prisma.apiClient.findUniqueOrThrow({ where: { apiKey: SANDBOX_KEY } });
     // The premise: the database's own error carries the personal data.
-    const raw = await service.createOrder(client, sampleOrder(shopper)).catch((error: unknown) => error);
+    const raw = await whileOrdersAreRefused(() => service.createOrder(client, sampleOrder(shopper)).catch((error: unknown) => error));
     expect(inspect(raw)).toContain(shopper.name);
 
     const server = await serveFetch(createServiceHandler({ db: prisma, service, ready: async () => undefined }));
     try {
       let answer: Response | undefined;
-      const output = await consoleOutput(async () => {
-        answer = await fetch(`${server.url}/v1/create-order`, {
-          method: "POST",
-          headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json" },
-          body: JSON.stringify(sampleOrder(shopper)),
-        });
-      });
+      const output = await whileOrdersAreRefused(() =>
+        consoleOutput(async () => {
+          answer = await fetch(`${server.url}/v1/create-order`, {
+            method: "POST",
+            headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json" },
+            body: JSON.stringify(sampleOrder(shopper)),
+          });
+        }),
+      );
       expect(answer!.status).toBe(500);
       const body = await answer!.text();
 
       expect(output).toContain("create-order");
-      expect(output).toContain("PrismaClientValidationError");
+      expect(output).toContain("DatabaseError");
       for (const [field, value] of Object.entries({ ...shopper, secret: SANDBOX_SECRET, mobile_digits: "98765 01234" })) {
         expect(output, field).not.toContain(value);
         expect(body, field).not.toContain(value);
@@ -148,7 +138,7 @@ describe("failed authentication", () => {
   /** The service on a clock the test moves; the caller's address is the one each attempt names. */
   async function startGuardedService(options: { trustForwardedFor?: boolean; addressFromTest?: boolean; db?: PrismaClient } = {}) {
     let clock = new Date("2026-03-10T03:30:00Z");
-    const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
     const server = await serveFetch(
       createServiceHandler({
         db: options.db ?? prisma,
