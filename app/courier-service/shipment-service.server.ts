@@ -22,6 +22,7 @@ import {
 } from "~/shipping/contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
+import { forgetApiClients } from "./credentials.server";
 import { invalid, ServiceFailure } from "./failures";
 import { insertOrder, isUniqueViolationOf, lookUpOrderCreation, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
@@ -476,6 +477,8 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
         throw new ServiceFailure(409, "Only a tenant's own sandbox account can be erased", [{ field: "X-Api-Key", message: "use a sandbox account key, not the shared sandbox pair" }]);
       }
       const [erased] = await db.$transaction([db.serviceOrder.deleteMany({ where: { apiClientId: client.id } }), db.apiClient.delete({ where: { id: client.id } })]);
+      // The keys' next request opens a fresh account rather than reaching the erased one.
+      forgetApiClients();
       return { success: true, erased_orders: erased.count };
     },
 

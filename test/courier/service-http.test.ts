@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import type { PrismaClient } from "@prisma/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -5,7 +6,8 @@ import prisma, { databasePool } from "~/db.server";
 import { createAuthFailureLimiter } from "~/courier-service/auth-failure-limiter.server";
 import { createServiceHandler, describeFailure } from "~/courier-service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
-import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
+import { newSecretHash, TRUSTED_FOR_MS } from "~/courier-service/credentials.server";
+import { ensureSandbox, ensureSandboxAccount } from "~/courier-service/sandbox-seed.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
 import { serveFetch } from "../../store/serve-fetch";
@@ -42,6 +44,24 @@ async function whileOrdersAreRefused<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     await prisma.$executeRawUnsafe(`ALTER TABLE "ServiceOrder" DROP CONSTRAINT "test_refuses_orders"`);
   }
+}
+
+type CredentialLookup = ReturnType<typeof prisma.apiClient.findUnique>;
+
+/** The real database, with each credential lookup (by key) made through `around`. */
+function withCredentialLookups(around: (lookup: () => CredentialLookup) => Promise<Awaited<CredentialLookup>>): PrismaClient {
+  return new Proxy(prisma, {
+    get(target, property, receiver) {
+      const delegate = Reflect.get(target, property, receiver);
+      if (property !== "apiClient") return delegate;
+      return new Proxy(delegate, {
+        get: (clients, method, clientsReceiver) =>
+          method === "findUnique"
+            ? (args: Parameters<typeof prisma.apiClient.findUnique>[0]) => around(() => clients.findUnique(args))
+            : Reflect.get(clients, method, clientsReceiver),
+      });
+    },
+  });
 }
 
 describe("an unexpected failure", () => {
@@ -119,20 +139,9 @@ describe("failed authentication", () => {
   type Attempt = { apiKey?: string; secretKey?: string; address?: string; forwardedFor?: string };
 
   /** The real database, with every credential lookup taking 50 ms, so concurrent guesses overlap. */
-  const slowCredentialLookups = new Proxy(prisma, {
-    get(target, property, receiver) {
-      const delegate = Reflect.get(target, property, receiver);
-      if (property !== "apiClient") return delegate;
-      return new Proxy(delegate, {
-        get: (clients, method, clientsReceiver) =>
-          method === "findUnique"
-            ? async (args: Parameters<typeof prisma.apiClient.findUnique>[0]) => {
-                await new Promise((resolve) => setTimeout(resolve, 50));
-                return clients.findUnique(args);
-              }
-            : Reflect.get(clients, method, clientsReceiver),
-      });
-    },
+  const slowCredentialLookups = withCredentialLookups(async (lookup) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return lookup();
   });
 
   /** The service on a clock the test moves; the caller's address is the one each attempt names. */
@@ -297,6 +306,98 @@ describe("failed authentication", () => {
       expect((await behindProxy.attempt({ apiKey: "another_guess", secretKey: WRONG_SECRET, forwardedFor: "198.51.100.2, 10.0.0.1" })).status).toBe(401);
     } finally {
       await behindProxy.close();
+    }
+  });
+});
+
+describe("credentials kept for a second", () => {
+  /** The real database, counting the credential lookups. */
+  function countingCredentialLookups() {
+    const counted = { lookups: 0 };
+    const db = withCredentialLookups((lookup) => {
+      counted.lookups += 1;
+      return lookup();
+    });
+    return { db, counted };
+  }
+
+  /** The service on its own account of stored keys, as a real aggregator keeps them (no sandbox master pair). */
+  async function startWithStoredAccount(db: PrismaClient = prisma) {
+    const keys = { apiKey: `stored-${randomUUID()}`, secretKey: `secret-${randomUUID()}` };
+    const account = await ensureSandboxAccount(prisma, `stored-${randomUUID()}`, keys);
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const server = await serveFetch(createServiceHandler({ db, service, ready: async () => undefined }));
+    const status = async (secretKey = keys.secretKey) =>
+      (await fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, { headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": secretKey } })).status;
+    return { account, keys, status, close: server.close };
+  }
+  const aSecondLater = () => new Promise((resolve) => setTimeout(resolve, TRUSTED_FOR_MS + 50));
+
+  it("looks a checked key up once a second, and every other secret afresh", async () => {
+    const { db, counted } = countingCredentialLookups();
+    const running = await startWithStoredAccount(db);
+    try {
+      expect([await running.status(), await running.status(), await running.status()]).toEqual([200, 200, 200]);
+      expect(counted.lookups).toBe(1);
+      expect(await running.status("not-the-secret")).toBe(401);
+      expect(counted.lookups).toBe(2);
+      await aSecondLater();
+      expect(await running.status()).toBe(200);
+      expect(counted.lookups).toBe(3);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("stops taking a secret changed by another process within a second", async () => {
+    const running = await startWithStoredAccount();
+    try {
+      expect(await running.status()).toBe(200);
+      // Another process of the app rewrites the account's secret: this one cannot know until its entry expires.
+      await prisma.apiClient.update({ where: { id: running.account.id }, data: newSecretHash("the new secret") });
+      await aSecondLater();
+      expect(await running.status()).toBe(401);
+      expect(await running.status("the new secret")).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("does not keep what a lookup read before this process rewrote the keys", async () => {
+    // The lookup reads the row, then its answer is held back until the keys have been rewritten.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const db = withCredentialLookups(async (lookup) => {
+      const row = await lookup();
+      if (hold) await held;
+      return row;
+    });
+    const running = await startWithStoredAccount(db);
+    try {
+      hold = true;
+      const before = running.status();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await ensureSandboxAccount(prisma, running.account.name, { apiKey: running.keys.apiKey, secretKey: "rotated" });
+      hold = false;
+      release();
+      // Valid when it was read; not kept for the next request.
+      expect(await before).toBe(200);
+      expect(await running.status()).toBe(401);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("stops taking an account's old keys at once when this process rewrites them", async () => {
+    const running = await startWithStoredAccount();
+    try {
+      expect(await running.status()).toBe(200);
+      await ensureSandboxAccount(prisma, running.account.name, { apiKey: running.keys.apiKey, secretKey: "rotated" });
+      expect(await running.status()).toBe(401);
+      expect(await running.status("rotated")).toBe(200);
+    } finally {
+      await running.close();
     }
   });
 });
