@@ -10,6 +10,10 @@ import type { TrackingStep } from "./tracking-clock";
  * (npm run bench, bench/findings.md). An order takes two statements: what the account already has (a replay,
  * its warehouse) and the order with its first tracking event, written together.
  *
+ * Both are named prepared statements: PostgreSQL parses and plans each once per connection instead of on every
+ * order, which halved its CPU per order (0.68 → 0.36 ms, npm run bench). Their result columns are named, so a
+ * later migration of these tables invalidates the plans without changing what they return.
+ *
  * Times go as UTC ISO strings into the TIMESTAMP(3) columns and come back as `… AT TIME ZONE 'UTC'`, as Prisma
  * writes and reads them: pg would otherwise send and read a Date in the process's local time zone.
  */
@@ -56,8 +60,9 @@ export async function lookUpOrderCreation(
     warehouseCity: string;
     warehousePincode: number;
     warehouseActive: boolean;
-  }>(
-    `SELECT earlier."awb" AS "earlierAwb", earlier."requestHash" AS "earlierRequestHash", earlier."createResult" AS "earlierCreateResult",
+  }>({
+    name: "courier-service/look-up-order-creation",
+    text: `SELECT earlier."awb" AS "earlierAwb", earlier."requestHash" AS "earlierRequestHash", earlier."createResult" AS "earlierCreateResult",
             earlier."cancelledAt" IS NOT NULL AS "earlierCancelled", earlier."createdAt" AT TIME ZONE 'UTC' AS "earlierCreatedAt",
             warehouse."number" AS "warehouseNumber", warehouse."city" AS "warehouseCity", warehouse."pincode" AS "warehousePincode",
             warehouse."isActive" AS "warehouseActive"
@@ -68,8 +73,8 @@ export async function lookUpOrderCreation(
        WHERE "apiClientId" = $1 AND (CASE WHEN $3::integer IS NULL THEN "isPrimary" AND "isActive" ELSE "number" = $3::integer END)
        ORDER BY "number" LIMIT 1
      ) AS warehouse ON true`,
-    [apiClientId, orderId, warehouseNumber],
-  );
+    values: [apiClientId, orderId, warehouseNumber],
+  });
   const row = rows[0]!;
   return {
     earlier:
@@ -127,12 +132,11 @@ const INSERT_ORDER = `
  */
 export async function insertOrder(pool: SqlPool, order: NewServiceOrder, firstEvent: TrackingStep, result: Omit<CreateOrderResult, "success" | "id">): Promise<number> {
   const resultTail = `,${JSON.stringify(result).slice(1)}`;
-  const { rows } = await pool.query<{ orderId: number }>(INSERT_ORDER, [
-    STORED_RESULT_HEAD,
-    resultTail,
-    ...ORDER_COLUMNS.map((column) => sqlValue(order[column])),
-    ...EVENT_COLUMNS.map((column) => sqlValue(firstEvent[column])),
-  ]);
+  const { rows } = await pool.query<{ orderId: number }>({
+    name: "courier-service/insert-order",
+    text: INSERT_ORDER,
+    values: [STORED_RESULT_HEAD, resultTail, ...ORDER_COLUMNS.map((column) => sqlValue(order[column])), ...EVENT_COLUMNS.map((column) => sqlValue(firstEvent[column]))],
+  });
   return rows[0]!.orderId;
 }
 
