@@ -7,10 +7,10 @@ import type { TrackingStep } from "./tracking-clock";
  * create-order's statements, in SQL on the process's pg pool (db.server.ts: the pool Prisma also uses) rather
  * than through Prisma's client: Prisma 6's JS engine compiles every query in WebAssembly on the event loop,
  * with no plan cache until Prisma 7 (prisma/orm#29038), about 2.8 ms of the app's CPU per order in five queries
- * (npm run bench, bench/findings.md). An order takes two statements: what the account already has (a replay,
- * its warehouse) and the order with its first tracking event, written together.
+ * (npm run bench, bench/findings.md). A new order is one statement (its warehouses are kept for a second by the
+ * service); a retry, or a refusal of a known order_id, reads the earlier order with a second.
  *
- * Both are named prepared statements: PostgreSQL parses and plans each once per connection instead of on every
+ * They are named prepared statements: PostgreSQL parses and plans each once per connection instead of on every
  * order, which halved its CPU per order (0.68 → 0.36 ms, npm run bench). Their result columns are named, so a
  * later migration of these tables invalidates the plans without changing what they return.
  *
@@ -29,60 +29,33 @@ export interface EarlierOrder {
   createdAt: Date;
 }
 
+/** The account's order under `orderId`, or null. */
+export async function findEarlierOrder(pool: SqlPool, apiClientId: number, orderId: string): Promise<EarlierOrder | null> {
+  const { rows } = await pool.query<EarlierOrder>({
+    name: "courier-service/find-earlier-order",
+    text: `SELECT "awb", "requestHash", "createResult", "cancelledAt" IS NOT NULL AS "cancelled", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"
+           FROM "ServiceOrder" WHERE "apiClientId" = $1 AND "orderId" = $2`,
+    values: [apiClientId, orderId],
+  });
+  return rows[0] ?? null;
+}
+
 export interface OrderWarehouse {
   number: number;
   city: string;
   pincode: number;
   isActive: boolean;
+  isPrimary: boolean;
 }
 
-export interface OrderCreationContext {
-  earlier: EarlierOrder | null;
-  /** The warehouse with the number asked for; none asked for, the account's active primary warehouse. */
-  warehouse: OrderWarehouse | null;
-}
-
-/**
- * One round trip for what create-order reads: the account's order under `orderId` and the warehouse the order
- * leaves from. `warehouseNumber` null: the active primary one (the first by number, should there be several).
- */
-export async function lookUpOrderCreation(
-  pool: SqlPool,
-  { apiClientId, orderId, warehouseNumber }: { apiClientId: number; orderId: string; warehouseNumber: number | null },
-): Promise<OrderCreationContext> {
-  const { rows } = await pool.query<{
-    earlierAwb: string | null;
-    earlierRequestHash: string;
-    earlierCreateResult: string;
-    earlierCancelled: boolean;
-    earlierCreatedAt: Date;
-    warehouseNumber: number | null;
-    warehouseCity: string;
-    warehousePincode: number;
-    warehouseActive: boolean;
-  }>({
-    name: "courier-service/look-up-order-creation",
-    text: `SELECT earlier."awb" AS "earlierAwb", earlier."requestHash" AS "earlierRequestHash", earlier."createResult" AS "earlierCreateResult",
-            earlier."cancelledAt" IS NOT NULL AS "earlierCancelled", earlier."createdAt" AT TIME ZONE 'UTC' AS "earlierCreatedAt",
-            warehouse."number" AS "warehouseNumber", warehouse."city" AS "warehouseCity", warehouse."pincode" AS "warehousePincode",
-            warehouse."isActive" AS "warehouseActive"
-     FROM (SELECT 1) AS one
-     LEFT JOIN "ServiceOrder" AS earlier ON earlier."apiClientId" = $1 AND earlier."orderId" = $2
-     LEFT JOIN LATERAL (
-       SELECT "number", "city", "pincode", "isActive" FROM "Warehouse"
-       WHERE "apiClientId" = $1 AND (CASE WHEN $3::integer IS NULL THEN "isPrimary" AND "isActive" ELSE "number" = $3::integer END)
-       ORDER BY "number" LIMIT 1
-     ) AS warehouse ON true`,
-    values: [apiClientId, orderId, warehouseNumber],
+/** The account's warehouses, by number. */
+export async function listWarehouses(pool: SqlPool, apiClientId: number): Promise<OrderWarehouse[]> {
+  const { rows } = await pool.query<OrderWarehouse>({
+    name: "courier-service/list-warehouses",
+    text: `SELECT "number", "city", "pincode", "isActive", "isPrimary" FROM "Warehouse" WHERE "apiClientId" = $1 ORDER BY "number"`,
+    values: [apiClientId],
   });
-  const row = rows[0]!;
-  return {
-    earlier:
-      row.earlierAwb === null
-        ? null
-        : { awb: row.earlierAwb, requestHash: row.earlierRequestHash, createResult: row.earlierCreateResult, cancelled: row.earlierCancelled, createdAt: row.earlierCreatedAt },
-    warehouse: row.warehouseNumber === null ? null : { number: row.warehouseNumber, city: row.warehouseCity, pincode: row.warehousePincode, isActive: row.warehouseActive },
-  };
+  return rows;
 }
 
 /** A new order's columns: all but those the statement fills (its id and stored answer) and those set later. */
@@ -111,33 +84,38 @@ const STORED_RESULT_HEAD = '{"success":true,"id":';
 /*
  * The order's id is drawn first, so the stored answer (which quotes it) is written with the order rather than
  * by an UPDATE afterwards. One statement is atomic by itself: no BEGIN and COMMIT round trips. A CTE that calls
- * nextval is evaluated once, so both uses see the same id.
+ * nextval is evaluated once, so both uses see the same id. An order_id the account already used writes nothing
+ * (the event is inserted from the order's RETURNING, empty then); a concurrent insert of it is waited for.
  */
+const EVENT_TYPES: Record<(typeof EVENT_COLUMNS)[number], string> = { step: "integer", code: "integer", location: "text", activity: "text", happenedAt: "timestamp(3)" };
 const INSERT_ORDER = `
   WITH drawn AS (SELECT nextval(pg_get_serial_sequence('"ServiceOrder"', 'id')) AS "id"),
   "order" AS (
     INSERT INTO "ServiceOrder" ("id", "createResult", ${columnList(ORDER_COLUMNS)})
     VALUES ((SELECT "id" FROM drawn), $1::text || (SELECT "id" FROM drawn) || $2::text, ${placeholders(3, ORDER_COLUMNS.length)})
+    ON CONFLICT ("apiClientId", "orderId") DO NOTHING
     RETURNING "id"
+  ),
+  "event" AS (
+    INSERT INTO "ServiceTrackingEvent" ("orderId", ${columnList(EVENT_COLUMNS)})
+    SELECT "order"."id", ${EVENT_COLUMNS.map((column, index) => `$${3 + ORDER_COLUMNS.length + index}::${EVENT_TYPES[column]}`).join(", ")} FROM "order"
   )
-  INSERT INTO "ServiceTrackingEvent" ("orderId", ${columnList(EVENT_COLUMNS)})
-  VALUES ((SELECT "id" FROM "order"), ${placeholders(3 + ORDER_COLUMNS.length, EVENT_COLUMNS.length)})
-  RETURNING "orderId"`;
+  SELECT "id" FROM "order"`;
 
 /**
  * Writes a new order, its first tracking event and the answer a replay gives, in one statement, and returns the
- * order's id. `result` is that answer without `success` and `id`; the stored text is exactly
- * `JSON.stringify({ success: true, id, ...result })`. A unique violation (the awb, or the account's order_id)
- * is thrown as pg's error, with the constraint's name.
+ * order's id; null when the account already has an order under this order_id. `result` is that answer without
+ * `success` and `id`; the stored text is exactly `JSON.stringify({ success: true, id, ...result })`. An awb
+ * already taken is thrown as pg's unique violation of "ServiceOrder_awb_key".
  */
-export async function insertOrder(pool: SqlPool, order: NewServiceOrder, firstEvent: TrackingStep, result: Omit<CreateOrderResult, "success" | "id">): Promise<number> {
+export async function insertOrder(pool: SqlPool, order: NewServiceOrder, firstEvent: TrackingStep, result: Omit<CreateOrderResult, "success" | "id">): Promise<number | null> {
   const resultTail = `,${JSON.stringify(result).slice(1)}`;
-  const { rows } = await pool.query<{ orderId: number }>({
+  const { rows } = await pool.query<{ id: number }>({
     name: "courier-service/insert-order",
     text: INSERT_ORDER,
     values: [STORED_RESULT_HEAD, resultTail, ...ORDER_COLUMNS.map((column) => sqlValue(order[column])), ...EVENT_COLUMNS.map((column) => sqlValue(firstEvent[column]))],
   });
-  return rows[0]!.orderId;
+  return rows[0]?.id ?? null;
 }
 
 /** Whether `error` is PostgreSQL's unique violation, of the named constraint when one is given. */

@@ -1,6 +1,7 @@
 import type { ApiClient, PrismaClient } from "@prisma/client";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, type CourierKeyPair } from "~/shipping/sandbox-accounts.server";
-import { forgetApiClients, newSecretHash } from "./credentials.server";
+import { forgetAccounts } from "./account-cache.server";
+import { newSecretHash } from "./credentials.server";
 
 /** The shared sandbox account: the master pair itself (the README's curl session uses it). */
 export const SHARED_SANDBOX_ACCOUNT = "Sandbox";
@@ -60,8 +61,8 @@ export async function ensureSandboxAccount(db: PrismaClient, account: string, cr
     await tx.warehouse.createMany({ data: SANDBOX_WAREHOUSES.map((warehouse) => ({ ...warehouse, apiClientId: client.id })), skipDuplicates: true });
     return client;
   });
-  // The account's previous keys, if they changed, must stop working at once.
-  forgetApiClients();
+  // The account's previous keys, if they changed, stop working at once.
+  forgetAccounts();
   return opened;
 }
 

@@ -6,7 +6,6 @@ import {
   CancelOrderRequestSchema,
   createOrderRequestSchema,
   EWAYBILL_THRESHOLD_RUPEES,
-  MAX_WAREHOUSE_ID,
   RateRequestSchema,
   toFieldErrors,
   type CancelOrderResult,
@@ -22,9 +21,9 @@ import {
 } from "~/shipping/contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
-import { forgetApiClients } from "./credentials.server";
+import { createAccountCache, forgetAccounts } from "./account-cache.server";
 import { invalid, ServiceFailure } from "./failures";
-import { insertOrder, isUniqueViolationOf, lookUpOrderCreation, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
+import { findEarlierOrder, insertOrder, isUniqueViolationOf, listWarehouses, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
@@ -68,10 +67,6 @@ function stableJson(value: unknown): string {
 }
 
 const requestHash = (order: CreateOrderRequest) => createHash("sha256").update(stableJson(order)).digest("hex");
-
-/** A warehouse_id as sent, when it could be one; otherwise null. */
-const asWarehouseNumber = (value: unknown): number | null =>
-  typeof value === "number" && Number.isSafeInteger(value) && value >= 1 && value <= MAX_WAREHOUSE_ID ? value : null;
 
 /** Air waybill numbers in each courier's own format. */
 function newAwb(courierId: number): string {
@@ -220,11 +215,26 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
     return JSON.parse(earlier.createResult) as CreateOrderResult;
   }
 
-  function checkWarehouse(warehouse: OrderWarehouse | null, warehouseId: number | undefined): OrderWarehouse {
+  // An account's warehouses, kept for a second (account-cache.server.ts): every order reads them, nothing but
+  // opening and erasing an account changes them.
+  const keptWarehouses = createAccountCache<number, OrderWarehouse[]>();
+  async function warehousesOf(client: ApiClient): Promise<OrderWarehouse[]> {
+    const kept = keptWarehouses.kept(client.id);
+    if (kept) return kept;
+    const keep = keptWarehouses.startRead();
+    const warehouses = await listWarehouses(pool, client.id);
+    keep(client.id, warehouses);
+    return warehouses;
+  }
+
+  async function warehouseFor(client: ApiClient, warehouseId: number | undefined): Promise<OrderWarehouse> {
+    const warehouses = await warehousesOf(client);
     if (warehouseId === undefined) {
-      if (!warehouse) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
-      return warehouse;
+      const primary = warehouses.find((warehouse) => warehouse.isPrimary && warehouse.isActive);
+      if (!primary) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
+      return primary;
     }
+    const warehouse = warehouses.find((candidate) => candidate.number === warehouseId);
     if (!warehouse) {
       throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is not one of this account's warehouses` }]);
     }
@@ -232,36 +242,48 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
     return warehouse;
   }
 
+  /** The order as it will be written, or the refusal: every rule create-order enforces before writing. */
+  async function draftOrder(client: ApiClient, body: unknown) {
+    const order = parseOrder(body);
+    const warehouse = await warehouseFor(client, order.warehouse_id);
+    if (!isServiceablePincode(order.pincode)) {
+      throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
+    }
+    const card = cardFor(order.logistic_id);
+    const quote = quoteFor(card, {
+      shipmentType: order.order_type,
+      paymentMode: order.payment_mode,
+      pickup: warehouse.pincode,
+      delivery: order.pincode,
+      length: order.package_length,
+      breadth: order.package_breadth,
+      height: order.package_height,
+      actualWeight: order.package_weight,
+      amount: order.total_amount,
+    });
+    if (!quote) {
+      throw invalid([
+        { field: "logistic_id", message: `${card.name} does not deliver from ${warehouse.pincode} to ${order.pincode}; choose another courier` },
+      ]);
+    }
+    return { order, warehouse, card, quote };
+  }
+
   return {
     async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
-      const sent = (body ?? {}) as { order_id?: unknown; warehouse_id?: unknown };
-      const orderId = typeof sent.order_id === "string" ? sent.order_id.trim() : "";
-      // One round trip before the body is validated: the replay check, and the warehouse (a warehouse_id that
-      // passes validation is the one sent; none or an invalid one reads the primary warehouse).
-      const found = await lookUpOrderCreation(pool, { apiClientId: client.id, orderId, warehouseNumber: asWarehouseNumber(sent.warehouse_id) });
-      if (orderId && found.earlier) return replayOrRefuse(found.earlier, orderId, body);
-      const order = parseOrder(body);
-      const warehouse = checkWarehouse(found.warehouse, order.warehouse_id);
-      if (!isServiceablePincode(order.pincode)) {
-        throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
+      const sentOrderId = (body as { order_id?: unknown } | null)?.order_id;
+      const orderId = typeof sentOrderId === "string" ? sentOrderId.trim() : "";
+      let draft: Awaited<ReturnType<typeof draftOrder>>;
+      try {
+        draft = await draftOrder(client, body);
+      } catch (error) {
+        // A retry of an earlier order replays it whatever changed since (the date, a warehouse, the rate cards),
+        // and an order_id that cannot be used again is refused as such, before any other rule.
+        const earlier = error instanceof ServiceFailure && orderId ? await findEarlierOrder(pool, client.id, orderId) : null;
+        if (earlier) return replayOrRefuse(earlier, orderId, body);
+        throw error;
       }
-      const card = cardFor(order.logistic_id);
-      const quote = quoteFor(card, {
-        shipmentType: order.order_type,
-        paymentMode: order.payment_mode,
-        pickup: warehouse.pincode,
-        delivery: order.pincode,
-        length: order.package_length,
-        breadth: order.package_breadth,
-        height: order.package_height,
-        actualWeight: order.package_weight,
-        amount: order.total_amount,
-      });
-      if (!quote) {
-        throw invalid([
-          { field: "logistic_id", message: `${card.name} does not deliver from ${warehouse.pincode} to ${order.pincode}; choose another courier` },
-        ]);
-      }
+      const { order, warehouse, card, quote } = draft;
       const needsEwaybill = order.total_amount >= EWAYBILL_THRESHOLD_RUPEES && !order.ewaybill_no;
       const createdAt = now();
       const hash = requestHash(order);
@@ -333,16 +355,15 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
             firstStep(route, createdAt),
             answer,
           );
-          return { success: true, id, ...answer };
+          if (id !== null) return { success: true, id, ...answer };
         } catch (error) {
           if (isUniqueViolationOf(error, "ServiceOrder_awb_key")) continue;
-          if (isUniqueViolationOf(error, "ServiceOrder_apiClientId_orderId_key")) {
-            // The same order_id was created concurrently: replay it or refuse, as for a retry.
-            const { earlier } = await lookUpOrderCreation(pool, { apiClientId: client.id, orderId: order.order_id, warehouseNumber: null });
-            if (earlier) return replayOrRefuse(earlier, order.order_id, body);
-          }
           throw error;
         }
+        // The account already has this order_id (a retry, or the same order sent concurrently): replay or refuse.
+        const earlier = await findEarlierOrder(pool, client.id, order.order_id);
+        if (earlier) return replayOrRefuse(earlier, order.order_id, body);
+        // Erased meanwhile: the order_id is free again.
       }
       throw new Error("Could not allocate a unique awb after 5 attempts");
     },
@@ -478,7 +499,7 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
       }
       const [erased] = await db.$transaction([db.serviceOrder.deleteMany({ where: { apiClientId: client.id } }), db.apiClient.delete({ where: { id: client.id } })]);
       // The keys' next request opens a fresh account rather than reaching the erased one.
-      forgetApiClients();
+      forgetAccounts();
       return { success: true, erased_orders: erased.count };
     },
 

@@ -6,7 +6,8 @@ import prisma, { databasePool } from "~/db.server";
 import { createAuthFailureLimiter } from "~/courier-service/auth-failure-limiter.server";
 import { createServiceHandler, describeFailure } from "~/courier-service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
-import { newSecretHash, TRUSTED_FOR_MS } from "~/courier-service/credentials.server";
+import { KEPT_FOR_MS } from "~/courier-service/account-cache.server";
+import { newSecretHash } from "~/courier-service/credentials.server";
 import { ensureSandbox, ensureSandboxAccount } from "~/courier-service/sandbox-seed.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
@@ -331,7 +332,7 @@ describe("credentials kept for a second", () => {
       (await fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, { headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": secretKey } })).status;
     return { account, keys, status, close: server.close };
   }
-  const aSecondLater = () => new Promise((resolve) => setTimeout(resolve, TRUSTED_FOR_MS + 50));
+  const aSecondLater = () => new Promise((resolve) => setTimeout(resolve, KEPT_FOR_MS + 50));
 
   it("looks a checked key up once a second, and every other secret afresh", async () => {
     const { db, counted } = countingCredentialLookups();

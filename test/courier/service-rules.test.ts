@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "@prisma/client";
 import prisma, { databasePool } from "~/db.server";
 import { ServiceFailure } from "~/courier-service/failures";
-import { insertOrder, isUniqueViolationOf } from "~/courier-service/order-statements.server";
+import { insertOrder, isUniqueViolationOf, type NewServiceOrder } from "~/courier-service/order-statements.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
 import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
@@ -134,15 +134,36 @@ describe("create-order rules", () => {
     expect((await service.getOrder(client, created.awb)).created_at).toBe(NOW.toISOString());
   });
 
+  it("refuses a cancelled order's order_id as such before any other rule", async () => {
+    const body = sampleOrder({ order_date: "2026-03-10" });
+    const created = await service.createOrder(client, body);
+    await service.cancelOrder(client, { awb: created.awb });
+    const reused = await service.createOrder(client, { ...body, pincode: "56003" }).catch((error: unknown) => error);
+    expect(reused).toMatchObject({ status: 409, errors: [{ field: "order_id", message: expect.stringMatching(/cancelled/) }] });
+  });
+
+  /** An order the service wrote, and a way to write it again with changes, as create-order's statement would. */
+  async function writtenOrder() {
+    const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10" }));
+    const { id: _id, createResult, cancelledAt: _cancelled, deliveredAt: _delivered, ...columns } = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb } });
+    const manifested = { step: 0, code: 2, happenedAt: NOW, location: null, activity: "Manifested" } as const;
+    const writeAgain = (changes: Partial<NewServiceOrder>) => insertOrder(databasePool(), { ...columns, ...changes }, manifested, JSON.parse(createResult));
+    return { columns, writeAgain };
+  }
+
   it("refuses an awb already taken as that constraint's violation, which create-order retries with a new awb", async () => {
-    const taken = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10" }));
-    const stored = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: taken.awb } });
-    const { id: _id, createResult: _answer, cancelledAt: _cancelled, deliveredAt: _delivered, ...columns } = stored;
-    const again = await insertOrder(databasePool(), { ...columns, orderId: `${columns.orderId}-b` }, { step: 0, code: 2, happenedAt: NOW, location: null, activity: "Manifested" }, JSON.parse(stored.createResult)).catch(
-      (error: unknown) => error,
-    );
+    const { columns, writeAgain } = await writtenOrder();
+    const again = await writeAgain({ orderId: `${columns.orderId}-b` }).catch((error: unknown) => error);
     expect(isUniqueViolationOf(again, "ServiceOrder_awb_key")).toBe(true);
     expect(isUniqueViolationOf(again, "ServiceOrder_apiClientId_orderId_key")).toBe(false);
+  });
+
+  it("writes nothing, not even a tracking event, for an order_id the account already used", async () => {
+    const { columns, writeAgain } = await writtenOrder();
+    const events = await prisma.serviceTrackingEvent.count();
+    expect(await writeAgain({ awb: `${columns.awb}9` })).toBeNull();
+    expect(await prisma.serviceOrder.count({ where: { orderId: columns.orderId, apiClientId: client.id } })).toBe(1);
+    expect(await prisma.serviceTrackingEvent.count()).toBe(events);
   });
 
   it("stores total_amount as sent, never recomputed from the products", async () => {
