@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import type { PrismaClient } from "@prisma/client";
+import type { ApiClient, PrismaClient } from "@prisma/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import prisma, { databasePool } from "~/db.server";
 import { createAuthFailureLimiter } from "~/courier-service/auth-failure-limiter.server";
@@ -322,46 +322,45 @@ describe("credentials kept for a second", () => {
     return { db, counted };
   }
 
-  /** The service on its own account of stored keys, as a real aggregator keeps them (no sandbox master pair). */
-  async function startWithStoredAccount(db: PrismaClient = prisma) {
+  type StoredAccount = { account: ApiClient; keys: { apiKey: string; secretKey: string }; status: (secretKey?: string) => Promise<number> };
+  /** Runs `work` against the service on its own account of stored keys, as a real aggregator keeps them (no sandbox master pair). */
+  async function withStoredAccount(work: (running: StoredAccount) => Promise<void>, db: PrismaClient = prisma) {
     const keys = { apiKey: `stored-${randomUUID()}`, secretKey: `secret-${randomUUID()}` };
     const account = await ensureSandboxAccount(prisma, `stored-${randomUUID()}`, keys);
     const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
     const server = await serveFetch(createServiceHandler({ db, service, ready: async () => undefined }));
     const status = async (secretKey = keys.secretKey) =>
       (await fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, { headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": secretKey } })).status;
-    return { account, keys, status, close: server.close };
+    try {
+      await work({ account, keys, status });
+    } finally {
+      await server.close();
+    }
   }
   const aSecondLater = () => new Promise((resolve) => setTimeout(resolve, KEPT_FOR_MS + 50));
 
   it("looks a checked key up once a second, and every other secret afresh", async () => {
     const { db, counted } = countingCredentialLookups();
-    const running = await startWithStoredAccount(db);
-    try {
-      expect([await running.status(), await running.status(), await running.status()]).toEqual([200, 200, 200]);
+    await withStoredAccount(async ({ status }) => {
+      expect([await status(), await status(), await status()]).toEqual([200, 200, 200]);
       expect(counted.lookups).toBe(1);
-      expect(await running.status("not-the-secret")).toBe(401);
+      expect(await status("not-the-secret")).toBe(401);
       expect(counted.lookups).toBe(2);
       await aSecondLater();
-      expect(await running.status()).toBe(200);
+      expect(await status()).toBe(200);
       expect(counted.lookups).toBe(3);
-    } finally {
-      await running.close();
-    }
+    }, db);
   });
 
   it("stops taking a secret changed by another process within a second", async () => {
-    const running = await startWithStoredAccount();
-    try {
-      expect(await running.status()).toBe(200);
+    await withStoredAccount(async ({ account, status }) => {
+      expect(await status()).toBe(200);
       // Another process of the app rewrites the account's secret: this one cannot know until its entry expires.
-      await prisma.apiClient.update({ where: { id: running.account.id }, data: newSecretHash("the new secret") });
+      await prisma.apiClient.update({ where: { id: account.id }, data: newSecretHash("the new secret") });
       await aSecondLater();
-      expect(await running.status()).toBe(401);
-      expect(await running.status("the new secret")).toBe(200);
-    } finally {
-      await running.close();
-    }
+      expect(await status()).toBe(401);
+      expect(await status("the new secret")).toBe(200);
+    });
   });
 
   it("does not keep what a lookup read before this process rewrote the keys", async () => {
@@ -374,31 +373,25 @@ describe("credentials kept for a second", () => {
       if (hold) await held;
       return row;
     });
-    const running = await startWithStoredAccount(db);
-    try {
+    await withStoredAccount(async ({ account, keys, status }) => {
       hold = true;
-      const before = running.status();
+      const before = status();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await ensureSandboxAccount(prisma, running.account.name, { apiKey: running.keys.apiKey, secretKey: "rotated" });
+      await ensureSandboxAccount(prisma, account.name, { apiKey: keys.apiKey, secretKey: "rotated" });
       hold = false;
       release();
       // Valid when it was read; not kept for the next request.
       expect(await before).toBe(200);
-      expect(await running.status()).toBe(401);
-    } finally {
-      await running.close();
-    }
+      expect(await status()).toBe(401);
+    }, db);
   });
 
   it("stops taking an account's old keys at once when this process rewrites them", async () => {
-    const running = await startWithStoredAccount();
-    try {
-      expect(await running.status()).toBe(200);
-      await ensureSandboxAccount(prisma, running.account.name, { apiKey: running.keys.apiKey, secretKey: "rotated" });
-      expect(await running.status()).toBe(401);
-      expect(await running.status("rotated")).toBe(200);
-    } finally {
-      await running.close();
-    }
+    await withStoredAccount(async ({ account, keys, status }) => {
+      expect(await status()).toBe(200);
+      await ensureSandboxAccount(prisma, account.name, { apiKey: keys.apiKey, secretKey: "rotated" });
+      expect(await status()).toBe(401);
+      expect(await status("rotated")).toBe(200);
+    });
   });
 });
