@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { getConfig } from "~/config.server";
-import prisma from "~/db.server";
+import prisma, { databasePool } from "~/db.server";
 import { createServiceHandler } from "./http.server";
 import { DEFAULT_RATE_CARDS, RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { ensureSandbox } from "./sandbox-seed.server";
@@ -40,6 +40,7 @@ function embeddedServiceHandler(): (request: Request) => Promise<Response> {
   const config = getConfig();
   const service = createShipmentService({
     db: prisma,
+    pool: databasePool(),
     now: () => new Date(),
     rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE),
     // A shopper following the link from Shopify's email sees the sandbox shipment's real progress.

@@ -1,5 +1,6 @@
 import type { ApiClient, PrismaClient } from "@prisma/client";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, type CourierKeyPair } from "~/shipping/sandbox-accounts.server";
+import { forgetAccounts } from "./account-cache.server";
 import { newSecretHash } from "./credentials.server";
 
 /** The shared sandbox account: the master pair itself (the README's curl session uses it). */
@@ -50,7 +51,7 @@ function lockKey(text: string): number {
  * pair reaches the same account, with its orders, under the new keys.
  */
 export async function ensureSandboxAccount(db: PrismaClient, account: string, credentials: CourierKeyPair): Promise<ApiClient> {
-  return db.$transaction(async (tx) => {
+  const opened = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242001, ${lockKey(account)})`;
     const existing = await tx.apiClient.findFirst({ where: { isSandbox: true, name: account } });
     const keys = { apiKey: credentials.apiKey, ...newSecretHash(credentials.secretKey) };
@@ -60,6 +61,9 @@ export async function ensureSandboxAccount(db: PrismaClient, account: string, cr
     await tx.warehouse.createMany({ data: SANDBOX_WAREHOUSES.map((warehouse) => ({ ...warehouse, apiClientId: client.id })), skipDuplicates: true });
     return client;
   });
+  // The account's previous keys, if they changed, stop working at once.
+  forgetAccounts();
+  return opened;
 }
 
 /** The shared sandbox account, on the configured master pair (only that pair opens it). Returns its id. */

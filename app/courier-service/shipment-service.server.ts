@@ -21,7 +21,9 @@ import {
 } from "~/shipping/contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
+import { createAccountCache, forgetAccounts } from "./account-cache.server";
 import { invalid, ServiceFailure } from "./failures";
+import { findEarlierOrder, insertOrder, isUniqueViolationOf, listWarehouses, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
@@ -30,6 +32,8 @@ import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
 
 export interface ShipmentServiceDeps {
   db: PrismaClient;
+  /** The same database's pg pool, for create-order's own statements (order-statements.server.ts). */
+  pool: SqlPool;
   now: () => Date;
   rateCards: readonly CourierRateCard[];
   /**
@@ -94,7 +98,7 @@ function toStep(event: ServiceTrackingEvent): TrackingStep {
   };
 }
 
-export function createShipmentService({ db, now, rateCards: givenCards, trackingUrlTemplate }: ShipmentServiceDeps) {
+export function createShipmentService({ db, pool, now, rateCards: givenCards, trackingUrlTemplate }: ShipmentServiceDeps) {
   // Cards may come from anywhere (a file, a test); a bad one is a configuration bug, refused at start.
   const checked = RateCardsSchema.safeParse(givenCards);
   if (!checked.success) {
@@ -103,6 +107,21 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
   }
   const rateCards = checked.data;
   const cardFor = (id: number) => rateCards.find((card) => card.id === id)!;
+
+  // The create-order schema is built once: zod compiles an object schema on its first parse, and building it
+  // for every order cost about half of the app's CPU per order (npm run bench, bench/findings.md). Its date
+  // window reads the clock at parse time, and a replay is judged as of the order's creation: `judgedAt` says
+  // which instant while one synchronous parse runs (zod refuses asynchronous checks in safeParse).
+  let judgedAt: Date | null = null;
+  const orderSchema = createOrderRequestSchema(() => judgedAt ?? now());
+  function parseOrder(body: unknown, asOf: Date | null = null): CreateOrderRequest {
+    judgedAt = asOf;
+    try {
+      return parseOrFail(orderSchema, body);
+    } finally {
+      judgedAt = null;
+    }
+  }
 
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
     const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: order.apiClientId, number: order.warehouseId } } });
@@ -179,31 +198,43 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
     };
   }
 
-  async function replayOrRefuse(client: ApiClient, orderId: string, body: unknown): Promise<CreateOrderResult | null> {
-    const existing = await db.serviceOrder.findUnique({ where: { apiClientId_orderId: { apiClientId: client.id, orderId } } });
-    if (!existing) return null;
-    if (existing.cancelledAt) {
+  /** The earlier order's answer when this is a retry of it; a 409 when the order_id cannot be used again. */
+  function replayOrRefuse(earlier: EarlierOrder, orderId: string, body: unknown): CreateOrderResult {
+    if (earlier.cancelled) {
       throw new ServiceFailure(409, `order_id ${orderId} belonged to a cancelled order and cannot be used again`, [
         { field: "order_id", message: "order_id was used by a cancelled order; choose a new order_id" },
       ]);
     }
     // Judged as of the original creation, so a retry after midnight still replays.
-    const replayed = parseOrFail(createOrderRequestSchema(() => existing.createdAt), body);
-    if (requestHash(replayed) !== existing.requestHash) {
-      throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${existing.awb})`, [
+    const replayed = parseOrder(body, earlier.createdAt);
+    if (requestHash(replayed) !== earlier.requestHash) {
+      throw new ServiceFailure(409, `order_id ${orderId} was already used for a different order (awb ${earlier.awb})`, [
         { field: "order_id", message: "order_id already exists with a different payload; send the same payload or a new order_id" },
       ]);
     }
-    return JSON.parse(existing.createResult) as CreateOrderResult;
+    return JSON.parse(earlier.createResult) as CreateOrderResult;
   }
 
-  async function resolveWarehouse(client: ApiClient, warehouseId: number | undefined) {
+  // An account's warehouses, kept for a second (account-cache.server.ts): every order reads them, nothing but
+  // opening and erasing an account changes them.
+  const keptWarehouses = createAccountCache<number, OrderWarehouse[]>();
+  async function warehousesOf(client: ApiClient): Promise<OrderWarehouse[]> {
+    const kept = keptWarehouses.kept(client.id);
+    if (kept) return kept;
+    const keep = keptWarehouses.startRead();
+    const warehouses = await listWarehouses(pool, client.id);
+    keep(client.id, warehouses);
+    return warehouses;
+  }
+
+  async function warehouseFor(client: ApiClient, warehouseId: number | undefined): Promise<OrderWarehouse> {
+    const warehouses = await warehousesOf(client);
     if (warehouseId === undefined) {
-      const primary = await db.warehouse.findFirst({ where: { apiClientId: client.id, isPrimary: true, isActive: true } });
+      const primary = warehouses.find((warehouse) => warehouse.isPrimary && warehouse.isActive);
       if (!primary) throw invalid([{ field: "warehouse_id", message: "warehouse_id is required: the account has no primary warehouse" }]);
       return primary;
     }
-    const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: client.id, number: warehouseId } } });
+    const warehouse = warehouses.find((candidate) => candidate.number === warehouseId);
     if (!warehouse) {
       throw invalid([{ field: "warehouse_id", message: `warehouse_id ${warehouseId} is not one of this account's warehouses` }]);
     }
@@ -211,128 +242,128 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
     return warehouse;
   }
 
+  /** The order as it will be written, or the refusal: every rule create-order enforces before writing. */
+  async function draftOrder(client: ApiClient, body: unknown) {
+    const order = parseOrder(body);
+    const warehouse = await warehouseFor(client, order.warehouse_id);
+    if (!isServiceablePincode(order.pincode)) {
+      throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
+    }
+    const card = cardFor(order.logistic_id);
+    const quote = quoteFor(card, {
+      shipmentType: order.order_type,
+      paymentMode: order.payment_mode,
+      pickup: warehouse.pincode,
+      delivery: order.pincode,
+      length: order.package_length,
+      breadth: order.package_breadth,
+      height: order.package_height,
+      actualWeight: order.package_weight,
+      amount: order.total_amount,
+    });
+    if (!quote) {
+      throw invalid([
+        { field: "logistic_id", message: `${card.name} does not deliver from ${warehouse.pincode} to ${order.pincode}; choose another courier` },
+      ]);
+    }
+    return { order, warehouse, card, quote };
+  }
+
   return {
     async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
-      const orderId = typeof (body as { order_id?: unknown })?.order_id === "string" ? (body as { order_id: string }).order_id.trim() : "";
-      if (orderId) {
-        const replay = await replayOrRefuse(client, orderId, body);
-        if (replay) return replay;
+      const sentOrderId = (body as { order_id?: unknown } | null)?.order_id;
+      const orderId = typeof sentOrderId === "string" ? sentOrderId.trim() : "";
+      let draft: Awaited<ReturnType<typeof draftOrder>>;
+      try {
+        draft = await draftOrder(client, body);
+      } catch (error) {
+        // A retry of an earlier order replays it whatever changed since (the date, a warehouse, the rate cards),
+        // and an order_id that cannot be used again is refused as such, before any other rule.
+        const earlier = error instanceof ServiceFailure && orderId ? await findEarlierOrder(pool, client.id, orderId) : null;
+        if (earlier) return replayOrRefuse(earlier, orderId, body);
+        throw error;
       }
-      const order = parseOrFail(createOrderRequestSchema(now), body);
-      const warehouse = await resolveWarehouse(client, order.warehouse_id);
-      if (!isServiceablePincode(order.pincode)) {
-        throw invalid([{ field: "pincode", message: `pincode ${order.pincode} is not served by any courier` }]);
-      }
-      const card = cardFor(order.logistic_id);
-      const quote = quoteFor(card, {
-        shipmentType: order.order_type,
-        paymentMode: order.payment_mode,
-        pickup: warehouse.pincode,
-        delivery: order.pincode,
-        length: order.package_length,
-        breadth: order.package_breadth,
-        height: order.package_height,
-        actualWeight: order.package_weight,
-        amount: order.total_amount,
-      });
-      if (!quote) {
-        throw invalid([
-          { field: "logistic_id", message: `${card.name} does not deliver from ${warehouse.pincode} to ${order.pincode}; choose another courier` },
-        ]);
-      }
+      const { order, warehouse, card, quote } = draft;
       const needsEwaybill = order.total_amount >= EWAYBILL_THRESHOLD_RUPEES && !order.ewaybill_no;
       const createdAt = now();
+      const hash = requestHash(order);
 
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const awb = newAwb(card.id);
         const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb));
         const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
-        const manifested = firstStep(route, createdAt);
+        const answer = {
+          order_id: order.order_id,
+          awb,
+          logistic: card.name,
+          additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
+          tracking_url: trackingUrl,
+          message: needsEwaybill
+            ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`
+            : "Order created successfully",
+        };
         try {
-          const created = await db.$transaction(async (tx) => {
-            const row = await tx.serviceOrder.create({
-              data: {
-                apiClientId: client.id,
-                orderId: order.order_id,
-                awb,
-                requestHash: requestHash(order),
-                createResult: "",
-                statusCode: SERVICE_STATUS.MANIFESTED,
-                orderType: order.order_type,
-                orderDate: order.order_date,
-                customerName: order.name,
-                customerEmail: order.email ?? "",
-                mobile: order.mobile,
-                altMobile: order.alt_mobile ?? "",
-                companyName: order.company_name ?? "",
-                gstNumber: order.gst_number ?? "",
-                addressLine1: order.address_line_1,
-                addressLine2: order.address_line_2 ?? "",
-                city: order.city,
-                state: order.state,
-                pincode: order.pincode,
-                packageLength: order.package_length,
-                packageBreadth: order.package_breadth,
-                packageHeight: order.package_height,
-                actualWeight: order.package_weight,
-                products: JSON.stringify(order.products),
-                paymentMode: order.payment_mode,
-                discountPaise: toPaise(order.discount ?? 0),
-                shippingChargePaise: toPaise(order.shipping_charge ?? 0),
-                transactionChargePaise: toPaise(order.transaction_charge ?? 0),
-                giftwrapChargePaise: toPaise(order.giftwrap_charge ?? 0),
-                totalAmountPaise: toPaise(order.total_amount),
-                ewaybillNo: order.ewaybill_no ?? "",
-                deliveryRemarks: order.delivery_remarks ?? "",
-                warehouseId: warehouse.number,
-                logisticId: card.id,
-                logisticName: card.name,
-                logisticMode: card.mode,
-                zone: quote.zone,
-                chargeableWeight: quote.chargeableWeightKg,
-                freightPaise: toPaise(quote.freight),
-                codPaise: toPaise(quote.cod),
-                totalChargesPaise: toPaise(quote.total),
-                eddMinDays: quote.eddDays[0],
-                eddMaxDays: quote.eddDays[1],
-                trackingUrl,
-                createdAt,
-                events: {
-                  create: {
-                    step: manifested.step,
-                    code: manifested.code,
-                    location: manifested.location,
-                    activity: manifested.activity,
-                    happenedAt: manifested.happenedAt,
-                  },
-                },
-              },
-            });
-            const result: CreateOrderResult = {
-              success: true,
-              id: row.id,
-              order_id: row.orderId,
+          const id = await insertOrder(
+            pool,
+            {
+              apiClientId: client.id,
+              orderId: order.order_id,
               awb,
-              logistic: card.name,
-              additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
-              tracking_url: trackingUrl,
-              message: needsEwaybill
-                ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`
-                : "Order created successfully",
-            };
-            await tx.serviceOrder.update({ where: { id: row.id }, data: { createResult: JSON.stringify(result) } });
-            return result;
-          });
-          return created;
+              requestHash: hash,
+              statusCode: SERVICE_STATUS.MANIFESTED,
+              orderType: order.order_type,
+              orderDate: order.order_date,
+              customerName: order.name,
+              customerEmail: order.email ?? "",
+              mobile: order.mobile,
+              altMobile: order.alt_mobile ?? "",
+              companyName: order.company_name ?? "",
+              gstNumber: order.gst_number ?? "",
+              addressLine1: order.address_line_1,
+              addressLine2: order.address_line_2 ?? "",
+              city: order.city,
+              state: order.state,
+              pincode: order.pincode,
+              packageLength: order.package_length,
+              packageBreadth: order.package_breadth,
+              packageHeight: order.package_height,
+              actualWeight: order.package_weight,
+              products: JSON.stringify(order.products),
+              paymentMode: order.payment_mode,
+              discountPaise: toPaise(order.discount ?? 0),
+              shippingChargePaise: toPaise(order.shipping_charge ?? 0),
+              transactionChargePaise: toPaise(order.transaction_charge ?? 0),
+              giftwrapChargePaise: toPaise(order.giftwrap_charge ?? 0),
+              totalAmountPaise: toPaise(order.total_amount),
+              ewaybillNo: order.ewaybill_no ?? "",
+              deliveryRemarks: order.delivery_remarks ?? "",
+              warehouseId: warehouse.number,
+              logisticId: card.id,
+              logisticName: card.name,
+              logisticMode: card.mode,
+              zone: quote.zone,
+              chargeableWeight: quote.chargeableWeightKg,
+              freightPaise: toPaise(quote.freight),
+              codPaise: toPaise(quote.cod),
+              totalChargesPaise: toPaise(quote.total),
+              eddMinDays: quote.eddDays[0],
+              eddMaxDays: quote.eddDays[1],
+              trackingUrl,
+              createdAt,
+              updatedAt: createdAt,
+            },
+            firstStep(route, createdAt),
+            answer,
+          );
+          if (id !== null) return { success: true, id, ...answer };
         } catch (error) {
-          if (isUniqueViolation(error, "awb")) continue;
-          if (isUniqueViolation(error)) {
-            // The same order_id was created concurrently: replay it or refuse, as for a retry.
-            const replay = await replayOrRefuse(client, order.order_id, body);
-            if (replay) return replay;
-          }
+          if (isUniqueViolationOf(error, "ServiceOrder_awb_key")) continue;
           throw error;
         }
+        // The account already has this order_id (a retry, or the same order sent concurrently): replay or refuse.
+        const earlier = await findEarlierOrder(pool, client.id, order.order_id);
+        if (earlier) return replayOrRefuse(earlier, order.order_id, body);
+        // Erased meanwhile: the order_id is free again.
       }
       throw new Error("Could not allocate a unique awb after 5 attempts");
     },
@@ -467,6 +498,8 @@ export function createShipmentService({ db, now, rateCards: givenCards, tracking
         throw new ServiceFailure(409, "Only a tenant's own sandbox account can be erased", [{ field: "X-Api-Key", message: "use a sandbox account key, not the shared sandbox pair" }]);
       }
       const [erased] = await db.$transaction([db.serviceOrder.deleteMany({ where: { apiClientId: client.id } }), db.apiClient.delete({ where: { id: client.id } })]);
+      // The keys' next request opens a fresh account rather than reaching the erased one.
+      forgetAccounts();
       return { success: true, erased_orders: erased.count };
     },
 

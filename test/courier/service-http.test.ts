@@ -1,11 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import type { PrismaClient } from "@prisma/client";
+import type { ApiClient, PrismaClient } from "@prisma/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import prisma from "~/db.server";
+import prisma, { databasePool } from "~/db.server";
 import { createAuthFailureLimiter } from "~/courier-service/auth-failure-limiter.server";
 import { createServiceHandler, describeFailure } from "~/courier-service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
-import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
+import { KEPT_FOR_MS } from "~/courier-service/account-cache.server";
+import { newSecretHash } from "~/courier-service/credentials.server";
+import { ensureSandbox, ensureSandboxAccount } from "~/courier-service/sandbox-seed.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
 import { serveFetch } from "../../store/serve-fetch";
@@ -31,27 +34,33 @@ async function consoleOutput(work: () => Promise<unknown>): Promise<string> {
 }
 
 /**
- * The real database, except that writing an order fails the way Prisma fails: with an error whose
- * message quotes the whole row, the shopper's name, phone and address included.
+ * Runs `work` while the database refuses every new order the way PostgreSQL refuses a row: with an error whose
+ * detail quotes the whole row, the shopper's name, phone and address included. A CHECK constraint on the
+ * worker's own database, dropped afterwards.
  */
-function databaseRefusingOrders(): PrismaClient {
-  const refusingOrders = (tx: PrismaClient) =>
-    new Proxy(tx, {
-      get(target, property, receiver) {
-        const delegate = Reflect.get(target, property, receiver);
-        if (property !== "serviceOrder") return delegate;
-        return new Proxy(delegate, {
-          get: (orders, method, ordersReceiver) =>
-            method === "create"
-              ? (args: { data: object }) => orders.create({ ...args, data: { ...args.data, columnThatDoesNotExist: true } })
-              : Reflect.get(orders, method, ordersReceiver),
-        });
-      },
-    });
+async function whileOrdersAreRefused<T>(work: () => Promise<T>): Promise<T> {
+  await prisma.$executeRawUnsafe(`ALTER TABLE "ServiceOrder" ADD CONSTRAINT "test_refuses_orders" CHECK (false) NOT VALID`);
+  try {
+    return await work();
+  } finally {
+    await prisma.$executeRawUnsafe(`ALTER TABLE "ServiceOrder" DROP CONSTRAINT "test_refuses_orders"`);
+  }
+}
+
+type CredentialLookup = ReturnType<typeof prisma.apiClient.findUnique>;
+
+/** The real database, with each credential lookup (by key) made through `around`. */
+function withCredentialLookups(around: (lookup: () => CredentialLookup) => Promise<Awaited<CredentialLookup>>): PrismaClient {
   return new Proxy(prisma, {
     get(target, property, receiver) {
-      if (property !== "$transaction") return Reflect.get(target, property, receiver);
-      return (work: (tx: PrismaClient) => Promise<unknown>) => target.$transaction((tx) => work(refusingOrders(tx as PrismaClient)));
+      const delegate = Reflect.get(target, property, receiver);
+      if (property !== "apiClient") return delegate;
+      return new Proxy(delegate, {
+        get: (clients, method, clientsReceiver) =>
+          method === "findUnique"
+            ? (args: Parameters<typeof prisma.apiClient.findUnique>[0]) => around(() => clients.findUnique(args))
+            : Reflect.get(clients, method, clientsReceiver),
+      });
     },
   });
 }
@@ -69,27 +78,29 @@ describe("an unexpected failure", () => {
   };
 
   it("is logged with the operation and the kind of error, never the shopper's details or the secret", async () => {
-    const service = createShipmentService({ db: databaseRefusingOrders(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
     const client = await prisma.apiClient.findUniqueOrThrow({ where: { apiKey: SANDBOX_KEY } });
     // The premise: the database's own error carries the personal data.
-    const raw = await service.createOrder(client, sampleOrder(shopper)).catch((error: unknown) => error);
+    const raw = await whileOrdersAreRefused(() => service.createOrder(client, sampleOrder(shopper)).catch((error: unknown) => error));
     expect(inspect(raw)).toContain(shopper.name);
 
     const server = await serveFetch(createServiceHandler({ db: prisma, service, ready: async () => undefined }));
     try {
       let answer: Response | undefined;
-      const output = await consoleOutput(async () => {
-        answer = await fetch(`${server.url}/v1/create-order`, {
-          method: "POST",
-          headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json" },
-          body: JSON.stringify(sampleOrder(shopper)),
-        });
-      });
+      const output = await whileOrdersAreRefused(() =>
+        consoleOutput(async () => {
+          answer = await fetch(`${server.url}/v1/create-order`, {
+            method: "POST",
+            headers: { "X-Api-Key": SANDBOX_KEY, "X-Secret-Key": SANDBOX_SECRET, "Content-Type": "application/json" },
+            body: JSON.stringify(sampleOrder(shopper)),
+          });
+        }),
+      );
       expect(answer!.status).toBe(500);
       const body = await answer!.text();
 
       expect(output).toContain("create-order");
-      expect(output).toContain("PrismaClientValidationError");
+      expect(output).toContain("DatabaseError");
       for (const [field, value] of Object.entries({ ...shopper, secret: SANDBOX_SECRET, mobile_digits: "98765 01234" })) {
         expect(output, field).not.toContain(value);
         expect(body, field).not.toContain(value);
@@ -129,26 +140,15 @@ describe("failed authentication", () => {
   type Attempt = { apiKey?: string; secretKey?: string; address?: string; forwardedFor?: string };
 
   /** The real database, with every credential lookup taking 50 ms, so concurrent guesses overlap. */
-  const slowCredentialLookups = new Proxy(prisma, {
-    get(target, property, receiver) {
-      const delegate = Reflect.get(target, property, receiver);
-      if (property !== "apiClient") return delegate;
-      return new Proxy(delegate, {
-        get: (clients, method, clientsReceiver) =>
-          method === "findUnique"
-            ? async (args: Parameters<typeof prisma.apiClient.findUnique>[0]) => {
-                await new Promise((resolve) => setTimeout(resolve, 50));
-                return clients.findUnique(args);
-              }
-            : Reflect.get(clients, method, clientsReceiver),
-      });
-    },
+  const slowCredentialLookups = withCredentialLookups(async (lookup) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return lookup();
   });
 
   /** The service on a clock the test moves; the caller's address is the one each attempt names. */
   async function startGuardedService(options: { trustForwardedFor?: boolean; addressFromTest?: boolean; db?: PrismaClient } = {}) {
     let clock = new Date("2026-03-10T03:30:00Z");
-    const service = createShipmentService({ db: prisma, now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
     const server = await serveFetch(
       createServiceHandler({
         db: options.db ?? prisma,
@@ -308,5 +308,90 @@ describe("failed authentication", () => {
     } finally {
       await behindProxy.close();
     }
+  });
+});
+
+describe("credentials kept for a second", () => {
+  /** The real database, counting the credential lookups. */
+  function countingCredentialLookups() {
+    const counted = { lookups: 0 };
+    const db = withCredentialLookups((lookup) => {
+      counted.lookups += 1;
+      return lookup();
+    });
+    return { db, counted };
+  }
+
+  type StoredAccount = { account: ApiClient; keys: { apiKey: string; secretKey: string }; status: (secretKey?: string) => Promise<number> };
+  /** Runs `work` against the service on its own account of stored keys, as a real aggregator keeps them (no sandbox master pair). */
+  async function withStoredAccount(work: (running: StoredAccount) => Promise<void>, db: PrismaClient = prisma) {
+    const keys = { apiKey: `stored-${randomUUID()}`, secretKey: `secret-${randomUUID()}` };
+    const account = await ensureSandboxAccount(prisma, `stored-${randomUUID()}`, keys);
+    const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => new Date(), rateCards: DEFAULT_RATE_CARDS });
+    const server = await serveFetch(createServiceHandler({ db, service, ready: async () => undefined }));
+    const status = async (secretKey = keys.secretKey) =>
+      (await fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, { headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": secretKey } })).status;
+    try {
+      await work({ account, keys, status });
+    } finally {
+      await server.close();
+    }
+  }
+  const aSecondLater = () => new Promise((resolve) => setTimeout(resolve, KEPT_FOR_MS + 50));
+
+  it("looks a checked key up once a second, and every other secret afresh", async () => {
+    const { db, counted } = countingCredentialLookups();
+    await withStoredAccount(async ({ status }) => {
+      expect([await status(), await status(), await status()]).toEqual([200, 200, 200]);
+      expect(counted.lookups).toBe(1);
+      expect(await status("not-the-secret")).toBe(401);
+      expect(counted.lookups).toBe(2);
+      await aSecondLater();
+      expect(await status()).toBe(200);
+      expect(counted.lookups).toBe(3);
+    }, db);
+  });
+
+  it("stops taking a secret changed by another process within a second", async () => {
+    await withStoredAccount(async ({ account, status }) => {
+      expect(await status()).toBe(200);
+      // Another process of the app rewrites the account's secret: this one cannot know until its entry expires.
+      await prisma.apiClient.update({ where: { id: account.id }, data: newSecretHash("the new secret") });
+      await aSecondLater();
+      expect(await status()).toBe(401);
+      expect(await status("the new secret")).toBe(200);
+    });
+  });
+
+  it("does not keep what a lookup read before this process rewrote the keys", async () => {
+    // The lookup reads the row, then its answer is held back until the keys have been rewritten.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const db = withCredentialLookups(async (lookup) => {
+      const row = await lookup();
+      if (hold) await held;
+      return row;
+    });
+    await withStoredAccount(async ({ account, keys, status }) => {
+      hold = true;
+      const before = status();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await ensureSandboxAccount(prisma, account.name, { apiKey: keys.apiKey, secretKey: "rotated" });
+      hold = false;
+      release();
+      // Valid when it was read; not kept for the next request.
+      expect(await before).toBe(200);
+      expect(await status()).toBe(401);
+    }, db);
+  });
+
+  it("stops taking an account's old keys at once when this process rewrites them", async () => {
+    await withStoredAccount(async ({ account, keys, status }) => {
+      expect(await status()).toBe(200);
+      await ensureSandboxAccount(prisma, account.name, { apiKey: keys.apiKey, secretKey: "rotated" });
+      expect(await status()).toBe(401);
+      expect(await status("rotated")).toBe(200);
+    });
   });
 });

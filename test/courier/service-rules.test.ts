@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "@prisma/client";
-import prisma from "~/db.server";
+import prisma, { databasePool } from "~/db.server";
 import { ServiceFailure } from "~/courier-service/failures";
+import { insertOrder, isUniqueViolationOf, type NewServiceOrder } from "~/courier-service/order-statements.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
 import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
@@ -10,7 +11,7 @@ import { sampleOrder } from "../support/orders";
 
 // 2026-03-10 09:00 in India; dates below are relative to it.
 const NOW = new Date("2026-03-10T03:30:00Z");
-const service = createShipmentService({ db: prisma, now: () => NOW, rateCards: DEFAULT_RATE_CARDS });
+const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => NOW, rateCards: DEFAULT_RATE_CARDS });
 let client: ApiClient;
 beforeAll(async () => {
   const id = await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
@@ -110,6 +111,61 @@ describe("create-order rules", () => {
     expect(await prisma.serviceOrder.count()).toBe(before);
   });
 
+  it("judges a replay's order_date as of the order's creation, and a new order as of now", async () => {
+    let clock = NOW;
+    const movingService = createShipmentService({ db: prisma, pool: databasePool(), now: () => clock, rateCards: DEFAULT_RATE_CARDS });
+    const body = sampleOrder({ order_date: "2026-03-03" });
+    const created = await movingService.createOrder(client, body);
+    clock = new Date(NOW.getTime() + 86_400_000);
+    // 8 days old by now, 7 when created: the retry replays.
+    expect(await movingService.createOrder(client, body)).toEqual(created);
+    const fresh = await movingService.createOrder(client, { ...body, order_id: `${body.order_id}-b` }).catch((error: unknown) => error);
+    expect(fresh).toBeInstanceOf(ServiceFailure);
+    expect((fresh as ServiceFailure).errors).toEqual([{ field: "order_date", message: "order_date must fall within the last 7 days" }]);
+  });
+
+  it("writes the order, its Manifested event and the answer a replay gives, at the service's clock", async () => {
+    const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10" }));
+    const stored = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb }, include: { events: true } });
+    expect(stored.id).toBe(created.id);
+    expect(stored.createResult).toBe(JSON.stringify(created));
+    expect([stored.createdAt, stored.updatedAt]).toEqual([NOW, NOW]);
+    expect(stored.events).toMatchObject([{ step: 0, code: 2, happenedAt: NOW }]);
+    expect((await service.getOrder(client, created.awb)).created_at).toBe(NOW.toISOString());
+  });
+
+  it("refuses a cancelled order's order_id as such before any other rule", async () => {
+    const body = sampleOrder({ order_date: "2026-03-10" });
+    const created = await service.createOrder(client, body);
+    await service.cancelOrder(client, { awb: created.awb });
+    const reused = await service.createOrder(client, { ...body, pincode: "56003" }).catch((error: unknown) => error);
+    expect(reused).toMatchObject({ status: 409, errors: [{ field: "order_id", message: expect.stringMatching(/cancelled/) }] });
+  });
+
+  /** An order the service wrote, and a way to write it again with changes, as create-order's statement would. */
+  async function writtenOrder() {
+    const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10" }));
+    const { id: _id, createResult, cancelledAt: _cancelled, deliveredAt: _delivered, ...columns } = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb } });
+    const manifested = { step: 0, code: 2, happenedAt: NOW, location: null, activity: "Manifested" } as const;
+    const writeAgain = (changes: Partial<NewServiceOrder>) => insertOrder(databasePool(), { ...columns, ...changes }, manifested, JSON.parse(createResult));
+    return { columns, writeAgain };
+  }
+
+  it("refuses an awb already taken as that constraint's violation, which create-order retries with a new awb", async () => {
+    const { columns, writeAgain } = await writtenOrder();
+    const again = await writeAgain({ orderId: `${columns.orderId}-b` }).catch((error: unknown) => error);
+    expect(isUniqueViolationOf(again, "ServiceOrder_awb_key")).toBe(true);
+    expect(isUniqueViolationOf(again, "ServiceOrder_apiClientId_orderId_key")).toBe(false);
+  });
+
+  it("writes nothing, not even a tracking event, for an order_id the account already used", async () => {
+    const { columns, writeAgain } = await writtenOrder();
+    const events = await prisma.serviceTrackingEvent.count();
+    expect(await writeAgain({ awb: `${columns.awb}9` })).toBeNull();
+    expect(await prisma.serviceOrder.count({ where: { orderId: columns.orderId, apiClientId: client.id } })).toBe(1);
+    expect(await prisma.serviceTrackingEvent.count()).toBe(events);
+  });
+
   it("stores total_amount as sent, never recomputed from the products", async () => {
     const created = await service.createOrder(client, sampleOrder({ order_date: "2026-03-10", total_amount: 1 }));
     expect((await service.getOrder(client, created.awb)).total_amount).toBe(1);
@@ -143,6 +199,6 @@ describe("create-order rules", () => {
 describe("rate cards", () => {
   it("refuses, at construction, a courier whose tracking address is not a web address", () => {
     const rateCards = DEFAULT_RATE_CARDS.map((card) => (card.id === 1 ? { ...card, trackingUrl: "javascript:alert('{awb}')" } : card));
-    expect(() => createShipmentService({ db: prisma, now: () => NOW, rateCards })).toThrowError(/0\.trackingUrl/);
+    expect(() => createShipmentService({ db: prisma, pool: databasePool(), now: () => NOW, rateCards })).toThrowError(/0\.trackingUrl/);
   });
 });

@@ -1,4 +1,4 @@
-import prisma from "~/db.server";
+import prisma, { databasePool } from "~/db.server";
 import { createCourierClient, type CourierClientOptions } from "~/shipping/client.server";
 import { createServiceHandler } from "~/courier-service/http.server";
 import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
@@ -18,7 +18,7 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
   let clock = () => new Date();
   let requests = 0;
   const outages = new Map<string, number>();
-  const service = createShipmentService({ db: prisma, now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
+  const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
   await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
   const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined, sandbox: { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET } });
   const server = await serveFetch((request) => {
