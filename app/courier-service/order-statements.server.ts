@@ -118,6 +118,11 @@ export async function insertOrder(pool: SqlPool, order: NewServiceOrder, firstEv
   return rows[0]?.id ?? null;
 }
 
+/** Whether `error` is PostgreSQL's foreign-key violation: a row that refers to one deleted meanwhile. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "23503";
+}
+
 /** Whether `error` is PostgreSQL's unique violation, of the named constraint when one is given. */
 export function isUniqueViolationOf(error: unknown, constraint?: string): boolean {
   const { code, constraint: violated } = (error ?? {}) as { code?: unknown; constraint?: unknown };

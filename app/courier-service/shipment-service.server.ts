@@ -23,7 +23,7 @@ import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, 
 import { fromPaise, toPaise } from "~/money";
 import { createAccountCache, forgetAccounts } from "./account-cache.server";
 import { invalid, ServiceFailure } from "./failures";
-import { findEarlierOrder, insertOrder, isUniqueViolationOf, listWarehouses, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
+import { findEarlierOrder, insertOrder, isForeignKeyViolation, isUniqueViolationOf, listWarehouses, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
@@ -358,6 +358,8 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
           if (id !== null) return { success: true, id, ...answer };
         } catch (error) {
           if (isUniqueViolationOf(error, "ServiceOrder_awb_key")) continue;
+          // The account was erased by another process while its keys were still cached here: they are no longer valid.
+          if (isForeignKeyViolation(error)) throw new ServiceFailure(401, "Invalid API credentials", [{ field: "X-Api-Key", message: "this account no longer exists" }]);
           throw error;
         }
         // The account already has this order_id (a retry, or the same order sent concurrently): replay or refuse.

@@ -322,7 +322,7 @@ describe("credentials kept for a second", () => {
     return { db, counted };
   }
 
-  type StoredAccount = { account: ApiClient; keys: { apiKey: string; secretKey: string }; status: (secretKey?: string) => Promise<number> };
+  type StoredAccount = { account: ApiClient; keys: { apiKey: string; secretKey: string }; status: (secretKey?: string) => Promise<number>; createOrder: () => Promise<number> };
   /** Runs `work` against the service on its own account of stored keys, as a real aggregator keeps them (no sandbox master pair). */
   async function withStoredAccount(work: (running: StoredAccount) => Promise<void>, db: PrismaClient = prisma) {
     const keys = { apiKey: `stored-${randomUUID()}`, secretKey: `secret-${randomUUID()}` };
@@ -331,8 +331,16 @@ describe("credentials kept for a second", () => {
     const server = await serveFetch(createServiceHandler({ db, service, ready: async () => undefined }));
     const status = async (secretKey = keys.secretKey) =>
       (await fetch(`${server.url}/v1/get-warehouse/${SANDBOX_PRIMARY_WAREHOUSE_ID}`, { headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": secretKey } })).status;
+    const createOrder = async () =>
+      (
+        await fetch(`${server.url}/v1/create-order`, {
+          method: "POST",
+          headers: { "X-Api-Key": keys.apiKey, "X-Secret-Key": keys.secretKey, "Content-Type": "application/json" },
+          body: JSON.stringify(sampleOrder({ order_id: `kept-${randomUUID().slice(0, 8)}` })),
+        })
+      ).status;
     try {
-      await work({ account, keys, status });
+      await work({ account, keys, status, createOrder });
     } finally {
       await server.close();
     }
@@ -384,6 +392,14 @@ describe("credentials kept for a second", () => {
       expect(await before).toBe(200);
       expect(await status()).toBe(401);
     }, db);
+  });
+
+  it("refuses the keys of an account another process erased, 401 and not a failure, within the second they are kept", async () => {
+    await withStoredAccount(async ({ account, createOrder }) => {
+      expect(await createOrder()).toBe(200);
+      await prisma.apiClient.delete({ where: { id: account.id } });
+      expect(await createOrder()).toBe(401);
+    });
   });
 
   it("stops taking an account's old keys at once when this process rewrites them", async () => {
