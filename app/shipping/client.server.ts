@@ -91,13 +91,18 @@ const isRetryableStatus = (status: number) => status === 429 || status >= 500;
  * The Shipment Order Service client. It knows nothing of Shopify: it speaks the spec's fields,
  * validates before sending, and checks every answer against the spec.
  */
+const systemClock = () => new Date();
+// Built once: zod compiles an object schema on its first parse, which costs more than the rest of a booking's checks.
+let systemClockOrderSchema: ReturnType<typeof createOrderRequestSchema> | undefined;
+
 export function createCourierClient(options: CourierClientOptions) {
   const baseUrl = (options.environment === "test" ? options.sandboxUrl : options.productionUrl)?.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 8_000;
   const attempts = Math.max(1, options.attempts ?? 3);
   const backoffMs = options.backoffMs ?? 250;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? systemClock;
+  let orderSchema = options.now ? undefined : systemClockOrderSchema;
 
   function validate<T>(schema: z.ZodType<T>, input: unknown): T {
     const parsed = schema.safeParse(input, { reportInput: true });
@@ -167,7 +172,9 @@ export function createCourierClient(options: CourierClientOptions) {
 
     /** Safe to retry: the service replays the original result for the same order_id and payload. */
     async createOrder(order: CreateOrderInput): Promise<CreateOrderResult> {
-      validate(createOrderRequestSchema(now), order);
+      orderSchema ??= createOrderRequestSchema(now);
+      if (now === systemClock) systemClockOrderSchema ??= orderSchema;
+      validate(orderSchema, order);
       return call("create-order", CreateOrderResultSchema, { body: order });
     },
 
