@@ -166,6 +166,8 @@ export interface ShopSyncReport {
   /** Courier calls made (one per shipment). */
   courierCalls: number;
   skipped: number;
+  /** The pass took as many shipments as it may and got on with them: more may be due, for another pass at once. */
+  more: boolean;
 }
 
 /**
@@ -179,10 +181,11 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     orderBy: { nextSyncAt: "asc" },
     take: limit,
   });
-  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0 };
+  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, more: false };
   if (due.length === 0) return report;
   const settings = await getShopSettings(shop);
   const client = courierClientFor(courierCredentialsOf(settings));
+  let busy = 0;
   for (const shipment of due) {
     try {
       const result = await withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipment.id, async () => {
@@ -196,6 +199,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     } catch (error) {
       if (error instanceof LockBusyError) {
         report.skipped += 1;
+        busy += 1;
         continue;
       }
       if (error instanceof CourierError && !error.retryable) {
@@ -207,6 +211,8 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       throw error;
     }
   }
+  // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
+  report.more = due.length === limit && busy < due.length;
   return report;
 }
 
