@@ -2,6 +2,7 @@ import { courierService } from "./courier-service";
 import { jobStart } from "./job-start";
 import type { Measurement } from "./measurement";
 import { microBenchmarks } from "./micro";
+import { orderIntake } from "./order-intake";
 import { pages } from "./pages";
 import { trackingSync } from "./tracking-sync";
 import { webhookIngest } from "./webhook-ingest";
@@ -13,7 +14,7 @@ import { webhookIngest } from "./webhook-ingest";
  * scratch databases (bench/lib/store-world.ts) and stop them again, so they run before the app server's webhook
  * runs leave it a backlog; pages start their own demo server and come last.
  */
-export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, webhookIngest, courierService, pages];
+export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, webhookIngest, courierService, pages];
 
 /**
  * Measurements to come: listed in the report as not measured yet. Each becomes a module beside these
