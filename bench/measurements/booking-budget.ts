@@ -13,6 +13,8 @@ import type { Measurement } from "./measurement";
  * merchant's rules take. Orders are placed faster than the budget can book them, so the budget is the limit; the
  * figure is bookings a minute as a share of what that budget allows, at the points one booking costs.
  */
+const ID = "booking-budget";
+const TITLE = "Booking at the Standard plan's budget";
 const FULL_ORDERS = 1_000;
 // The default fits the bench's 10 minutes: about a minute of booking after the initial bucket is spent.
 const DEFAULT_ORDERS = 120;
@@ -30,14 +32,14 @@ function bucketNow(simulator: { shop(domain: string): { bucket: { available: num
 }
 
 export const bookingBudget: Measurement = {
-  id: "booking-budget",
-  title: "Booking at the Standard plan's budget",
+  id: ID,
+  title: TITLE,
   async run(context: BenchContext): Promise<Section> {
     const orders = context.full ? FULL_ORDERS : DEFAULT_ORDERS;
     const { maximumAvailable, restoreRate } = STANDARD_PLAN;
     const result = section(
-      "booking-budget",
-      "Booking at the Standard plan's budget",
+      ID,
+      TITLE,
       `${orders.toLocaleString("en-US")} orders${context.full ? "" : ` (${FULL_ORDERS.toLocaleString("en-US")} with \`--full\`)`} placed by shoppers in the store simulator at ${PLACE_RATE} a second, throttled like Shopify's Standard plan (${grouped(maximumAvailable)}-point bucket restored at ${restoreRate} points/s). Each reaches the app as a signed \`orders/create\` webhook from the simulator and is booked end to end by the real workers with auto-booking on (one rule, saved through the auto-booking screen's action: every order with the recommended courier): the \`order-check\` job reads the order, quotes it, claims and creates the courier order at the sandbox over HTTP, fulfills the Shopify order with the awb and tags it. The app serves the production build (server/start.ts, no workers) and one \`npm run worker\` (8 jobs at once) runs the jobs, both on a scratch database, with NODE_ENV=test because store/register.ts, which sends their Shopify calls to the simulator, refuses production. Points are what the simulator charged (\`usage.points\`: the actual cost of each answer), so one booking costs P/N points and the budget allows ${restoreRate} × 60 ÷ (P/N) bookings a minute once its initial bucket is spent; the result is the rate after the initial bucket, (N − bucket ÷ (P/N)) ÷ T, as a share of that limit, T running from the first order placed to the last one fulfilled.`,
     );
     const world = await startStoreWorld(context, { name: "booking", throttle: STANDARD_PLAN });

@@ -12,6 +12,8 @@ import type { Measurement } from "./measurement";
  * simulator's own records (delivery acknowledged, fulfillment created), the job queue's (job created and started) and
  * the app's (OrderRecord.checkedAt).
  */
+const ID = "order-intake";
+const TITLE = "New orders: delivery to readiness and to fulfillment";
 const ORDERS = 200;
 const RATE = 5;
 const FLOOR_JOBS = 20;
@@ -31,12 +33,12 @@ interface Timeline {
 }
 
 export const orderIntake: Measurement = {
-  id: "order-intake",
-  title: "New orders: delivery to readiness and to fulfillment",
+  id: ID,
+  title: TITLE,
   async run(context: BenchContext): Promise<Section> {
     const result = section(
-      "order-intake",
-      "New orders: delivery to readiness and to fulfillment",
+      ID,
+      TITLE,
       `${ORDERS} orders placed by shoppers in the store simulator at a steady ${RATE} a second; the simulator delivers each one's signed \`orders/create\` to the app, whose route enqueues the order's \`order-check\`, and the worker reads the order from Shopify, quotes it, stores its readiness and, with auto-booking on (one rule through the auto-booking screen's action: everything with the recommended courier), books it and fulfills it in Shopify. Timed per order from the records each party keeps: the delivery acknowledged (the simulator), the job created and started (pg-boss's \`created_on\`, \`started_on\`), readiness stored (\`OrderRecord.checkedAt\`: the order as read, stored with its quote), the fulfillment created (the simulator). Same set-up as the booking measurement (production build, one \`npm run worker\`, a scratch database, NODE_ENV=test for store/register.ts), with the simulator at the Plus plan's bucket (${grouped(PLUS_PLAN.maximumAvailable)} points, ${grouped(PLUS_PLAN.restoreRate)}/s) so the latencies are the app's, not a wait for Shopify's points; the points spent are reported against both plans. The floor is the same worker's job start latency on an idle queue: ${FLOOR_JOBS} jobs of a quiet queue (\`app-uninstalled\` for a shop that is not installed, a no-op), one at a time, from \`created_on\` to \`started_on\`.`,
     );
     // Loaded here, not at the top: the app's job module reads DATABASE_URL, which the bench sets once it has a database.

@@ -22,6 +22,8 @@ import type { Measurement } from "./measurement";
  * as many changed, show what grows with the number tracked (courier calls, our CPU) and what with the number
  * changed (Shopify's points).
  */
+const ID = "tracking-sync";
+const TITLE = "Tracking sync cycle";
 const FULL = { tracked: 10_000, changed: 500, smaller: 2_000 };
 // The default fits the bench's 10 minutes; --full is the issue's 10,000.
 const DEFAULT = { tracked: 1_000, changed: 100, smaller: 250 };
@@ -201,13 +203,13 @@ async function cycle(context: BenchContext, world: StoreWorld, seeded: Seeded, n
 }
 
 export const trackingSync: Measurement = {
-  id: "tracking-sync",
-  title: "Tracking sync cycle",
+  id: ID,
+  title: TITLE,
   async run(context: BenchContext): Promise<Section> {
     const sizes = context.full ? FULL : DEFAULT;
     const result = section(
-      "tracking-sync",
-      "Tracking sync cycle",
+      ID,
+      TITLE,
       `One sync cycle is every active shipment of a shop falling due at once and synced: the tracking sweep (what the worker's schedule runs every minute, here put in the queue at once) finds the shop, and the worker's \`tracking-sync\` jobs (app/tracking/sync.server.ts, a bounded pass each, as many passes as it takes) read each shipment's \`track-order\` from the courier sandbox over HTTP and post what changed as Shopify fulfillment events. After a warm-up cycle over ${WARM_UP} shipments of another shop (not reported), the cycles: ${count(sizes.tracked)} shipments tracked with none changed; the same ${count(sizes.tracked)} with ${count(sizes.changed)} moved on a stage at the courier (the sandbox's \`sandbox/advance\`, through the app's courier client); and ${count(sizes.smaller)} tracked with ${count(sizes.changed)} changed${context.full ? "" : ` (${count(FULL.tracked)}, ${count(FULL.changed)} and ${count(FULL.smaller)} with \`--full\`)`}. The shipments are seeded in bulk: one order booked at the courier for real, then copied with SQL into the courier's orders and first tracking entries, the app's fulfilled shipments with that entry stored and posted, and the store simulator's fulfilled orders with that entry as their first event. The syncing itself is all the product's: the production build (no workers) serving the courier sandbox, one \`npm run worker\`, a scratch database, the store simulator at the Plus plan's bucket (${count(PLUS_PLAN.maximumAvailable)} points, ${count(PLUS_PLAN.restoreRate)}/s: Shopify's points are counted, not waited for). CPU is each process's from /proc over the cycle. The floor is the courier service's own \`GET /v1/track-order/{awb}\` over the same shipments, one at a time as a sync reads them, from the load generator for ${FLOOR_SECONDS} s.`,
     );
     const world = await startStoreWorld(context, { name: "tracking", throttle: PLUS_PLAN });
