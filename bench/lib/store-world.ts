@@ -82,6 +82,19 @@ export function operationsTable(operations: ReturnType<typeof usageSince>, units
   };
 }
 
+/**
+ * When the schedule's reconciliation of recent orders (every ten minutes, on the clock) fell inside a run, what it
+ * did there: it reads the shop's recent orders and checks again those it finds changed, which includes every order
+ * the run booked (the booking's own writes changed it). Null when it did not run.
+ */
+export function reconciliationNote(operations: ReturnType<typeof usageSince>, orders: number): string | null {
+  const byName = new Map(operations);
+  const pages = byName.get("RecentlyUpdatedOrders");
+  if (!pages) return null;
+  const rereads = Math.max(0, (byName.get("OrderForBooking")?.answers ?? 0) - orders);
+  return `The schedule's reconciliation of recent orders ran during this run (it comes at every ten-minute mark): ${pages.answers} page(s) of recent orders (RecentlyUpdatedOrders), then ${rereads} orders read again (OrderForBooking beyond one an order) — booked orders, changed in Shopify by their booking's own writes (bench/findings.md). Those checks spend the shop's points and take its job slots (at most three of a shop's jobs run at once: JOBS_PER_SHOP) from new orders.`;
+}
+
 /** Each process's CPU over a run, per unit of work. */
 export function cpuTable(used: WorldCpu, units: number, unit: string): DetailTable {
   const per = (ms: number) => `${(ms / Math.max(1, units)).toFixed(1)} ms`;

@@ -3,7 +3,7 @@ import { shopperOrder } from "../../test/support/orders";
 import type { BenchContext } from "../lib/context";
 import { fmtMs, fmtPercent, section, verdict, type Section } from "../lib/results";
 import { FULFILLMENT_EVENTS, ORDER_FOR_BOOKING } from "../../app/shopify/queries";
-import { cpuSince, cpuTable, describeOnce, operationsTable, requestedCostOf, STANDARD_PLAN, startStoreWorld, usageSince } from "../lib/store-world";
+import { cpuSince, cpuTable, describeOnce, operationsTable, reconciliationNote, requestedCostOf, STANDARD_PLAN, startStoreWorld, usageSince } from "../lib/store-world";
 import type { Measurement } from "./measurement";
 
 /**
@@ -115,12 +115,15 @@ export const bookingBudget: Measurement = {
         verdict: verdict(once.exactlyOnce),
       });
 
-      result.details.push(operationsTable(usageSince(world.usageByOperation(shop), operationsBefore), fulfilled, "a booking"), cpuTable(cpuSince(cpuAfter, cpuBefore), fulfilled, "per booking"));
+      const operations = usageSince(world.usageByOperation(shop), operationsBefore);
+      result.details.push(operationsTable(operations, fulfilled, "a booking"), cpuTable(cpuSince(cpuAfter, cpuBefore), fulfilled, "per booking"));
       result.notes.push(
         "A booking's own Admin API calls are OrderForBooking (one read of the order, reused for the fulfillment), FulfillmentCreateWithTracking and MarkOrderBooked (tag and metafields in one request). The other operations in the table are what the product also does meanwhile and spends from the same bucket, so they count in the points a booking costs: the tracking sync posting each new fulfillment's first event (FulfillmentEvents, FulfillmentEventCreate) and, when the run spans one of its ten-minute marks, the schedule's read of recent orders (RecentlyUpdatedOrders) with a check of each order it finds changed.",
         `The app waits until the bucket holds what a query requests (OrderForBooking requests ${requestedCostOf(ORDER_FOR_BOOKING)} points, FulfillmentEvents ${requestedCostOf(FULFILLMENT_EVENTS, { first: 250 })} with its 250 events) before it sends it, and Shopify refunds the unused part after: the share reads how close that pacing comes to spending the bucket as fast as it refills.`,
         `CPU per booking covers everything each process did during the run (the sweeps and tracking syncs too). Wall time per booking, the run's length over the bookings: ${fmtMs((seconds * 1000) / Math.max(1, fulfilled))}, set by the budget.`,
       );
+      const reconciled = reconciliationNote(operations, orders);
+      if (reconciled) result.notes.push(reconciled);
       if (fulfilled < orders) result.notes.push(`Not finished: ${orders - fulfilled} orders were not fulfilled within ${(allowedMs / 1000).toFixed(0)} s. Worker output: \`${world.worker.output().slice(-1500).replace(/`/g, "'")}\``);
     } finally {
       await world.close();

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { shopperOrder } from "../../test/support/orders";
 import type { BenchContext } from "../lib/context";
 import { fmtMs, fmtPercent, latencyOf, section, verdict, type Latency, type Section } from "../lib/results";
-import { cpuSince, cpuTable, describeOnce, operationsTable, PLUS_PLAN, STANDARD_PLAN, startStoreWorld, usageSince } from "../lib/store-world";
+import { cpuSince, cpuTable, describeOnce, operationsTable, PLUS_PLAN, reconciliationNote, STANDARD_PLAN, startStoreWorld, usageSince } from "../lib/store-world";
 import type { Measurement } from "./measurement";
 
 /**
@@ -162,12 +162,15 @@ export const orderIntake: Measurement = {
           stage("(the job's own wait in the queue: created → started)", jobStart),
         ],
       });
-      result.details.push(operationsTable(usageSince(world.usageByOperation(shop), operationsBefore), fulfilled, "an order"), cpuTable(cpu, fulfilled, "per order"));
+      const operations = usageSince(world.usageByOperation(shop), operationsBefore);
+      result.details.push(operationsTable(operations, fulfilled, "an order"), cpuTable(cpu, fulfilled, "per order"));
       result.notes.push(
         "There is no product target for these spans; the bench holds readiness to 2 s and the booked fulfillment to 5 s at p99, at a rate well within the budget, so a merchant who opens the order a moment after it arrives finds it checked and shipped.",
         "Clocks: the simulator and the bench share the machine's clock with PostgreSQL and the worker, so spans across them are comparable to a millisecond or so. checkedAt is stamped when the order has been read from Shopify, just before its quote and its readiness are written.",
         `At most ${JOBS_PER_SHOP} of a shop's jobs run at once across the workers (app/jobs/job-queue.server.ts, JOBS_PER_SHOP), so a shop's orders queue behind each other when they arrive faster than three checks take.`,
       );
+      const reconciled = reconciliationNote(operations, ORDERS);
+      if (reconciled) result.notes.push(reconciled);
     } finally {
       await world.close();
     }

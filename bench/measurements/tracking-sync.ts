@@ -120,11 +120,13 @@ async function seedShipments(world: StoreWorld, shop: string, tracked: number, a
   });
   store.orders.push(...orders);
 
-  // The app's side, as the booking and a first sync left it: fulfilled, the entry stored and posted, due now.
+  // The app's side, as the booking and a first sync left it: fulfilled, the entry stored and posted, synced just now
+  // and due again in 50 minutes (a manifested shipment's interval). Each cycle makes them all due at once; until then
+  // the worker's own sweep leaves them alone.
   await world.query(
     `INSERT INTO "Shipment" (shop, "orderGid", "orderName", status, "requestPayload", "courierEnvironment", awb, "courierId", "courierName", "paymentMode", "trackingUrl", "fulfillmentGid",
        "courierStatusCode", "courierStatusLabel", "courierStatusAt", "lastScanAt", "syncedAt", "nextSyncAt", "createdAt", "updatedAt")
-     SELECT $1, u.gid, u.name, 'fulfilled', '', 'test', u.awb, 1, $2, 'prepaid', $3, u.fulfillment, $4, $5, $6, $6, $6, now(), $6, now()
+     SELECT $1, u.gid, u.name, 'fulfilled', '', 'test', u.awb, 1, $2, 'prepaid', $3, u.fulfillment, $4, $5, $6, $6, now(), now() + interval '50 minutes', $6, now()
        FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS u(gid, name, awb, fulfillment)`,
     [shop, order!.logisticName, order!.trackingUrl, code, SERVICE_STATUS_LABELS[code], happenedAt, orders.map((storeOrder) => storeOrder.id), orders.map((storeOrder) => storeOrder.name), awbs, fulfillmentGids],
   );
