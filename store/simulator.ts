@@ -97,7 +97,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
   let requests = 0;
   // Deliveries of the webhooks mutations cause, as Shopify sends them: after the answer, retried on failure.
   const inFlight = new Set<Promise<DeliveryReport>>();
-  const deliveries: DeliveryReport[] = [];
+  const deliveries: (DeliveryReport & { topic: StoreEvent["topic"]; orderId: string })[] = [];
   function sendEvent(shop: StoreShop, event: StoreEvent): Promise<DeliveryReport> {
     const delivery = deliverWebhook({
       appUrl: options.appUrl,
@@ -107,7 +107,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       payload: orderPayload(event.order),
       retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000],
     }).then((report) => {
-      deliveries.push(report);
+      deliveries.push({ ...report, topic: event.topic, orderId: event.order.id });
       return report;
     });
     inFlight.add(delivery);
@@ -118,7 +118,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
   return {
     shops,
     throttle,
-    /** Reports of the webhooks mutations caused, once delivered (or given up). */
+    /** Reports of the webhooks mutations (and shoppers' orders) caused, once delivered (or given up), with the order each was about. */
     deliveries,
     /** Admin API requests answered (any shop): proof that a screen asked Shopify nothing. */
     get requests() {

@@ -86,6 +86,8 @@ export interface DeliveryReport {
   webhookId: string;
   attempts: { status: number | "network-error" }[];
   delivered: boolean;
+  /** When the app acknowledged it (epoch ms), if it did: where a measurement of what follows starts. */
+  acknowledgedAt?: number;
 }
 
 /** Delivers one webhook with Shopify's headers and HMAC, retrying on anything but 2xx. */
@@ -115,6 +117,7 @@ export async function deliverWebhook(delivery: WebhookDelivery): Promise<Deliver
       report.attempts.push({ status: response.status });
       if (response.status >= 200 && response.status < 300) {
         report.delivered = true;
+        report.acknowledgedAt = Date.now();
         return report;
       }
     } catch {

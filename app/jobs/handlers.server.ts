@@ -9,9 +9,6 @@ import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { enqueue, type JobHandlers } from "./job-queue.server";
 
-/** How long one tracking-sync job works through a shop's due shipments before handing the rest to the next. */
-const TRACKING_JOB_BUDGET_MS = 2 * 60_000;
-
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
   override name = "RetryLaterError";
@@ -21,7 +18,7 @@ export interface JobDeps {
   /** An Admin API client on the shop's offline session. */
   adminFor: (shop: string) => Promise<ShopAdmin>;
   now: () => Date;
-  /** Shipments read per tracking pass (200). */
+  /** Shipments a tracking-sync pass takes at most (200 when unset). */
   trackingPassSize?: number;
 }
 
@@ -61,18 +58,10 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     for (const shop of await listInstalledShops()) await enqueue("orders-reconcile", { shop });
   },
   "tracking-sync": async ({ shop }) => {
-    const admin = await adminFor(shop);
-    const started = Date.now();
-    // Pass after pass while shipments stay due; past the time budget, the rest is a job of its own, so a shop with
-    // thousands of parcels neither holds a worker for long nor waits for the next minute's sweep.
-    for (;;) {
-      const { more } = await syncShopTracking(shop, { admin, now }, { limit: trackingPassSize });
-      if (!more) return;
-      if (Date.now() - started > TRACKING_JOB_BUDGET_MS) {
-        await enqueue("tracking-sync", { shop });
-        return;
-      }
-    }
+    const pass = await syncShopTracking(shop, { admin: await adminFor(shop), now }, { limit: trackingPassSize });
+    // A pass takes a bounded number of shipments. When more are due the next pass follows at once, not at the next
+    // minute's sweep: 10,000 due shipments took 50 minutes at 200 a minute (npm run bench, tracking-sync).
+    if (pass.more) await enqueue("tracking-sync", { shop });
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

@@ -166,7 +166,7 @@ export interface ShopSyncReport {
   /** Courier calls made (one per shipment). */
   courierCalls: number;
   skipped: number;
-  /** The pass stopped at its limit: more of the shop's shipments may be due. */
+  /** The pass took as many shipments as it may and got on with them: more may be due, for another pass at once. */
   more: boolean;
 }
 
@@ -174,17 +174,18 @@ export interface ShopSyncReport {
  * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass. A
  * shipment whose tracking did not change costs one courier call and no Shopify call.
  */
-export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number | undefined } = {}): Promise<ShopSyncReport> {
+export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number } = {}): Promise<ShopSyncReport> {
   const now = deps.now();
   const due = await prisma.shipment.findMany({
     where: { shop, nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES } },
     orderBy: { nextSyncAt: "asc" },
     take: limit,
   });
-  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, more: due.length === limit };
+  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, more: false };
   if (due.length === 0) return report;
   const settings = await getShopSettings(shop);
   const client = courierClientFor(courierCredentialsOf(settings));
+  let busy = 0;
   for (const shipment of due) {
     try {
       const result = await withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipment.id, async () => {
@@ -198,6 +199,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     } catch (error) {
       if (error instanceof LockBusyError) {
         report.skipped += 1;
+        busy += 1;
         continue;
       }
       if (error instanceof CourierError && !error.retryable) {
@@ -209,6 +211,8 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       throw error;
     }
   }
+  // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
+  report.more = due.length === limit && busy < due.length;
   return report;
 }
 

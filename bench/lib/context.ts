@@ -27,6 +27,11 @@ export interface BenchContext {
   bareNode(connections: number): Promise<AppRun>;
   /** Seconds of measurement per closed-model run, and of warm-up before it. */
   durations: { seconds: number; warmupSeconds: number };
+  /**
+   * `--full`: the counts the product's issues name (1,000 bookings, 10,000 tracked shipments, 200 new orders), which
+   * take longer than a 10-minute run allows; otherwise each measurement uses counts that fit it.
+   */
+  full: boolean;
   log(line: string): void;
   close(): Promise<void>;
 }
@@ -48,6 +53,7 @@ export interface ContextOptions {
   /** Extra environment for the app server (BENCH_APP_ENV), e.g. DATABASE_POOL_SIZE=20, to try a setting. */
   appEnv?: Record<string, string>;
   durations: { seconds: number; warmupSeconds: number };
+  full: boolean;
 }
 
 export function createContext(options: ContextOptions): BenchContext {
@@ -63,6 +69,7 @@ export function createContext(options: ContextOptions): BenchContext {
     runId: options.runId,
     secrets: LOCAL_DEFAULTS,
     durations: options.durations,
+    full: options.full,
     log,
     app() {
       app ??= (async () => {

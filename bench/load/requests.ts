@@ -13,7 +13,9 @@ export type RequestKind =
   | { kind: "orders-create-webhook"; shop: string; secret: string; prefix: string; orderIdBase: number }
   | { kind: "app-uninstalled-webhook"; secret: string; prefix: string }
   | { kind: "create-order"; apiKey: string; secretKey: string; prefix: string }
-  | { kind: "calculate-rate"; apiKey: string; secretKey: string };
+  | { kind: "calculate-rate"; apiKey: string; secretKey: string }
+  /** Tracks the awbs `awbOf(awbPrefix, 0 … count - 1)` in turn, as one sync cycle reads them. */
+  | { kind: "track-order"; apiKey: string; secretKey: string; awbPrefix: string; count: number };
 
 export interface BuiltRequest {
   method: "GET" | "POST";
@@ -51,6 +53,9 @@ function ordersCreate({ shop, secret, prefix, orderIdBase }: Extract<RequestKind
     };
   };
 }
+
+/** The awb number `index` of a set the bench seeded under `prefix` (bench/measurements/tracking-sync.ts). */
+export const awbOf = (prefix: string, index: number) => `${prefix}${String(index).padStart(6, "0")}`;
 
 /** Shop of app/uninstalled delivery `index`: a shop each, so each delivery enqueues a job of its own. */
 export const uninstalledShopOf = (prefix: string, index: number) => `${prefix}-${index}.myshopify.com`;
@@ -95,6 +100,10 @@ export function factoryFor(spec: RequestKind): RequestFactory {
       const headers = { "content-type": "application/json", "x-api-key": spec.apiKey, "x-secret-key": spec.secretKey };
       const body = JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 30, breadth: 25, height: 8, actual_weight: 0.9, amount: 2297 });
       return () => ({ method: "POST", path: "/v1/calculate-rate", headers, body });
+    }
+    case "track-order": {
+      const headers = { "x-api-key": spec.apiKey, "x-secret-key": spec.secretKey };
+      return (index) => ({ method: "GET", path: `/v1/track-order/${encodeURIComponent(awbOf(spec.awbPrefix, index % spec.count))}`, headers });
     }
   }
 }

@@ -241,6 +241,13 @@ export const webhookIngest: Measurement = {
         target: "jobs = deliveries, no duplicates",
         verdict: verdict(jobs!.jobs === sent && jobs!.distinct_orders === sent),
       });
+      // The run's shop never installed the app, so its order checks can only fail and retry for hours: thousands of
+      // them kept the app server's workers and PostgreSQL busy through the measurements that follow (the pages' demo
+      // timed out). Counted, they go.
+      const [removed] = await context.database.query<{ jobs: number }>(`WITH gone AS (DELETE FROM pgboss.job WHERE name = 'order-check' AND data->>'shop' = $1 RETURNING 1) SELECT count(*)::int AS jobs FROM gone`, [shop]);
+      result.notes.push(
+        `Each delivery's \`order-check\` job ran (and failed: the run's shop has no session) in the app server's own workers during the run, so the closed-model and open-model figures include that work. Once counted, the ${removed!.jobs.toLocaleString("en-US")} jobs left were deleted, so they do not load the measurements that follow.`,
+      );
     } else {
       result.notes.push(
         "orders/create acknowledges without enqueueing a job (a probe delivery before the run made none), so only WebhookDelivery rows are counted. Once `app/routes/webhooks.orders.create.tsx` returns `{ kind: \"enqueue\", … }` the probe finds its job and this section also counts the run's jobs in `pgboss.job` (one per delivery, by shop and order id).",
