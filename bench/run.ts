@@ -19,7 +19,7 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
  *   npm run bench -- --only webhooks,courier  some measurements (ids in bench/measurements/); prints only, unless --write
  *   npm run bench -- --seconds 10           seconds per closed-model run (default 6, after 2 s of warm-up)
  *   npm run bench -- --no-write             print only
- *   npm run bench -- --only booking-budget --full   the counts the product's issues name (1,000 bookings, 10,000
+ *   npm run bench -- --only booking-budget --full   the full counts (1,000 bookings, 10,000
  *                                           tracked shipments, 200 new orders): longer than 10 minutes, so the hard
  *                                           stop is an hour; prints only, unless --write
  *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)

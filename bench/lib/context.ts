@@ -13,8 +13,13 @@ export interface BenchContext {
   runId: string;
   /** The app's secrets: the local defaults, which the app under test runs with. */
   secrets: typeof LOCAL_DEFAULTS;
-  /** The production build served by server/start.ts in a child process, started on first use. */
+  /**
+   * The production build served by server/start.ts in a child process, started on first use, with no background
+   * workers (WORKER_CONCURRENCY=0), as each instance of a scaled deployment: what it measures is the HTTP path.
+   */
   app(): Promise<ChildServer>;
+  /** One `npm run worker` (server/worker.ts) on the same database, started on first use: it runs the jobs the app enqueues. */
+  worker(): Promise<ChildServer>;
   load(): Promise<LoadGenerator>;
   /**
    * A load run against the app server, with the CPU the server (and the bench's own PostgreSQL) spent per
@@ -28,7 +33,7 @@ export interface BenchContext {
   /** Seconds of measurement per closed-model run, and of warm-up before it. */
   durations: { seconds: number; warmupSeconds: number };
   /**
-   * `--full`: the counts the product's issues name (1,000 bookings, 10,000 tracked shipments, 200 new orders), which
+   * `--full`: the full counts (1,000 bookings, 10,000 tracked shipments, 200 new orders), which
    * take longer than a 10-minute run allows; otherwise each measurement uses counts that fit it.
    */
   full: boolean;
@@ -58,6 +63,7 @@ export interface ContextOptions {
 
 export function createContext(options: ContextOptions): BenchContext {
   let app: Promise<ChildServer> | undefined;
+  let worker: Promise<ChildServer> | undefined;
   let load: Promise<LoadGenerator> | undefined;
   const bare = new Map<number, Promise<AppRun>>();
   const bareNode = new Map<number, Promise<AppRun>>();
@@ -84,6 +90,7 @@ export function createContext(options: ContextOptions): BenchContext {
             PORT: String(port),
             DATABASE_URL: options.database.url,
             SHOPIFY_APP_URL: `http://localhost:${port}`,
+            WORKER_CONCURRENCY: "0",
             ...(options.appNodeOptions ? { NODE_OPTIONS: options.appNodeOptions } : {}),
             ...options.appEnv,
           },
@@ -92,6 +99,20 @@ export function createContext(options: ContextOptions): BenchContext {
         });
       })();
       return app;
+    },
+    worker() {
+      worker ??= (async () => {
+        const server = await context.app();
+        log("starting one worker (server/worker.ts)");
+        return startChild({
+          command: process.execPath,
+          args: ["--import", "tsx", "server/worker.ts"],
+          env: { NODE_ENV: "production", DATABASE_URL: options.database.url, SHOPIFY_APP_URL: server.url.replace("127.0.0.1", "localhost") },
+          readyLine: /worker running \d+ jobs at once/,
+          url: "",
+        });
+      })();
+      return worker;
     },
     load() {
       load ??= startLoadGenerator();
@@ -140,6 +161,7 @@ export function createContext(options: ContextOptions): BenchContext {
     },
     async close() {
       await (await load?.catch(() => undefined))?.close();
+      await (await worker?.catch(() => undefined))?.stop();
       await (await app?.catch(() => undefined))?.stop();
     },
   };

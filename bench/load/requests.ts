@@ -60,7 +60,7 @@ export const awbOf = (prefix: string, index: number) => `${prefix}${String(index
 /** Shop of app/uninstalled delivery `index`: a shop each, so each delivery enqueues a job of its own. */
 export const uninstalledShopOf = (prefix: string, index: number) => `${prefix}-${index}.myshopify.com`;
 
-/** app/uninstalled, whose route claims the delivery and enqueues a job in one transaction: the path orders/create will take. */
+/** app/uninstalled, whose route claims the delivery and enqueues a job in one transaction, as orders/create does. */
 function appUninstalled({ secret, prefix }: Extract<RequestKind, { kind: "app-uninstalled-webhook" }>): RequestFactory {
   return (index) => {
     const shop = uninstalledShopOf(prefix, index);

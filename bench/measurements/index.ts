@@ -10,10 +10,10 @@ import { webhookIngest } from "./webhook-ingest";
 
 /**
  * Every measurement, in the order they run. The job-start measurement runs its own worker and so comes before
- * the app server (whose workers would take its jobs) is started by the first measurement that needs it. The
- * tracking, new-order and booking measurements start an app, a worker and the store simulator of their own on
- * scratch databases (bench/lib/store-world.ts) and stop them again, so they run before the app server's webhook
- * runs leave it a backlog; pages start their own demo server and come last.
+ * the shared worker (started by the webhook measurement) could take its jobs. The tracking, new-order and booking
+ * measurements start an app, a worker and the store simulator of their own on scratch databases
+ * (bench/lib/store-world.ts) and stop them again, so they run before the webhook runs leave a backlog; pages start
+ * their own demo server and come last.
  */
 export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, pages];
 

@@ -25,7 +25,7 @@ import type { Measurement } from "./measurement";
 const ID = "tracking-sync";
 const TITLE = "Tracking sync cycle";
 const FULL = { tracked: 10_000, changed: 500, smaller: 2_000 };
-// The default fits the bench's 10 minutes; --full is the 10,000.
+// The default fits the bench's 10 minutes; --full tracks 10,000.
 const DEFAULT = { tracked: 1_000, changed: 100, smaller: 250 };
 const FLOOR_SECONDS = 3;
 const WARM_UP = 100;
