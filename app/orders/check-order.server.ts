@@ -1,4 +1,4 @@
-import type { OrderRecord } from "@prisma/client";
+import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
 import { holdsBooking, isShipmentStatus } from "~/booking/shipment-lifecycle";
@@ -7,8 +7,9 @@ import { enqueue } from "~/jobs/job-queue.server";
 import { toPaise } from "~/money";
 import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
-import { getOrderForBooking } from "~/shopify/admin-orders.server";
-import { PROBLEM_LABELS, toCourierOrder, type MappedShipment } from "~/shopify/order-mapping";
+import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
+import { deliveryContactOf, destinationOf, PROBLEM_LABELS, toCourierOrder, type MappedShipment } from "~/shopify/order-mapping";
+import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness } from "./order-records.server";
 import { DECISION, READINESS, summarizeQuote } from "./readiness";
@@ -63,37 +64,27 @@ function bookingFailure(outcome: BookOutcome): string {
  * its reason. An order seen cancelled is never booked, a booked one whose address changed is flagged, and an
  * order Shopify no longer returns ends the job cleanly.
  */
-export async function checkOrder(shop: string, orderGid: string, { adminFor, now }: CheckDeps): Promise<CheckResult> {
-  const admin = await adminFor(shop);
-  const order = await getOrderForBooking(admin, orderGid);
-  const checkedAt = now();
-  if (!order) {
-    await saveReadiness(shop, orderGid, { readiness: READINESS.NOT_FOUND, checkedAt });
-    return { kind: "not_found" };
-  }
-  const seen = { orderName: order.name, placedAt: new Date(order.createdAt), shopifyUpdatedAt: new Date(order.updatedAt), tags: order.tags, checkedAt };
+export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps): Promise<CheckResult> {
+  const admin = await deps.adminFor(shop);
+  const shipment = await getShipmentForOrder(shop, orderGid);
+  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) return checkBookedOrder(shop, admin, shipment, deps);
 
-  if (order.cancelledAt || (await getOrderRecord(shop, orderGid))?.cancelledAt) {
-    if (order.cancelledAt && (await recordCancellation(shop, orderGid, new Date(order.cancelledAt)))) {
-      await enqueue("order-cancelled", { shop, orderGid });
-    }
-    await saveReadiness(shop, orderGid, { ...seen, readiness: READINESS.CANCELLED });
-    return { kind: "cancelled" };
-  }
+  const order = await getOrderForBooking(admin, orderGid);
+  const checkedAt = deps.now();
+  if (!order) return orderGone(shop, orderGid, checkedAt);
+  const seen = seenOf(order, checkedAt);
+  if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
 
   const settings = await getShopSettings(shop);
   const { shipment: mapped, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: checkedAt });
-  const shipment = await getShipmentForOrder(shop, orderGid);
-  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) {
-    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: shipment.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT });
-    const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
-    if (booked && mapped && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigestOf(mapped.fields)) {
-      await flagShipment(shipment.id, "address_changed", checkedAt);
-    }
+  // Booked since the look above (the Book button, another check): the booking's own record stands.
+  const booked = await getShipmentForOrder(shop, orderGid);
+  if (booked && isShipmentStatus(booked.status) && holdsBooking(booked.status)) {
+    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: booked.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT });
     return { kind: "shipment" };
   }
 
-  const quote = problems.length === 0 ? await quoteOrder({ shop, admin, now }, { orderGid, order }) : null;
+  const quote = problems.length === 0 ? await quoteOrder({ shop, admin, now: deps.now }, { orderGid, order }) : null;
   if (quote?.kind === "unavailable") {
     await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: READINESS.READY, problems: [] });
     return { kind: "courier_unavailable", message: quote.message };
@@ -126,11 +117,60 @@ export async function checkOrder(shop: string, orderGid: string, { adminFor, now
     await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
   }
-  const outcome = await bookOrder({ shop, admin, now }, { orderGid, courierId: decision.courierId, order });
+  const outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
     return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
   }
   await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
+}
+
+/**
+ * A booked order that changed in Shopify (most often by the booking's own fulfillment, tag and metafields): what
+ * Dakiya must still act on is a cancellation, handed to the cancellation job, and a delivery address or phone
+ * other than the one booked, flagged for the merchant. Read with BOOKED_ORDER_CHANGES, not the whole order.
+ */
+async function checkBookedOrder(shop: string, admin: ShopAdmin, shipment: Shipment, { now }: CheckDeps): Promise<CheckResult> {
+  const order = await getBookedOrderChanges(admin, shipment.orderGid);
+  const checkedAt = now();
+  if (!order) return orderGone(shop, shipment.orderGid, checkedAt);
+  const seen = seenOf(order, checkedAt);
+  if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
+  const { contact } = deliveryContactOf(order);
+  const addressDigest = addressDigestOf(contact);
+  await saveReadiness(shop, shipment.orderGid, {
+    ...seen,
+    destination: destinationOf(order),
+    pincode: contact.pincode,
+    addressDigest,
+    readiness: shipment.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT,
+  });
+  const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
+  if (booked && order.shippingAddress && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigest) {
+    await flagShipment(shipment.id, "address_changed", checkedAt);
+  }
+  return { kind: "shipment" };
+}
+
+function seenOf(order: Pick<ShopifyOrder, "name" | "createdAt" | "updatedAt" | "tags">, checkedAt: Date) {
+  return { orderName: order.name, placedAt: new Date(order.createdAt), shopifyUpdatedAt: new Date(order.updatedAt), tags: order.tags, checkedAt };
+}
+
+async function orderGone(shop: string, orderGid: string, checkedAt: Date): Promise<CheckResult> {
+  await saveReadiness(shop, orderGid, { readiness: READINESS.NOT_FOUND, checkedAt });
+  return { kind: "not_found" };
+}
+
+/**
+ * Whether the order is cancelled, in Shopify now or as Dakiya recorded it before (orders/cancelled may come first):
+ * a cancellation seen for the first time goes to the cancellation job, which cancels any booking with the courier.
+ */
+async function cancelledNow(shop: string, order: Pick<ShopifyOrder, "id" | "cancelledAt">, seen: ReturnType<typeof seenOf>): Promise<boolean> {
+  if (!order.cancelledAt && !(await getOrderRecord(shop, order.id))?.cancelledAt) return false;
+  if (order.cancelledAt && (await recordCancellation(shop, order.id, new Date(order.cancelledAt)))) {
+    await enqueue("order-cancelled", { shop, orderGid: order.id });
+  }
+  await saveReadiness(shop, order.id, { ...seen, readiness: READINESS.CANCELLED });
+  return true;
 }

@@ -1,9 +1,14 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql as run } from "./admin-graphql.server";
-import { LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, RECENTLY_UPDATED_ORDERS, type ShopifyOrder } from "./queries";
+import { BOOKED_ORDER_CHANGES, LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, RECENTLY_UPDATED_ORDERS, type BookedOrderChanges, type ShopifyOrder } from "./queries";
 
 export async function getOrderForBooking(admin: ShopAdmin, orderGid: string): Promise<ShopifyOrder | null> {
   return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid })).order;
+}
+
+/** What can still change on a booked order that Dakiya must act on: cancellation, delivery address and phone. */
+export async function getBookedOrderChanges(admin: ShopAdmin, orderGid: string): Promise<BookedOrderChanges | null> {
+  return (await run<{ order: BookedOrderChanges | null }>(admin, BOOKED_ORDER_CHANGES, { id: orderGid })).order;
 }
 
 /** Orders with something left to ship, newest first: not yet shipped, or partly. */

@@ -154,6 +154,41 @@ export function normaliseMobile(phone: string | null | undefined): string | null
 }
 
 /** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
+/** What of an order says where and to whom it goes: enough to tell whether that changed, without its items. */
+export type OrderContact = Pick<ShopifyOrder, "phone" | "shippingAddress" | "billingAddress">;
+
+export type DeliveryContact = Pick<CourierOrderFields, "name" | "mobile" | "address_line_1" | "city" | "state" | "pincode"> & { address_line_2?: string };
+
+/**
+ * The courier fields that say where and to whom a shipment goes, as the mapping fills them: the mobile is the
+ * first valid Indian mobile of the shipping address's, the order's and the billing address's phones.
+ */
+export function deliveryContactOf(order: OrderContact): { contact: DeliveryContact; phoneCandidates: string[]; mobiles: string[] } {
+  const address = order.shippingAddress;
+  const phoneCandidates = [address?.phone, order.phone, order.billingAddress?.phone].filter((phone): phone is string => Boolean(phone?.trim()));
+  const mobiles = [...new Set(phoneCandidates.map(normaliseMobile).filter((phone): phone is string => phone !== null))];
+  const line2 = address?.address2?.trim();
+  return {
+    phoneCandidates,
+    mobiles,
+    contact: {
+      name: address?.name?.trim() || [address?.firstName, address?.lastName].filter(Boolean).join(" "),
+      mobile: mobiles[0] ?? "",
+      address_line_1: address?.address1?.trim() ?? "",
+      ...(line2 ? { address_line_2: line2 } : {}),
+      city: address?.city?.trim() ?? "",
+      state: address?.province?.trim() ?? "",
+      pincode: (address?.zip ?? "").replace(/\s/g, ""),
+    },
+  };
+}
+
+/** The destination as the merchant's lists show it: city and PIN code. */
+export function destinationOf(order: Pick<ShopifyOrder, "shippingAddress">): string {
+  const address = order.shippingAddress;
+  return [address?.city, (address?.zip ?? "").replace(/\s/g, "")].filter(Boolean).join(" ");
+}
+
 export function isOpenFulfillmentOrder(fo: ShopifyFulfillmentOrder): boolean {
   return (fo.status === "OPEN" || fo.status === "IN_PROGRESS") && fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
 }
@@ -207,8 +242,7 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   const address = order.shippingAddress;
   // Abroad, the PIN code and mobile rules do not apply: "outside India" is the whole story.
   const isAbroad = Boolean(address?.countryCodeV2 && address.countryCodeV2 !== "IN");
-  const phoneCandidates = [address?.phone, order.phone, order.billingAddress?.phone].filter((phone): phone is string => Boolean(phone?.trim()));
-  const mobiles = [...new Set(phoneCandidates.map(normaliseMobile).filter((phone): phone is string => phone !== null))];
+  const { phoneCandidates, mobiles, contact } = deliveryContactOf(order);
   if (!address) {
     problem("NO_SHIPPING_ADDRESS", "The order has no shipping address.", "Add the customer's shipping address to the order in Shopify.");
   } else if (isAbroad) {
@@ -259,22 +293,20 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   const fulfillingOrder = openOrders[0];
   const locationGid = fulfillingOrder?.assignedLocation.location?.id ?? null;
   const warehouseId = overrides.warehouseId ?? (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
-  const name = address?.name?.trim() || [address?.firstName, address?.lastName].filter(Boolean).join(" ");
-
   const fields: CourierOrderFields = {
     order_id: order.name.replace(/^#/, ""),
     order_date: indiaDate(new Date(order.createdAt)),
     order_type: "forward",
-    name,
-    mobile: mobiles[0] ?? "",
+    name: contact.name,
+    mobile: contact.mobile,
     ...(mobiles[1] ? { alt_mobile: mobiles[1] } : {}),
     ...(order.email ? { email: order.email } : {}),
     ...(address?.company ? { company_name: address.company } : {}),
-    address_line_1: address?.address1?.trim() ?? "",
-    ...(address?.address2?.trim() ? { address_line_2: address.address2.trim() } : {}),
-    city: address?.city?.trim() ?? "",
-    state: address?.province?.trim() ?? "",
-    pincode: (address?.zip ?? "").replace(/\s/g, ""),
+    address_line_1: contact.address_line_1,
+    ...(contact.address_line_2 ? { address_line_2: contact.address_line_2 } : {}),
+    city: contact.city,
+    state: contact.state,
+    pincode: contact.pincode,
     products: shippable.map(({ item, quantity }) => {
       const unitPrice = amount(item.discountedUnitPriceSet);
       const lineTax = (item.taxLines ?? []).reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
@@ -310,7 +342,7 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
       weightSource,
       packageSource: edited ? "edited" : preset ? preset.name : "default package",
       paymentModeSource: payment?.source ?? "edited",
-      destination: [address?.city, fields.pincode].filter(Boolean).join(" "),
+      destination: destinationOf(order),
     },
   };
 }

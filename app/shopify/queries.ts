@@ -133,6 +133,41 @@ export const RECENTLY_UPDATED_ORDERS = `#graphql
   }
 `;
 
+/**
+ * A booked order re-checked after it changed in Shopify: only whether it was cancelled and where and to whom it
+ * goes, a few points where ORDER_FOR_BOOKING costs about thirty (Dakiya's own fulfillment, tag and metafields
+ * change every booked order once).
+ */
+export const BOOKED_ORDER_CHANGES = `#graphql
+  query BookedOrderChanges($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      createdAt
+      updatedAt
+      cancelledAt
+      tags
+      phone
+      shippingAddress {
+        name
+        firstName
+        lastName
+        company
+        phone
+        address1
+        address2
+        city
+        province
+        zip
+        countryCodeV2
+      }
+      billingAddress { phone }
+    }
+  }
+`;
+
+export type BookedOrderChanges = Pick<ShopifyOrder, "id" | "name" | "createdAt" | "updatedAt" | "cancelledAt" | "tags" | "phone" | "shippingAddress" | "billingAddress">;
+
 export const LOCATIONS = `#graphql
   query Locations {
     locations(first: 50) {

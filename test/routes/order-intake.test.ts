@@ -251,6 +251,28 @@ describe("an address changed after booking", () => {
     expect(await shipmentOf(order.id)).toMatchObject({ attention: "address_changed" });
     expect((await listNeedsAttention(store.domain)).items.find((item) => item.orderGid === order.id)).toMatchObject({ kind: "address_changed" });
   });
+
+  it("is re-checked with a read of a few points, not the whole order, and a new phone number is flagged too", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(51));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", attention: null });
+
+    // The booking's own fulfillment, tag and metafields changed the order: the next reconciliation checks it again.
+    const before = store.shop.usage.points;
+    await enqueue("order-check", { shop: store.domain, orderGid: order.id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    expect(store.shop.usage.points - before).toBeLessThanOrEqual(5);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", attention: null });
+    expect(await recordOf(order.id)).toMatchObject({ readiness: "fulfilled" });
+
+    const stored = store.shop.orders.find((candidate) => candidate.id === order.id)!;
+    stored.shippingAddress!.phone = "+91 99000 11223";
+    stored.updatedAt = new Date(Date.now() + 1_000).toISOString();
+    await enqueue("order-check", { shop: store.domain, orderGid: order.id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ attention: "address_changed" });
+  });
 });
 
 type Chosen = { courierId: number; name: string; totalPaise: number };
