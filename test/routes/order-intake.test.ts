@@ -238,6 +238,23 @@ describe("cancellations", () => {
   });
 });
 
+describe("an order with more line items than the first read takes", () => {
+  const item = (index: number, requiresShipping = true) => ({ title: `Item ${index}`, sku: `ITEM-${index}`, quantity: 1, priceSet: { shopMoney: { amount: "99.00" } }, requiresShipping, weight: { unit: "GRAMS", value: 100 } });
+  const codesOf = (problems: unknown) => (problems as { code: string }[]).map((problem) => problem.code);
+
+  it("counts only what needs shipping: 12 line items of which 3 need none can ship, 12 that all ship are too many", async () => {
+    const mostlyShipping = store.simulator.placeOrder(store.domain, shopperOrder(60, { lineItems: [...Array.from({ length: 9 }, (_, index) => item(index)), ...[9, 10, 11].map((index) => item(index, false))] }));
+    const allShipping = store.simulator.placeOrder(store.domain, shopperOrder(61, { lineItems: Array.from({ length: 12 }, (_, index) => item(index)) }));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const [mostly, all] = [await recordOf(mostlyShipping.id), await recordOf(allShipping.id)];
+    expect(codesOf(mostly.problems)).not.toContain("TOO_MANY_ITEMS");
+    expect(mostly.readiness).not.toBe("problems");
+    expect(all.readiness).toBe("problems");
+    expect(codesOf(all.problems)).toContain("TOO_MANY_ITEMS");
+  });
+});
+
 describe("an address changed after booking", () => {
   it("is flagged for the merchant rather than silently ignored", async () => {
     const order = store.simulator.placeOrder(store.domain, shopperOrder(50));
