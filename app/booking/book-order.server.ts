@@ -160,6 +160,17 @@ async function setReadiness(db: Pick<typeof prisma, "orderRecord">, shipment: Pi
  */
 export interface BookingRequest extends QuoteRequest {
   courierId: LogisticId;
+  /**
+   * Rates quoted for this order a moment ago (an automatic booking decides on them): booked on without quoting
+   * again when the order still maps to the same shipment. The Book button quotes again, since its rates may be
+   * minutes old.
+   */
+  quoted?: Extract<QuoteOutcome, { kind: "quoted" }>;
+}
+
+/** The quote taken for exactly this shipment, if the request carries one. */
+function quoteFor(request: BookingRequest, mapped: MappedShipment) {
+  return request.quoted && JSON.stringify(request.quoted.shipment.fields) === JSON.stringify(mapped.fields) ? request.quoted : null;
 }
 
 export async function bookOrder(context: BookingContext, request: BookingRequest): Promise<BookOutcome> {
@@ -190,7 +201,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   }
   if (!prepared.shipment) return release(prepared.outcome);
   const { settings, shipment: mapped, client } = prepared;
-  const quote = await quoteMapped(client, mapped);
+  const quote = quoteFor(request, mapped) ?? (await quoteMapped(client, mapped));
   if (quote.kind !== "quoted") return release(quote);
   const rate = quote.rates.find((candidate) => candidate.id === courierId);
   if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });

@@ -98,7 +98,7 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
     reason = decision.reason;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
-  const outcome = await bookOrder({ shop, admin }, { orderGid, courierId, order });
+  const outcome = await bookOrder({ shop, admin }, { orderGid, courierId, order, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
     return {

@@ -117,7 +117,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
   }
-  const outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order });
+  const outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
     return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };

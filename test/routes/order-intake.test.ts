@@ -126,6 +126,14 @@ describe("auto-booking by the merchant's rules", () => {
     expect(record.decisionReason).toBe(`Rule 1 'By ${action}' → ${action}: ${expected.name} ₹${(expected.totalPaise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`);
   });
 
+  it("asks the courier for rates once: the booking goes on the quote the rule decided on", async () => {
+    const before = courier.requests;
+    const { shipment } = await bookWith([rule("Everything", "cheapest")], 30);
+    expect(shipment).toMatchObject({ status: "fulfilled" });
+    // The warehouse and the rates for the decision, then the booking itself: nothing asked twice.
+    expect(courier.requests - before).toBe(3);
+  });
+
   it("books a chosen courier, first matching rule wins, and holds what no rule matches or a rule holds", async () => {
     const rules = [
       rule("Big orders", "hold", { minValueRupees: 5_000 }),
