@@ -195,11 +195,12 @@ export const FULFILLMENT_CREATE = `#graphql
 
 /** The events a fulfillment already has: what a sync checks before posting, so nothing is posted twice. */
 export const FULFILLMENT_EVENTS = `#graphql
-  query FulfillmentEvents($id: ID!, $first: Int = 50) {
+  query FulfillmentEvents($id: ID!, $first: Int = 50, $after: String) {
     fulfillment(id: $id) {
       id
       status
-      events(first: $first, sortKey: HAPPENED_AT) {
+      events(first: $first, after: $after, sortKey: HAPPENED_AT) {
+        pageInfo { hasNextPage endCursor }
         nodes { id status happenedAt message }
       }
     }

@@ -122,6 +122,31 @@ const toSecond = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const sameEvent = (existing: ShopifyEvent, input: ReturnType<typeof toEventInput>) =>
   existing.status === input.status && toSecond(existing.happenedAt) === toSecond(input.happenedAt) && (existing.message ?? "") === input.message;
 
+type FulfillmentEventsPage = { fulfillment: { id: string; status: string; events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: ShopifyEvent[] } } | null };
+
+/**
+ * Shopify reserves a query's requested cost before running it: 50 events a page request about 50 points, where a
+ * courier's history rarely reaches 20 events; the rest, added by the merchant or other apps, on further pages.
+ */
+const EVENTS_PAGE = 50;
+const EVENTS_PAGES_AT_MOST = 20;
+
+/** Every event on the fulfillment, oldest first; `fulfillment` is null when Shopify no longer has it. */
+async function readFulfillmentEvents(admin: ShopAdmin, fulfillmentGid: string): Promise<{ fulfillment: { id: string } | null; events: ShopifyEvent[] }> {
+  const events: ShopifyEvent[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < EVENTS_PAGES_AT_MOST; page += 1) {
+    const { fulfillment }: FulfillmentEventsPage = await adminGraphql<FulfillmentEventsPage>(admin, FULFILLMENT_EVENTS, { id: fulfillmentGid, first: EVENTS_PAGE, after });
+    if (!fulfillment) return { fulfillment: null, events };
+    events.push(...fulfillment.events.nodes);
+    if (!fulfillment.events.pageInfo.hasNextPage) return { fulfillment, events };
+    after = fulfillment.events.pageInfo.endCursor;
+  }
+  // A thousand events on one parcel is not a courier's doing: the first thousand are compared, and an entry whose
+  // twin lies further back could be posted again (none of a courier's histories comes near).
+  return { fulfillment: { id: fulfillmentGid }, events };
+}
+
 /**
  * Posts a shipment's unposted entries to its fulfillment, oldest first. The fulfillment's events are read first
  * (only when something is pending): an entry whose event is already there — posted by an attempt that stopped
@@ -132,9 +157,8 @@ export async function postPendingEvents(shipment: Pick<Shipment, "id" | "fulfill
   if (!shipment.fulfillmentGid) return 0;
   const pending = await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id, postedAt: null }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }] });
   if (pending.length === 0) return 0;
-  const { fulfillment } = await adminGraphql<{ fulfillment: { id: string; status: string; events: { nodes: ShopifyEvent[] } } | null }>(admin, FULFILLMENT_EVENTS, { id: shipment.fulfillmentGid, first: 250 });
   // Each event found stands for one entry only: two alike entries in the same second are two events.
-  const existing = [...(fulfillment?.events.nodes ?? [])];
+  const { fulfillment, events: existing } = await readFulfillmentEvents(admin, shipment.fulfillmentGid);
   let posted = 0;
   for (const event of pending) {
     const input = toEventInput(event, shipment.fulfillmentGid, estimatedDeliveryAt);

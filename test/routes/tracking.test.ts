@@ -138,6 +138,22 @@ describe("tracking for shoppers", () => {
     expect(recorded.map((event) => event.shopifyEventGid)).toEqual(eventsOf(order).map((event) => event.id));
   });
 
+  it("finds an event Shopify accepted before the worker died among more events than one read returns", async () => {
+    const { order, shipment } = await bookedShipment();
+    expect((await syncAt(later(1))).failed).toEqual([]);
+    // Sixty older events added by someone else (the merchant, another app): the new ones sort after them.
+    const fillers = Array.from({ length: 60 }, (_, index) => ({ id: `gid://shopify/FulfillmentEvent/9${shipment.id}${index}`, status: "IN_TRANSIT", message: `Note ${index}`, happenedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(), estimatedDeliveryAt: null, city: null }));
+    eventsOf(order).push(...fillers);
+    await courierOfShop().advanceSandboxShipment(shipment.awb!, 6);
+
+    const admin = await defaultJobDeps.adminFor(store.domain);
+    expect((await syncAt(later(1), { adminFor: async () => dyingAfterFirstEvent(admin) })).failed).toEqual([{ queue: "tracking-sync", message: "the worker was killed" }]);
+    expect((await syncAt(later(1))).failed).toEqual([]);
+    const ours = eventsOf(order).filter((event) => !event.message?.startsWith("Note "));
+    expect(ours.map((event) => event.status)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT", "IN_TRANSIT"]);
+    expect(eventsOf(order)).toHaveLength(64);
+  });
+
   it("syncs a shop's shipments from two workers at once without posting anything twice", async () => {
     const first = await bookedShipment();
     const second = await bookedShipment();
