@@ -227,6 +227,20 @@ export async function listFailedJobs(shop: string, limit = 50): Promise<FailedJo
   }));
 }
 
+/**
+ * Every job of a shop that is not running, gone: waiting, retrying, failed or done (shop/redact). A job running now
+ * (the erasure itself among them) ends as it would; what it writes afterwards belongs to a shop with no data left.
+ */
+export async function forgetJobsOf(shop: string): Promise<number> {
+  const boss = await jobQueue();
+  const { rows } = await boss.getDb().executeSql(
+    `WITH gone AS (DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND state <> 'active' RETURNING 1)
+     SELECT count(*)::int AS jobs FROM gone`,
+    [QUEUE_NAMES, shop],
+  );
+  return (rows[0] as { jobs: number }).jobs;
+}
+
 /** Puts one of the shop's failed jobs back in its queue; false when it is not the shop's or not failed. */
 export async function retryFailedJob(shop: string, queue: string, id: string): Promise<boolean> {
   if (!(QUEUE_NAMES as string[]).includes(queue) || !/^[0-9a-f-]{36}$/.test(id)) return false;

@@ -1,4 +1,5 @@
 import prisma from "~/db.server";
+import { forgetJobsOf } from "~/jobs/job-queue.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { CourierError } from "~/shipping/client.server";
 
@@ -33,6 +34,8 @@ export async function forgetShop(shop: string): Promise<void> {
     prisma.shopSync.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
   ]);
+  // Its queued work would only find nothing and fail, and its finished work still names its orders.
+  await forgetJobsOf(shop);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as shopRedact } from "~/routes/webhooks.shop.redact";
@@ -78,9 +79,17 @@ describe("compliance webhooks", () => {
     expect(neighbourAwbs).toHaveLength(1);
     expect(await prisma.shipment.count({ where: { shop: SHOP } })).toBeGreaterThan(0);
 
+    // Work still queued for both shops: the erased shop's goes with it, the neighbour's stays.
+    const [shopOrder, neighbourOrder] = ["gid://shopify/Order/77001", "gid://shopify/Order/77002"];
+    await enqueue("order-check", { shop: SHOP, orderGid: shopOrder });
+    await enqueue("order-check", { shop: NEIGHBOUR, orderGid: neighbourOrder });
     const request = webhook("shop/redact", SHOP, { shop_id: 1, shop_domain: SHOP });
     expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
     expect((await runJobs(["shop-redact"])).failed).toEqual([]);
+    const jobsOf = async (shop: string) =>
+      prisma.$queryRawUnsafe<{ name: string; orderGid: string | null }[]>(`SELECT name, data->>'orderGid' AS "orderGid" FROM pgboss.job WHERE data->>'shop' = $1 AND name <> 'shop-redact'`, shop);
+    expect(await jobsOf(SHOP)).toEqual([]);
+    expect(await jobsOf(NEIGHBOUR)).toContainEqual({ name: "order-check", orderGid: neighbourOrder });
 
     expect(await prisma.shipment.count({ where: { shop: SHOP } })).toBe(0);
     expect(await prisma.trackingEvent.count({ where: { shop: SHOP } })).toBe(0);
