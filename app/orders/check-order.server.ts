@@ -103,8 +103,11 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   });
 
   if (!settings.autoBooking || fulfilled) return { kind: "checked", readiness: record.readiness, decision: record.decision };
-  // A decision stands, except "not booked because of problems", which is taken again once the order is fixed.
-  if (record.decision && record.decision !== DECISION.PROBLEMS) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  // A decision stands, except "not booked because of problems", taken again once the order is fixed, and "booked"
+  // with no booking behind it (looked for above): a booking that stopped before its claim, taken again.
+  if (record.decision && record.decision !== DECISION.PROBLEMS && record.decision !== DECISION.BOOKED) {
+    return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  }
   if (allProblems.length > 0) {
     const reason = `Not booked automatically: ${allProblems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ")}`;
     await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, reason }, checkedAt);
@@ -117,11 +120,11 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
   }
+  // Recorded before booking: when this worker dies mid-booking, another completes the booking and the decision is
+  // already with it. A booking that does not happen replaces it below.
+  await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
   const outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
-  if (outcome.kind === "booked" || outcome.kind === "already_booked") {
-    await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
-    return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
-  }
+  if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
   await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES, type BookingRule } from "~/automation/rules";
 import prisma from "~/db.server";
+import { defaultJobDeps } from "~/jobs/handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
 import { action as ordersCancelled } from "~/routes/webhooks.orders.cancelled";
@@ -11,6 +12,7 @@ import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
 import { serveRoutes, startStore } from "../support/store";
 import { signedWebhookRequest } from "../support/webhooks";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 
 let courier: RunningCourierService;
 let app: Awaited<ReturnType<typeof serveRoutes>>;
@@ -132,6 +134,40 @@ describe("auto-booking by the merchant's rules", () => {
     expect(shipment).toMatchObject({ status: "fulfilled" });
     // The warehouse and the rates for the decision, then the booking itself: nothing asked twice.
     expect(courier.requests - before).toBe(3);
+  });
+
+  it("records its decision before booking, so a worker that dies mid-booking leaves the reason with the booking", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "cheapest")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(31));
+    await store.simulator.settled();
+    // What another process would find if this worker died as Shopify was being asked for the fulfillment.
+    let duringBooking: string | null | undefined;
+    const watching = async (shop: string): Promise<ShopAdmin> => {
+      const admin = await defaultJobDeps.adminFor(shop);
+      const graphql = (async (query: string, options?: { variables?: Record<string, unknown> }) => {
+        if (query.includes("fulfillmentCreate")) duringBooking = (await recordOf(order.id)).decisionReason;
+        return admin.graphql(query, options);
+      }) as ShopAdmin["graphql"];
+      return { shop: admin.shop, graphql };
+    };
+    expect((await runJobs(["order-check", "shipment-complete"], { deps: { adminFor: watching } })).failed).toEqual([]);
+    expect(duringBooking).toMatch(/^Rule 1 'Everything' → cheapest: /);
+    expect(await recordOf(order.id)).toMatchObject({ decision: "booked", decisionReason: duringBooking });
+  });
+
+  it("books an order decided 'booked' whose booking never began (its worker died before the claim)", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "cheapest")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(32));
+    await store.simulator.settled();
+    // As a crash between the decision and the claim leaves it: decided, nothing booked.
+    await prisma.orderRecord.upsert({
+      where: { shop_orderGid: { shop: store.domain, orderGid: order.id } },
+      create: { shop: store.domain, orderGid: order.id, readiness: "ready", decision: "booked", decisionReason: "Rule 1 'Everything' → cheapest", decidedAt: new Date() },
+      update: { readiness: "ready", decision: "booked", decisionReason: "Rule 1 'Everything' → cheapest", decidedAt: new Date() },
+    });
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled" });
+    expect(await recordOf(order.id)).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → cheapest: /) });
   });
 
   it("books a chosen courier, first matching rule wins, and holds what no rule matches or a rule holds", async () => {
