@@ -9,6 +9,8 @@ export interface Demo {
   adminUrl: string;
   /** Where the app itself serves (its tracking pages, its courier sandbox under /v1). */
   appUrl: string;
+  /** The demo's database, for a test to wait on the app's background work. */
+  databaseUrl: string;
   /** Everything the demo printed so far: the first place to look when a page answers 500. */
   output(): string;
   stop(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
   return {
     adminUrl: `http://localhost:${storePort}/admin`,
     appUrl: `http://localhost:${appPort}`,
+    databaseUrl: database,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
