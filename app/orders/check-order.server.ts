@@ -1,7 +1,7 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
-import { holdsBooking, isShipmentStatus } from "~/booking/shipment-lifecycle";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
 import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { toPaise } from "~/money";
@@ -11,7 +11,7 @@ import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-order
 import { deliveryContactOf, destinationOf, PROBLEM_LABELS, toCourierOrder, type MappedShipment } from "~/shopify/order-mapping";
 import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
-import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness } from "./order-records.server";
+import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
 import { DECISION, READINESS, summarizeQuote } from "./readiness";
 
 export interface CheckDeps {
@@ -66,8 +66,11 @@ function bookingFailure(outcome: BookOutcome): string {
  */
 export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps): Promise<CheckResult> {
   const admin = await deps.adminFor(shop);
-  const shipment = await getShipmentForOrder(shop, orderGid);
-  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) return checkBookedOrder(shop, admin, shipment, deps);
+  if (holdingBooking(await getShipmentForOrder(shop, orderGid))) {
+    const checked = await checkBookedOrder(shop, orderGid, admin, deps);
+    if (checked) return checked;
+    // The booking did not go through while Shopify was read (the courier refused it): the order is checked whole.
+  }
 
   const order = await getOrderForBooking(admin, orderGid);
   const checkedAt = deps.now();
@@ -79,7 +82,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   const { shipment: mapped, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: checkedAt });
   // Booked since the look above (the Book button, another check): the booking's own record stands.
   const booked = await getShipmentForOrder(shop, orderGid);
-  if (booked && isShipmentStatus(booked.status) && holdsBooking(booked.status)) {
+  if (booked && holdingBooking(booked)) {
     await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: booked.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT });
     return { kind: "shipment" };
   }
@@ -103,6 +106,12 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   });
 
   if (!settings.autoBooking || fulfilled) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  if (record.decision === DECISION.BOOKED && booked?.status === SHIPMENT_STATUS.FAILED) {
+    // Refused by the courier when another worker resumed it: as any failed booking, it waits for the merchant.
+    const reason = `${record.decisionReason ?? "Booked automatically"}, but the booking failed: ${booked.lastError ?? "the courier refused it"}`;
+    await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason }, checkedAt);
+    return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
+  }
   // A decision stands, except "not booked because of problems", taken again once the order is fixed, and "booked"
   // with no booking behind it (looked for above): a booking that stopped before its claim, taken again.
   if (record.decision && record.decision !== DECISION.PROBLEMS && record.decision !== DECISION.BOOKED) {
@@ -123,7 +132,14 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   // Recorded before booking: when this worker dies mid-booking, another completes the booking and the decision is
   // already with it. A booking that does not happen replaces it below.
   await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
-  const outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
+  let outcome: BookOutcome;
+  try {
+    outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
+  } catch (error) {
+    // Nothing booked, as far as this worker can tell: no decision is shown until the job's retry takes it again.
+    if (!holdingBooking(await getShipmentForOrder(shop, orderGid))) await withdrawDecision(shop, orderGid, DECISION.BOOKED);
+    throw error;
+  }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
   await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
@@ -134,26 +150,41 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
  * Dakiya must still act on is a cancellation, handed to the cancellation job, and a delivery address or phone
  * other than the one booked, flagged for the merchant. Read with BOOKED_ORDER_CHANGES, not the whole order.
  */
-async function checkBookedOrder(shop: string, admin: ShopAdmin, shipment: Shipment, { now }: CheckDeps): Promise<CheckResult> {
-  const order = await getBookedOrderChanges(admin, shipment.orderGid);
+async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin, { now }: CheckDeps): Promise<CheckResult | null> {
+  const order = await getBookedOrderChanges(admin, orderGid);
   const checkedAt = now();
-  if (!order) return orderGone(shop, shipment.orderGid, checkedAt);
+  if (!order) return orderGone(shop, orderGid, checkedAt);
   const seen = seenOf(order, checkedAt);
   if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
+  // Looked at again after Shopify's answer, which may have waited for the shop's budget: the booking moves on meanwhile.
+  const shipment = await getShipmentForOrder(shop, orderGid);
+  if (!shipment || !holdingBooking(shipment)) return null;
+  const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
   const { contact } = deliveryContactOf(order);
   const addressDigest = addressDigestOf(contact);
-  await saveReadiness(shop, shipment.orderGid, {
+  await saveReadiness(shop, orderGid, {
     ...seen,
+    // What was booked: an order booked from the order page before its first check gets its facts here.
+    ...(booked ? bookedFacts(booked) : {}),
     destination: destinationOf(order),
     pincode: contact.pincode,
     addressDigest,
-    readiness: shipment.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT,
+    readiness: shipment.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT,
   });
-  const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
   if (booked && order.shippingAddress && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigest) {
     await flagShipment(shipment.id, "address_changed", checkedAt);
   }
   return { kind: "shipment" };
+}
+
+/** The facts the rules and lists read, as the order was booked. */
+function bookedFacts(booked: CreateOrderInput) {
+  return { paymentMode: booked.payment_mode, weightGrams: Math.round(booked.package_weight * 1000), ...(booked.total_amount === undefined ? {} : { totalPaise: toPaise(booked.total_amount) }) };
+}
+
+/** A shipment that stands for the order's booking: any but a failed one. */
+function holdingBooking(shipment: Shipment | null): boolean {
+  return Boolean(shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status));
 }
 
 function seenOf(order: Pick<ShopifyOrder, "name" | "createdAt" | "updatedAt" | "tags">, checkedAt: Date) {

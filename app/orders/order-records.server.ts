@@ -72,6 +72,11 @@ export async function recordDecision(shop: string, orderGid: string, decision: {
   await prisma.orderRecord.update({ where: { shop_orderGid: { shop, orderGid } }, data: { decision: decision.kind, decisionReason: decision.reason, decidedAt: at } });
 }
 
+/** Takes back a decision of the given kind, if it is still the order's. */
+export async function withdrawDecision(shop: string, orderGid: string, kind: string): Promise<void> {
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid, decision: kind }, data: { decision: null, decisionReason: null, decidedAt: null } });
+}
+
 /**
  * A digest of where and to whom a parcel goes, from the courier order's fields: compared between the booked body
  * and a fresh read, it tells an address edited after booking.

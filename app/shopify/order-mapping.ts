@@ -153,7 +153,6 @@ export function normaliseMobile(phone: string | null | undefined): string | null
   return /^[6-9]\d{9}$/.test(digits) ? digits : null;
 }
 
-/** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
 /** What of an order says where and to whom it goes: enough to tell whether that changed, without its items. */
 export type OrderContact = Pick<ShopifyOrder, "phone" | "shippingAddress" | "billingAddress">;
 
@@ -189,6 +188,7 @@ export function destinationOf(order: Pick<ShopifyOrder, "shippingAddress">): str
   return [address?.city, (address?.zip ?? "").replace(/\s/g, "")].filter(Boolean).join(" ");
 }
 
+/** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
 export function isOpenFulfillmentOrder(fo: ShopifyFulfillmentOrder): boolean {
   return (fo.status === "OPEN" || fo.status === "IN_PROGRESS") && fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
 }

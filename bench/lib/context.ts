@@ -107,7 +107,15 @@ export function createContext(options: ContextOptions): BenchContext {
         return startChild({
           command: process.execPath,
           args: ["--import", "tsx", "server/worker.ts"],
-          env: { NODE_ENV: "production", DATABASE_URL: options.database.url, SHOPIFY_APP_URL: server.url.replace("127.0.0.1", "localhost") },
+          env: {
+            NODE_ENV: "production",
+            DATABASE_URL: options.database.url,
+            SHOPIFY_APP_URL: server.url.replace("127.0.0.1", "localhost"),
+            ...(options.appNodeOptions ? { NODE_OPTIONS: options.appNodeOptions } : {}),
+            // The same settings as the app it works for; its concurrency is its own.
+            ...options.appEnv,
+            WORKER_CONCURRENCY: options.appEnv?.WORKER_CONCURRENCY && options.appEnv.WORKER_CONCURRENCY !== "0" ? options.appEnv.WORKER_CONCURRENCY : "8",
+          },
           readyLine: /worker running \d+ jobs at once/,
           url: "",
         });

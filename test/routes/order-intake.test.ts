@@ -170,6 +170,22 @@ describe("auto-booking by the merchant's rules", () => {
     expect(await recordOf(order.id)).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → cheapest: /) });
   });
 
+  it("leaves a booking the courier refused on resumption to the merchant, rather than booking it again by itself", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "cheapest")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(33));
+    await store.simulator.settled();
+    // As a worker that resumed the booking leaves it when the courier refused the resent body: failed, not fulfilled.
+    await prisma.orderRecord.upsert({
+      where: { shop_orderGid: { shop: store.domain, orderGid: order.id } },
+      create: { shop: store.domain, orderGid: order.id, readiness: "ready", decision: "booked", decisionReason: "Rule 1 'Everything' → cheapest: Delhivery ₹98" },
+      update: { decision: "booked", decisionReason: "Rule 1 'Everything' → cheapest: Delhivery ₹98" },
+    });
+    await prisma.shipment.create({ data: { shop: store.domain, orderGid: order.id, orderName: order.name, status: "failed", requestPayload: "{}", courierEnvironment: "sandbox", paymentMode: "cod", lastError: "The courier refused the order: pincode not serviceable." } });
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "failed" });
+    expect(await recordOf(order.id)).toMatchObject({ decision: "failed", decisionReason: "Rule 1 'Everything' → cheapest: Delhivery ₹98, but the booking failed: The courier refused the order: pincode not serviceable." });
+  });
+
   it("books a chosen courier, first matching rule wins, and holds what no rule matches or a rule holds", async () => {
     const rules = [
       rule("Big orders", "hold", { minValueRupees: 5_000 }),
@@ -311,6 +327,31 @@ describe("an address changed after booking", () => {
     expect((await runJobs(["orders-reconcile", "order-check"])).failed).toEqual([]);
     expect(await shipmentOf(order.id)).toMatchObject({ attention: "address_changed" });
     expect((await listNeedsAttention(store.domain)).items.find((item) => item.orderGid === order.id)).toMatchObject({ kind: "address_changed" });
+  });
+
+  it("stores the booking's state as it is after Shopify's answer, and the booked facts when the record lacks them", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(52));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const booked = await shipmentOf(order.id);
+    expect(booked).toMatchObject({ status: "fulfilled" });
+    // As an order booked from the order page before its first check, caught half-way: facts missing, not yet fulfilled.
+    await prisma.orderRecord.update({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } }, data: { paymentMode: null, weightGrams: null, totalPaise: null } });
+    await prisma.shipment.update({ where: { id: booked!.id }, data: { status: "booked_unfulfilled" } });
+    // The booking completes while the check waits for Shopify's answer.
+    const completingMeanwhile = async (shop: string): Promise<ShopAdmin> => {
+      const admin = await defaultJobDeps.adminFor(shop);
+      const graphql = (async (query: string, options?: { variables?: Record<string, unknown> }) => {
+        const answer = await admin.graphql(query, options);
+        if (query.includes("BookedOrderChanges")) await prisma.shipment.update({ where: { id: booked!.id }, data: { status: "fulfilled" } });
+        return answer;
+      }) as ShopAdmin["graphql"];
+      return { shop: admin.shop, graphql };
+    };
+    await enqueue("order-check", { shop: store.domain, orderGid: order.id });
+    expect((await runJobs(["order-check"], { deps: { adminFor: completingMeanwhile } })).failed).toEqual([]);
+    const payload = JSON.parse(booked!.requestPayload) as { payment_mode: string; package_weight: number; total_amount: number };
+    expect(await recordOf(order.id)).toMatchObject({ readiness: "fulfilled", paymentMode: payload.payment_mode, weightGrams: Math.round(payload.package_weight * 1000), totalPaise: Math.round(payload.total_amount * 100) });
   });
 
   it("is re-checked with a read of a few points, not the whole order, and a new phone number is flagged too", async () => {
