@@ -4,22 +4,16 @@
  * are not among the app's scopes (LineItem.weight, new in 2026-07, carries the weight instead).
  */
 
-/** What the order mapping reads of every order, whether listed or about to be booked. */
-const ORDER_SHIPPING_FIELDS = `#graphql
-  fragment OrderShippingFields on Order {
+/** Where and to whom an order goes, and whether it still stands: all a booked order's re-check needs. */
+const ORDER_CONTACT_FIELDS = `#graphql
+  fragment OrderContactFields on Order {
     id
-    legacyResourceId
     name
     createdAt
     updatedAt
     cancelledAt
-    closed
     tags
-    email
     phone
-    paymentGatewayNames
-    displayFinancialStatus
-    displayFulfillmentStatus
     shippingAddress {
       name
       firstName
@@ -34,11 +28,25 @@ const ORDER_SHIPPING_FIELDS = `#graphql
       countryCodeV2
     }
     billingAddress { phone }
+  }
+`;
+
+/** What the order mapping reads of every order, whether listed or about to be booked. */
+const ORDER_SHIPPING_FIELDS =
+  `#graphql
+  fragment OrderShippingFields on Order {
+    ...OrderContactFields
+    legacyResourceId
+    closed
+    email
+    paymentGatewayNames
+    displayFinancialStatus
+    displayFulfillmentStatus
     currentTotalPriceSet { shopMoney { amount currencyCode } }
     totalDiscountsSet { shopMoney { amount } }
     totalShippingPriceSet { shopMoney { amount } }
   }
-`;
+` + ORDER_CONTACT_FIELDS;
 
 /** What the order mapping reads of every line item, whether listed or about to be booked. */
 const LINE_ITEM_SHIPPING_FIELDS = `#graphql
@@ -138,33 +146,14 @@ export const RECENTLY_UPDATED_ORDERS = `#graphql
  * goes, a few points where ORDER_FOR_BOOKING costs about thirty (Dakiya's own fulfillment, tag and metafields
  * change every booked order once).
  */
-export const BOOKED_ORDER_CHANGES = `#graphql
+export const BOOKED_ORDER_CHANGES =
+  `#graphql
   query BookedOrderChanges($id: ID!) {
     order(id: $id) {
-      id
-      name
-      createdAt
-      updatedAt
-      cancelledAt
-      tags
-      phone
-      shippingAddress {
-        name
-        firstName
-        lastName
-        company
-        phone
-        address1
-        address2
-        city
-        province
-        zip
-        countryCodeV2
-      }
-      billingAddress { phone }
+      ...OrderContactFields
     }
   }
-`;
+` + ORDER_CONTACT_FIELDS;
 
 export type BookedOrderChanges = Pick<ShopifyOrder, "id" | "name" | "createdAt" | "updatedAt" | "cancelledAt" | "tags" | "phone" | "shippingAddress" | "billingAddress">;
 
