@@ -3,7 +3,8 @@ import type { BenchDatabase } from "./database";
 import { cpuMsOf, sampleCpu } from "./cpu";
 import { startLoadGenerator, type LoadGenerator, type LoadSummary } from "./load-client";
 import type { RequestKind } from "../load/requests";
-import { freePort, startChild, type ChildServer } from "./processes";
+import { freePort } from "../../server/free-port";
+import { startChild, type ChildServer } from "./processes";
 
 /** Every measurement's view of the run: the database, the app server, the load generator, shared floors. */
 export interface BenchContext {

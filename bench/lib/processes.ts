@@ -1,20 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 
 // Configuration the bench's own environment must not leak into the processes it starts.
 const CONFIG_VARIABLES = /^(NODE_ENV|PORT|STORE_PORT|DATABASE_|EMBEDDED_DATABASE_DIR|SHOPIFY_|SCOPES|SHOP_CUSTOM_DOMAIN|ENCRYPTION_KEY|COURIER_|SANDBOX_|WORKER_CONCURRENCY|NODE_OPTIONS)/;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export interface ChildServer {
   url: string;

@@ -14,7 +14,8 @@ import { hostOf } from "../../store/shell-layout";
 import { createStoreSimulator, type StoreSimulator } from "../../store/simulator";
 import type { BenchContext } from "./context";
 import { cpuMsOf, postgresPids } from "./cpu";
-import { freePort, startChild, type ChildServer } from "./processes";
+import { freePort } from "../../server/free-port";
+import { startChild, type ChildServer } from "./processes";
 import type { DetailTable } from "./results";
 
 /**

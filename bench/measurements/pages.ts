@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { BenchContext } from "../lib/context";
-import { freePort, startChild, type ChildServer } from "../lib/processes";
+import { freePort } from "../../server/free-port";
+import { startChild, type ChildServer } from "../lib/processes";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
 
