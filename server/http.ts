@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { bodyLimitFor } from "./body-limits";
+import { chooseEncoding, compressedAsset, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES } from "./compression";
 
 export interface AppServer {
   url: string;
@@ -104,24 +105,69 @@ function headersOf(incoming: IncomingMessage): Headers {
   return headers;
 }
 
-async function send(response: Response, outgoing: ServerResponse): Promise<void> {
+/** Reads the start of a body until it holds `bytes` or ends; what was read comes back with the rest. */
+async function peek(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ head: Uint8Array[]; size: number; ended: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const head: Uint8Array[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const { done, value } = await reader.read();
+    if (done) return { head, size, ended: true, reader };
+    head.push(value);
+    size += value.byteLength;
+  }
+  return { head, size, ended: false, reader };
+}
+
+/**
+ * Writes Remix's answer. Text is compressed when the client accepts it, the answer is not compressed already nor a
+ * stream of events, and it is large enough to gain (a body with no declared length is read up to that size first);
+ * `Vary` tells caches the answer depends on Accept-Encoding.
+ */
+async function send(response: Response, outgoing: ServerResponse, incoming: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  outgoing.writeHead(response.status, response.statusText, headers);
+  const declaredLength = response.headers.get("content-length");
+  let encoding =
+    response.body && incoming.method !== "HEAD" && !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type")) && (declaredLength === null || Number(declaredLength) >= MIN_COMPRESSIBLE_BYTES)
+      ? chooseEncoding(incoming.headers["accept-encoding"])
+      : null;
   if (!response.body) {
+    outgoing.writeHead(response.status, response.statusText, headers);
     outgoing.end();
     return;
   }
+  if (encoding) {
+    const { head, size, ended, reader } = await peek(response.body, MIN_COMPRESSIBLE_BYTES);
+    if (ended && size < MIN_COMPRESSIBLE_BYTES) encoding = null;
+    else {
+      headers["content-encoding"] = encoding;
+      delete headers["content-length"];
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+    }
+    outgoing.writeHead(response.status, response.statusText, headers);
+    const rest = async function* () {
+      yield* head;
+      if (ended) return;
+      for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+    };
+    await new Promise<void>((resolve, reject) => {
+      const source = Readable.from(rest()).on("error", reject);
+      (encoding ? source.pipe(compressorFor(encoding)).on("error", reject) : source).pipe(outgoing).on("finish", resolve).on("error", reject);
+    });
+    return;
+  }
+  outgoing.writeHead(response.status, response.statusText, headers);
   await new Promise<void>((resolve, reject) => {
     Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).on("error", reject).pipe(outgoing).on("finish", resolve).on("error", reject);
   });
 }
 
-function serveStatic(publicDir: string, pathname: string, outgoing: ServerResponse): boolean {
+function serveStatic(publicDir: string, pathname: string, incoming: IncomingMessage, outgoing: ServerResponse): boolean {
   if (!(pathname.startsWith("/build/") || pathname === "/favicon.svg")) return false;
   let decoded: string;
   try {
@@ -131,11 +177,20 @@ function serveStatic(publicDir: string, pathname: string, outgoing: ServerRespon
   }
   const file = path.join(publicDir, path.normalize(decoded));
   if (!file.startsWith(publicDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return false;
-  outgoing.writeHead(200, {
-    "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+  const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
+  const headers: Record<string, string> = {
+    "Content-Type": contentType,
     // Remix fingerprints everything under /build/.
     "Cache-Control": pathname.startsWith("/build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-  });
+  };
+  const encoding = isCompressible(contentType) && statSync(file).size >= MIN_COMPRESSIBLE_BYTES ? chooseEncoding(incoming.headers["accept-encoding"]) : null;
+  if (encoding) {
+    const body = compressedAsset(file, encoding);
+    outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, "Content-Length": String(body.byteLength), Vary: "Accept-Encoding" });
+    outgoing.end(body);
+    return true;
+  }
+  outgoing.writeHead(200, { ...headers, Vary: "Accept-Encoding" });
   createReadStream(file).pipe(outgoing);
   return true;
 }
@@ -177,7 +232,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       return plain(outgoing, { status: 400, message: "Malformed request address.\n" });
     }
     const method = incoming.method ?? "GET";
-    if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, outgoing)) return;
+    if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, incoming, outgoing)) return;
 
     if (isCrossSiteWrite(method, url, incoming)) return plain(outgoing, { status: 403, message: "Refused: this request was sent from another site.\n" });
 
@@ -197,7 +252,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
     const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
     const response = await handle(request, { clientAddress: clientAddressOf(incoming, options.trustedProxyHops) });
-    await send(response, outgoing);
+    await send(response, outgoing, incoming);
   }
 
   const server = createServer((incoming, outgoing) => {
