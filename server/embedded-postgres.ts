@@ -130,6 +130,8 @@ const urlFor = (password: string, port: number, database: string) =>
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  // A server shutting down drops the connection: the attempt fails, nothing else.
+  client.on("error", () => undefined);
   try {
     await client.connect();
     return true;
@@ -142,6 +144,8 @@ async function canConnect(url: string): Promise<boolean> {
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // A dropped connection fails the statement in flight, which reports it.
+  client.on("error", () => undefined);
   await client.connect();
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
