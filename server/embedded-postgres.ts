@@ -200,11 +200,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const log = openSync(logFile, "a");
   chmodSync(logFile, 0o600);
   const [command, args] = asNonRoot(bin.postgres, ["-D", dataDir, "-p", String(port), ...Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`])]);
-  const child = spawn(command, args, { stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" } });
+  // A process group of its own: Ctrl-C in the terminal signals the whole foreground group, and PostgreSQL would
+  // shut down (dropping every connection, 57P01) while Dakiya is still finishing its requests and jobs. Dakiya
+  // stops it last (stop() below); if Dakiya ends any other way but SIGKILL, the 'exit' hook still stops it, and
+  // a server left running by a SIGKILL is found and joined by the next start on this directory.
+  const child = spawn(command, args, { stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" }, detached: true });
   closeSync(log);
+  const stopOnExit = () => child.kill("SIGINT");
+  process.once("exit", stopOnExit);
   let exited = false;
   child.once("exit", () => {
     exited = true;
+    process.off("exit", stopOnExit);
   });
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
