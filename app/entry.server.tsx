@@ -16,6 +16,12 @@ export default async function handleRequest(
   remixContext: EntryContext,
 ) {
   addDocumentResponseHeaders(request, responseHeaders);
+  // The login form is its own page, never inside another site's frame (where a click could be stolen): the library
+  // lets the admin frame any page opened with ?shop=, this one included.
+  if (/^\/auth\/login\/?$/.test(new URL(request.url).pathname)) {
+    responseHeaders.set("Content-Security-Policy", "frame-ancestors 'none'");
+    responseHeaders.set("X-Frame-Options", "DENY");
+  }
   const userAgent = request.headers.get("user-agent");
   const readyEvent = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
 

@@ -49,33 +49,69 @@ const CONTENT_TYPES: Record<string, string> = {
 
 class BodyTooLarge extends Error {}
 
-function plain(outgoing: ServerResponse, { status, message, close = false }: { status: number; message: string; close?: boolean }): void {
-  if (outgoing.headersSent) return;
-  outgoing.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(message), ...(close ? { Connection: "close" } : {}) });
-  outgoing.end(message);
+// Every answer of the courier service under /v1 is JSON with `success: false` on failure, also those the server
+// gives before a route runs.
+const isCourierServicePath = (pathname: string) => pathname === "/v1" || pathname.startsWith("/v1/");
+
+interface Refusal {
+  status: number;
+  message: string;
+  close?: boolean;
+  headers?: Record<string, string>;
 }
 
-// After a 413, how much more of the upload is read and dropped, and for how long, before the connection is cut.
+/** An answer the server gives by itself: plain text, or the courier service's JSON under /v1. */
+function refuse(outgoing: ServerResponse, pathname: string, { status, message, close = false, headers = {} }: Refusal): void {
+  if (outgoing.headersSent) return;
+  const [type, body] = isCourierServicePath(pathname)
+    ? ["application/json; charset=utf-8", JSON.stringify({ success: false, message, errors: [] })]
+    : ["text/plain; charset=utf-8", `${message}\n`];
+  outgoing.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store", ...headers, ...(close ? { Connection: "close" } : {}) });
+  outgoing.end(body);
+}
+
+const pathnameOf = (incoming: IncomingMessage) => (incoming.url ?? "/").split("?")[0]!;
+const tooLargeMessage = (limit: number) => `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.`;
+
+// The methods the app answers; any other (TRACE, CONNECT, WebDAV's) is refused before it reaches a route.
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+// What a Host header may hold: a DNS name or an IPv4 or bracketed IPv6 address, and a port. Anything else (a
+// user name as in `a@b`, a path, spaces) would make the request's URL something it is not.
+const HOST_HEADER = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+// After a 413, the lingering close: how much more of the upload is read and dropped, for how long in all, and how
+// long the client may stay silent, before the connection is cut.
 const DRAIN_BYTES = 32 * 1024 * 1024;
-const DRAIN_MS = 3_000;
+const DRAIN_MS = 10_000;
+const DRAIN_IDLE_MS = 2_000;
 
 function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
-  // The answer goes out first, then the connection is half-closed (the client reads the 413 and then the end);
-  // the rest of the upload is read and dropped, never kept, until the client gives up or the drain runs out. Cut
-  // at once instead, a client still writing would meet a reset and could lose the answer it had not read yet.
-  plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n` });
+  // The answer goes out first, saying the connection closes (a client must not send its next request on it), then
+  // the connection is half-closed: the client reads the 413 and then the end. The rest of the upload is read and
+  // dropped, never kept, until the client stops sending or the drain runs out. Cut at once instead, a client still
+  // writing meets a reset (EPIPE) and can lose the answer it had not read yet.
   const socket = incoming.socket;
-  outgoing.once("finish", () => socket.end());
+  // Node ends a `Connection: close` answer by destroying the socket once the answer is flushed, unread upload and
+  // all — the reset this avoids. Only the sending half is closed; the drain below ends the rest.
+  socket.destroySoon = () => socket.end();
+  refuse(outgoing, pathnameOf(incoming), { status: 413, message: tooLargeMessage(limit), close: true });
   let drained = 0;
   const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+  const total = setTimeout(cut, DRAIN_MS);
+  let idle = setTimeout(cut, DRAIN_IDLE_MS);
+  socket.once("close", () => {
+    clearTimeout(total);
+    clearTimeout(idle);
+  });
   incoming.removeAllListeners("data");
   incoming.on("data", (chunk: Buffer) => {
     drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) cut();
+    if (drained > DRAIN_BYTES) return cut();
+    clearTimeout(idle);
+    idle = setTimeout(cut, DRAIN_IDLE_MS);
   });
+  // The whole upload read: nothing left that a close could reset, once the answer is out.
+  incoming.once("end", () => (socket.writableFinished ? cut() : socket.once("finish", cut)));
   incoming.resume();
 }
 
@@ -120,6 +156,15 @@ async function peek(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ 
 }
 
 /**
+ * Data answers — the JSON of /api/… and /v1, and what loaders and actions send to the admin's pages — hold a shop's
+ * orders or a shopper's details: never kept by a browser or a shared cache, unless the route chose otherwise.
+ */
+function isDataAnswer(response: Response): boolean {
+  const type = response.headers.get("content-type") ?? "";
+  return /^application\/(?:[a-z.+-]*\+)?json\b/i.test(type) || /^text\/remix-deferred\b/i.test(type) || response.headers.has("x-remix-response");
+}
+
+/**
  * Writes Remix's answer. Text is compressed when the client accepts it, the answer is not compressed already nor a
  * stream of events, and it is large enough to gain (a body with no declared length is read up to that size first);
  * `Vary` tells caches the answer depends on Accept-Encoding.
@@ -129,6 +174,7 @@ async function send(response: Response, outgoing: ServerResponse, incoming: Inco
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
+  if (!response.headers.has("cache-control") && isDataAnswer(response)) headers["cache-control"] = "no-store";
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   const declaredLength = response.headers.get("content-length");
@@ -224,29 +270,32 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const publicDir = path.resolve(options.publicDir ?? "public");
 
   async function onRequest(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const pathname = pathnameOf(incoming);
     const host = incoming.headers.host ?? `localhost:${options.port}`;
+    if (!HOST_HEADER.test(host)) return refuse(outgoing, pathname, { status: 400, message: "The Host header must be a host name or address, with an optional port." });
     let url: URL;
     try {
       url = new URL(incoming.url ?? "/", `http://${host}`);
     } catch {
-      return plain(outgoing, { status: 400, message: "Malformed request address.\n" });
+      return refuse(outgoing, pathname, { status: 400, message: "Malformed request address." });
     }
     const method = incoming.method ?? "GET";
+    if (!METHODS.includes(method)) return refuse(outgoing, pathname, { status: 405, message: `The ${method} method is not served here.`, headers: { Allow: METHODS.join(", ") } });
     if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, incoming, outgoing)) return;
 
-    if (isCrossSiteWrite(method, url, incoming)) return plain(outgoing, { status: 403, message: "Refused: this request was sent from another site.\n" });
+    if (isCrossSiteWrite(method, url, incoming)) return refuse(outgoing, pathname, { status: 403, message: "Refused: this request was sent from another site." });
 
     let body: Uint8Array | undefined;
     if (method !== "GET" && method !== "HEAD") {
       const limit = bodyLimitFor(url.pathname);
       const declared = incoming.headers["content-length"];
-      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return plain(outgoing, { status: 400, message: "Content-Length must be a number of bytes.\n", close: true });
+      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return refuse(outgoing, pathname, { status: 400, message: "Content-Length must be a number of bytes.", close: true });
       if (declared !== undefined && Number(declared) > limit) return tooLarge(incoming, outgoing, limit);
       try {
         body = await readBody(incoming, limit);
       } catch (error) {
         if (error instanceof BodyTooLarge) return tooLarge(incoming, outgoing, limit);
-        return plain(outgoing, { status: 400, message: "The request body could not be read.\n", close: true });
+        return refuse(outgoing, pathname, { status: 400, message: "The request body could not be read.", close: true });
       }
     }
 
@@ -258,17 +307,17 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const server = createServer((incoming, outgoing) => {
     onRequest(incoming, outgoing).catch((error: unknown) => {
       // Only the kind of failure: a request's body or a database error may carry a shopper's details.
-      console.error(`Request ${incoming.method} ${(incoming.url ?? "").split("?")[0]} failed: ${error instanceof Error ? error.name : typeof error}`);
-      plain(outgoing, { status: 500, message: "Internal Server Error\n" });
+      console.error(`Request ${incoming.method} ${pathnameOf(incoming)} failed: ${error instanceof Error ? error.name : typeof error}`);
+      refuse(outgoing, pathnameOf(incoming), { status: 500, message: "Internal Server Error" });
     });
   });
   // A declared body larger than the limit is refused before the client sends it (Expect: 100-continue).
   server.on("checkContinue", (incoming, outgoing) => {
     const declared = Number(incoming.headers["content-length"] ?? 0);
-    const limit = bodyLimitFor((incoming.url ?? "/").split("?")[0]!);
+    const limit = bodyLimitFor(pathnameOf(incoming));
     if (declared > limit) {
       // Refused before the client sends the body: no 100 Continue, and nothing to drain.
-      plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n`, close: true });
+      refuse(outgoing, pathnameOf(incoming), { status: 413, message: tooLargeMessage(limit), close: true });
       return;
     }
     outgoing.writeContinue();
