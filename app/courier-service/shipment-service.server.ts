@@ -18,6 +18,7 @@ import {
   type RateResult,
   type TrackingResult,
   type Warehouse,
+  isPlainText,
 } from "~/shipping/contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
@@ -277,7 +278,8 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
   return {
     async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
       const sentOrderId = (body as { order_id?: unknown } | null)?.order_id;
-      const orderId = typeof sentOrderId === "string" ? sentOrderId.trim() : "";
+      // Only an order_id that could have been stored is looked up: PostgreSQL refuses a NUL even in a query.
+      const orderId = typeof sentOrderId === "string" && isPlainText(sentOrderId) ? sentOrderId.trim() : "";
       let draft: Awaited<ReturnType<typeof draftOrder>>;
       try {
         draft = await draftOrder(client, body);
