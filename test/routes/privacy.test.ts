@@ -83,6 +83,7 @@ describe("compliance webhooks", () => {
     const [shopOrder, neighbourOrder] = ["gid://shopify/Order/77001", "gid://shopify/Order/77002"];
     await enqueue("order-check", { shop: SHOP, orderGid: shopOrder });
     await enqueue("order-check", { shop: NEIGHBOUR, orderGid: neighbourOrder });
+    await store.simulator.uninstallApp(SHOP);
     const request = webhook("shop/redact", SHOP, { shop_id: 1, shop_domain: SHOP });
     expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
     expect((await runJobs(["shop-redact"])).failed).toEqual([]);
@@ -107,6 +108,7 @@ describe("compliance webhooks", () => {
     const shop = NEIGHBOUR;
     const port = Number(new URL(courier.url).port);
     await courier.close();
+    await store.simulator.uninstallApp(shop);
     const request = webhook("shop/redact", shop, { shop_id: 2, shop_domain: shop });
     expect((await responseOf(() => shopRedact({ request, params: {}, context: {} }))).status).toBe(200);
     const down = await runJobs(["shop-redact"]);
