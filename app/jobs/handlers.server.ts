@@ -1,7 +1,8 @@
 import { shopAdmin, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
 import { resumeShipment } from "~/booking/book-order.server";
-import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { eraseAtSandbox, forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { recordDataRequest } from "~/privacy/data-requests.server";
 import { unauthenticated } from "~/shopify.server";
 import { installationOf } from "~/shopify/installation.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
@@ -47,6 +48,12 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   },
   "customers-redact": async ({ shop, orderIds }) => {
     await redactCustomer(shop, orderIds);
+  },
+  "sandbox-erase": async ({ shop, awbs }, { retryCount }) => {
+    await eraseAtSandbox(shop, awbs, retryCount);
+  },
+  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt }) => {
+    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt) });
   },
   "order-check": async ({ shop, orderGid }) => {
     const result = await checkOrder(shop, orderGid, { adminFor, now });

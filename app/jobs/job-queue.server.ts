@@ -236,7 +236,27 @@ export async function forgetJobsOf(shop: string): Promise<number> {
   const { rows } = await boss.getDb().executeSql(
     `WITH gone AS (DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND state <> 'active' RETURNING 1)
      SELECT count(*)::int AS jobs FROM gone`,
-    [QUEUE_NAMES, shop],
+    // The erasure at the sandbox outlives the shop's other work: it is what is left of the shop's erasure.
+    [QUEUE_NAMES.filter((queue) => queue !== "sandbox-erase"), shop],
+  );
+  return (rows[0] as { jobs: number }).jobs;
+}
+
+/**
+ * What the queue stored of the work on some of a shop's orders and shipments (customers/redact): a failed job's
+ * error, which may quote what the courier or Shopify refused (an address, a phone). The job itself stays, as its data
+ * holds only ids. Returns how many jobs were cleared.
+ */
+export async function forgetJobOutputsOf(shop: string, { orderGids, shipmentIds }: { orderGids: readonly string[]; shipmentIds: readonly number[] }): Promise<number> {
+  const boss = await jobQueue();
+  const { rows } = await boss.getDb().executeSql(
+    `WITH cleared AS (
+       UPDATE pgboss.job SET output = NULL
+        WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND output IS NOT NULL
+          AND (data->>'orderGid' = ANY($3::text[]) OR data->>'shipmentId' = ANY($4::text[]))
+       RETURNING 1)
+     SELECT count(*)::int AS jobs FROM cleared`,
+    [QUEUE_NAMES, shop, orderGids, shipmentIds.map(String)],
   );
   return (rows[0] as { jobs: number }).jobs;
 }

@@ -22,6 +22,18 @@ export const JOB_SCHEMAS = {
   "shop-redact": ShopJobSchema,
   /** Removes one shopper's details (customers/redact). */
   "customers-redact": ShopJobSchema.extend({ orderIds: z.array(z.number().int().positive()).max(10_000) }),
+  /**
+   * Erases at the courier sandbox what a redaction already erased here: the shop's whole account (no awbs), or the
+   * shopper's details on these bookings. Retried until the sandbox has done it.
+   */
+  "sandbox-erase": ShopJobSchema.extend({ awbs: z.array(z.string().min(1).max(64)).min(1).max(1_000).optional() }),
+  /** Records a customer's request for their data (customers/data_request) for the merchant to answer. */
+  "customers-data-request": ShopJobSchema.extend({
+    requestId: z.string().min(1).max(255),
+    customerId: z.string().max(20),
+    orderIds: z.array(z.number().int().positive()).max(10_000),
+    requestedAt: z.iso.datetime(),
+  }),
   /** app/uninstalled: the shop's sessions go at once. */
   "app-uninstalled": ShopJobSchema,
   /** A new or changed order: read it fresh, store its readiness, book it by the shop's rules. */
@@ -66,6 +78,9 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "shipment-complete": { ...DEFAULT_POLICY, retryLimit: 12, busy: true, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
   "shop-redact": { ...DEFAULT_POLICY, label: "Erasing an uninstalled shop's data" },
   "customers-redact": { ...DEFAULT_POLICY, label: "Erasing a customer's data" },
+  // Erasure must complete whatever the sandbox's outage: hourly tries for over a year, never given up in practice.
+  "sandbox-erase": { ...DEFAULT_POLICY, retryLimit: 10_000, retryDelay: 60, label: "Erasing data at the courier sandbox" },
+  "customers-data-request": { ...DEFAULT_POLICY, label: "Recording a customer's request for their data" },
   "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
   "order-check": { ...DEFAULT_POLICY, busy: true, label: "Checking an order (readiness and auto-booking)" },
   // A cancellation with an unreachable courier is retried for about two days before it needs the merchant.
@@ -90,6 +105,8 @@ export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string 
   if (!("shop" in data)) return `sweep|${queue}`;
   if ("shipmentId" in data) return `${data.shop}|shipment:${data.shipmentId}`;
   if ("orderGid" in data) return `${data.shop}|${data.orderGid}`;
+  if ("requestId" in data) return `${data.shop}|request:${data.requestId}`;
   if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
+  if ("awbs" in data && data.awbs) return `${data.shop}|awbs:${[...data.awbs].sort().join(",")}`;
   return `${data.shop}|${queue}`;
 }
