@@ -78,6 +78,21 @@ describe("webhooks", () => {
     expect(await prisma.session.count({ where: { shop: otherShop } })).toBe(1);
   });
 
+  it("asks Shopify with a refreshed token when the stored one has expired: kept while the refresh works, dropped once it is refused", async () => {
+    const shop = await installedShop();
+    const expire = () => prisma.session.update({ where: { id: `offline_${shop}` }, data: { expires: new Date(Date.now() - 60_000) } });
+    await expire();
+    expect((await uninstalled(shop)).status).toBe(200);
+    expect((await runJobs(["app-uninstalled"])).failed).toEqual([]);
+    expect(await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } })).toMatchObject({ expires: expect.any(Date) });
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } })).expires!.getTime()).toBeGreaterThan(Date.now());
+
+    await expire();
+    await store.simulator.uninstallApp(shop);
+    expect((await runJobs(["app-uninstalled"])).failed).toEqual([]);
+    expect(await prisma.session.count({ where: { shop } })).toBe(0);
+  });
+
   it("treats a redelivery of the same webhook id as already handled, also when deliveries arrive at once", async () => {
     const shop = await installedShop();
     const webhookId = `redelivered-${shop}`;
