@@ -4,7 +4,7 @@ import { getConfig } from "./config.server";
 import { databasePool } from "./db.server";
 import { enqueue } from "./jobs/job-queue.server";
 import type { JobData, QueueName } from "./jobs/queues";
-import { recordCancellationOn } from "./orders/order-records.server";
+import { MYSHOPIFY_DOMAIN, shopsNamedBy, webhookHeaderRefusal, webhookPathOf, type WebhookTopic } from "./webhook-topics";
 
 /**
  * Every webhook route: verify → claim the delivery → enqueue its work → 200, all in a few milliseconds and
@@ -17,7 +17,7 @@ import { recordCancellationOn } from "./orders/order-records.server";
  */
 
 export interface VerifiedWebhook {
-  topic: string;
+  topic: WebhookTopic;
   shop: string;
   webhookId: string;
   triggeredAt: Date | null;
@@ -31,22 +31,17 @@ export type WebhookDecision<Q extends QueueName = QueueName> =
       kind: "enqueue";
       queue: Q;
       data: JobData<Q>;
-      /** An orders/cancelled delivery: the cancellation is recorded in the same transaction. */
-      cancelsOrder?: boolean;
     }
   | { kind: "acknowledge" }
   | { kind: "unusable"; problem: string };
 
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
-const WEBHOOK_ID = /^[A-Za-z0-9._:-]{1,255}$/;
-
-function refuse(status: 400 | 401 | 405, reason: string): Response {
+function refuse(status: 400 | 401 | 404 | 405, reason: string): Response {
   return new Response(`${reason}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 function isShopDomain(domain: string): boolean {
   const custom = getConfig().SHOP_CUSTOM_DOMAIN;
-  return SHOP_DOMAIN.test(domain) || (Boolean(custom) && domain.endsWith(`.${custom}`) && /^[a-z0-9.-]{1,255}$/.test(domain));
+  return MYSHOPIFY_DOMAIN.test(domain) || (Boolean(custom) && domain.endsWith(`.${custom}`) && /^[a-z0-9.-]{1,255}$/.test(domain));
 }
 
 function hmacMatches(rawBody: string, signature: string, secret: string): boolean {
@@ -55,26 +50,29 @@ function hmacMatches(rawBody: string, signature: string, secret: string): boolea
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A webhook as Shopify signs it, or a thrown 4xx Response saying what is wrong with it. */
-export async function verifyWebhook(request: Request): Promise<VerifiedWebhook> {
+/**
+ * A delivery of `topic` as Shopify signs it, or a thrown 4xx Response saying what is wrong with it. The headers are
+ * checked before the body is read (the HTTP server has already refused what fails them); the signed body must then
+ * agree with the unsigned shop header wherever it names a shop.
+ */
+export async function verifyWebhook(request: Request, topic: WebhookTopic): Promise<VerifiedWebhook> {
   if (request.method !== "POST") throw refuse(405, "Webhooks are POSTed");
-  const rawBody = await request.text();
-  const signature = request.headers.get("x-shopify-hmac-sha256");
-  if (!signature || !hmacMatches(rawBody, signature, getConfig().SHOPIFY_API_SECRET)) throw refuse(401, "The webhook's HMAC does not match");
-  const topic = request.headers.get("x-shopify-topic") ?? "";
-  const shop = (request.headers.get("x-shopify-shop-domain") ?? "").toLowerCase();
-  const webhookId = request.headers.get("x-shopify-webhook-id") ?? "";
-  if (!/^[a-z_]+\/[a-z_]+$/.test(topic)) throw refuse(400, "X-Shopify-Topic is missing or malformed");
+  const refusal = webhookHeaderRefusal(webhookPathOf(topic), request.headers);
+  if (refusal) throw refuse(refusal.status, refusal.reason);
+  const shop = request.headers.get("x-shopify-shop-domain")!.toLowerCase();
   if (!isShopDomain(shop)) throw refuse(400, "X-Shopify-Shop-Domain is missing or not a shop domain");
-  if (!WEBHOOK_ID.test(webhookId)) throw refuse(400, "X-Shopify-Webhook-Id is missing or malformed");
-  const triggered = Date.parse(request.headers.get("x-shopify-triggered-at") ?? "");
+  const rawBody = await request.text();
+  if (!hmacMatches(rawBody, request.headers.get("x-shopify-hmac-sha256")!, getConfig().SHOPIFY_API_SECRET)) throw refuse(401, "The webhook's HMAC does not match");
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody);
   } catch {
     payload = undefined;
   }
-  return { topic, shop, webhookId, triggeredAt: Number.isNaN(triggered) ? null : new Date(triggered), payload };
+  // The signature proves Shopify wrote the body, not that it was sent for this shop: a body naming another shop is a replay.
+  if (shopsNamedBy(payload).some((named) => named !== shop)) throw refuse(401, "The signed body names another shop than X-Shopify-Shop-Domain");
+  const triggered = Date.parse(request.headers.get("x-shopify-triggered-at") ?? "");
+  return { topic, shop, webhookId: request.headers.get("x-shopify-webhook-id")!, triggeredAt: Number.isNaN(triggered) ? null : new Date(triggered), payload };
 }
 
 /**
@@ -100,7 +98,6 @@ export async function acknowledgeWebhook(webhook: VerifiedWebhook, decision: Web
     try {
       await client.query("BEGIN");
       if (await claimDelivery(client, claim)) {
-        if (decision.cancelsOrder && "orderGid" in decision.data) await recordCancellationOn(client, { shop: webhook.shop, orderGid: decision.data.orderGid, at: webhook.triggeredAt ?? new Date() });
         await enqueue(decision.queue, decision.data, { client });
       }
       await client.query("COMMIT");
@@ -141,21 +138,16 @@ async function claimDelivery(db: Pool | PoolClient, claim: DeliveryClaim): Promi
   return rowCount === 1;
 }
 
-function decisionFor(webhook: VerifiedWebhook, topic: string, decide: (webhook: VerifiedWebhook) => WebhookDecision): WebhookDecision {
-  if (webhook.topic !== topic) return { kind: "unusable", problem: `a ${webhook.topic} delivery reached the ${topic} address` };
-  if (webhook.payload === undefined) return { kind: "unusable", problem: "the body is not JSON" };
-  return decide(webhook);
-}
-
 /** The whole of a webhook route: verify, decide, acknowledge. A client's mistake is a 4xx, never a 5xx. */
-export async function receiveWebhook(request: Request, topic: string, decide: (webhook: VerifiedWebhook) => WebhookDecision): Promise<Response> {
+export async function receiveWebhook(request: Request, topic: WebhookTopic, decide: (webhook: VerifiedWebhook) => WebhookDecision): Promise<Response> {
   let webhook: VerifiedWebhook;
   try {
-    webhook = await verifyWebhook(request);
+    webhook = await verifyWebhook(request, topic);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
   }
-  await acknowledgeWebhook(webhook, decisionFor(webhook, topic, decide));
+  const decision: WebhookDecision = webhook.payload === undefined ? { kind: "unusable", problem: "the body is not JSON" } : decide(webhook);
+  await acknowledgeWebhook(webhook, decision);
   return new Response(null, { status: 200 });
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { webhookHeaderRefusal } from "../app/webhook-topics";
 import { bodyLimitFor } from "./body-limits";
 import { chooseEncoding, compressedAsset, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES } from "./compression";
 
@@ -112,6 +113,12 @@ function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: nu
   });
   // The whole upload read: nothing left that a close could reset, once the answer is out.
   incoming.once("end", () => (socket.writableFinished ? cut() : socket.once("finish", cut)));
+  incoming.resume();
+}
+
+/** Answers without reading the body: what the client still sends is dropped as it arrives, never kept. */
+function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
+  plain(outgoing, { status, message: `${reason}.\n`, close: true });
   incoming.resume();
 }
 
@@ -287,6 +294,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
     let body: Uint8Array | undefined;
     if (method !== "GET" && method !== "HEAD") {
+      // A webhook whose headers cannot be Shopify's for this address is refused on them: its body is never read.
+      const refusal = url.pathname.startsWith("/webhooks/") ? webhookHeaderRefusal(url.pathname, headersOf(incoming)) : null;
+      if (refusal) return refuseUnread(incoming, outgoing, refusal);
       const limit = bodyLimitFor(url.pathname);
       const declared = incoming.headers["content-length"];
       if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return refuse(outgoing, pathname, { status: 400, message: "Content-Length must be a number of bytes.", close: true });

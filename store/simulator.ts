@@ -4,7 +4,7 @@ import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type A
 import type { StoreOrder, StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
 import { seedShop } from "./seed";
-import { deliverWebhook, orderPayload, type DeliveryReport } from "./webhooks";
+import { deliverWebhook, orderPayload, shopPayload, type DeliveryReport } from "./webhooks";
 
 export interface StoreSimulatorOptions {
   app: AppCredentials;
@@ -143,6 +143,17 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       changed();
       return shop.orders.find((order) => order.id === orderGid)!;
     },
+    /**
+     * The merchant uninstalls the app: as at Shopify, every access and refresh token the app holds for the shop stops
+     * working at once (the Admin API answers 401, a refresh is an invalid grant), then app/uninstalled goes out.
+     */
+    uninstallApp(domain: string, options2: { webhookId?: string; retryDelaysMs?: number[] } = {}): Promise<DeliveryReport> {
+      const shop = this.shop(domain);
+      shop.accessTokens.clear();
+      shop.refreshTokens.clear();
+      changed();
+      return this.deliver("app/uninstalled", domain, options2);
+    },
     /** Waits for every webhook delivery in flight. */
     async settled(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -179,7 +190,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     ): Promise<DeliveryReport> {
       const shop = this.shop(shopDomain);
       const order = options2.orderId ? shop.orders.find((candidate) => candidate.id === options2.orderId) : undefined;
-      const payload = options2.payload ?? (order ? orderPayload(order) : { id: 1, domain: shop.domain, name: shop.name });
+      const payload = options2.payload ?? (order ? orderPayload(order) : shopPayload(shop));
       return deliverWebhook({
         appUrl: options.appUrl,
         apiSecret: options.app.apiSecret,

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { StoreOrder } from "./model";
+import type { StoreOrder, StoreShop } from "./model";
 import { displayFulfillmentStatus, GRAMS_PER, orderTotals } from "./views";
 
 /** Where shopify.app.toml subscribes each topic. */
@@ -65,6 +65,14 @@ export function orderPayload(order: StoreOrder) {
       country_code: address.countryCodeV2,
     },
   };
+}
+
+/**
+ * The REST representation of a shop that app/uninstalled carries: `myshopify_domain` is the shop's own domain (as
+ * in X-Shopify-Shop-Domain), `domain` its primary one, which a shop with a domain of its own has changed.
+ */
+export function shopPayload(shop: Pick<StoreShop, "domain" | "name" | "email">) {
+  return { id: 1, name: shop.name, email: shop.email, domain: shop.domain, myshopify_domain: shop.domain, currency: "INR", country_code: "IN" };
 }
 
 export interface WebhookDelivery {

@@ -1,4 +1,5 @@
 import type { FailedJob } from "~/jobs/job-queue.server";
+import type { DataRequestSummary } from "~/privacy/data-requests.server";
 
 /** The kinds of things waiting on the merchant, and their names on screen. Pure: the pages read it. */
 
@@ -30,6 +31,8 @@ export interface AttentionItem {
 export interface NeedsAttention {
   items: AttentionItem[];
   failedJobs: FailedJob[];
+  /** Customers who asked what the shop holds about them, not yet answered. */
+  dataRequests: DataRequestSummary[];
 }
 
 export const ATTENTION_LABELS: Record<AttentionKind, string> = {

@@ -3,6 +3,7 @@ import prisma from "~/db.server";
 import type { AttentionItem, NeedsAttention } from "./attention-kinds";
 import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
 import { listFailedJobs } from "~/jobs/job-queue.server";
+import { listOpenDataRequests } from "~/privacy/data-requests.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { DECISION, READINESS } from "~/orders/readiness";
 import { isServiceStatusCode } from "~/shipping/status";
@@ -50,7 +51,7 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
 
 export async function listNeedsAttention(shop: string, now = new Date()): Promise<NeedsAttention> {
   const since = new Date(now.getTime() - RECENT_MS);
-  const [records, shipments, failedJobs] = await Promise.all([
+  const [records, shipments, failedJobs, dataRequests] = await Promise.all([
     prisma.orderRecord.findMany({
       where: {
         shop,
@@ -72,6 +73,7 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
       take: 200,
     }),
     listFailedJobs(shop),
+    listOpenDataRequests(shop),
   ]);
 
   const items: AttentionItem[] = shipments.map(shipmentAttentionItem).filter((item): item is AttentionItem => item !== null);
@@ -89,10 +91,10 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
     }
   }
   items.sort((a, b) => b.at.localeCompare(a.at));
-  return { items, failedJobs };
+  return { items, failedJobs, dataRequests };
 }
 
 export async function countNeedsAttention(shop: string): Promise<number> {
-  const { items, failedJobs } = await listNeedsAttention(shop);
-  return items.length + failedJobs.length;
+  const { items, failedJobs, dataRequests } = await listNeedsAttention(shop);
+  return items.length + failedJobs.length + dataRequests.length;
 }

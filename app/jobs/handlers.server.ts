@@ -1,8 +1,10 @@
 import { shopAdmin, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
 import { resumeShipment } from "~/booking/book-order.server";
-import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { eraseAtSandbox, forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { recordDataRequest } from "~/privacy/data-requests.server";
 import { unauthenticated } from "~/shopify.server";
+import { installationOf } from "~/shopify/installation.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
@@ -34,14 +36,24 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
   },
   "app-uninstalled": async ({ shop }) => {
-    // Sessions go at once; shipments and settings stay until shop/redact so a reinstall keeps them.
+    // The webhook's shop header is not signed: the sessions go only once Shopify no longer takes the shop's token (a
+    // reinstall since, or a replayed body, leaves them). Shipments and settings stay until shop/redact.
+    if ((await installationOf(shop, adminFor)) === "installed") return void console.warn(`app/uninstalled for ${shop} not acted on: the app is installed there`);
     await prisma.session.deleteMany({ where: { shop } });
   },
   "shop-redact": async ({ shop }) => {
+    // Shopify sends shop/redact 48 hours after an uninstall; a shop the app is installed on is never erased.
+    if ((await installationOf(shop, adminFor)) === "installed") return void console.warn(`shop/redact for ${shop} not acted on: the app is installed there`);
     await forgetShop(shop);
   },
   "customers-redact": async ({ shop, orderIds }) => {
     await redactCustomer(shop, orderIds);
+  },
+  "sandbox-erase": async ({ shop, awbs }, { retryCount }) => {
+    await eraseAtSandbox(shop, awbs, retryCount);
+  },
+  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt }) => {
+    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt) });
   },
   "order-check": async ({ shop, orderGid }) => {
     const result = await checkOrder(shop, orderGid, { adminFor, now });

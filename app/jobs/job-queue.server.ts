@@ -3,7 +3,7 @@ import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
-import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
+import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
 
 /**
  * Dakiya's background work runs on pg-boss, a job queue in PostgreSQL (docs/ARCHITECTURE.md says why this one):
@@ -50,9 +50,8 @@ async function createQueue(options: JobQueueOptions): Promise<PgBoss> {
   await boss.start({ attempts: 3 });
   for (const name of QUEUE_NAMES) {
     const policy = QUEUE_POLICIES[name];
-    const options = {
-      policy: "stately",
-      retryLimit: policy.retryLimit,
+    const behaviour = {
+      retryLimit: retryLimitOf(policy),
       retryDelay: policy.retryDelay,
       retryDelayMax: policy.retryDelayMax,
       retryBackoff: true,
@@ -60,10 +59,10 @@ async function createQueue(options: JobQueueOptions): Promise<PgBoss> {
       heartbeatSeconds: HEARTBEAT_SECONDS,
       // Failed jobs stay visible (and retryable) in the admin for a month.
       deleteAfterSeconds: 30 * 86_400,
-      notify: true,
     } as const;
-    if (await boss.getQueue(name)) await boss.updateQueue(name, { retryLimit: options.retryLimit, retryDelay: options.retryDelay, retryBackoff: true, expireInSeconds: options.expireInSeconds, deleteAfterSeconds: options.deleteAfterSeconds });
-    else await boss.createQueue(name, options);
+    // A queue an earlier version created takes today's policy: every new job gets it (a job keeps what it was sent with).
+    if (await boss.getQueue(name)) await boss.updateQueue(name, behaviour);
+    else await boss.createQueue(name, { ...behaviour, policy: "stately", notify: true });
   }
   return boss;
 }
@@ -236,7 +235,27 @@ export async function forgetJobsOf(shop: string): Promise<number> {
   const { rows } = await boss.getDb().executeSql(
     `WITH gone AS (DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND state <> 'active' RETURNING 1)
      SELECT count(*)::int AS jobs FROM gone`,
-    [QUEUE_NAMES, shop],
+    // The erasure at the sandbox outlives the shop's other work: it is what is left of the shop's erasure.
+    [QUEUE_NAMES.filter((queue) => queue !== "sandbox-erase"), shop],
+  );
+  return (rows[0] as { jobs: number }).jobs;
+}
+
+/**
+ * What the queue stored of the work on some of a shop's orders and shipments (customers/redact): a failed job's
+ * error, which may quote what the courier or Shopify refused (an address, a phone). The job itself stays, as its data
+ * holds only ids. Returns how many jobs were cleared.
+ */
+export async function forgetJobOutputsOf(shop: string, { orderGids, shipmentIds }: { orderGids: readonly string[]; shipmentIds: readonly number[] }): Promise<number> {
+  const boss = await jobQueue();
+  const { rows } = await boss.getDb().executeSql(
+    `WITH cleared AS (
+       UPDATE pgboss.job SET output = NULL
+        WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND output IS NOT NULL
+          AND (data->>'orderGid' = ANY($3::text[]) OR data->>'shipmentId' = ANY($4::text[]))
+       RETURNING 1)
+     SELECT count(*)::int AS jobs FROM cleared`,
+    [QUEUE_NAMES, shop, orderGids, shipmentIds.map(String)],
   );
   return (rows[0] as { jobs: number }).jobs;
 }

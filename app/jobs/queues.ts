@@ -22,6 +22,18 @@ export const JOB_SCHEMAS = {
   "shop-redact": ShopJobSchema,
   /** Removes one shopper's details (customers/redact). */
   "customers-redact": ShopJobSchema.extend({ orderIds: z.array(z.number().int().positive()).max(10_000) }),
+  /**
+   * Erases at the courier sandbox what a redaction already erased here: the shop's whole account (no awbs), or the
+   * shopper's details on these bookings. Retried until the sandbox has done it.
+   */
+  "sandbox-erase": ShopJobSchema.extend({ awbs: z.array(z.string().min(1).max(64)).min(1).max(1_000).optional() }),
+  /** Records a customer's request for their data (customers/data_request) for the merchant to answer. */
+  "customers-data-request": ShopJobSchema.extend({
+    requestId: z.string().min(1).max(255),
+    customerId: z.string().max(20),
+    orderIds: z.array(z.number().int().positive()).max(10_000),
+    requestedAt: z.iso.datetime(),
+  }),
   /** app/uninstalled: the shop's sessions go at once. */
   "app-uninstalled": ShopJobSchema,
   /** A new or changed order: read it fresh, store its readiness, book it by the shop's rules. */
@@ -43,8 +55,11 @@ export type JobData<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
 export const QUEUE_NAMES = Object.keys(JOB_SCHEMAS) as QueueName[];
 
 export interface QueuePolicy {
-  /** Attempts after the first; then the job fails for good and the admin shows it with a Retry button. */
-  retryLimit: number;
+  /**
+   * How long failing work is retried before it fails for good (and the admin shows it with a Retry button): the
+   * window the docs promise. The number of retries is derived from it (`retryLimitOf`).
+   */
+  retryForSeconds: number;
   /** First wait before a retry, seconds; doubled each time (with jitter) up to `retryDelayMax`. */
   retryDelay: number;
   retryDelayMax: number;
@@ -59,22 +74,60 @@ export interface QueuePolicy {
   busy: boolean;
 }
 
-const DEFAULT_POLICY: QueuePolicy = { retryLimit: 8, retryDelay: 15, retryDelayMax: 3_600, expireInSeconds: 300, label: "Background work", busy: false };
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
+const DEFAULT_POLICY: QueuePolicy = { retryForSeconds: HOUR, retryDelay: 15, retryDelayMax: HOUR, expireInSeconds: 300, label: "Background work", busy: false };
+
+/** Every queue's behaviour, the one table: README and docs/ARCHITECTURE.md quote its retry windows. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
-  // Shopify throttling or an unreachable courier can last; 12 tries back off to hours, about a day in all.
-  "shipment-complete": { ...DEFAULT_POLICY, retryLimit: 12, busy: true, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
+  // Shopify throttling or an unreachable courier can last: a booking's completion is retried for about a day.
+  "shipment-complete": { ...DEFAULT_POLICY, retryForSeconds: DAY, busy: true, label: "Finishing a booking (courier booking and Shopify fulfillment)" },
   "shop-redact": { ...DEFAULT_POLICY, label: "Erasing an uninstalled shop's data" },
   "customers-redact": { ...DEFAULT_POLICY, label: "Erasing a customer's data" },
+  // Erasure must complete whatever the sandbox's outage: hourly tries for over a year, never given up in practice.
+  "sandbox-erase": { ...DEFAULT_POLICY, retryForSeconds: 366 * DAY, retryDelay: 60, label: "Erasing data at the courier sandbox" },
+  "customers-data-request": { ...DEFAULT_POLICY, label: "Recording a customer's request for their data" },
   "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
   "order-check": { ...DEFAULT_POLICY, busy: true, label: "Checking an order (readiness and auto-booking)" },
   // A cancellation with an unreachable courier is retried for about two days before it needs the merchant.
-  "order-cancelled": { ...DEFAULT_POLICY, retryLimit: 14, busy: true, label: "Cancelling a shipment with the courier" },
-  "orders-reconcile": { ...DEFAULT_POLICY, retryLimit: 3, label: "Reading new and changed orders from Shopify" },
-  "reconcile-sweep": { ...DEFAULT_POLICY, retryLimit: 1, label: "Scheduling order reconciliation" },
-  "tracking-sync": { ...DEFAULT_POLICY, retryLimit: 5, busy: true, expireInSeconds: 600, label: "Updating shoppers' tracking" },
-  "tracking-sweep": { ...DEFAULT_POLICY, retryLimit: 1, label: "Scheduling tracking updates" },
+  "order-cancelled": { ...DEFAULT_POLICY, retryForSeconds: 2 * DAY, busy: true, label: "Cancelling a shipment with the courier" },
+  // The next pass comes within ten minutes anyway.
+  "orders-reconcile": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading new and changed orders from Shopify" },
+  "reconcile-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling order reconciliation" },
+  "tracking-sync": { ...DEFAULT_POLICY, retryForSeconds: 7 * MINUTE, busy: true, expireInSeconds: 600, label: "Updating shoppers' tracking" },
+  "tracking-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling tracking updates" },
 };
+
+type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
+
+/**
+ * pg-boss's wait before retry `retry` (0: after the first attempt failed), shortest and longest: with back-off it waits
+ * retryDelay · 2^retry · (1 + a random fraction), at most retryDelayMax (pg-boss 12, `failJobs`).
+ */
+export function retryWait({ retryDelay, retryDelayMax }: RetryTiming, retry: number): { shortest: number; longest: number } {
+  const base = Math.max(retryDelay, 1) * 2 ** Math.min(16, retry);
+  return { shortest: Math.min(retryDelayMax, base), longest: Math.min(retryDelayMax, 2 * base) };
+}
+
+/** The fewest retries whose waits, each at its shortest, add up to the policy's window. */
+export function retryLimitOf(policy: Pick<QueuePolicy, "retryForSeconds"> & RetryTiming): number {
+  let retries = 0;
+  for (let waited = 0; waited < policy.retryForSeconds; retries += 1) waited += retryWait(policy, retries).shortest;
+  return retries;
+}
+
+/** From the first failure to the last attempt, shortest and longest, seconds: what the retries of the policy take. */
+export function retryWindowOf(policy: Pick<QueuePolicy, "retryForSeconds"> & RetryTiming): { shortest: number; longest: number } {
+  const window = { shortest: 0, longest: 0 };
+  for (let retry = 0; retry < retryLimitOf(policy); retry += 1) {
+    const wait = retryWait(policy, retry);
+    window.shortest += wait.shortest;
+    window.longest += wait.longest;
+  }
+  return window;
+}
 
 /** Scheduled work: queue → cron (UTC). */
 export const SCHEDULES: Partial<Record<QueueName, string>> = {
@@ -90,6 +143,8 @@ export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string 
   if (!("shop" in data)) return `sweep|${queue}`;
   if ("shipmentId" in data) return `${data.shop}|shipment:${data.shipmentId}`;
   if ("orderGid" in data) return `${data.shop}|${data.orderGid}`;
+  if ("requestId" in data) return `${data.shop}|request:${data.requestId}`;
   if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
+  if ("awbs" in data && data.awbs) return `${data.shop}|awbs:${[...data.awbs].sort().join(",")}`;
   return `${data.shop}|${queue}`;
 }

@@ -6,7 +6,7 @@ import prisma from "~/db.server";
 import { LOCK_SPACE, withAdvisoryLock } from "~/locks.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { CourierError } from "~/shipping/client.server";
-import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { tagOrderCancelled } from "~/shopify/fulfillments.server";
 import { recordCancellation } from "./order-records.server";
 
@@ -16,6 +16,8 @@ export interface CancelDeps {
 }
 
 export type CancelResult =
+  /** Shopify does not know the order as cancelled (it is not, or not this shop's): nothing was done. */
+  | { kind: "not_cancelled" }
   | { kind: "nothing_booked" }
   | { kind: "cancelled_with_courier"; awb: string }
   | { kind: "picked_up"; awb: string }
@@ -30,7 +32,10 @@ export type CancelResult =
  * arrange return to origin". Works under the shipment's lock, so a booking in progress finishes (or stops) first.
  */
 export async function handleCancellation(shop: string, orderGid: string, { adminFor, now }: CancelDeps): Promise<CancelResult> {
-  await recordCancellation(shop, orderGid, now());
+  // The webhook's shop and topic headers are not signed: only Shopify's own answer for this shop makes it a cancellation.
+  const cancelledAt = await cancelledAtInShopify(await adminFor(shop), orderGid);
+  if (!cancelledAt) return { kind: "not_cancelled" };
+  await recordCancellation(shop, orderGid, cancelledAt);
   const found = await getShipmentForOrder(shop, orderGid);
   if (!found || found.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, found.id, async () => {
@@ -73,6 +78,21 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
     await tagOrderCancelled(await adminFor(shop), cancelled);
     return { kind: "cancelled_with_courier", awb: cancelled.awb! };
   });
+}
+
+const ORDER_CANCELLATION_QUERY = `#graphql
+  query OrderCancellation($id: ID!) {
+    order(id: $id) {
+      id
+      cancelledAt
+    }
+  }
+`;
+
+/** When the shop's order was cancelled, as Shopify's Admin API says; null when it is not cancelled or not the shop's. */
+async function cancelledAtInShopify(admin: ShopAdmin, orderGid: string): Promise<Date | null> {
+  const { order } = await adminGraphql<{ order: { id: string; cancelledAt: string | null } | null }>(admin, ORDER_CANCELLATION_QUERY, { id: orderGid });
+  return order?.cancelledAt ? new Date(order.cancelledAt) : null;
 }
 
 async function moveToFailed(shipment: Shipment, lastError: string): Promise<void> {

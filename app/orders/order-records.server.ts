@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { OrderRecord, Prisma } from "@prisma/client";
-import type { PoolClient } from "pg";
 import prisma from "~/db.server";
 import { fromPaise } from "~/money";
 import type { OrderFacts } from "~/automation/rules";
@@ -35,15 +34,7 @@ export async function getOrderRecord(shop: string, orderGid: string): Promise<Or
   return prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
 }
 
-/**
- * Records that the order was cancelled — before anything else is done about it, so that from this moment no
- * booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order). Returns
- * true when the cancellation is news.
- */
-/**
- * Marks an order cancelled, once: true when this call did (it was not cancelled before). One statement, so the
- * webhook can run it in its claim's transaction on a pg client, and every other path through Prisma.
- */
+// Marks an order cancelled, once, in one statement: also an order Dakiya has not read yet (its orders/cancelled came first).
 const CANCEL_ORDER_SQL = `
   INSERT INTO "OrderRecord" AS record ("shop", "orderGid", "cancelledAt", "readiness", "updatedAt")
   VALUES ($1, $2, $3::timestamp(3), '${READINESS.CANCELLED}', $4::timestamp(3))
@@ -59,13 +50,13 @@ interface Cancellation {
 // Times as UTC ISO strings, as Prisma writes them into TIMESTAMP(3) columns.
 const cancellationParams = ({ shop, orderGid, at }: Cancellation) => [shop, orderGid, at.toISOString(), new Date().toISOString()];
 
+/**
+ * Records that the order was cancelled, as Shopify says — before anything else is done about it, so that from this
+ * moment no booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order).
+ * Returns true when the cancellation is news.
+ */
 export async function recordCancellation(shop: string, orderGid: string, at: Date): Promise<boolean> {
   return (await prisma.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
-}
-
-/** The same, inside a transaction on one of the pool's clients (the webhook's claim). */
-export async function recordCancellationOn(client: Pick<PoolClient, "query">, cancellation: Cancellation): Promise<boolean> {
-  return (await client.query(CANCEL_ORDER_SQL, cancellationParams(cancellation))).rowCount === 1;
 }
 
 export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string }, at: Date): Promise<void> {

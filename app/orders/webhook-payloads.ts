@@ -18,3 +18,11 @@ export function orderGidFromPayload(payload: unknown): string | null {
   if (gid && fromId && gid !== fromId) return null;
   return gid ?? fromId;
 }
+
+const CancelledPayloadSchema = z.object({ cancelled_at: z.iso.datetime({ offset: true }) });
+
+/** When an orders/* body says the order was cancelled; null when it says it is not (`cancelled_at` null or absent). */
+export function cancelledAtFromPayload(payload: unknown): Date | null {
+  const parsed = CancelledPayloadSchema.safeParse(payload);
+  return parsed.success ? new Date(parsed.data.cancelled_at) : null;
+}

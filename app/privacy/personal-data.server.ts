@@ -1,9 +1,13 @@
+import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { forgetJobsOf } from "~/jobs/job-queue.server";
+import { enqueue, forgetJobsOf, forgetJobOutputsOf } from "~/jobs/job-queue.server";
+import { problemsOf } from "~/orders/order-records.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { CourierError } from "~/shipping/client.server";
+import { MAX_REDACT_AWBS } from "~/shipping/contract";
 
 const REDACTED = "[redacted]";
+const REDACTED_PROBLEM = { message: "The customer's details were erased at their request.", fix: "Check the order in Shopify." };
 /** The courier order fields that identify a shopper (spec: Order). */
 const PERSONAL_FIELDS = ["name", "mobile", "alt_mobile", "email", "company_name", "gst_number", "address_line_1", "address_line_2", "delivery_remarks"] as const;
 
@@ -14,60 +18,94 @@ const sandboxClientOf = (shop: string) => courierClientFor(sandboxCredentialsFor
 const holdsNothing = (error: unknown) => error instanceof CourierError && (error.kind === "not_found" || error.kind === "unauthorized");
 
 /**
- * Everything Dakiya keeps about a shop, forgotten: `shop/redact`, 48 h after uninstall. Every model that carries
- * a `shop` column is listed here, and the shop's own account on the courier sandbox is erased through the
- * sandbox's erasure operation — selected by the account, never by a pattern over order ids.
+ * A shipment that may have a copy at the courier sandbox: booked in its test environment (or claimed before the
+ * environment was known). A live booking went to the merchant's own courier, which Dakiya's erasure does not reach.
+ */
+const ON_THE_SANDBOX = { courierEnvironment: { not: "live" } } satisfies Prisma.ShipmentWhereInput;
+
+/**
+ * Everything Dakiya keeps about a shop, forgotten: `shop/redact`, 48 h after uninstall. Every model that carries a
+ * `shop` column is listed here. The local rows go first and whatever happens elsewhere; in the same transaction, a
+ * shop that ever booked on the courier sandbox gets a durable `sandbox-erase` job that erases its account there
+ * (selected by the account, never by a pattern over order ids) and retries until the sandbox has done it.
  */
 export async function forgetShop(shop: string): Promise<void> {
-  try {
-    await sandboxClientOf(shop).eraseSandboxAccount();
-  } catch (error) {
-    // Unreachable: thrown, and the job retries; the local rows stay until the sandbox copy is gone too.
-    if (!holdsNothing(error)) throw error;
-  }
-  await prisma.$transaction([
-    prisma.session.deleteMany({ where: { shop } }),
-    prisma.webhookDelivery.deleteMany({ where: { shop } }),
+  await prisma.$transaction(async (tx) => {
+    const usedSandbox = (await tx.shipment.count({ where: { shop, ...ON_THE_SANDBOX } })) > 0;
+    await tx.session.deleteMany({ where: { shop } });
+    await tx.webhookDelivery.deleteMany({ where: { shop } });
     // Tracking entries go with their shipments (cascade).
-    prisma.shipment.deleteMany({ where: { shop } }),
-    prisma.orderRecord.deleteMany({ where: { shop } }),
-    prisma.shopSync.deleteMany({ where: { shop } }),
-    prisma.shopSettings.deleteMany({ where: { shop } }),
-  ]);
-  // Its queued work would only find nothing and fail, and its finished work still names its orders.
+    await tx.shipment.deleteMany({ where: { shop } });
+    await tx.orderRecord.deleteMany({ where: { shop } });
+    await tx.shopSync.deleteMany({ where: { shop } });
+    await tx.shopSettings.deleteMany({ where: { shop } });
+    await tx.dataRequest.deleteMany({ where: { shop } });
+    if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
+  });
+  // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's
+  // erasure stays.
   await forgetJobsOf(shop);
 }
 
 /**
- * Removes what identifies one customer of a shop (`customers/redact`): the name, phone, e-mail and address in
- * the booking bodies Dakiya stored for the given orders, and in the sandbox's copy of those bookings; the courier's
- * words in their tracking entries; the tags and address digest kept with the orders. Awbs, charges, statuses, city
- * and PIN code stay: they identify no one. `orderIds` are Shopify's numeric order ids. Returns how many
- * shipments were redacted.
+ * Removes what identifies one customer of a shop (`customers/redact`), here first and unconditionally: the name,
+ * phone, e-mail and address in the booking bodies Dakiya stored for the given orders; the courier's words in their
+ * tracking entries and errors; the tags, address digest, problems and decision reasons kept with the orders; what
+ * the queue stored of those orders' jobs. Then, in the same transaction, a durable `sandbox-erase` job for the
+ * sandbox's copy of those bookings. Awbs, charges, statuses, city and PIN code stay: they identify no one.
+ * `orderIds` are Shopify's numeric order ids. Returns how many shipments were redacted.
  */
 export async function redactCustomer(shop: string, orderIds: readonly number[]): Promise<number> {
   if (orderIds.length === 0) return 0;
   const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
-  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: orderGids } } });
-  const awbs = shipments.map((shipment) => shipment.awb).filter((awb): awb is string => awb !== null);
-  if (awbs.length > 0) {
-    try {
-      await sandboxClientOf(shop).redactSandboxOrders(awbs);
-    } catch (error) {
-      if (!holdsNothing(error)) throw error;
+  const shipmentIds = await prisma.$transaction(async (tx) => {
+    const shipments = await tx.shipment.findMany({ where: { shop, orderGid: { in: orderGids } } });
+    for (const shipment of shipments) {
+      const payload = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as Record<string, unknown>) : null;
+      if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
+      // The courier's and Shopify's errors may quote the address or the phone they refused.
+      await tx.shipment.update({ where: { id: shipment.id }, data: { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED } });
     }
+    const ids = shipments.map((shipment) => shipment.id);
+    // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
+    if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
+    // The order's stored readiness: its address digest and tags (which may carry a name or a phone) go, and the
+    // problems and the rules' reason keep what kind they were but not their words, which may quote the phone or PIN.
+    for (const record of await tx.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
+      const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
+      await tx.orderRecord.update({
+        where: { id: record.id },
+        data: { addressDigest: null, tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED },
+      });
+    }
+    const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
+    for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
+    return ids;
+  });
+  await forgetJobOutputsOf(shop, { orderGids, shipmentIds });
+  return shipmentIds.length;
+}
+
+/** What is left to erase at the sandbox, for the operator's log: never an order's or a shopper's details. */
+const whatIsLeft = (awbs: readonly string[] | undefined) => (awbs ? `${awbs.length} booking${awbs.length === 1 ? "" : "s"}` : "the shop's whole account");
+
+/**
+ * The `sandbox-erase` job: the sandbox's copy of a shop (no awbs) or of some of its bookings (awbs), erased. An
+ * unreachable sandbox is logged with what is left and thrown, and the queue tries again (retried for months:
+ * app/jobs/queues.ts); a sandbox that holds nothing of the shop is done.
+ */
+export async function eraseAtSandbox(shop: string, awbs: readonly string[] | undefined, attempt: number): Promise<void> {
+  try {
+    if (awbs) await sandboxClientOf(shop).redactSandboxOrders([...awbs]);
+    else await sandboxClientOf(shop).eraseSandboxAccount();
+  } catch (error) {
+    if (holdsNothing(error)) return;
+    console.warn(`Erasure at the courier sandbox for ${shop} not done yet (attempt ${attempt + 1}): ${whatIsLeft(awbs)} left; it is retried until done.`);
+    throw new SandboxErasurePendingError(`The courier sandbox could not erase ${whatIsLeft(awbs)} yet`);
   }
-  for (const shipment of shipments) {
-    const payload = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as Record<string, unknown>) : null;
-    if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
-    await prisma.shipment.update({ where: { id: shipment.id }, data: { requestPayload: payload ? JSON.stringify(payload) : "" } });
-  }
-  // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
-  const shipmentIds = shipments.map((shipment) => shipment.id);
-  if (shipmentIds.length > 0) {
-    await prisma.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${shipmentIds}::int[])`;
-  }
-  // The order's stored readiness: its address digest and tags (which may carry a name or a phone) go.
-  await prisma.orderRecord.updateMany({ where: { shop, orderGid: { in: orderGids } }, data: { addressDigest: null, tags: [] } });
-  return shipments.length;
+}
+
+/** Thrown while the sandbox cannot be reached: the queue retries the erasure. */
+export class SandboxErasurePendingError extends Error {
+  override name = "SandboxErasurePendingError";
 }

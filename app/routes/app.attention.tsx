@@ -8,6 +8,7 @@ import { clearShipmentAttention } from "~/booking/shipments.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
 import { retryFailedJob } from "~/jobs/job-queue.server";
+import { markDataRequestAnswered } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -31,6 +32,12 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     const cleared = await clearShipmentAttention(session.shop, shipmentId);
     return json(cleared ? { ok: true, message: "Dismissed." } : { ok: false, message: "That item was already dealt with." }, { status: cleared ? 200 : 404 });
   }
+  if (form.get("intent") === "answered") {
+    const requestId = Number(form.get("dataRequestId"));
+    if (!Number.isSafeInteger(requestId) || requestId <= 0) return json({ ok: false, message: "Say which data request was answered (dataRequestId, a whole number)." }, { status: 400 });
+    const marked = await markDataRequestAnswered(session.shop, requestId);
+    return json(marked ? { ok: true, message: "Marked answered." } : { ok: false, message: "That request was already answered." }, { status: marked ? 200 : 404 });
+  }
   const retried = await retryFailedJob(session.shop, String(form.get("queue") ?? "").slice(0, 100), String(form.get("jobId") ?? "").slice(0, 100));
   return json(
     retried ? { ok: true, message: "Queued again: Dakiya is retrying it now." } : { ok: false, message: "That work is no longer waiting for a retry." },
@@ -38,13 +45,28 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   );
 };
 
+/**
+ * Fetched rather than followed: inside the admin, App Bridge's fetch carries the session token the download route
+ * requires, which a plain link would not.
+ */
+async function downloadDataRequest(id: number): Promise<void> {
+  const response = await fetch(`/app/data-requests/${id}`);
+  if (!response.ok) return;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = `dakiya-data-request-${id}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 export default function NeedsAttentionPage() {
-  const { items, failedJobs } = useLoaderData<typeof loader>();
+  const { items, failedJobs, dataRequests } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
   const dismissing = navigation.state === "submitting" ? navigation.formData?.get("shipmentId") : null;
-  const empty = items.length === 0 && failedJobs.length === 0;
+  const answering = navigation.state === "submitting" ? navigation.formData?.get("dataRequestId") : null;
+  const empty = items.length === 0 && failedJobs.length === 0 && dataRequests.length === 0;
   return (
     <Page title="Needs attention" backAction={{ content: "Home", url: "/app" }}>
       <Layout>
@@ -96,6 +118,38 @@ export default function NeedsAttentionPage() {
                         </InlineStack>
                       </BlockStack>
                     </BlockStack>
+                  ))}
+                </BlockStack>
+              </Card>
+            ) : null}
+            {dataRequests.length > 0 ? (
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Customers asking for their data
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    Shopify passed on these requests. Download what Dakiya holds for the orders named, send it to the customer with what Shopify shows,
+                    then mark the request answered.
+                  </Text>
+                  {dataRequests.map((request) => (
+                    <InlineStack key={request.id} align="space-between" blockAlign="center" gap="300">
+                      <Text as="p">
+                        Customer {request.customerId || "(no id)"} · {request.orders} {request.orders === 1 ? "order" : "orders"} · asked {formatDate(request.requestedAt)}
+                      </Text>
+                      <InlineStack gap="200">
+                        <Button size="slim" onClick={() => downloadDataRequest(request.id)} accessibilityLabel={`Download the data for customer ${request.customerId}`}>
+                          Download
+                        </Button>
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="answered" />
+                          <input type="hidden" name="dataRequestId" value={request.id} />
+                          <Button submit size="slim" loading={answering === String(request.id)} accessibilityLabel={`Mark the request of customer ${request.customerId} answered`}>
+                            Mark answered
+                          </Button>
+                        </Form>
+                      </InlineStack>
+                    </InlineStack>
                   ))}
                 </BlockStack>
               </Card>

@@ -1,6 +1,21 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { receiveWebhook } from "~/webhooks.server";
 
-// Dakiya holds no customer data beyond what the merchant's own Shopify order already shows,
-// so the request is acknowledged; the merchant answers the customer from Shopify.
-export const action = async ({ request }: ActionFunctionArgs) => receiveWebhook(request, "customers/data_request", () => ({ kind: "acknowledge" }));
+const DataRequestPayload = z.object({
+  customer: z.object({ id: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)]) }).optional(),
+  orders_requested: z.array(z.number().int().positive()).max(10_000).default([]),
+});
+
+// Recorded for the merchant, who downloads what Dakiya holds for those orders from Needs attention (app/privacy/).
+export const action = async ({ request }: ActionFunctionArgs) =>
+  receiveWebhook(request, "customers/data_request", ({ shop, webhookId, triggeredAt, payload }) => {
+    const parsed = DataRequestPayload.safeParse(payload);
+    if (!parsed.success) return { kind: "unusable", problem: `orders_requested is not a list of order ids (${parsed.error.issues[0]!.message})` };
+    const customerId = parsed.data.customer ? String(parsed.data.customer.id) : "";
+    return {
+      kind: "enqueue",
+      queue: "customers-data-request",
+      data: { shop, requestId: webhookId, customerId, orderIds: parsed.data.orders_requested, requestedAt: (triggeredAt ?? new Date()).toISOString() },
+    };
+  });

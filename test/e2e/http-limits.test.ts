@@ -30,9 +30,9 @@ interface Answer {
  * POSTs `totalMb` of unsigned junk, declared up front or chunked, and resolves with the answer the server gave
  * while the body was still being sent (or after it was sent, for an honest server).
  */
-function send(path: string, totalMb: number, { declared }: { declared: boolean }): Promise<Answer> {
+function send(path: string, totalMb: number, { declared, extraHeaders = {} }: { declared: boolean; extraHeaders?: Record<string, string> }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": BROWSER };
+    const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": BROWSER, ...extraHeaders };
     if (declared) headers["Content-Length"] = String(totalMb * MB);
     const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers }, (response) => {
       let body = "";
@@ -61,12 +61,20 @@ function send(path: string, totalMb: number, { declared }: { declared: boolean }
 
 const upload = async (path: string, totalMb: number, options: { declared: boolean }) => (await send(path, totalMb, options)).status;
 
+/** The status alone. */
+const upload = async (...args: Parameters<typeof send>) => (await send(...args)).status;
+
 describe("the HTTP server's limits", () => {
   it("answers 16 concurrent 300 MB unsigned webhook posts 413 each before reading them, in bounded memory", async () => {
     const before = memoryOf(pid);
-    const declared = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: true })));
-    const chunked = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: false })));
+    // Shopify's headers, with a signature of the right shape that cannot match: only the body's size stops them.
+    const shopifyHeaders = { "X-Shopify-Topic": "orders/create", "X-Shopify-Hmac-Sha256": Buffer.alloc(32).toString("base64"), "X-Shopify-Shop-Domain": "dakiya-demo.myshopify.com", "X-Shopify-Webhook-Id": "limits" };
+    const declared = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: true, extraHeaders: shopifyHeaders })));
+    const chunked = await Promise.all(Array.from({ length: 8 }, () => upload("/webhooks/orders/create", 300, { declared: false, extraHeaders: shopifyHeaders })));
     expect([...declared, ...chunked]).toEqual(Array(16).fill(413));
+    // Without them, or under another topic, a post is refused on its headers alone: no body is read at all.
+    expect(await upload("/webhooks/orders/create", 300, { declared: false })).toBe(401);
+    expect(await upload("/webhooks/shop/redact", 300, { declared: false, extraHeaders: shopifyHeaders })).toBe(401);
     const after = memoryOf(pid);
     // At most the 5 MB limit per upload in flight was ever held; 16 × 300 MB would be 4.8 GB.
     expect(after.peakMb - before.rssMb).toBeLessThan(200);

@@ -12,6 +12,7 @@ import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
 import { serveRoutes, startStore } from "../support/store";
 import { signedWebhookRequest } from "../support/webhooks";
+import { orderPayload } from "../../store/webhooks";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 
 let courier: RunningCourierService;
@@ -281,6 +282,35 @@ describe("cancellations", () => {
     expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", attention: "cancelled_after_pickup" });
     const item = (await listNeedsAttention(store.domain)).items.find((candidate) => candidate.orderGid === order.id);
     expect(item).toMatchObject({ kind: "cancelled_after_pickup", message: expect.stringMatching(/cancelled after pickup/i), action: expect.stringMatching(/return to origin/i) });
+  });
+
+  it("cancels nothing for a signed body that does not say the order is cancelled, or that Shopify does not confirm", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "recommended")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(44));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const booked = (await shipmentOf(order.id))!;
+    expect(booked.status).toBe("fulfilled");
+    const created = orderPayload(store.shop.orders.find((candidate) => candidate.id === order.id)!);
+
+    // The order's orders/create body, as Shopify signed it, resent as a cancellation with a new webhook id.
+    const resent = await store.simulator.deliver("orders/cancelled", store.domain, { payload: created });
+    expect(resent.attempts.at(-1)!.status).toBe(200);
+    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: resent.webhookId } })).toMatchObject({ problem: expect.stringMatching(/does not say the order is cancelled/) });
+    // Under its own topic at the cancellation's address: refused.
+    const underOwnTopic = signedWebhookRequest(`${app.url}/webhooks/orders/cancelled`, { topic: "orders/create", shop: store.domain, payload: created });
+    expect((await fetch(underOwnTopic)).status).toBe(401);
+    // A body saying it is cancelled (signed, as only Shopify could) while Shopify's order is not: the job asks Shopify.
+    const claimed = await store.simulator.deliver("orders/cancelled", store.domain, { payload: { ...created, cancelled_at: new Date().toISOString() } });
+    expect(claimed.attempts.at(-1)!.status).toBe(200);
+    expect(await queuedJobs("order-cancelled", store.domain)).toHaveLength(1);
+    expect((await runIntake()).failed).toEqual([]);
+
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", cancelledAt: null, awb: booked.awb });
+    expect(await recordOf(order.id)).toMatchObject({ cancelledAt: null });
+    expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.tags).not.toContain("dakiya-courier-cancelled");
+    const tracking = await courier.client(sandboxCredentialsFor(store.domain)).trackOrder(booked.awb!);
+    expect(tracking.tracking_history.at(-1)!.service_status).not.toBe(10);
   });
 
   it("retries a cancellation while the courier cannot be reached, and cancels when it can", async () => {

@@ -44,7 +44,7 @@ describe("the app against the local store", () => {
     await responseOf(() => homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }));
     expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(1);
 
-    const report = await store.simulator.deliver("app/uninstalled", store.domain, { webhookId: `uninstall-${store.domain}` });
+    const report = await store.simulator.uninstallApp(store.domain, { webhookId: `uninstall-${store.domain}` });
     expect(report).toMatchObject({ delivered: true, attempts: [{ status: 200 }] });
     expect(await runJobs(["app-uninstalled"])).toEqual({ ran: 1, failed: [] });
     expect(await prisma.session.count({ where: { shop: store.domain } })).toBe(0);

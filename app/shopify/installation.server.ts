@@ -1,0 +1,50 @@
+import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
+import prisma from "~/db.server";
+import { apiVersion } from "~/shopify.server";
+import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
+
+const INSTALLATION_QUERY = `#graphql
+  query AppInstallationProbe {
+    shop {
+      myshopifyDomain
+    }
+  }
+`;
+
+export type Installation = "installed" | "uninstalled";
+
+/**
+ * Whether the app is still installed on the shop, in Shopify's own words rather than a webhook's unsigned headers:
+ * app/uninstalled and shop/redact act only on an uninstalled shop. Uninstalling revokes every token the app holds
+ * for the shop at once, so:
+ * - no offline session: nothing can act for the shop — uninstalled;
+ * - the Admin API answers with the offline token (refreshed first when it has expired) — installed;
+ * - it answers 401 or 403, or the refresh is refused while Shopify answers — uninstalled;
+ * - Shopify cannot be reached: thrown, and the job asks again later.
+ */
+export async function installationOf(shop: string, adminFor: (shop: string) => Promise<ShopAdmin>): Promise<Installation> {
+  if ((await prisma.session.count({ where: { shop, isOnline: false } })) === 0) return "uninstalled";
+  try {
+    const { shop: answered } = await adminGraphql<{ shop: { myshopifyDomain: string } }>(await adminFor(shop), INSTALLATION_QUERY);
+    return answered.myshopifyDomain.toLowerCase() === shop ? "installed" : "uninstalled";
+  } catch (error) {
+    if (error instanceof SessionNotFoundError) return "uninstalled";
+    // Refused: the library throws Shopify's HTTP error as an HttpResponseError here (a Response in a request's context).
+    const status = error instanceof Response ? error.status : (error as { response?: { code?: number } }).response?.code;
+    if (status === 401 || status === 403) return "uninstalled";
+    // The library answers every failed refresh with a bare 500, whether the grant was refused or Shopify was down.
+    if (error instanceof Response && error.status === 500 && (await shopifyAnswers(shop))) return "uninstalled";
+    throw error;
+  }
+}
+
+/** Whether Shopify answers for the shop at all: an Admin API call without a token gets its 401 when it is up. */
+async function shopifyAnswers(shop: string): Promise<boolean> {
+  try {
+    const response = await fetch(`https://${shop}/admin/api/${apiVersion}/graphql.json`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel();
+    return response.status < 500;
+  } catch {
+    return false;
+  }
+}
