@@ -118,7 +118,7 @@ function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: nu
 
 /** Answers without reading the body: what the client still sends is dropped as it arrives, never kept. */
 function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
-  plain(outgoing, { status, message: `${reason}.\n`, close: true });
+  refuse(outgoing, pathnameOf(incoming), { status, message: `${reason}.`, close: true });
   incoming.resume();
 }
 

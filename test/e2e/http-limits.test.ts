@@ -59,8 +59,6 @@ function send(path: string, totalMb: number, { declared, extraHeaders = {} }: { 
   });
 }
 
-const upload = async (path: string, totalMb: number, options: { declared: boolean }) => (await send(path, totalMb, options)).status;
-
 /** The status alone. */
 const upload = async (...args: Parameters<typeof send>) => (await send(...args)).status;
 
