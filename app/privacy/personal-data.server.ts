@@ -33,6 +33,7 @@ export async function forgetShop(shop: string): Promise<void> {
     prisma.orderRecord.deleteMany({ where: { shop } }),
     prisma.shopSync.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
+    prisma.storefrontSettings.deleteMany({ where: { shop } }),
   ]);
   // Its queued work would only find nothing and fail, and its finished work still names its orders.
   await forgetJobsOf(shop);
