@@ -5,7 +5,7 @@ import type { CourierClient } from "~/shipping/client.server";
 import type { RateRequestInput } from "~/shipping/contract";
 import { createAnswerCache, type AnswerCacheOptions } from "./answer-cache";
 import { offAnswer, toEstimateAnswer, toRouteQuote, weightBandOf, type EstimateAnswer, type EstimateQuery, type RouteQuote } from "./delivery-estimate";
-import { getStorefrontSettings } from "./storefront-settings.server";
+import { getStorefrontSettings, noteProxyPath } from "./storefront-settings.server";
 
 export interface ShopStorefront {
   settings: ShopSettings;
@@ -93,6 +93,17 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
         // Once per failure: the cache hands the same failure to every caller within its retry window.
         if (!reported.has(error as object)) console.warn(`Delivery estimate for ${shop} unavailable: ${describeError(error)}`);
         return unavailable();
+      }
+    },
+
+    /** Records the store's proxy path from a request's `path_prefix` when it is new to this process's copy of the settings. */
+    async noteProxyPath(shop: string, pathPrefix: string): Promise<void> {
+      const { storefront } = await this.shop(shop);
+      const at = now();
+      if (await noteProxyPath(shop, pathPrefix, storefront, at)) {
+        // The cached copy learns it too, or every request until the next reload would write it again.
+        storefront.proxyPathPrefix = pathPrefix;
+        storefront.proxyPathSeenAt = at;
       }
     },
 

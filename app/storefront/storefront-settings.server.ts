@@ -42,11 +42,12 @@ const PROXY_PATH_REFRESH_MS = 60 * 60_000;
  * Records the store's proxy path as Shopify sent it (`path_prefix`), so tracking links written to new fulfillments
  * use the path the merchant chose. Written when it changed or an hour after it was last written, not per request.
  */
-export async function noteProxyPath(shop: string, pathPrefix: string, known: Pick<StorefrontSettings, "proxyPathPrefix" | "proxyPathSeenAt"> | null, now = new Date()): Promise<void> {
-  if (known?.proxyPathPrefix === pathPrefix && known.proxyPathSeenAt && now.getTime() - known.proxyPathSeenAt.getTime() < PROXY_PATH_REFRESH_MS) return;
+export async function noteProxyPath(shop: string, pathPrefix: string, known: Pick<StorefrontSettings, "proxyPathPrefix" | "proxyPathSeenAt"> | null, now = new Date()): Promise<boolean> {
+  if (known?.proxyPathPrefix === pathPrefix && known.proxyPathSeenAt && now.getTime() - known.proxyPathSeenAt.getTime() < PROXY_PATH_REFRESH_MS) return false;
   await prisma.storefrontSettings.upsert({
     where: { shop },
     create: { shop, proxyPathPrefix: pathPrefix, proxyPathSeenAt: now },
     update: { proxyPathPrefix: pathPrefix, proxyPathSeenAt: now },
   });
+  return true;
 }
