@@ -64,9 +64,10 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       return (await shops.get(shop, () => loadShop(shop))).value;
     },
 
-    async estimate(shop: string, query: EstimateQuery): Promise<EstimateAnswer> {
+    /** `evenWhenOff`: the admin's preview, which shows what shoppers would see before the merchant turns it on. */
+    async estimate(shop: string, query: EstimateQuery, { evenWhenOff = false } = {}): Promise<EstimateAnswer> {
       const { settings, storefront } = await this.shop(shop);
-      if (!storefront.estimateEnabled) return offAnswer(query);
+      if (!storefront.estimateEnabled && !evenWhenOff) return offAnswer(query);
       const estimateSettings = { ...storefront, codMaxPaise: storefront.codMaxPaise };
       const warehouseId = defaultWarehouseIdOf(settings);
       const unavailable = () => toEstimateAnswer({ query, quote: null, settings: estimateSettings, now: now() });
