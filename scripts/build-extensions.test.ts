@@ -1,12 +1,21 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { entrySources, listExtensions, readExtensionConfig, shouldRenderTarget } from "./build-extensions";
+import { entrySources, isThemeExtension, listExtensions, listThemeExtensions, readExtensionConfig, shouldRenderTarget, THEME_SCRIPT_LIMIT_BYTES, themeScriptSizes } from "./build-extensions";
 
 const configOf = (directory: string) =>
   readExtensionConfig(readFileSync(`${directory}/shopify.extension.toml`, "utf8"));
 
 describe("building the admin extensions", () => {
-  it("finds the three extensions", () => {
+  it("keeps the theme extension out of the admin bundles and its storefront script under 10 KB compressed", () => {
+    expect(listThemeExtensions()).toEqual(["extensions/delivery-estimate"]);
+    expect(isThemeExtension('name = "x"\ntype = "theme"\n')).toBe(true);
+    expect(isThemeExtension('[[extensions]]\ntype = "ui_extension"\n')).toBe(false);
+    const scripts = themeScriptSizes("extensions/delivery-estimate");
+    expect(scripts.map((script) => script.bundle)).toEqual(["extensions/delivery-estimate/assets/delivery-estimate.js"]);
+    for (const script of scripts) expect(script.gzipBytes).toBeLessThan(THEME_SCRIPT_LIMIT_BYTES);
+  });
+
+  it("finds the three admin extensions", () => {
     expect(listExtensions()).toEqual([
       "extensions/dakiya-shipment-block",
       "extensions/ship-selected-with-dakiya",

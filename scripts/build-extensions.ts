@@ -7,6 +7,9 @@
  * module (`dist/<handle>-conditions.js`), then esbuild with `bundle`, JSX `automatic`, `minify`, target es6,
  * no legal comments and `process.env.NODE_ENV` defined. Shopify refuses a deploy whose bundle is over 64 KB
  * compressed; this prints every bundle's size and fails the build before that.
+ *
+ * Theme app extensions (`type = "theme"`) are not bundled: Shopify serves their Liquid and assets as they are. Their
+ * scripts load on the merchant's storefront, where every byte costs shoppers, so each is held to 10 KB compressed.
  */
 import { build } from "esbuild";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -14,6 +17,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 export const COMPRESSED_LIMIT_BYTES = 64 * 1024;
+export const THEME_SCRIPT_LIMIT_BYTES = 10 * 1024;
 
 export interface ExtensionTarget {
   target: string;
@@ -126,33 +130,61 @@ export async function buildExtension(directory: string): Promise<BundleSize[]> {
   return sizes;
 }
 
-/** Every directory in extensions/ that holds a shopify.extension.toml. */
-export function listExtensions(root = "extensions"): string[] {
+/** A theme app extension's toml says `type = "theme"` at its top level. */
+export const isThemeExtension = (toml: string) => /^\s*type\s*=\s*"theme"\s*$/m.test(toml);
+
+function extensionDirectories(root: string): string[] {
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(path.join(root, entry.name, "shopify.extension.toml")))
     .map((entry) => path.join(root, entry.name))
     .sort();
 }
 
+const isThemeDirectory = (directory: string) => isThemeExtension(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8"));
+
+/** Every admin UI extension in extensions/: a directory with a shopify.extension.toml that is not a theme's. */
+export function listExtensions(root = "extensions"): string[] {
+  return extensionDirectories(root).filter((directory) => !isThemeDirectory(directory));
+}
+
+/** Every theme app extension in extensions/. */
+export function listThemeExtensions(root = "extensions"): string[] {
+  return extensionDirectories(root).filter(isThemeDirectory);
+}
+
+/** The sizes of a theme extension's scripts as shoppers' browsers fetch them. */
+export function themeScriptSizes(directory: string): BundleSize[] {
+  const assets = path.join(directory, "assets");
+  if (!existsSync(assets)) return [];
+  return readdirSync(assets)
+    .filter((file) => file.endsWith(".js"))
+    .sort()
+    .map((file) => {
+      const code = readFileSync(path.join(assets, file));
+      return { bundle: path.relative(process.cwd(), path.join(assets, file)), rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+    });
+}
+
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<number> {
-  const sizes: BundleSize[] = [];
-  for (const directory of listExtensions()) sizes.push(...(await buildExtension(directory)));
+  const sizes: (BundleSize & { limit: number })[] = [];
+  for (const directory of listExtensions()) sizes.push(...(await buildExtension(directory)).map((size) => ({ ...size, limit: COMPRESSED_LIMIT_BYTES })));
+  for (const directory of listThemeExtensions()) sizes.push(...themeScriptSizes(directory).map((size) => ({ ...size, limit: THEME_SCRIPT_LIMIT_BYTES })));
   const width = Math.max(...sizes.map((size) => size.bundle.length));
   let tooLarge = 0;
   for (const size of sizes) {
-    const over = size.gzipBytes > COMPRESSED_LIMIT_BYTES;
+    const over = size.gzipBytes > size.limit;
     if (over) tooLarge += 1;
     console.log(
-      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${over ? "  OVER THE 64 KB LIMIT" : ""}`,
+      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${over ? `  OVER THE ${kilobytes(size.limit)} LIMIT` : ""}`,
     );
   }
   if (tooLarge > 0) {
-    console.error(`${tooLarge} bundle(s) over Shopify's ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed limit.`);
+    console.error(`${tooLarge} bundle(s) or theme script(s) over their compressed limit (admin ${kilobytes(COMPRESSED_LIMIT_BYTES)}, storefront ${kilobytes(THEME_SCRIPT_LIMIT_BYTES)}).`);
     return 1;
   }
-  console.log(`${sizes.length} bundle(s) from ${listExtensions().length} extension(s), each under ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed.`);
+  console.log(`${sizes.length} bundle(s) and theme script(s) from ${listExtensions().length + listThemeExtensions().length} extension(s), each under its compressed limit.`);
   return 0;
 }
 
