@@ -39,8 +39,7 @@ export const STOREFRONT_PRODUCTS: StorefrontProduct[] = [
 
 const EXTENSION_DIR = path.resolve("extensions/delivery-estimate");
 const ASSET_PATH = "/cdn/extensions/delivery-estimate/assets/";
-const LANGUAGES = ["en", "hi"] as const;
-type Language = (typeof LANGUAGES)[number];
+type Language = "en" | "hi";
 
 export interface StorefrontOptions {
   shop: string;
