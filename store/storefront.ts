@@ -97,22 +97,21 @@ export function createStorefront(options: StorefrontOptions) {
     });
   }
 
-  async function productPage(product: StorefrontProduct, language: Language): Promise<Response> {
-    const price = new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(product.pricePaise / 100);
-    const block = withBlock ? await renderBlock(product, language) : "";
+  /** The theme's layout around a page's content: the shop's name and look. */
+  function layout({ title, language, body, switchTo }: { title: string; language: Language; body: string; switchTo?: string }): string {
     const other: Language = language === "hi" ? "en" : "hi";
-    const html = `<!doctype html>
+    return `<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(product.title)} – ${escapeHtml(options.shopName)}</title>
+<title>${escapeHtml(title)} – ${escapeHtml(options.shopName)}</title>
 <style>
   body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1f1f1f; }
   header, footer { padding: 1rem 1.25rem; background: #f6f3ee; }
   header { display: flex; justify-content: space-between; align-items: center; }
   main { display: grid; gap: 2rem; padding: 1.25rem; max-width: 64rem; margin: 0 auto; }
-  @media (min-width: 750px) { main { grid-template-columns: 1fr 1fr; } }
+  @media (min-width: 750px) { main.product { grid-template-columns: 1fr 1fr; } }
   .media { aspect-ratio: 4 / 5; background: linear-gradient(135deg, #e9dccb, #c9b79c); border-radius: 8px; }
   h1 { margin: 0 0 .5rem; font-size: 1.75rem; }
   .price { font-size: 1.25rem; margin: 0 0 1rem; }
@@ -120,8 +119,19 @@ export function createStorefront(options: StorefrontOptions) {
 </style>
 </head>
 <body>
-<header><a href="${language === "hi" ? "/hi" : ""}/products/${STOREFRONT_PRODUCTS[0]!.handle}">${escapeHtml(options.shopName)}</a><a href="${other === "en" ? "" : "/hi"}/products/${product.handle}" hreflang="${other}">${other === "hi" ? "हिन्दी" : "English"}</a></header>
-<main>
+<header><a href="${language === "hi" ? "/hi" : ""}/products/${STOREFRONT_PRODUCTS[0]!.handle}">${escapeHtml(options.shopName)}</a>${switchTo ? `<a href="${escapeHtml(switchTo)}" hreflang="${other}">${other === "hi" ? "हिन्दी" : "English"}</a>` : ""}</header>
+${body}
+<footer>© ${escapeHtml(options.shopName)}</footer>
+</body>
+</html>`;
+  }
+
+  const page = (html: string, status = 200, cacheControl = "no-store") => new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": cacheControl } });
+
+  async function productPage(product: StorefrontProduct, language: Language): Promise<Response> {
+    const price = new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(product.pricePaise / 100);
+    const block = withBlock ? await renderBlock(product, language) : "";
+    const body = `<main class="product">
   <div class="media" role="img" aria-label="${escapeHtml(product.title)}"></div>
   <div>
     <h1>${escapeHtml(product.title)}</h1>
@@ -130,11 +140,23 @@ export function createStorefront(options: StorefrontOptions) {
     <button class="buy" type="button">${language === "hi" ? "कार्ट में डालें" : "Add to cart"}</button>
     <p class="description">${escapeHtml(product.description)}</p>
   </div>
-</main>
-<footer>© ${escapeHtml(options.shopName)}</footer>
-</body>
-</html>`;
-    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+</main>`;
+    return page(layout({ title: product.title, language, body, switchTo: `${language === "hi" ? "" : "/hi"}/products/${product.handle}` }));
+  }
+
+  /**
+   * An app's `application/liquid` answer is rendered as Liquid with the shop's objects and put in the theme's layout,
+   * unless it opts out with `{% layout none %}`.
+   */
+  async function renderLiquidAnswer(source: string, status: number, cacheControl: string | null, language: Language): Promise<Response> {
+    const noLayout = /^\s*\{%-?\s*layout\s+none\s*-?%\}/.test(source);
+    const engine = new Liquid({ strictFilters: true, ownPropertyOnly: true });
+    engine.registerTag("layout", class extends Tag {
+      *render(): Generator<unknown, void, unknown> {}
+    });
+    const content = await engine.parseAndRender(source, { shop: { name: options.shopName, url: "" } });
+    const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(content)?.[1] ?? options.shopName;
+    return page(noLayout ? content : layout({ title, language, body: `<main>${content}</main>` }), status, cacheControl ?? "no-store");
   }
 
   async function forwardToApp(request: Request, url: URL): Promise<Response> {
@@ -151,6 +173,11 @@ export function createStorefront(options: StorefrontOptions) {
       answer = await fetch(forwarded, { method: request.method, headers: { Accept: request.headers.get("accept") ?? "*/*", "Accept-Language": request.headers.get("accept-language") ?? "" }, redirect: "manual" });
     } catch {
       return new Response("The app did not answer", { status: 502 });
+    }
+    const contentType = answer.headers.get("content-type") ?? "";
+    if (contentType.startsWith("application/liquid")) {
+      const language: Language = /^hi\b/i.test(request.headers.get("accept-language") ?? "") ? "hi" : "en";
+      return renderLiquidAnswer(await answer.text(), answer.status, answer.headers.get("cache-control"), language);
     }
     const headers = new Headers();
     for (const name of ["content-type", "cache-control", "location", "retry-after"]) {

@@ -51,3 +51,14 @@ export async function noteProxyPath(shop: string, pathPrefix: string, known: Pic
   });
   return true;
 }
+
+/**
+ * The tracking link to write on a new fulfillment when the merchant chose the shop's own domain and Dakiya has
+ * seen the store's proxy path: `https://{shop}{path}/track/{awb}` (Shopify sends the myshopify domain on to the
+ * shop's primary domain). Null otherwise: the courier's link stands.
+ */
+export async function shopDomainTrackingUrl(shop: string, awb: string): Promise<string | null> {
+  const settings = await prisma.storefrontSettings.findUnique({ where: { shop }, select: { trackOnShopDomain: true, proxyPathPrefix: true } });
+  if (!settings?.trackOnShopDomain || !settings.proxyPathPrefix) return null;
+  return `https://${shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}`;
+}
