@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { bundlesOf, COMPRESSED_LIMIT_BYTES, listExtensions, sizeReport } from "./build-extensions";
+import { bundlesOf, COMPRESSED_LIMIT_BYTES, isThemeExtension, listExtensions, sizeReport, THEME_SCRIPT_LIMIT_BYTES } from "./build-extensions";
 
 const scratch: string[] = [];
 afterEach(() => {
@@ -23,6 +23,17 @@ describe("checking the extensions' bundles", () => {
     const found = listExtensions();
     expect(found).toEqual(expect.arrayContaining(["extensions/dakiya-shipment-block", "extensions/ship-selected-with-dakiya", "extensions/ship-with-dakiya"]));
     expect(found).not.toContain("extensions/shared");
+  });
+
+  it("holds the storefront's theme script to 10 KB compressed, measured as shoppers' browsers fetch it", () => {
+    expect(isThemeExtension('name = "x"\ntype = "theme"\n')).toBe(true);
+    expect(isThemeExtension('[[extensions]]\ntype = "ui_extension"\n')).toBe(false);
+    const scripts = bundlesOf("extensions/delivery-estimate");
+    expect(scripts.map((script) => script.bundle)).toEqual(["extensions/delivery-estimate/assets/delivery-estimate.js"]);
+    for (const script of scripts) {
+      expect(script.limit).toBe(THEME_SCRIPT_LIMIT_BYTES);
+      expect(script.gzipBytes).toBeLessThan(THEME_SCRIPT_LIMIT_BYTES);
+    }
   });
 
   it("measures the shipped JavaScript only, not source maps or metafiles", () => {

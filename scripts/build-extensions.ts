@@ -3,6 +3,9 @@
  * login nor the network) and checks what it wrote: Shopify refuses a deploy whose UI extension bundle is over 64 KB
  * compressed, so this prints every bundle's size and fails the build before that. The CLI also validates each
  * extension's configuration and the app's `shopify.app.toml` and `shopify.web.toml` as a deploy would.
+ *
+ * Theme app extensions (`type = "theme"`) are not bundled: Shopify serves their Liquid and assets as they are. Their
+ * scripts load on the merchant's storefront, where every byte costs shoppers, so each is held to 10 KB compressed.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -10,12 +13,19 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 export const COMPRESSED_LIMIT_BYTES = 64 * 1024;
+export const THEME_SCRIPT_LIMIT_BYTES = 10 * 1024;
 
 export interface BundleSize {
   bundle: string;
   rawBytes: number;
   gzipBytes: number;
+  /** The compressed size it must stay under. */
+  limit: number;
 }
+
+/** A theme app extension's toml says `type = "theme"` at its top level. */
+export const isThemeExtension = (toml: string) => /^\s*type\s*=\s*"theme"\s*$/m.test(toml);
+const isThemeDirectory = (directory: string) => isThemeExtension(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8"));
 
 /** Every directory in extensions/ that holds a shopify.extension.toml. */
 export function listExtensions(root = "extensions"): string[] {
@@ -25,28 +35,36 @@ export function listExtensions(root = "extensions"): string[] {
     .sort();
 }
 
-/** The JavaScript bundles the CLI wrote into an extension's dist/ (source maps and metafiles are not shipped). */
-export function bundlesOf(directory: string): BundleSize[] {
-  const dist = path.join(directory, "dist");
-  if (!existsSync(dist)) return [];
-  return readdirSync(dist)
+function sizesOf(directory: string, files: string[], limit: number): BundleSize[] {
+  return files
     .filter((file) => file.endsWith(".js"))
     .sort()
     .map((file) => {
-      const code = readFileSync(path.join(dist, file));
-      return { bundle: path.join(dist, file), rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+      const code = readFileSync(path.join(directory, file));
+      return { bundle: path.join(directory, file), rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, limit };
     });
+}
+
+/**
+ * What an extension ships, with its limit: a UI extension's bundles the CLI wrote into dist/ (source maps and
+ * metafiles are not shipped), or a theme extension's scripts in assets/.
+ */
+export function bundlesOf(directory: string): BundleSize[] {
+  const theme = existsSync(path.join(directory, "shopify.extension.toml")) && isThemeDirectory(directory);
+  const shipped = path.join(directory, theme ? "assets" : "dist");
+  if (!existsSync(shipped)) return [];
+  return sizesOf(shipped, readdirSync(shipped), theme ? THEME_SCRIPT_LIMIT_BYTES : COMPRESSED_LIMIT_BYTES);
 }
 
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** One line per bundle, and the bundles over the limit. */
+/** One line per bundle, and the bundles over their limit. */
 export function sizeReport(sizes: BundleSize[]): { lines: string[]; tooLarge: BundleSize[] } {
   const width = Math.max(0, ...sizes.map((size) => size.bundle.length));
-  const tooLarge = sizes.filter((size) => size.gzipBytes > COMPRESSED_LIMIT_BYTES);
+  const tooLarge = sizes.filter((size) => size.gzipBytes > size.limit);
   const lines = sizes.map(
     (size) =>
-      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${size.gzipBytes > COMPRESSED_LIMIT_BYTES ? "  OVER THE 64 KB LIMIT" : ""}`,
+      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${size.gzipBytes > size.limit ? `  OVER THE ${kilobytes(size.limit)} LIMIT` : ""}`,
   );
   return { lines, tooLarge };
 }
@@ -71,10 +89,10 @@ function main(): number {
   const { lines, tooLarge } = sizeReport(sizes);
   for (const line of lines) console.log(line);
   if (tooLarge.length > 0) {
-    console.error(`${tooLarge.length} bundle(s) over Shopify's ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed limit.`);
+    console.error(`${tooLarge.length} bundle(s) or theme script(s) over their compressed limit (admin ${kilobytes(COMPRESSED_LIMIT_BYTES)}, storefront ${kilobytes(THEME_SCRIPT_LIMIT_BYTES)}).`);
     return 1;
   }
-  console.log(`${sizes.length} bundle(s) from ${listExtensions().length} extension(s), each under ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed.`);
+  console.log(`${sizes.length} bundle(s) and theme script(s) from ${listExtensions().length} extension(s), each under its compressed limit.`);
   return 0;
 }
 

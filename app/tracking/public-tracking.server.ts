@@ -247,6 +247,8 @@ export interface PublicTrackingDeps {
   baseSeconds?: number;
   /** Asks for the shop's tracking sync; the job queue by default. */
   requestSync?: (shop: string) => Promise<unknown>;
+  /** Only this shop's shipments (the page on a shop's own domain shows no other shop's parcels). */
+  shop?: string;
 }
 
 /** Whether `given` is the token of the shipment's stored link; compared in constant time. */
@@ -268,7 +270,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
   if (!awb) return null;
   const now = (deps.now ?? (() => new Date()))();
   const shipment = await prisma.shipment.findFirst({
-    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES } },
+    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES }, ...(deps.shop ? { shop: deps.shop } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       shop: true,
