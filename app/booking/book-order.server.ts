@@ -272,7 +272,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
       const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
       // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
       // The merchant may have chosen the tracking page on the shop's own domain (Storefront settings).
-      const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb)) ?? created.tracking_url;
+      const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb, created.tracking_url)) ?? created.tracking_url;
       shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl, lastError: null, nextSyncAt: deps.now() });
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;

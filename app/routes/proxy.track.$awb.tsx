@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
 import { proxyPathOf } from "~/storefront/app-proxy";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
@@ -30,7 +31,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const wait = shopLookupLimiter.take(session.shop);
   if (wait > 0) return liquid(`<p>${retryMessage(language, wait)}</p>`, { status: 429, headers: { "Retry-After": String(wait), "Cache-Control": "no-store" } });
 
-  const tracking = await getPublicTracking(params.awb, { shop: session.shop });
+  const tracking = await getPublicTracking(params.awb, { shop: session.shop, token: url.searchParams.get(TRACKING_LINK_TOKEN_PARAM) });
   if (!tracking) return liquid(renderShopTrackingNotFound(language), { status: 404, headers: { "Cache-Control": "no-store" } });
   return liquid(renderShopTracking(tracking, language), { headers: { "Cache-Control": "private, max-age=60" } });
 };

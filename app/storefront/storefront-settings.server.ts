@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import type { StorefrontSettings } from "@prisma/client";
 import prisma from "~/db.server";
+import { TRACKING_LINK_TOKEN_PARAM, trackingLinkTokenOf } from "~/shipping/tracking-url";
 
 /** A shop's storefront settings; a shop that never saved any gets the defaults (the estimate off). */
 export async function getStorefrontSettings(shop: string): Promise<StorefrontSettings> {
@@ -54,11 +56,14 @@ export async function noteProxyPath(shop: string, pathPrefix: string, known: Pic
 
 /**
  * The tracking link to write on a new fulfillment when the merchant chose the shop's own domain and Dakiya has
- * seen the store's proxy path: `https://{shop}{path}/track/{awb}` (Shopify sends the myshopify domain on to the
- * shop's primary domain). Null otherwise: the courier's link stands.
+ * seen the store's proxy path: `https://{shop}{path}/track/{awb}?token=…` (Shopify sends the myshopify domain on to
+ * the shop's primary domain). The token is the one of the courier's own link when it has one, else a new random
+ * one: whoever holds the link sees the parcel's details, a number typed or guessed only its stage. Null otherwise:
+ * the courier's link stands.
  */
-export async function shopDomainTrackingUrl(shop: string, awb: string): Promise<string | null> {
+export async function shopDomainTrackingUrl(shop: string, awb: string, courierTrackingUrl?: string | null): Promise<string | null> {
   const settings = await prisma.storefrontSettings.findUnique({ where: { shop }, select: { trackOnShopDomain: true, proxyPathPrefix: true } });
   if (!settings?.trackOnShopDomain || !settings.proxyPathPrefix) return null;
-  return `https://${shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}`;
+  const token = trackingLinkTokenOf(courierTrackingUrl) ?? randomBytes(16).toString("base64url");
+  return `https://${shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}?${TRACKING_LINK_TOKEN_PARAM}=${token}`;
 }

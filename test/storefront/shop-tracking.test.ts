@@ -19,6 +19,8 @@ let store: Awaited<ReturnType<typeof startStore>>;
 const run = `${Date.now() % 1_000_000}${randomInt(1_000)}`.padEnd(9, "0");
 const AWB = `7${run}01`;
 const OTHER_SHOPS_AWB = `7${run}02`;
+// The token of the link the courier sandbox handed out with the booking: the shipping email's link carries it.
+const TOKEN = "Vw3kQp9ZxL2mNc7RtY5bHa";
 
 async function seedShipment(shop: string, awb: string) {
   await prisma.shipment.create({
@@ -30,6 +32,7 @@ async function seedShipment(shop: string, awb: string) {
       requestPayload: JSON.stringify({ order_id: "#4001", name: "Meera Nair", mobile: "9895012345", address_line_1: "TC 12/345, Pattom", city: "Thiruvananthapuram", pincode: "695004" }),
       courierEnvironment: "test",
       awb,
+      trackingUrl: `${getConfig().SHOPIFY_APP_URL}/track/${awb}?token=${TOKEN}`,
       courierId: 1,
       courierName: "Delhivery Surface",
       paymentMode: "prepaid",
@@ -61,7 +64,7 @@ const track = (request: Request, awb: string) => responseOf(() => shopTrackLoade
 
 describe("tracking on the shop's own domain", () => {
   it("shows the shop's parcel as Liquid for the theme, with the courier's words unable to run as Liquid", async () => {
-    const response = await track(shopperRequest(`/track/${AWB}`), AWB);
+    const response = await track(shopperRequest(`/track/${AWB}?token=${TOKEN}`), AWB);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/liquid");
     const body = await response.text();
@@ -71,6 +74,17 @@ describe("tracking on the shop's own domain", () => {
     expect(body).toContain("&#123;&#123; shop.name &#125;&#125;");
     // The shopper's name is redacted from the courier's words, as on /track.
     expect(body).not.toContain("Meera");
+  });
+
+  it("shows only the stage to an awb typed or guessed without the link's token", async () => {
+    for (const path of [`/track/${AWB}`, `/track/${AWB}?token=AAAAAAAAAAAAAAAAAAAAAA`]) {
+      const response = await track(shopperRequest(path), AWB);
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      expect(body).toContain(AWB);
+      expect(body).not.toContain("Thiruvananthapuram");
+      expect(body).not.toContain("Kochi");
+    }
   });
 
   it("shows no other shop's parcel, and refuses a forged request", async () => {
@@ -83,7 +97,12 @@ describe("tracking on the shop's own domain", () => {
     await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: true });
     // The path Shopify sends with each proxied request is what the link uses (here a renamed one).
     expect((await track(shopperRequest(`/track/${AWB}`, { pathPrefix: "/a/parcel" }), AWB)).status).toBe(200);
-    expect(await shopDomainTrackingUrl(store.domain, AWB)).toBe(`https://${store.domain}/a/parcel/track/${AWB}`);
+    // The link keeps the token of the courier's own link, so the page on the shop's domain shows the details too.
+    expect(await shopDomainTrackingUrl(store.domain, AWB, `${getConfig().SHOPIFY_APP_URL}/track/${AWB}?token=${TOKEN}`)).toBe(`https://${store.domain}/a/parcel/track/${AWB}?token=${TOKEN}`);
+    // A courier whose link has no token of Dakiya's: a new random one, different each time.
+    const [first, second] = [await shopDomainTrackingUrl(store.domain, AWB, "https://courier.example/t/1"), await shopDomainTrackingUrl(store.domain, AWB, null)];
+    expect(first).toMatch(new RegExp(`^https://${store.domain.replace(/\./g, "\\.")}/a/parcel/track/${AWB}\\?token=[A-Za-z0-9_-]{22}$`));
+    expect(second).not.toBe(first);
     const appPage = await responseOf(() => trackLoader({ request: new Request(`${getConfig().SHOPIFY_APP_URL}/track/${AWB}`), params: { awb: AWB }, context: { clientAddress: `10.9.${randomInt(250)}.${randomInt(250)}` } }) as Promise<Response>);
     expect(appPage.status).toBe(200);
   });
