@@ -15,6 +15,7 @@ import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.ser
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
+import { recordRoutingText } from "~/documents/documents.server";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -269,6 +270,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
     try {
       const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
+      await recordRoutingText(shipment.shop, shipment.id, created.additional_info);
       // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
       shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null, nextSyncAt: deps.now() });
     } catch (error) {

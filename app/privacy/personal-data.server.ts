@@ -30,6 +30,10 @@ export async function forgetShop(shop: string): Promise<void> {
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
     // Tracking entries go with their shipments (cascade).
     prisma.shipment.deleteMany({ where: { shop } }),
+    prisma.shipmentDocument.deleteMany({ where: { shop } }),
+    prisma.manifest.deleteMany({ where: { shop } }),
+    prisma.manifestShipment.deleteMany({ where: { shop } }),
+    prisma.shopDocumentSettings.deleteMany({ where: { shop } }),
     prisma.orderRecord.deleteMany({ where: { shop } }),
     prisma.shopSync.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
