@@ -6,8 +6,10 @@ const configOf = (directory: string) =>
   readExtensionConfig(readFileSync(`${directory}/shopify.extension.toml`, "utf8"));
 
 describe("building the admin extensions", () => {
-  it("finds the three extensions", () => {
+  it("finds the five extensions", () => {
     expect(listExtensions()).toEqual([
+      "extensions/dakiya-print-label",
+      "extensions/dakiya-print-labels",
       "extensions/dakiya-shipment-block",
       "extensions/ship-selected-with-dakiya",
       "extensions/ship-with-dakiya",

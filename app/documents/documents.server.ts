@@ -32,7 +32,7 @@ export async function recordRoutingText(shop: string, shipmentId: number, routin
 }
 
 /** The selected shipments, each one of this shop's, booked and not cancelled; anything else is refused, naming it. */
-export async function printableShipments(shop: string, selection: ShipmentSelection): Promise<Shipment[]> {
+export async function printableShipments(shop: string, selection: ShipmentSelection, { skipUnprintable = false } = {}): Promise<Shipment[]> {
   const keys = "shipmentIds" in selection ? selection.shipmentIds : selection.orderGids;
   if (keys.length === 0) throw new DocumentRefusal(400, "Choose at least one shipment to print.");
   if (keys.length > MAX_SHIPMENTS_PER_DOCUMENT) {
@@ -47,6 +47,7 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
   const ordered: Shipment[] = [];
   for (const key of new Set<number | string>(keys)) {
     const shipment = byKey.get(key);
+    if (skipUnprintable && (!shipment || !isPrintable(shipment, cancelledOrders))) continue;
     // Another shop's shipment and one that does not exist answer alike: nothing is revealed.
     if (!shipment) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
     const name = shipment.orderName || `Shipment ${shipment.id}`;
@@ -54,7 +55,12 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
     if (!BOOKED.includes(shipment.status) || !shipment.awb) throw new DocumentRefusal(409, `${name} is not booked yet: book it first, then print its label.`);
     ordered.push(shipment);
   }
+  if (ordered.length === 0) throw new DocumentRefusal(409, "None of the selected orders has a label to print: book them with Dakiya first.");
   return ordered;
+}
+
+function isPrintable(shipment: Shipment, cancelledOrders: ReadonlySet<string>): boolean {
+  return BOOKED.includes(shipment.status) && Boolean(shipment.awb) && !cancelledOrders.has(shipment.orderGid);
 }
 
 /** The pickup warehouses of a set of shipments, read once each; one the courier cannot give is named by its id. */
@@ -117,8 +123,12 @@ export interface RenderedDocument {
  * The labels of the selected shipments in one PDF, in the shop's layout, and each shipment's label recorded as
  * printed (the first time only).
  */
-export async function printLabels(shop: string, selection: ShipmentSelection, options: { now?: Date; layout?: LabelLayout; client?: CourierClient } = {}): Promise<RenderedDocument> {
-  const shipments = await printableShipments(shop, selection);
+export async function printLabels(
+  shop: string,
+  selection: ShipmentSelection,
+  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean } = {},
+): Promise<RenderedDocument> {
+  const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
   const settings = await getShopSettings(shop);
   const documentSettings = await getDocumentSettings(shop);
   const client = options.client ?? courierClientFor(courierCredentialsOf(settings));

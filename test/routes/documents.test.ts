@@ -4,6 +4,7 @@ import { signDocumentLink, verifyDocumentLink } from "~/documents/document-links
 import { createManifest, DocumentRefusal, pendingPickups, printLabels, shipmentsNotPrinted } from "~/documents/documents.server";
 import { loader as labelsLoader } from "~/routes/api.labels";
 import { loader as manifestLoader } from "~/routes/api.manifests.$id";
+import { loader as orderLoader } from "~/routes/api.orders.$id";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { loader as documentLoader } from "~/routes/documents.$token";
@@ -170,5 +171,13 @@ describe("signed links", () => {
     expect(verifyDocumentLink(link.replace("/documents/", ""), new Date(Date.now() + 11 * 60_000))).toBeNull();
     const elsewhere = signDocumentLink({ kind: "labels", shop: "someone-else.myshopify.com", shipmentIds: [delhivery.id] });
     expect(await open(elsewhere)).toMatchObject({ status: 404 });
+  });
+
+  it("gives the order's view for the extensions its label as such a link", async () => {
+    const id = orderNamed("#1002").legacyResourceId;
+    const view = (await ((await orderLoader({ request: store.adminRequest(`/api/orders/${id}`), params: { id }, context: {} })) as Response).json()) as { shipment: { labelUrl: string } };
+    const opened = await open(new URL(view.shipment.labelUrl).pathname);
+    expect(opened.status).toBe(200);
+    expect(pdfPages(opened.pdf)[0]).toContain(delhivery.awb!);
   });
 });
