@@ -15,6 +15,7 @@ import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.ser
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
+import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 
 /**
@@ -270,6 +271,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
     try {
       const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
+      await recordRoutingText(shipment.shop, shipment.id, created.additional_info);
       // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
       // The merchant may have chosen the tracking page on the shop's own domain (Storefront settings).
       const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb, created.tracking_url)) ?? created.tracking_url;

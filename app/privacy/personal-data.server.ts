@@ -36,6 +36,10 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.webhookDelivery.deleteMany({ where: { shop } });
     // Tracking entries go with their shipments (cascade).
     await tx.shipment.deleteMany({ where: { shop } });
+    await tx.shipmentDocument.deleteMany({ where: { shop } });
+    await tx.manifestShipment.deleteMany({ where: { shop } });
+    await tx.manifest.deleteMany({ where: { shop } });
+    await tx.shopDocumentSettings.deleteMany({ where: { shop } });
     await tx.orderRecord.deleteMany({ where: { shop } });
     await tx.shopSync.deleteMany({ where: { shop } });
     await tx.shopSettings.deleteMany({ where: { shop } });

@@ -40,6 +40,8 @@ export interface ShipmentView {
   lastEvent: { label: string; activity: string; location: string | null; at: string } | null;
   /** What the merchant must do when something went wrong (an RTO, say). */
   attention: string | null;
+  /** The shipping label's PDF, a signed link valid for a few minutes; null until booked, and once cancelled. */
+  labelUrl: string | null;
 }
 
 export interface Problem {
@@ -94,6 +96,18 @@ export interface BulkAnswer {
 
 /** The most orders one bulk-ship request may carry. */
 export const BULK_SHIP_LIMIT = 50;
+
+/** The most labels one document takes (the app refuses more, naming the limit). */
+export const LABELS_PER_DOCUMENT = 500;
+
+/**
+ * The app route that answers the labels of these orders as one PDF, for `s-admin-print-action`'s `src`: a path
+ * relative to the app URL, fetched by the admin with its session token. `bookedOnly` leaves out orders that have
+ * no label (not booked, cancelled) instead of refusing the whole document.
+ */
+export function labelsPath(orderGids: readonly string[], { bookedOnly = false } = {}): string {
+  return `/api/labels?orders=${orderGids.map(legacyIdOf).join(",")}${bookedOnly ? "&skip=unbooked" : ""}`;
+}
 
 /** Why a call produced no answer the screen can use. */
 export type ApiFailure =

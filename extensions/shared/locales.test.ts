@@ -5,12 +5,18 @@ import bulkEn from "../ship-selected-with-dakiya/locales/en.default.json";
 import bulkHi from "../ship-selected-with-dakiya/locales/hi.json";
 import actionEn from "../ship-with-dakiya/locales/en.default.json";
 import actionHi from "../ship-with-dakiya/locales/hi.json";
+import printLabelEn from "../dakiya-print-label/locales/en.default.json";
+import printLabelHi from "../dakiya-print-label/locales/hi.json";
+import printLabelsEn from "../dakiya-print-labels/locales/en.default.json";
+import printLabelsHi from "../dakiya-print-labels/locales/hi.json";
 import type { Messages } from "./testing";
 
 const LOCALES: [string, Messages, Messages][] = [
   ["ship-with-dakiya", actionEn, actionHi],
   ["dakiya-shipment-block", blockEn, blockHi],
   ["ship-selected-with-dakiya", bulkEn, bulkHi],
+  ["dakiya-print-label", printLabelEn, printLabelHi],
+  ["dakiya-print-labels", printLabelsEn, printLabelsHi],
 ];
 
 function flatten(messages: Messages, prefix = ""): Map<string, string> {

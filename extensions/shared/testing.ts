@@ -172,6 +172,7 @@ export function shipment(overrides: Partial<ShipmentView> = {}): ShipmentView {
       at: "2026-11-20T09:30:00.000Z",
     },
     attention: null,
+    labelUrl: "https://dakiya.example.in/documents/label-token",
     ...overrides,
   };
 }

@@ -259,7 +259,8 @@ describe("booking from the order page", () => {
     expect(shipment).toMatchObject({ awb, courierStatus: { code: 5, label: "In Transit", at: expect.any(String) }, lastEvent: { label: "In Transit", activity: expect.any(String), at: expect.any(String) } });
     expect(shipment.estimatedDelivery).toEqual(expect.any(String));
     // What the sync stored is what the order page reads later.
-    expect((await getOrder("#1002")).body.shipment).toEqual(shipment);
+    // The label's link is signed afresh on every read: the same shipment, a new link.
+    expect((await getOrder("#1002")).body.shipment).toEqual({ ...shipment, labelUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/documents\/[\w-]+\.[\w-]{43}$/) });
     // The shopper sees it too: each courier entry became one event on the Shopify fulfillment.
     expect(orderNamed("#1002").fulfillments[0]!.events.map((event) => event.status)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT"]);
   });

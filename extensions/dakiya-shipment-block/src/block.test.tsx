@@ -62,6 +62,8 @@ describe("an order shipped with Dakiya", () => {
     const text = pageText();
     expect(text).toContain("Courier Xpressbees");
     expect(text).toContain("AWB XB1234567890");
+    expect(button("Print label").getAttribute("href")).toBe("https://dakiya.example.in/documents/label-token");
+    expect(button("Print label").getAttribute("target")).toBe("_blank");
     expect(text).toContain("Courier status In transit · 20 Nov 2026, 3:00 pm");
     expect(text).toContain("Latest update In transit: Shipment reached hub, Bhiwandi · 20 Nov 2026, 3:00 pm");
     expect(text).toContain("Estimated delivery Tue, 24 Nov");

@@ -236,6 +236,11 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
           {i18n.translate("shipment.track")}
         </s-link>
       )}
+      {shipment.labelUrl && (
+        <s-button href={shipment.labelUrl} target="_blank">
+          {i18n.translate("actions.printLabel")}
+        </s-button>
+      )}
     </s-stack>
   );
 }

@@ -1,0 +1,48 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { getConfig } from "~/config.server";
+import { MAX_SHIPMENTS_PER_DOCUMENT } from "./label-layout";
+
+/**
+ * Links to a document that open outside the app's session (a download in a new tab, the demo's files): signed
+ * with the app's secret, valid for a few minutes, for one shop and exactly the listed shipments or manifest. The
+ * link carries ids, never a shopper's details; anything altered, expired or unknown answers 404 and says no more.
+ */
+export type DocumentGrant = { kind: "labels"; shop: string; shipmentIds: number[] } | { kind: "manifest"; shop: string; manifestId: number };
+
+export const DOCUMENT_LINK_SECONDS = 10 * 60;
+
+const encode = (value: Buffer | string) => Buffer.from(value).toString("base64url");
+
+function signature(body: string): Buffer {
+  return createHmac("sha256", `dakiya-documents:${getConfig().SHOPIFY_API_SECRET}`).update(body).digest();
+}
+
+/** The path of a signed link to a document (relative to the app's URL). */
+export function signDocumentLink(grant: DocumentGrant, now = new Date()): string {
+  const expires = Math.floor(now.getTime() / 1000) + DOCUMENT_LINK_SECONDS;
+  // A random part makes two links to the same document differ, so none can be guessed from another.
+  const body = encode(JSON.stringify({ ...grant, exp: expires, n: randomBytes(9).toString("base64url") }));
+  return `/documents/${body}.${encode(signature(body))}`;
+}
+
+/** The grant a link carries, or null when it is not one Dakiya signed, or no longer valid. */
+export function verifyDocumentLink(token: string, now = new Date()): DocumentGrant | null {
+  if (token.length > 20_000) return null;
+  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const [, body, sent] = match;
+  const expected = signature(body!);
+  const given = Buffer.from(sent!, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const grant = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as Record<string, unknown>;
+    if (typeof grant.exp !== "number" || grant.exp * 1000 < now.getTime() || typeof grant.shop !== "string") return null;
+    if (grant.kind === "labels" && Array.isArray(grant.shipmentIds) && grant.shipmentIds.length <= MAX_SHIPMENTS_PER_DOCUMENT && grant.shipmentIds.every((id) => Number.isSafeInteger(id))) {
+      return { kind: "labels", shop: grant.shop, shipmentIds: grant.shipmentIds as number[] };
+    }
+    if (grant.kind === "manifest" && Number.isSafeInteger(grant.manifestId)) return { kind: "manifest", shop: grant.shop, manifestId: grant.manifestId as number };
+  } catch {
+    // Signed by us yet unreadable cannot happen; treated as any other bad link.
+  }
+  return null;
+}

@@ -1,0 +1,258 @@
+import type { Shipment } from "@prisma/client";
+import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
+import prisma from "~/db.server";
+import { describeError } from "~/logging.server";
+import type { CourierClient } from "~/shipping/client.server";
+import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
+import { labelFacts, type LabelAddress } from "./label-facts";
+import { isLabelLayout, LABEL_LAYOUTS, MAX_SHIPMENTS_PER_DOCUMENT, type LabelLayout } from "./label-layout";
+import { renderLabels } from "./label-pdf.server";
+import { renderManifest } from "./manifest-pdf.server";
+
+/** Why a document was not made, in words the merchant can act on, with the HTTP status that says so. */
+export class DocumentRefusal extends Error {
+  override name = "DocumentRefusal";
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Which shipments a document is for: by Dakiya's shipment ids or by the Shopify orders they ship. */
+export type ShipmentSelection = { shipmentIds: readonly number[] } | { orderGids: readonly string[] };
+
+const BOOKED: readonly string[] = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED];
+
+/** Keeps the courier's routing text from the booking's answer, for the label. */
+export async function recordRoutingText(shop: string, shipmentId: number, routingText: string): Promise<void> {
+  const text = routingText.slice(0, 1_000);
+  await prisma.shipmentDocument.upsert({ where: { shipmentId }, create: { shipmentId, shop, routingText: text }, update: { routingText: text } });
+}
+
+/** The selected shipments, each one of this shop's, booked and not cancelled; anything else is refused, naming it. */
+export async function printableShipments(shop: string, selection: ShipmentSelection, { skipUnprintable = false } = {}): Promise<Shipment[]> {
+  const keys = "shipmentIds" in selection ? selection.shipmentIds : selection.orderGids;
+  if (keys.length === 0) throw new DocumentRefusal(400, "Choose at least one shipment to print.");
+  if (keys.length > MAX_SHIPMENTS_PER_DOCUMENT) {
+    throw new DocumentRefusal(400, `One document takes at most ${MAX_SHIPMENTS_PER_DOCUMENT} shipments; ${keys.length} were chosen. Print them in parts.`);
+  }
+  const where = "shipmentIds" in selection ? { shop, id: { in: [...selection.shipmentIds] } } : { shop, orderGid: { in: [...selection.orderGids] } };
+  const rows = await prisma.shipment.findMany({ where });
+  const byKey = new Map<number | string, Shipment>(rows.map((row) => ["shipmentIds" in selection ? row.id : row.orderGid, row]));
+  const cancelledOrders = new Set(
+    (await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: rows.map((row) => row.orderGid) }, cancelledAt: { not: null } }, select: { orderGid: true } })).map((record) => record.orderGid),
+  );
+  const ordered: Shipment[] = [];
+  for (const key of new Set<number | string>(keys)) {
+    const shipment = byKey.get(key);
+    if (skipUnprintable && (!shipment || !isPrintable(shipment, cancelledOrders))) continue;
+    // Another shop's shipment and one that does not exist answer alike: nothing is revealed.
+    if (!shipment) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
+    const name = shipment.orderName || `Shipment ${shipment.id}`;
+    if (shipment.status === SHIPMENT_STATUS.CANCELLED || cancelledOrders.has(shipment.orderGid)) throw new DocumentRefusal(409, `${name} was cancelled: it has no label to print.`);
+    if (!BOOKED.includes(shipment.status) || !shipment.awb) throw new DocumentRefusal(409, `${name} is not booked yet: book it first, then print its label.`);
+    ordered.push(shipment);
+  }
+  if (ordered.length === 0) throw new DocumentRefusal(409, "None of the selected orders has a label to print: book them with Dakiya first.");
+  return ordered;
+}
+
+function isPrintable(shipment: Shipment, cancelledOrders: ReadonlySet<string>): boolean {
+  return BOOKED.includes(shipment.status) && Boolean(shipment.awb) && !cancelledOrders.has(shipment.orderGid);
+}
+
+/** The pickup warehouses of a set of shipments, read once each; one the courier cannot give is named by its id. */
+async function returnAddresses(client: CourierClient, warehouseIds: ReadonlySet<number>): Promise<Map<number, LabelAddress>> {
+  const addresses = new Map<number, LabelAddress>();
+  await Promise.all(
+    [...warehouseIds].map(async (id) => {
+      try {
+        const warehouse = await client.getWarehouse(id);
+        addresses.set(id, {
+          name: warehouse.company_name || warehouse.warehouse_name,
+          address1: warehouse.address_line_1,
+          address2: warehouse.address_line_2,
+          city: warehouse.city,
+          state: warehouse.state,
+          pincode: String(warehouse.pincode),
+          phone: warehouse.mobile,
+        });
+      } catch (error) {
+        // The label still prints without the courier: the return address then names the warehouse by its id.
+        console.warn(`documents: warehouse ${id} could not be read (${describeError(error)})`);
+        addresses.set(id, { name: `Pickup warehouse ${id}`, address1: "", address2: "", city: "", state: "", pincode: "", phone: "" });
+      }
+    }),
+  );
+  return addresses;
+}
+
+function warehouseOf(shipment: Pick<Shipment, "warehouseId">, defaultWarehouseId: number | null): number {
+  // A booking without a warehouse went to the account's primary one, which the shop's settings name (1 by default).
+  return shipment.warehouseId ?? defaultWarehouseId ?? 1;
+}
+
+export interface DocumentSettings {
+  labelLayout: LabelLayout;
+  shopName: string;
+}
+
+export async function getDocumentSettings(shop: string): Promise<DocumentSettings> {
+  const row = await prisma.shopDocumentSettings.findUnique({ where: { shop } });
+  return { labelLayout: isLabelLayout(row?.labelLayout) ? row.labelLayout : LABEL_LAYOUTS.THERMAL_4X6, shopName: row?.shopName ?? "" };
+}
+
+export async function saveLabelLayout(shop: string, labelLayout: LabelLayout): Promise<void> {
+  await prisma.shopDocumentSettings.upsert({ where: { shop }, create: { shop, labelLayout }, update: { labelLayout } });
+}
+
+/** The shop's name as Shopify last gave it, kept for documents opened by a signed link (no Shopify session). */
+export async function rememberShopName(shop: string, shopName: string): Promise<void> {
+  const name = shopName.slice(0, 200);
+  await prisma.shopDocumentSettings.upsert({ where: { shop }, create: { shop, shopName: name }, update: { shopName: name } });
+}
+
+export interface RenderedDocument {
+  pdf: Buffer;
+  filename: string;
+}
+
+/**
+ * The labels of the selected shipments in one PDF, in the shop's layout, and each shipment's label recorded as
+ * printed (the first time only).
+ */
+export async function printLabels(
+  shop: string,
+  selection: ShipmentSelection,
+  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean } = {},
+): Promise<RenderedDocument> {
+  const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
+  const settings = await getShopSettings(shop);
+  const documentSettings = await getDocumentSettings(shop);
+  const client = options.client ?? courierClientFor(courierCredentialsOf(settings));
+  const addresses = await returnAddresses(client, new Set(shipments.map((shipment) => warehouseOf(shipment, settings.defaultWarehouseId))));
+  const routing = new Map(
+    (await prisma.shipmentDocument.findMany({ where: { shop, shipmentId: { in: shipments.map((shipment) => shipment.id) } }, select: { shipmentId: true, routingText: true } })).map((row) => [row.shipmentId, row.routingText]),
+  );
+  const labels = shipments.map((shipment) =>
+    labelFacts({
+      shopName: documentSettings.shopName || shop.replace(/\.myshopify\.com$/, ""),
+      orderName: shipment.orderName,
+      awb: shipment.awb!,
+      courierName: shipment.courierName ?? "",
+      routing: routing.get(shipment.id) ?? null,
+      requestPayload: shipment.requestPayload,
+      bookedAt: shipment.createdAt,
+      returnTo: addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!,
+    }),
+  );
+  const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
+  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
+  const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
+  return { pdf, filename };
+}
+
+async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
+  await prisma.$executeRaw`
+    INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")
+    SELECT id, ${shop}, ${at}, ${at} FROM unnest(${[...shipmentIds]}::int[]) AS id
+    ON CONFLICT ("shipmentId") DO UPDATE SET "labelFirstPrintedAt" = ${at}, "updatedAt" = ${at}
+    WHERE "ShipmentDocument"."labelFirstPrintedAt" IS NULL`;
+}
+
+/** Which of these shipments have had their label printed, and when first. */
+export async function labelsPrintedAt(shop: string, shipmentIds: readonly number[]): Promise<Map<number, Date>> {
+  const rows = await prisma.shipmentDocument.findMany({ where: { shop, shipmentId: { in: [...shipmentIds] }, labelFirstPrintedAt: { not: null } }, select: { shipmentId: true, labelFirstPrintedAt: true } });
+  return new Map(rows.map((row) => [row.shipmentId, row.labelFirstPrintedAt!]));
+}
+
+/** The ids of a shop's booked shipments whose label has not been printed yet (the "Not printed yet" filter). */
+export async function shipmentsNotPrinted(shop: string, take = MAX_SHIPMENTS_PER_DOCUMENT): Promise<number[]> {
+  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
+    SELECT s.id FROM "Shipment" s
+    LEFT JOIN "ShipmentDocument" d ON d."shipmentId" = s.id
+    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND d."labelFirstPrintedAt" IS NULL
+    ORDER BY s."createdAt" DESC LIMIT ${take}`;
+  return rows.map((row) => row.id);
+}
+
+/** What waits for a pickup: booked shipments not yet in a manifest, by warehouse and courier. */
+export async function pendingPickups(shop: string): Promise<Array<{ warehouseId: number; courierName: string; count: number }>> {
+  const settings = await getShopSettings(shop);
+  const rows = await prisma.$queryRaw<Array<{ warehouseId: number | null; courierName: string | null; count: bigint }>>`
+    SELECT s."warehouseId", s."courierName", count(*) AS count FROM "Shipment" s
+    LEFT JOIN "ManifestShipment" m ON m."shipmentId" = s.id
+    LEFT JOIN "OrderRecord" o ON o.shop = s.shop AND o."orderGid" = s."orderGid"
+    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
+    GROUP BY s."warehouseId", s."courierName"`;
+  const groups = new Map<string, { warehouseId: number; courierName: string; count: number }>();
+  for (const row of rows) {
+    const warehouseId = warehouseOf(row, settings.defaultWarehouseId);
+    const courierName = row.courierName ?? "";
+    const key = `${warehouseId}\u0000${courierName}`;
+    const group = groups.get(key) ?? { warehouseId, courierName, count: 0 };
+    group.count += Number(row.count);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => a.warehouseId - b.warehouseId || a.courierName.localeCompare(b.courierName));
+}
+
+/**
+ * Makes the manifest of one pickup: every booked shipment of this warehouse and courier not yet handed over, at
+ * most one document's worth, marked handed over in the same transaction so the next manifest does not list them.
+ * Two merchants pressing at once get one manifest each of different shipments, never the same one twice.
+ */
+export async function createManifest(shop: string, warehouseId: number, courierName: string, now = new Date()): Promise<{ id: number; number: number; count: number }> {
+  const settings = await getShopSettings(shop);
+  const primary = settings.defaultWarehouseId ?? 1;
+  return prisma.$transaction(async (tx) => {
+    // One manifest at a time per shop: its number and its shipments are decided together.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(4204, hashtext(${shop}))`;
+    const candidates = await tx.$queryRaw<Array<{ id: number }>>`
+      SELECT s.id FROM "Shipment" s
+      LEFT JOIN "ManifestShipment" m ON m."shipmentId" = s.id
+      LEFT JOIN "OrderRecord" o ON o.shop = s.shop AND o."orderGid" = s."orderGid"
+      WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
+        AND s."courierName" = ${courierName} AND (s."warehouseId" = ${warehouseId} OR (s."warehouseId" IS NULL AND ${warehouseId} = ${primary}))
+      ORDER BY s."createdAt", s.id LIMIT ${MAX_SHIPMENTS_PER_DOCUMENT}`;
+    if (candidates.length === 0) throw new DocumentRefusal(409, `Nothing is waiting for a ${courierName || "courier"} pickup at warehouse ${warehouseId}: every booked shipment there is in a manifest already.`);
+    const last = await tx.manifest.findFirst({ where: { shop }, orderBy: { number: "desc" }, select: { number: true } });
+    const manifest = await tx.manifest.create({ data: { shop, number: (last?.number ?? 0) + 1, warehouseId, courierName, createdAt: now } });
+    await tx.manifestShipment.createMany({ data: candidates.map((candidate) => ({ manifestId: manifest.id, shipmentId: candidate.id, shop })) });
+    return { id: manifest.id, number: manifest.number, count: candidates.length };
+  });
+}
+
+/** A shop's manifests, newest first. */
+export async function listManifests(shop: string, take = 20) {
+  const manifests = await prisma.manifest.findMany({ where: { shop }, orderBy: { number: "desc" }, take, include: { _count: { select: { shipments: true } } } });
+  return manifests.map((manifest) => ({ id: manifest.id, number: manifest.number, warehouseId: manifest.warehouseId, courierName: manifest.courierName, createdAt: manifest.createdAt, count: manifest._count.shipments }));
+}
+
+/** The PDF of a manifest, new or old: the same shipments every time it is printed. */
+export async function printManifest(shop: string, manifestId: number, options: { client?: CourierClient } = {}): Promise<RenderedDocument> {
+  const manifest = await prisma.manifest.findFirst({ where: { id: manifestId, shop }, include: { shipments: true } });
+  if (!manifest) throw new DocumentRefusal(404, `There is no manifest ${manifestId} in this shop.`);
+  const shipments = await prisma.shipment.findMany({ where: { shop, id: { in: manifest.shipments.map((entry) => entry.shipmentId) } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const settings = await getShopSettings(shop);
+  const { shopName } = await getDocumentSettings(shop);
+  const client = options.client ?? courierClientFor(courierCredentialsOf(settings));
+  const warehouse = (await returnAddresses(client, new Set([manifest.warehouseId]))).get(manifest.warehouseId)!;
+  const pdf = await renderManifest({
+    number: manifest.number,
+    shopName: shopName || shop.replace(/\.myshopify\.com$/, ""),
+    courierName: manifest.courierName,
+    warehouse,
+    createdAt: manifest.createdAt,
+    shipments: shipments.map((shipment) => ({ awb: shipment.awb ?? "", orderName: shipment.orderName, packages: 1, codPaise: codToCollect(shipment.requestPayload) })),
+  });
+  return { pdf, filename: `manifest-${manifest.number}.pdf` };
+}
+
+/** What the courier's agent collects for a shipment: the order's total when it is COD, nothing when prepaid. */
+function codToCollect(requestPayload: string): number {
+  const facts = labelFacts({ shopName: "", orderName: "", awb: "", courierName: "", routing: null, requestPayload, bookedAt: new Date(0), returnTo: { name: "", address1: "", address2: "", city: "", state: "", pincode: "", phone: "" } });
+  return facts.payment.mode === "cod" ? facts.payment.collectPaise : 0;
+}

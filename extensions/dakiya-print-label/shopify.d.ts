@@ -1,0 +1,7 @@
+import '@shopify/ui-extensions';
+
+//@ts-ignore
+declare module './src/print.tsx' {
+  const shopify: import('@shopify/ui-extensions/admin.order-details.print-action.render').Api;
+  const globalThis: { shopify: typeof shopify };
+}

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { signDocumentLink, verifyDocumentLink } from "~/documents/document-links.server";
+import { createManifest, DocumentRefusal, pendingPickups, printLabels, shipmentsNotPrinted } from "~/documents/documents.server";
+import { loader as labelsLoader } from "~/routes/api.labels";
+import { loader as manifestLoader } from "~/routes/api.manifests.$id";
+import { loader as orderLoader } from "~/routes/api.orders.$id";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
+import { action as shipAction } from "~/routes/app.orders.$id.ship";
+import { loader as documentLoader } from "~/routes/documents.$token";
+import { resetJobs } from "../support/jobs";
+import { pdfBarcodes, pdfPageCount, pdfPages } from "../support/pdf-reading";
+import { startShippingWorld, type startStore } from "../support/store";
+
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+}
+
+const orderNamed = (name: string) => store.shop.orders.find((order) => order.name === name)!;
+
+async function book(name: string, courierId: number) {
+  const id = orderNamed(name).legacyResourceId;
+  const response = (await shipAction({ request: store.adminRequest(`/app/orders/${id}/ship`, { method: "POST", body: form({ courierId: String(courierId) }) }), params: { id }, context: {} })) as Response;
+  expect(response.status).toBe(200);
+  return prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed(name).id } } });
+}
+
+async function get(run: () => Promise<Response>): Promise<{ status: number; type: string; pdf: Buffer; error?: string }> {
+  let response: Response;
+  try {
+    response = await run();
+  } catch (thrown) {
+    if (thrown instanceof Response) response = thrown;
+    else throw thrown;
+  }
+  const type = response.headers.get("Content-Type") ?? "";
+  if (type.startsWith("application/pdf")) return { status: response.status, type, pdf: Buffer.from(await response.arrayBuffer()) };
+  const text = await response.text();
+  return { status: response.status, type, pdf: Buffer.alloc(0), error: type.includes("json") ? (JSON.parse(text) as { error: string }).error : text };
+}
+
+const labels = (query: string) => get(() => labelsLoader({ request: store.adminRequest(`/api/labels?${query}`), params: {}, context: {} }) as Promise<Response>);
+
+let delhivery: Awaited<ReturnType<typeof book>>;
+let bluedart: Awaited<ReturnType<typeof book>>;
+let second: Awaited<ReturnType<typeof book>>;
+
+beforeAll(async () => {
+  await resetJobs();
+  world = await startShippingWorld();
+  ({ store } = world);
+  await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} });
+  await settingsAction({
+    request: store.adminRequest("/app/settings", { method: "POST", body: form({ mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: "on" }) }),
+    params: {},
+    context: {},
+  });
+  delhivery = await book("#1002", 1);
+  second = await book("#1001", 1);
+  bluedart = await book("#1003", 4);
+});
+afterAll(() => world.close());
+
+describe("labels behind the admin's session", () => {
+  it("prints a booked order's label: the awb scans, the ship-to, PIN, COD, routing and return address read back", async () => {
+    const { status, pdf } = await labels(`orders=${orderNamed("#1002").legacyResourceId}`);
+    expect(status).toBe(200);
+    const [page] = pdfPages(pdf);
+    expect(page).toContain(delhivery.awb!);
+    expect(page).toContain("Delhivery");
+    expect(page).toContain("Rahul Verma");
+    expect(page).toContain("PIN 226024");
+    expect(page).toMatch(/COD — collect ₹[\d,]+\.\d\d/);
+    // The routing text is the courier's own answer at booking, kept for the label.
+    const routing = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
+    expect(routing.routingText).toMatch(/\(226024\)/);
+    expect(page).toContain("(226024)");
+    // The return address is the pickup warehouse the courier holds.
+    expect(page).toContain("Bhiwandi");
+    expect(pdfBarcodes(pdf, { region: { x: 10, y: 34, width: 268, height: 58 } })).toEqual([[delhivery.awb]]);
+  });
+
+  it("records when each label was first printed, and lists what is not printed yet", async () => {
+    const first = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
+    expect(first.labelFirstPrintedAt).toBeInstanceOf(Date);
+    expect(await shipmentsNotPrinted(store.domain)).toEqual(expect.arrayContaining([second.id, bluedart.id]));
+    expect(await shipmentsNotPrinted(store.domain)).not.toContain(delhivery.id);
+    await labels(`shipments=${delhivery.id}`);
+    const again = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
+    expect(again.labelFirstPrintedAt).toEqual(first.labelFirstPrintedAt);
+  });
+
+  it("prints a selection as one PDF, a page per label", async () => {
+    const { status, pdf } = await labels(`shipments=${[delhivery.id, second.id, bluedart.id].join(",")}`);
+    expect(status).toBe(200);
+    expect(pdfPageCount(pdf)).toBe(3);
+    expect(pdfBarcodes(pdf).flat()).toEqual(expect.arrayContaining([delhivery.awb, second.awb, bluedart.awb]));
+  });
+
+  it("refuses what cannot be printed, saying why: not booked, cancelled, unknown, over the limit, malformed", async () => {
+    const notBooked = await labels(`orders=${orderNamed("#1005").legacyResourceId}`);
+    expect(notBooked).toMatchObject({ status: 404, error: expect.stringContaining("no shipment booked") });
+
+    const failed = await prisma.shipment.create({ data: { shop: store.domain, orderGid: orderNamed("#1006").id, orderName: "#1006", status: "failed", requestPayload: "{}", courierEnvironment: "test", paymentMode: "cod" } });
+    expect(await labels(`shipments=${failed.id}`)).toMatchObject({ status: 409, error: "#1006 is not booked yet: book it first, then print its label." });
+
+    await prisma.orderRecord.upsert({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } }, create: { shop: store.domain, orderGid: orderNamed("#1003").id, cancelledAt: new Date() }, update: { cancelledAt: new Date() } });
+    expect(await labels(`shipments=${bluedart.id}`)).toMatchObject({ status: 409, error: expect.stringContaining("#1003 was cancelled") });
+    await prisma.orderRecord.update({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } }, data: { cancelledAt: null } });
+
+    const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(",");
+    expect(await labels(`shipments=${tooMany}`)).toMatchObject({ status: 400, error: expect.stringContaining("at most 500 shipments; 501") });
+    expect(await labels("shipments=abc")).toMatchObject({ status: 400, error: '"abc" is not a shipment id.' });
+    expect(await labels("")).toMatchObject({ status: 400 });
+    expect(await labels("shipments=2147483647")).toMatchObject({ status: 404, error: "There is no shipment 2147483647 in this shop." });
+  });
+
+  it("gives another shop's session nothing of this shop's shipments", async () => {
+    await expect(printLabels("someone-else.myshopify.com", { shipmentIds: [delhivery.id] })).rejects.toMatchObject({ status: 404 });
+    await expect(printLabels("someone-else.myshopify.com", { shipmentIds: [delhivery.id] })).rejects.toBeInstanceOf(DocumentRefusal);
+  });
+});
+
+describe("pickup manifests", () => {
+  it("hands a warehouse's Delhivery shipments over once; the next manifest has nothing to repeat; an old one prints again", async () => {
+    const waiting = await pendingPickups(store.domain);
+    expect(waiting).toEqual(expect.arrayContaining([{ warehouseId: 1, courierName: "Delhivery", count: 2 }, { warehouseId: 1, courierName: "DTDC", count: 1 }]));
+
+    const manifest = await createManifest(store.domain, 1, "Delhivery");
+    expect(manifest).toMatchObject({ number: 1, count: 2 });
+    await expect(createManifest(store.domain, 1, "Delhivery")).rejects.toMatchObject({ status: 409 });
+    expect(await pendingPickups(store.domain)).toEqual([{ warehouseId: 1, courierName: "DTDC", count: 1 }]);
+
+    const printed = await get(() => manifestLoader({ request: store.adminRequest(`/api/manifests/${manifest.id}`), params: { id: String(manifest.id) }, context: {} }) as Promise<Response>);
+    expect(printed.status).toBe(200);
+    const text = pdfPages(printed.pdf).join("\n");
+    expect(text).toContain("Pickup manifest #1");
+    expect(text).toContain("Delhivery");
+    expect(text).toContain("#1001");
+    expect(text).toContain("#1002");
+    expect(text).toMatch(/2 shipments, 2 packages; COD to collect ₹[\d,]+\.\d\d/);
+    expect(text).toContain("Received by (courier's pickup agent)");
+    expect(text).not.toContain(bluedart.awb!);
+    expect(pdfBarcodes(printed.pdf).flat().sort()).toEqual([delhivery.awb, second.awb].sort());
+
+    const reprinted = await get(() => manifestLoader({ request: store.adminRequest(`/api/manifests/${manifest.id}`), params: { id: String(manifest.id) }, context: {} }) as Promise<Response>);
+    expect(pdfBarcodes(reprinted.pdf).flat().sort()).toEqual([delhivery.awb, second.awb].sort());
+    expect(await get(() => manifestLoader({ request: store.adminRequest("/api/manifests/999999"), params: { id: "999999" }, context: {} }) as Promise<Response>)).toMatchObject({ status: 404 });
+  });
+});
+
+describe("signed links", () => {
+  const open = (path: string) => get(() => documentLoader({ request: new Request(`http://localhost${path}`), params: { token: path.replace("/documents/", "") }, context: {} }) as Promise<Response>);
+
+  it("opens the listed labels for a few minutes and nothing else", async () => {
+    const link = signDocumentLink({ kind: "labels", shop: store.domain, shipmentIds: [delhivery.id] });
+    const opened = await open(link);
+    expect(opened.status).toBe(200);
+    expect(pdfPages(opened.pdf)[0]).toContain(delhivery.awb!);
+
+    // Another shipment named in an altered link, a link for another shop, and an expired one: 404, nothing said.
+    const [body, signature] = link.replace("/documents/", "").split(".");
+    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), shipmentIds: [second.id] })).toString("base64url");
+    expect(await open(`/documents/${altered}.${signature}`)).toMatchObject({ status: 404, error: "Not found" });
+    expect(await open("/documents/nothing-here")).toMatchObject({ status: 404, error: "Not found" });
+    expect(verifyDocumentLink(link.replace("/documents/", ""), new Date(Date.now() + 11 * 60_000))).toBeNull();
+    const elsewhere = signDocumentLink({ kind: "labels", shop: "someone-else.myshopify.com", shipmentIds: [delhivery.id] });
+    expect(await open(elsewhere)).toMatchObject({ status: 404 });
+  });
+
+  it("gives the order's view for the extensions its label as such a link", async () => {
+    const id = orderNamed("#1002").legacyResourceId;
+    const view = (await ((await orderLoader({ request: store.adminRequest(`/api/orders/${id}`), params: { id }, context: {} })) as Response).json()) as { shipment: { labelUrl: string } };
+    const opened = await open(new URL(view.shipment.labelUrl).pathname);
+    expect(opened.status).toBe(200);
+    expect(pdfPages(opened.pdf)[0]).toContain(delhivery.awb!);
+  });
+});
