@@ -7,7 +7,7 @@ import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
 import { toPaise } from "~/money";
-import { holdsBooking, isShipmentStatus } from "./shipment-lifecycle";
+import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "./shipments.server";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
@@ -90,15 +90,17 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
   if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: failureReason(quote) };
   let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
   let reason = "Recommended courier";
+  let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
     const decision = decide(rules, { paymentMode: fields.payment_mode, weightKg: fields.package_weight, valueRupees: toPaise(fields.total_amount) / 100, pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] }, quote.rates);
     if (decision.kind === "hold") return { ...named, outcome: "held", reason: decision.reason };
     courierId = decision.courierId;
     reason = decision.reason;
+    ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
-  const outcome = await bookOrder({ shop, admin }, { orderGid, courierId, order, quoted: quote });
+  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship, by ${ruleName}` : "Orders to ship" } }, { orderGid, courierId, order, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
     return {

@@ -16,7 +16,7 @@ import type {
 import { shipmentAttentionItem } from "~/attention/needs-attention.server";
 import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/booking/shipment-lifecycle";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
@@ -97,6 +97,10 @@ const WIRE_STATUS: Record<ShipmentStatus, WireShipmentStatus> = {
   booking: "booking",
   booked_unfulfilled: "booked",
   fulfilled: "fulfilled",
+  // Fulfilled in Shopify, further along at the packing table or back with the courier (issues 19, 20).
+  label_printed: "fulfilled",
+  handed_over: "fulfilled",
+  return_in_transit: "fulfilled",
   failed: "failed",
   cancelled: "cancelled",
 };
@@ -198,7 +202,7 @@ export async function bookOrderShipping(context: ExtensionContext, orderGid: str
   }
   let outcome: BookOutcome;
   try {
-    outcome = await bookOrder(context, { orderGid, courierId });
+    outcome = await bookOrder({ ...context, actor: { kind: "merchant", name: "Shopify order page" } }, { orderGid, courierId });
   } catch (error) {
     if (!(error instanceof ShopifyUnavailableError)) throw error;
     const message = await busyMessage(error);
@@ -238,7 +242,7 @@ export async function syncOrderShipping(context: ExtensionContext, orderGid: str
   const shipment = await getShipmentForOrder(context.shop, orderGid);
   if (shipment?.awb) {
     try {
-      await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now });
+      await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now, actor: { kind: "merchant", name: "Shopify order page" } });
     } catch (error) {
       const message = error instanceof ShopifyUnavailableError ? await busyMessage(error) : error instanceof CourierError ? courierMessage(error) : null;
       if (message === null) throw error;

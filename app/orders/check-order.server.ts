@@ -1,8 +1,9 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
-import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
+import { getShipmentForOrder } from "~/booking/shipments.server";
+import { raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { toPaise } from "~/money";
 import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
@@ -134,7 +135,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
   let outcome: BookOutcome;
   try {
-    outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
+    outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
   } catch (error) {
     // Nothing booked, as far as this worker can tell: no decision is shown until the job's retry takes it again.
     if (!holdingBooking(await getShipmentForOrder(shop, orderGid))) await withdrawDecision(shop, orderGid, DECISION.BOOKED);
@@ -172,7 +173,7 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
     readiness: shipment.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT,
   });
   if (booked && order.shippingAddress && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigest) {
-    await flagShipment(shipment.id, "address_changed", checkedAt);
+    await raiseAttention(shipment, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
   }
   return { kind: "shipment" };
 }

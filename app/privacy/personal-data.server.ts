@@ -2,6 +2,7 @@ import prisma from "~/db.server";
 import { forgetJobsOf } from "~/jobs/job-queue.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { CourierError } from "~/shipping/client.server";
+import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 
 const REDACTED = "[redacted]";
 /** The courier order fields that identify a shopper (spec: Order). */
@@ -28,8 +29,8 @@ export async function forgetShop(shop: string): Promise<void> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
-    // Tracking entries go with their shipments (cascade).
-    prisma.shipment.deleteMany({ where: { shop } }),
+    // Tracking entries and the shipments' history go with them.
+    ...eraseShopShipments(shop),
     prisma.orderRecord.deleteMany({ where: { shop } }),
     prisma.shopSync.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
@@ -60,7 +61,7 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
   for (const shipment of shipments) {
     const payload = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as Record<string, unknown>) : null;
     if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
-    await prisma.shipment.update({ where: { id: shipment.id }, data: { requestPayload: payload ? JSON.stringify(payload) : "" } });
+    await redactBookingBody(shipment, payload ? JSON.stringify(payload) : "", { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
   }
   // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
   const shipmentIds = shipments.map((shipment) => shipment.id);

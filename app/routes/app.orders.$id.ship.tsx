@@ -31,7 +31,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
@@ -81,7 +81,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
   const shipment = await getShipmentForOrder(shop, orderGid);
   if (!shipment?.awb) return json({ kind: "refused" as const, message: "This order has no booked shipment to track yet.", fieldErrors: [] }, { status: 409 });
   try {
-    await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date() }));
+    await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date(), actor: { kind: "merchant", name: "Ship order page" } }));
   } catch (error) {
     if (!(error instanceof CourierError)) throw error;
     const status = error.retryable ? 503 : 422;
