@@ -32,6 +32,7 @@ import { shopifyBusyResponse, type ShopifyBusy } from "~/shopify/busy.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { STAGES, stageLabel } from "~/tracking/courier-progress";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
+import { listShipmentHistory } from "~/shipments/history.server";
 
 /**
  * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
@@ -124,7 +125,7 @@ function attentionOf(shipment: Shipment): string | null {
 
 export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> {
   const status = isShipmentStatus(shipment.status) ? shipment.status : "booking";
-  const events = shipment.awb ? await listTrackingEvents(shipment.shop, shipment.id) : [];
+  const [events, history] = await Promise.all([shipment.awb ? listTrackingEvents(shipment.shop, shipment.id) : [], listShipmentHistory(shipment.shop, shipment.id)]);
   const last = events.at(-1);
   const code = shipment.courierStatusCode;
   return {
@@ -141,6 +142,7 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
     estimatedDelivery: shipment.estimatedDeliveryAt && !shipment.deliveredAt ? shipment.estimatedDeliveryAt.toISOString() : null,
     lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,
     attention: attentionOf(shipment),
+    history: history.map(({ at, what, by, reason }) => ({ at, what, by, reason })),
   };
 }
 

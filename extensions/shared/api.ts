@@ -40,6 +40,16 @@ export interface ShipmentView {
   lastEvent: { label: string; activity: string; location: string | null; at: string } | null;
   /** What the merchant must do when something went wrong (an RTO, say). */
   attention: string | null;
+  /** What happened to the shipment and who did it, oldest first, in the app's words (absent from older answers). */
+  history?: ShipmentHistoryEntry[];
+}
+
+export interface ShipmentHistoryEntry {
+  /** ISO time. */
+  at: string;
+  what: string;
+  by: string;
+  reason: string | null;
 }
 
 export interface Problem {
