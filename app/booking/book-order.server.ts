@@ -15,6 +15,7 @@ import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.ser
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { bookOutcomeInWords } from "./book-outcome";
 import { type Change, type Claim as ClaimedRow, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 
 /**
@@ -329,22 +330,8 @@ async function moveToFailed(shipment: Shipment, lastError: string, change: Chang
   return failed;
 }
 
-/** Why a claim was let go, for the history: what stopped it, never the order's contents. */
-function releaseReason(outcome: BookOutcome): string | null {
-  switch (outcome.kind) {
-    case "problems":
-      return `The order cannot ship yet: ${outcome.problems.map((problem) => problem.code).join(", ")}`;
-    case "unavailable":
-    case "refused":
-      return outcome.message;
-    case "cancelled":
-      return "The order was cancelled in Shopify.";
-    case "not_found":
-      return "The order was not found in Shopify.";
-    default:
-      return null;
-  }
-}
+/** Why a claim was let go, for the history: what stopped it, in words that quote nothing of the order. */
+const releaseReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "labels" });
 
 /**
  * An automatic booking interrupted before it reached the courier (its worker died) is not left for the merchant to

@@ -3,7 +3,7 @@ import prisma from "~/db.server";
 import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
-import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { bookOutcomeInWords } from "./book-outcome";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
 import { toPaise } from "~/money";
@@ -30,23 +30,7 @@ export interface ShipOptions {
   policy: "rules" | "recommended";
 }
 
-function failureReason(outcome: BookOutcome): string {
-  switch (outcome.kind) {
-    case "problems":
-      return outcome.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ");
-    case "not_found":
-      return "The order no longer exists in Shopify.";
-    case "cancelled":
-      return "The order was cancelled.";
-    case "quoted":
-      return "No courier serves this route.";
-    case "unavailable":
-    case "refused":
-      return outcome.message;
-    default:
-      return "The booking did not go through.";
-  }
-}
+const failureReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "fixes" });
 
 /**
  * Ships orders chosen by the merchant, one after another, through the same exactly-once booking as every other
@@ -111,5 +95,5 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
       reason: outcome.kind === "already_booked" ? (shipment.awb ? null : "Being booked right now.") : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
     };
   }
-  return { ...named, outcome: "failed", reason: outcome.kind === "problems" ? outcome.problems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ") : failureReason(outcome) };
+  return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes" }) };
 }

@@ -1,6 +1,7 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { raiseAttention } from "~/shipments/shipment-changes.server";
@@ -42,22 +43,6 @@ function factsFrom(mapped: MappedShipment | null) {
 }
 
 /** Why an automatic booking did not happen, in a few words. */
-function bookingFailure(outcome: BookOutcome): string {
-  switch (outcome.kind) {
-    case "problems":
-      return outcome.problems.map((problem) => problem.message).join(" ");
-    case "unavailable":
-    case "refused":
-      return outcome.message;
-    case "cancelled":
-      return "The order was cancelled.";
-    case "not_found":
-      return "The order no longer exists in Shopify.";
-    default:
-      return "The booking did not go through.";
-  }
-}
-
 /**
  * The `order-check` job: reads an order fresh from Shopify (a webhook may be late, out of order or repeated),
  * stores its readiness — ready with its quote, or its named problems — and, when the shop has auto-booking on,
@@ -142,7 +127,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     throw error;
   }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
-  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
+  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookOutcomeInWords(outcome)}` }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
 }
 
