@@ -16,7 +16,7 @@ import { toCourierOrder, type MappedShipment, type MappingProblem, type Shipment
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { bookOutcomeInWords } from "./book-outcome";
-import { type Change, type Claim as ClaimedRow, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
+import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -130,7 +130,7 @@ async function claimShipment(shop: string, orderGid: string, now: Date, actor: A
     await enqueue("shipment-complete", { shop, shipmentId: claim.shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
     await setReadiness(tx, claim.shipment, READINESS.SHIPMENT);
     return claim;
-  });
+  }, SHIPMENT_TRANSACTION);
 }
 
 /** Nothing was sent to the courier: the order is free to be booked again. */

@@ -4,9 +4,9 @@ import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { bookOutcomeInWords } from "./book-outcome";
+import { ruleFactsOf, storedFactsOf } from "./booking-facts";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
-import { toPaise } from "~/money";
 import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "./shipments.server";
 
@@ -77,7 +77,8 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
   let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
-    const decision = decide(rules, { paymentMode: fields.payment_mode, weightKg: fields.package_weight, valueRupees: toPaise(fields.total_amount) / 100, pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] }, quote.rates);
+    const facts = ruleFactsOf({ ...storedFactsOf(fields), pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] })!;
+    const decision = decide(rules, facts, quote.rates);
     if (decision.kind === "hold") return { ...named, outcome: "held", reason: decision.reason };
     courierId = decision.courierId;
     reason = decision.reason;

@@ -2,11 +2,11 @@ import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { storedFactsOf } from "~/booking/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { toPaise } from "~/money";
 import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
@@ -33,16 +33,13 @@ function factsFrom(mapped: MappedShipment | null) {
   if (!mapped) return {};
   const { fields } = mapped;
   return {
-    paymentMode: fields.payment_mode,
-    weightGrams: Math.round(fields.package_weight * 1000),
-    totalPaise: toPaise(fields.total_amount),
+    ...storedFactsOf(fields),
     destination: mapped.destination,
     pincode: fields.pincode,
     addressDigest: addressDigestOf(fields),
   };
 }
 
-/** Why an automatic booking did not happen, in a few words. */
 /**
  * The `order-check` job: reads an order fresh from Shopify (a webhook may be late, out of order or repeated),
  * stores its readiness — ready with its quote, or its named problems — and, when the shop has auto-booking on,
@@ -164,9 +161,7 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
 }
 
 /** The facts the rules and lists read, as the order was booked. */
-function bookedFacts(booked: CreateOrderInput) {
-  return { paymentMode: booked.payment_mode, weightGrams: Math.round(booked.package_weight * 1000), ...(booked.total_amount === undefined ? {} : { totalPaise: toPaise(booked.total_amount) }) };
-}
+const bookedFacts = (booked: CreateOrderInput) => storedFactsOf(booked);
 
 /** A shipment that stands for the order's booking: any but a failed one. */
 function holdingBooking(shipment: Shipment | null): boolean {

@@ -86,8 +86,15 @@ async function apply(ref: ShipmentRef, transition: TransitionName, change: Chang
     await recordEvents(db, ref, [step, ...(options.extra?.(locked) ?? [])], change);
     return moved;
   };
-  return tx ? run(tx) : prisma.$transaction(run);
+  return tx ? run(tx) : prisma.$transaction(run, SHIPMENT_TRANSACTION);
 }
+
+/**
+ * A transition (and the claim's transaction around one) waits for a connection as long as a statement would: under a
+ * burst (twenty clicks on one order on a busy pool) the two-second default of an interactive transaction would fail
+ * a change that only had to queue.
+ */
+export const SHIPMENT_TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
 
 /** A bookkeeping write (not kept in the history): one guarded statement. */
 async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput): Promise<boolean> {
@@ -122,10 +129,13 @@ export async function claimShipment(tx: Client, { shop, orderGid }: { shop: stri
     await recordEvents(tx, created, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
     return { kind: "claimed", shipment: created, isNew: true };
   }
-  const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } }, select: { id: true, shop: true } });
-  const moved = await apply(current, "claimed", change, { data: claimed }, tx);
-  if (moved) return { kind: "claimed", shipment: moved, isNew: false };
-  return { kind: "taken", shipment: await tx.shipment.findUniqueOrThrow({ where: { id: current.id } }) };
+  // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
+  const from: readonly string[] = SHIPMENT_TRANSITIONS.claimed.from;
+  const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: [...from] } }, data: claimed });
+  const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
+  if (count === 0) return { kind: "taken", shipment: current };
+  await recordEvents(tx, current, [{ transition: "claimed", from: SHIPMENT_STATUS.FAILED, to: SHIPMENT_STATUS.BOOKING }], change);
+  return { kind: "claimed", shipment: current, isNew: false };
 }
 
 /**
