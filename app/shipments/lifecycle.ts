@@ -8,9 +8,11 @@
  * - its booking status (`SHIPMENT_STATUS`):
  *
  *     booking ──► booked_unfulfilled ──► fulfilled ──► label_printed ──► handed_over
- *        │               │    │              │               │               │
- *        ▼               │    └──► return_in_transit         └──► cancelled ◄┘
- *      failed ──► booking (booked again)     (issue 20)   ◄──────────┘ (booked_unfulfilled, fulfilled too)
+ *        │               │                    └───────────────────────────────►┘
+ *        ▼               └──► return_in_transit
+ *      failed ──► booking (booked again)
+ *
+ *     cancelled ◄── booked_unfulfilled, fulfilled, label_printed, handed_over, return_in_transit
  *
  * - its tracking (`TRACKING_STATE`): active ⇄ paused (an account-wide courier error pauses a shop's tracking, a later
  *   probe resumes it), active|paused → stopped (the courier says again and again it does not know the awb);
