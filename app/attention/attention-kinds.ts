@@ -13,7 +13,9 @@ export type AttentionKind =
   | "cancel_refused"
   | "address_changed"
   | "tracking_exception"
-  | "tracking_stalled";
+  | "tracking_stalled"
+  | "tracking_paused"
+  | "tracking_stopped";
 
 export interface AttentionItem {
   kind: AttentionKind;
@@ -46,9 +48,11 @@ export const ATTENTION_LABELS: Record<AttentionKind, string> = {
   address_changed: "Address changed after booking",
   tracking_exception: "Delivery problem",
   tracking_stalled: "No courier scan",
+  tracking_paused: "Tracking paused",
+  tracking_stopped: "Tracking stopped",
 };
 
 /** A flag on a shipment the merchant dismisses once dealt with (the others go away when their cause does). */
 export const DISMISSABLE_KINDS: readonly AttentionKind[] = ["cancelled_after_pickup", "cancel_refused", "address_changed", "tracking_exception", "tracking_stalled"];
 
-export const CRITICAL_KINDS: readonly AttentionKind[] = ["booking_failed", "auto_booking_failed", "cancelled_after_pickup", "cancel_refused", "tracking_exception"];
+export const CRITICAL_KINDS: readonly AttentionKind[] = ["booking_failed", "auto_booking_failed", "cancelled_after_pickup", "cancel_refused", "tracking_exception", "tracking_paused"];

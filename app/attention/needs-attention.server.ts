@@ -1,7 +1,7 @@
 import type { Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import type { AttentionItem, NeedsAttention } from "./attention-kinds";
-import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
+import { SHIPMENT_STATUS, TRACKING_STATE } from "~/shipments/lifecycle";
 import { listFailedJobs } from "~/jobs/job-queue.server";
 import { listOpenDataRequests } from "~/privacy/data-requests.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -42,6 +42,9 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
       return { ...base, kind: "tracking_stalled", at: flaggedAt, message: `No new scan from ${courier} for awb ${shipment.awb} since ${since}, while "${stage}": longer than such a stage usually lasts.`, action: "Ask the courier where the parcel is, then dismiss." };
     }
   }
+  if (shipment.trackingState === TRACKING_STATE.STOPPED) {
+    return { ...base, kind: "tracking_stopped", at: shipment.updatedAt.toISOString(), message: `${shipment.trackingError ?? "Tracking stopped."} (awb ${shipment.awb})`, action: "Check the awb with the courier; Sync now on the order starts tracking it again" };
+  }
   if (shipment.status === SHIPMENT_STATUS.FAILED) return { ...base, kind: "booking_failed", at: shipment.updatedAt.toISOString(), message: shipment.lastError ?? "The booking failed.", action: "Book the order again" };
   if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) {
     return { ...base, kind: "fulfillment_pending", at: shipment.updatedAt.toISOString(), message: shipment.lastError, action: "Check the order in Shopify; Dakiya retries the fulfillment" };
@@ -51,7 +54,7 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
 
 export async function listNeedsAttention(shop: string, now = new Date()): Promise<NeedsAttention> {
   const since = new Date(now.getTime() - RECENT_MS);
-  const [records, shipments, failedJobs, dataRequests] = await Promise.all([
+  const [records, shipments, failedJobs, dataRequests, paused] = await Promise.all([
     prisma.orderRecord.findMany({
       where: {
         shop,
@@ -67,13 +70,14 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
     prisma.shipment.findMany({
       where: {
         shop,
-        OR: [{ status: SHIPMENT_STATUS.FAILED }, { status: SHIPMENT_STATUS.BOOKED_UNFULFILLED, lastError: { not: null } }, { attention: { not: null } }],
+        OR: [{ status: SHIPMENT_STATUS.FAILED }, { status: SHIPMENT_STATUS.BOOKED_UNFULFILLED, lastError: { not: null } }, { attention: { not: null } }, { trackingState: TRACKING_STATE.STOPPED }],
       },
       orderBy: { updatedAt: "desc" },
       take: 200,
     }),
     listFailedJobs(shop),
     listOpenDataRequests(shop),
+    listPausedTracking(shop),
   ]);
 
   const items: AttentionItem[] = shipments.map(shipmentAttentionItem).filter((item): item is AttentionItem => item !== null);
@@ -90,8 +94,28 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
       items.push({ ...base, kind: "auto_booking_failed", message: record.decisionReason ?? "The automatic booking failed.", action: "Ship the order by hand" });
     }
   }
+  if (paused) items.push(paused);
   items.sort((a, b) => b.at.localeCompare(a.at));
   return { items, failedJobs, dataRequests };
+}
+
+/**
+ * A shop whose courier account refused the tracking reads (its keys, a web page instead of data): one entry for all
+ * its paused shipments. It goes by itself once a later probe gets an answer.
+ */
+async function listPausedTracking(shop: string): Promise<AttentionItem | null> {
+  const where = { shop, trackingState: TRACKING_STATE.PAUSED };
+  const [count, latest] = await Promise.all([prisma.shipment.count({ where }), prisma.shipment.findFirst({ where, orderBy: { updatedAt: "desc" } })]);
+  if (!latest) return null;
+  const shipments = count === 1 ? "1 shipment" : `${count} shipments`;
+  return {
+    kind: "tracking_paused",
+    orderGid: latest.orderGid,
+    orderName: latest.orderName || "Order",
+    at: latest.updatedAt.toISOString(),
+    message: `Tracking is paused for ${shipments}: ${latest.trackingError ?? "the courier service refused the shop's account."}`,
+    action: "Check your courier API keys in Settings. Dakiya tries again by itself and resumes as soon as the courier answers",
+  };
 }
 
 export async function countNeedsAttention(shop: string): Promise<number> {

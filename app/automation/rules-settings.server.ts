@@ -1,9 +1,9 @@
+import { ruleFactsOf } from "~/booking/booking-facts";
 import type { OrderRecord } from "@prisma/client";
 import prisma from "~/db.server";
 import { listRecentOrderRecords, problemsOf, quoteOf } from "~/orders/order-records.server";
 import { READINESS } from "~/orders/readiness";
 import { bookingRulesOf, getShopSettings, saveBookingRules } from "~/settings/shop-settings.server";
-import { fromPaise } from "~/money";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { LOGISTIC_IDS } from "~/shipping/contract";
 import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "./rules-form";
@@ -20,17 +20,7 @@ function previewOrderOf(record: OrderRecord): PreviewOrder {
           .map((problem) => PROBLEM_LABELS[problem.code])
           .join(", ")
       : null;
-  const facts =
-    record.paymentMode && record.totalPaise !== null
-      ? {
-          paymentMode: record.paymentMode === "prepaid" ? ("prepaid" as const) : ("cod" as const),
-          weightKg: (record.weightGrams ?? 0) / 1000,
-          valueRupees: fromPaise(record.totalPaise),
-          pincode: record.pincode ?? "",
-          zone: record.zone,
-          tags: record.tags,
-        }
-      : null;
+  const facts = ruleFactsOf(record);
   return { orderGid: record.orderGid, orderName: record.orderName || "Order", facts, quote: quoteOf(record), problems };
 }
 

@@ -94,7 +94,7 @@ export function firstMatchingRule(rules: readonly BookingRule[], facts: OrderFac
   return index === -1 ? null : { position: index + 1, rule: rules[index]! };
 }
 
-export type Decision = { kind: "hold"; reason: string } | { kind: "book"; courierId: LogisticId; courierName: string; reason: string };
+export type Decision = { kind: "hold"; reason: string } | { kind: "book"; courierId: LogisticId; courierName: string; reason: string; rule: string };
 
 const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
 
@@ -120,7 +120,7 @@ export function decide(rules: readonly BookingRule[], facts: OrderFacts, rates: 
     return { kind: "hold", reason: `${named} → ${rule.action === "courier" ? "the chosen courier does not serve this route" : "no courier serves this route"}: held for review` };
   }
   const how = rule.action === "courier" ? "chosen courier" : rule.action;
-  return { kind: "book", courierId: chosen.id as LogisticId, courierName: chosen.name, reason: `${named} → ${how}: ${chosen.name} ${rupees(chosen.total_charges)}` };
+  return { kind: "book", courierId: chosen.id as LogisticId, courierName: chosen.name, reason: `${named} → ${how}: ${chosen.name} ${rupees(chosen.total_charges)}`, rule: named };
 }
 
 /** A starting rule set for a new shop (off until the merchant turns auto-booking on). */

@@ -14,7 +14,9 @@ import type { ShopifyOrder } from "~/shopify/queries";
 import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
-import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
+import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { bookOutcomeInWords } from "./book-outcome";
+import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 
@@ -45,7 +47,12 @@ export interface BookingContext {
   shop: string;
   admin: ShopAdmin;
   now?: () => Date;
+  /** Who books: the rule that decided, or the merchant on a screen (the shipment's history names them). */
+  actor?: Actor;
 }
+
+/** A booking with no actor named is the merchant's, from Dakiya's ship page. */
+export const MERCHANT_ON_SHIP_PAGE: Actor = { kind: "merchant", name: "Ship order page" };
 
 export interface QuoteRequest {
   orderGid: string;
@@ -108,43 +115,29 @@ export function courierMessage(error: CourierError): string {
   return error.message;
 }
 
-type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment } | { kind: "cancelled" };
+type Claim = ClaimedRow | { kind: "cancelled" };
 
-const CLAIMED = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null };
 
 /**
  * The order's Shipment row in state `booking`, or the row someone else holds. A failed booking may be claimed
  * again. In the same transaction, the watchdog job that finishes (or cleans up) this booking if the claimant
  * dies is enqueued: a claim never exists without the work that completes it.
  */
-async function claimShipment(shop: string, orderGid: string, now: Date): Promise<Claim> {
+async function claimShipment(shop: string, orderGid: string, now: Date, actor: Actor): Promise<Claim> {
   return prisma.$transaction(async (tx) => {
     // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on.
     if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
-    const watchdog = (shipment: Shipment) => enqueue("shipment-complete", { shop, shipmentId: shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
-    // ON CONFLICT DO NOTHING: concurrent claimants wait on the unique (shop, orderGid) and only one inserts.
-    const [created] = await tx.shipment.createManyAndReturn({
-      data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...CLAIMED }],
-      skipDuplicates: true,
-    });
-    if (created) {
-      await watchdog(created);
-      await setReadiness(tx, created, READINESS.SHIPMENT);
-      return { kind: "claimed", shipment: created, isNew: true };
-    }
-    const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: statusesBefore(SHIPMENT_STATUS.BOOKING) } }, data: CLAIMED });
-    const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
-    if (count === 0) return { kind: "taken", shipment: current };
-    await watchdog(current);
-    await setReadiness(tx, current, READINESS.SHIPMENT);
-    return { kind: "claimed", shipment: current, isNew: false };
-  });
+    const claim = await claimRow(tx, { shop, orderGid }, { actor, at: now });
+    if (claim.kind === "taken") return claim;
+    await enqueue("shipment-complete", { shop, shipmentId: claim.shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
+    await setReadiness(tx, claim.shipment, READINESS.SHIPMENT);
+    return claim;
+  }, SHIPMENT_TRANSACTION);
 }
 
 /** Nothing was sent to the courier: the order is free to be booked again. */
-async function releaseClaim(shipment: Shipment, isNew: boolean): Promise<void> {
-  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
-  else await prisma.shipment.updateMany({ where: { id: shipment.id, status: SHIPMENT_STATUS.BOOKING }, data: { status: SHIPMENT_STATUS.FAILED } });
+async function releaseClaim(shipment: Shipment, isNew: boolean, change: Change, reason: string | null): Promise<void> {
+  await releaseRow(shipment, { isNew, reason }, change);
   await orderFreeAgain(shipment);
 }
 
@@ -178,7 +171,7 @@ function quoteFor(request: BookingRequest, mapped: MappedShipment) {
 export async function bookOrder(context: BookingContext, request: BookingRequest): Promise<BookOutcome> {
   const { shop } = context;
   const now = context.now ?? (() => new Date());
-  const claim = await claimShipment(shop, request.orderGid, now());
+  const claim = await claimShipment(shop, request.orderGid, now(), context.actor ?? MERCHANT_ON_SHIP_PAGE);
   if (claim.kind === "cancelled") return { kind: "cancelled" };
   if (claim.kind === "taken") return { kind: "already_booked", shipment: claim.shipment };
   try {
@@ -192,13 +185,14 @@ export async function bookOrder(context: BookingContext, request: BookingRequest
 async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }: { shipment: Shipment; isNew: boolean }, request: BookingRequest): Promise<BookOutcome> {
   const { courierId } = request;
   const now = context.now ?? (() => new Date());
-  const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claimed, isNew).then(() => outcome);
+  const actor = context.actor ?? MERCHANT_ON_SHIP_PAGE;
+  const release = (outcome: BookOutcome): Promise<BookOutcome> => releaseClaim(claimed, isNew, { actor, at: now() }, releaseReason(outcome)).then(() => outcome);
 
   let prepared;
   try {
     prepared = await prepare(context, request);
   } catch (error) {
-    await releaseClaim(claimed, isNew);
+    await releaseClaim(claimed, isNew, { actor, at: now() }, "The order could not be read from Shopify.");
     throw error;
   }
   if (!prepared.shipment) return release(prepared.outcome);
@@ -212,9 +206,9 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   // Cancelled while the order was read and quoted: nothing was sent, so nothing is booked.
   if (await isCancelled(claimed)) return release({ kind: "cancelled" });
   const payload: CreateOrderInput = { ...mapped.fields, logistic_id: courierId };
-  const ready = await prisma.shipment.update({
-    where: { id: claimed.id },
-    data: {
+  const ready = await chooseCourier(
+    claimed,
+    {
       requestPayload: JSON.stringify(payload),
       courierEnvironment: client.environment,
       orderName: `#${mapped.fields.order_id}`,
@@ -229,9 +223,11 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
       warehouseId: mapped.fields.warehouse_id ?? null,
       locationGid: mapped.locationGid,
     },
-  });
+    { actor, at: now() },
+    `${rate.name} ₹${rate.total_charges.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`,
+  );
 
-  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: prepared.order ?? undefined });
+  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: prepared.order ?? undefined, actor });
   if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: shipment.lastError ?? "The courier refused the booking.", fieldErrors: [] };
   return { kind: "booked", shipment };
 }
@@ -243,7 +239,11 @@ export interface CompletionDeps {
   client?: CourierClient;
   /** The order as just read in this same booking, so the fulfillment need not read it again. */
   order?: ShopifyOrder;
+  /** Who carries the booking on: its booker, or the watchdog job. */
+  actor?: Actor;
 }
+
+const WATCHDOG: Actor = { kind: "job", name: "shipment-complete" };
 
 export interface Completion {
   shipment: Shipment;
@@ -259,11 +259,12 @@ export interface Completion {
  */
 export async function completeShipment(start: Shipment, deps: CompletionDeps): Promise<Completion> {
   const settings = deps.settings ?? (await getShopSettings(start.shop));
+  const change = () => ({ actor: deps.actor ?? WATCHDOG, at: deps.now() });
   let shipment = start;
   if (shipment.status === SHIPMENT_STATUS.BOOKING && shipment.requestPayload === "") {
     // The claimant holds the lock while it works; holding it now means the claimant is gone.
     if (deps.now().getTime() - shipment.updatedAt.getTime() < staleBookingMs()) return { shipment, retry: true };
-    shipment = await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: "The booking was interrupted before it reached the courier. Book the order again." });
+    shipment = await moveToFailed(shipment, "The booking was interrupted before it reached the courier. Book the order again.", change());
     await decideAgainIfAutomatic(shipment);
     return { shipment, retry: false };
   }
@@ -275,11 +276,11 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
       // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
       // The merchant may have chosen the tracking page on the shop's own domain (Storefront settings).
       const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb, created.tracking_url)) ?? created.tracking_url;
-      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl, lastError: null, nextSyncAt: deps.now() });
+      shipment = await markBooked(shipment, { awb: created.awb, courierName: created.logistic, trackingUrl }, change());
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
-      if (!error.retryable) return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: courierMessage(error) }), retry: false };
-      shipment = await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `${courierMessage(error)} Dakiya will retry the booking automatically.` } });
+      if (!error.retryable) return { shipment: await moveToFailed(shipment, courierMessage(error), change()), retry: false };
+      shipment = await markBookingRetrying(shipment, `${courierMessage(error)} Dakiya will retry the booking automatically.`, change());
       return { shipment, retry: true };
     }
   }
@@ -298,20 +299,17 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   try {
     const outcome = await fulfillWithTracking(deps.admin, tracked, deps.order);
     if (outcome.kind === "refused") {
-      shipment = await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `Booked with awb ${tracked.awb}, but Shopify refused the fulfillment: ${outcome.message}` } });
+      shipment = await markFulfillmentRetrying(shipment, `Booked with awb ${tracked.awb}, but Shopify refused the fulfillment: ${outcome.message}`, change());
       return { shipment, retry: false };
     }
-    await prisma.shipment.update({ where: { id: shipment.id }, data: { fulfillmentGid: outcome.fulfillmentGid } });
+    await noteFulfillment(shipment, outcome.fulfillmentGid);
     await markOrderBooked(deps.admin, tracked);
-    // Due for a sync at once: the entries recorded so far become the fulfillment's first events.
-    const fulfilled = await moveTo(shipment, SHIPMENT_STATUS.FULFILLED, { fulfillmentGid: outcome.fulfillmentGid, lastError: null, nextSyncAt: deps.now() });
+    const fulfilled = await markFulfilled(shipment, outcome.fulfillmentGid, change());
     await setReadiness(prisma, fulfilled, READINESS.FULFILLED);
     return { shipment: fulfilled, retry: false };
   } catch (error) {
-    shipment = await prisma.shipment.update({
-      where: { id: shipment.id },
-      data: { lastError: `Booked with awb ${tracked.awb}, but Shopify did not take the fulfillment yet (${shopifyReason(error)}). Dakiya will retry automatically.` },
-    });
+    if (error instanceof TransitionRefusedError) throw error;
+    shipment = await markFulfillmentRetrying(shipment, `Booked with awb ${tracked.awb}, but Shopify did not take the fulfillment yet (${shopifyReason(error)}). Dakiya will retry automatically.`, change());
     return { shipment, retry: true };
   }
 }
@@ -329,13 +327,16 @@ function shopifyReason(error: unknown): string {
   return message.slice(0, 120) || "unknown error";
 }
 
-/** A status change the lifecycle allows, from the status the row is in now; anything else is a bug. */
-async function moveTo(shipment: Shipment, to: Shipment["status"] & (typeof SHIPMENT_STATUS)[keyof typeof SHIPMENT_STATUS], data: Partial<Shipment>): Promise<Shipment> {
-  const { count } = await prisma.shipment.updateMany({ where: { id: shipment.id, status: { in: statusesBefore(to) } }, data: { ...data, status: to } });
-  if (count === 0) throw new Error(`Shipment ${shipment.id} cannot move from ${shipment.status} to ${to}`);
-  if (to === SHIPMENT_STATUS.FAILED) await orderFreeAgain(shipment);
-  return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+/** Nothing was booked: the order is ready to ship again. The lock is held, so a refusal is a bug. */
+async function moveToFailed(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
+  const failed = await markFailed(shipment, lastError, change);
+  if (!failed) throw new TransitionRefusedError(shipment, "failed");
+  await orderFreeAgain(shipment);
+  return failed;
 }
+
+/** Why a claim was let go, for the history: what stopped it, in words that quote nothing of the order. */
+const releaseReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "labels" });
 
 /**
  * An automatic booking interrupted before it reached the courier (its worker died) is not left for the merchant to
@@ -370,6 +371,6 @@ export async function resumeShipment(shop: string, shipmentId: number, { adminFo
   if (!pending || (pending.status !== SHIPMENT_STATUS.BOOKING && pending.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED)) return null;
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipmentId, async () => {
     const shipment = await prisma.shipment.findUniqueOrThrow({ where: { id: shipmentId } });
-    return completeShipment(shipment, { admin: await adminFor(shop), now });
+    return completeShipment(shipment, { admin: await adminFor(shop), now, actor: WATCHDOG });
   });
 }

@@ -3,11 +3,11 @@ import prisma from "~/db.server";
 import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
-import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { bookOutcomeInWords } from "./book-outcome";
+import { ruleFactsOf, storedFactsOf } from "./booking-facts";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
-import { toPaise } from "~/money";
-import { holdsBooking, isShipmentStatus } from "./shipment-lifecycle";
+import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "./shipments.server";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
@@ -30,23 +30,7 @@ export interface ShipOptions {
   policy: "rules" | "recommended";
 }
 
-function failureReason(outcome: BookOutcome): string {
-  switch (outcome.kind) {
-    case "problems":
-      return outcome.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ");
-    case "not_found":
-      return "The order no longer exists in Shopify.";
-    case "cancelled":
-      return "The order was cancelled.";
-    case "quoted":
-      return "No courier serves this route.";
-    case "unavailable":
-    case "refused":
-      return outcome.message;
-    default:
-      return "The booking did not go through.";
-  }
-}
+const failureReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "fixes" });
 
 /**
  * Ships orders chosen by the merchant, one after another, through the same exactly-once booking as every other
@@ -90,15 +74,18 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
   if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: failureReason(quote) };
   let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
   let reason = "Recommended courier";
+  let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
-    const decision = decide(rules, { paymentMode: fields.payment_mode, weightKg: fields.package_weight, valueRupees: toPaise(fields.total_amount) / 100, pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] }, quote.rates);
+    const facts = ruleFactsOf({ ...storedFactsOf(fields), pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] })!;
+    const decision = decide(rules, facts, quote.rates);
     if (decision.kind === "hold") return { ...named, outcome: "held", reason: decision.reason };
     courierId = decision.courierId;
     reason = decision.reason;
+    ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
-  const outcome = await bookOrder({ shop, admin }, { orderGid, courierId, order, quoted: quote });
+  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship, by ${ruleName}` : "Orders to ship" } }, { orderGid, courierId, order, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
     return {
@@ -109,5 +96,5 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
       reason: outcome.kind === "already_booked" ? (shipment.awb ? null : "Being booked right now.") : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
     };
   }
-  return { ...named, outcome: "failed", reason: outcome.kind === "problems" ? outcome.problems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ") : failureReason(outcome) };
+  return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes" }) };
 }

@@ -1,5 +1,5 @@
 import type { Shipment } from "@prisma/client";
-import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
+import { SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
 import type { CourierClient } from "~/shipping/client.server";

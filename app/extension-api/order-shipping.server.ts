@@ -18,7 +18,7 @@ import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOu
 import { getConfig } from "~/config.server";
 import { signDocumentLink } from "~/documents/document-links.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/booking/shipment-lifecycle";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
@@ -34,6 +34,7 @@ import { shopifyBusyResponse, type ShopifyBusy } from "~/shopify/busy.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { STAGES, stageLabel } from "~/tracking/courier-progress";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
+import { listShipmentHistory } from "~/shipments/history.server";
 
 /**
  * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
@@ -99,6 +100,10 @@ const WIRE_STATUS: Record<ShipmentStatus, WireShipmentStatus> = {
   booking: "booking",
   booked_unfulfilled: "booked",
   fulfilled: "fulfilled",
+  // Fulfilled in Shopify, further along at the packing table or back with the courier (issues 19, 20).
+  label_printed: "fulfilled",
+  handed_over: "fulfilled",
+  return_in_transit: "fulfilled",
   failed: "failed",
   cancelled: "cancelled",
 };
@@ -122,7 +127,7 @@ function attentionOf(shipment: Shipment): string | null {
 
 export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> {
   const status = isShipmentStatus(shipment.status) ? shipment.status : "booking";
-  const events = shipment.awb ? await listTrackingEvents(shipment.shop, shipment.id) : [];
+  const [events, history] = await Promise.all([shipment.awb ? listTrackingEvents(shipment.shop, shipment.id) : [], listShipmentHistory(shipment.shop, shipment.id)]);
   const last = events.at(-1);
   const code = shipment.courierStatusCode;
   return {
@@ -140,6 +145,7 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
     lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,
     attention: attentionOf(shipment),
     labelUrl: labelLinkOf(shipment),
+    history: history.map(({ at, what, by, reason }) => ({ at, what, by, reason })),
   };
 }
 
@@ -207,7 +213,7 @@ export async function bookOrderShipping(context: ExtensionContext, orderGid: str
   }
   let outcome: BookOutcome;
   try {
-    outcome = await bookOrder(context, { orderGid, courierId });
+    outcome = await bookOrder({ ...context, actor: { kind: "merchant", name: "Shopify order page" } }, { orderGid, courierId });
   } catch (error) {
     if (!(error instanceof ShopifyUnavailableError)) throw error;
     const message = await busyMessage(error);
@@ -247,7 +253,7 @@ export async function syncOrderShipping(context: ExtensionContext, orderGid: str
   const shipment = await getShipmentForOrder(context.shop, orderGid);
   if (shipment?.awb) {
     try {
-      await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now });
+      await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now, actor: { kind: "merchant", name: "Shopify order page" } });
     } catch (error) {
       const message = error instanceof ShopifyUnavailableError ? await busyMessage(error) : error instanceof CourierError ? courierMessage(error) : null;
       if (message === null) throw error;

@@ -8,7 +8,7 @@ import { installationOf } from "~/shopify/installation.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
-import { listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
+import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { enqueue, type JobHandlers } from "./job-queue.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
@@ -70,6 +70,7 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     for (const shop of await listInstalledShops()) await enqueue("orders-reconcile", { shop });
   },
   "tracking-sync": async ({ shop }) => {
+    if (!(await isShopInstalled(shop))) return;
     const pass = await syncShopTracking(shop, { admin: await adminFor(shop), now }, { limit: trackingPassSize });
     // A pass takes a bounded number of shipments. When more are due the next pass follows at once, not at the next
     // minute's sweep: 10,000 due shipments took 50 minutes at 200 a minute (npm run bench, tracking-sync).

@@ -1,7 +1,7 @@
-import type { Shipment } from "@prisma/client";
 import { completeShipment, courierMessage } from "~/booking/book-order.server";
-import { SHIPMENT_STATUS, statusesBefore } from "~/booking/shipment-lifecycle";
-import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
+import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { getShipmentForOrder } from "~/booking/shipments.server";
+import { markCancelled, markFailed, raiseAttention } from "~/shipments/shipment-changes.server";
 import prisma from "~/db.server";
 import { LOCK_SPACE, withAdvisoryLock } from "~/locks.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
@@ -31,6 +31,9 @@ export type CancelResult =
  * courier already has cannot be cancelled through its API and goes to Needs attention as "cancelled after pickup:
  * arrange return to origin". Works under the shipment's lock, so a booking in progress finishes (or stops) first.
  */
+/** The shipment's history says the Shopify order's cancellation moved it. */
+const CANCELLATION: Actor = { kind: "webhook", name: "orders/cancelled" };
+
 export async function handleCancellation(shop: string, orderGid: string, { adminFor, now }: CancelDeps): Promise<CancelResult> {
   // The webhook's shop and topic headers are not signed: only Shopify's own answer for this shop makes it a cancellation.
   const cancelledAt = await cancelledAtInShopify(await adminFor(shop), orderGid);
@@ -44,11 +47,11 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
     const client = courierClientFor(courierCredentialsOf(settings));
     if (shipment.status === SHIPMENT_STATUS.BOOKING) {
       if (shipment.requestPayload === "") {
-        await moveToFailed(shipment, "The order was cancelled in Shopify before it was booked.");
+        await markFailed(shipment, "The order was cancelled in Shopify before it was booked.", { actor: CANCELLATION, at: now() });
         return { kind: "nothing_booked" };
       }
       // The body may have reached the courier: resend it (the service replays the awb, or books now) to know.
-      const completion = await completeShipment(shipment, { admin: await adminFor(shop), settings, client, now });
+      const completion = await completeShipment(shipment, { admin: await adminFor(shop), settings, client, now, actor: CANCELLATION });
       shipment = completion.shipment;
       if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
       if (shipment.status === SHIPMENT_STATUS.BOOKING) return { kind: "retry", reason: shipment.lastError ?? "The courier could not be reached" };
@@ -63,18 +66,17 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
       if (error.kind === "conflict") {
-        await flagShipment(shipment.id, "cancelled_after_pickup", now());
+        await raiseAttention(shipment, "cancelled_after_pickup", { actor: CANCELLATION, at: now() });
         return { kind: "picked_up", awb: shipment.awb };
       }
       if (error.kind === "not_found" || error.kind === "unauthorized" || error.kind === "invalid") {
         // The courier does not know this awb on the account the shop books with now (it changed accounts, say).
-        await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `The courier could not cancel awb ${shipment.awb}: ${courierMessage(error)}` } });
-        await flagShipment(shipment.id, "cancel_refused", now());
+        await raiseAttention(shipment, "cancel_refused", { actor: CANCELLATION, at: now() }, { lastError: `The courier could not cancel awb ${shipment.awb}: ${courierMessage(error)}` });
         return { kind: "picked_up", awb: shipment.awb };
       }
       return { kind: "retry", reason: courierMessage(error) };
     }
-    const cancelled = await moveToCancelled(shipment, now());
+    const cancelled = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, "The order was cancelled in Shopify.")) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
     await tagOrderCancelled(await adminFor(shop), cancelled);
     return { kind: "cancelled_with_courier", awb: cancelled.awb! };
   });
@@ -93,17 +95,4 @@ const ORDER_CANCELLATION_QUERY = `#graphql
 async function cancelledAtInShopify(admin: ShopAdmin, orderGid: string): Promise<Date | null> {
   const { order } = await adminGraphql<{ order: { id: string; cancelledAt: string | null } | null }>(admin, ORDER_CANCELLATION_QUERY, { id: orderGid });
   return order?.cancelledAt ? new Date(order.cancelledAt) : null;
-}
-
-async function moveToFailed(shipment: Shipment, lastError: string): Promise<void> {
-  await prisma.shipment.updateMany({ where: { id: shipment.id, status: { in: statusesBefore(SHIPMENT_STATUS.FAILED) } }, data: { status: SHIPMENT_STATUS.FAILED, lastError } });
-}
-
-async function moveToCancelled(shipment: Shipment, at: Date): Promise<Shipment> {
-  await prisma.shipment.updateMany({
-    where: { id: shipment.id, status: { in: statusesBefore(SHIPMENT_STATUS.CANCELLED) } },
-    // Synced once more: the courier's "cancelled" becomes the fulfillment's last event.
-    data: { status: SHIPMENT_STATUS.CANCELLED, cancelledAt: at, lastError: null, attention: null, attentionAt: null, nextSyncAt: at },
-  });
-  return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
 }

@@ -1,10 +1,12 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
-import { flagShipment, getShipmentForOrder } from "~/booking/shipments.server";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { storedFactsOf } from "~/booking/booking-facts";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
+import { getShipmentForOrder } from "~/booking/shipments.server";
+import { raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { toPaise } from "~/money";
 import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
@@ -31,30 +33,11 @@ function factsFrom(mapped: MappedShipment | null) {
   if (!mapped) return {};
   const { fields } = mapped;
   return {
-    paymentMode: fields.payment_mode,
-    weightGrams: Math.round(fields.package_weight * 1000),
-    totalPaise: toPaise(fields.total_amount),
+    ...storedFactsOf(fields),
     destination: mapped.destination,
     pincode: fields.pincode,
     addressDigest: addressDigestOf(fields),
   };
-}
-
-/** Why an automatic booking did not happen, in a few words. */
-function bookingFailure(outcome: BookOutcome): string {
-  switch (outcome.kind) {
-    case "problems":
-      return outcome.problems.map((problem) => problem.message).join(" ");
-    case "unavailable":
-    case "refused":
-      return outcome.message;
-    case "cancelled":
-      return "The order was cancelled.";
-    case "not_found":
-      return "The order no longer exists in Shopify.";
-    default:
-      return "The booking did not go through.";
-  }
 }
 
 /**
@@ -134,14 +117,14 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
   let outcome: BookOutcome;
   try {
-    outcome = await bookOrder({ shop, admin, now: deps.now }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
+    outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
   } catch (error) {
     // Nothing booked, as far as this worker can tell: no decision is shown until the job's retry takes it again.
     if (!holdingBooking(await getShipmentForOrder(shop, orderGid))) await withdrawDecision(shop, orderGid, DECISION.BOOKED);
     throw error;
   }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
-  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookingFailure(outcome)}` }, checkedAt);
+  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookOutcomeInWords(outcome)}` }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
 }
 
@@ -172,15 +155,13 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
     readiness: shipment.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT,
   });
   if (booked && order.shippingAddress && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigest) {
-    await flagShipment(shipment.id, "address_changed", checkedAt);
+    await raiseAttention(shipment, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
   }
   return { kind: "shipment" };
 }
 
 /** The facts the rules and lists read, as the order was booked. */
-function bookedFacts(booked: CreateOrderInput) {
-  return { paymentMode: booked.payment_mode, weightGrams: Math.round(booked.package_weight * 1000), ...(booked.total_amount === undefined ? {} : { totalPaise: toPaise(booked.total_amount) }) };
-}
+const bookedFacts = (booked: CreateOrderInput) => storedFactsOf(booked);
 
 /** A shipment that stands for the order's booking: any but a failed one. */
 function holdingBooking(shipment: Shipment | null): boolean {

@@ -1,7 +1,7 @@
+import { ruleFactsOf } from "~/booking/booking-facts";
 import { createHash } from "node:crypto";
 import type { OrderRecord, Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { fromPaise } from "~/money";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
 import { READINESS, type QuoteSummary } from "./readiness";
@@ -82,15 +82,7 @@ export function addressDigestOf(fields: Partial<Pick<CourierOrderFields, "name" 
 
 /** What the rules see of a stored order; null while it is not ready. */
 export function factsOf(record: OrderRecord): OrderFacts | null {
-  if (record.readiness !== READINESS.READY || !record.paymentMode || record.totalPaise === null) return null;
-  return {
-    paymentMode: record.paymentMode === "prepaid" ? "prepaid" : "cod",
-    weightKg: (record.weightGrams ?? 0) / 1000,
-    valueRupees: fromPaise(record.totalPaise),
-    pincode: record.pincode ?? "",
-    zone: record.zone,
-    tags: record.tags,
-  };
+  return record.readiness === READINESS.READY ? ruleFactsOf(record) : null;
 }
 
 export const problemsOf = (record: Pick<OrderRecord, "problems">): MappingProblem[] => (Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : []);

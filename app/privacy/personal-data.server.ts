@@ -5,6 +5,7 @@ import { problemsOf } from "~/orders/order-records.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { CourierError } from "~/shipping/client.server";
 import { MAX_REDACT_AWBS } from "~/shipping/contract";
+import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 
 const REDACTED = "[redacted]";
 const REDACTED_PROBLEM = { message: "The customer's details were erased at their request.", fix: "Check the order in Shopify." };
@@ -34,8 +35,8 @@ export async function forgetShop(shop: string): Promise<void> {
     const usedSandbox = (await tx.shipment.count({ where: { shop, ...ON_THE_SANDBOX } })) > 0;
     await tx.session.deleteMany({ where: { shop } });
     await tx.webhookDelivery.deleteMany({ where: { shop } });
-    // Tracking entries go with their shipments (cascade).
-    await tx.shipment.deleteMany({ where: { shop } });
+    // Tracking entries and the shipments' history go with them.
+    await eraseShopShipments(tx, shop);
     await tx.shipmentDocument.deleteMany({ where: { shop } });
     await tx.manifestShipment.deleteMany({ where: { shop } });
     await tx.manifest.deleteMany({ where: { shop } });
@@ -69,7 +70,7 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       const payload = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as Record<string, unknown>) : null;
       if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
       // The courier's and Shopify's errors may quote the address or the phone they refused.
-      await tx.shipment.update({ where: { id: shipment.id }, data: { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED } });
+      await redactBookingBody(tx, shipment, { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED }, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     }
     const ids = shipments.map((shipment) => shipment.id);
     // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.

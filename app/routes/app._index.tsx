@@ -9,7 +9,7 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
-import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { ATTENTION_LABELS, CRITICAL_KINDS, DISMISSABLE_KINDS } from "~/attention/attention-kinds";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
-import { clearShipmentAttention } from "~/booking/shipments.server";
+import { clearShipmentAttention } from "~/shipments/shipment-changes.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
 import { retryFailedJob } from "~/jobs/job-queue.server";

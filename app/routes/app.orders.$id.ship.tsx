@@ -24,6 +24,8 @@ import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { shipmentForScreen } from "~/booking/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
+import { ShipmentHistory } from "~/components/ShipmentHistory";
+import { listShipmentHistory } from "~/shipments/history.server";
 import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { getOrderRecord } from "~/orders/order-records.server";
@@ -31,7 +33,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
@@ -50,15 +52,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const orderGid = orderGidFrom(params.id);
   const [stored, record] = await Promise.all([getShipmentForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid)]);
   const booked = stored ? shipmentForScreen(stored) : null;
-  const tracking = stored?.awb ? await listTrackingEvents(session.shop, stored.id) : [];
+  const [tracking, history] = await Promise.all([stored?.awb ? listTrackingEvents(session.shop, stored.id) : Promise.resolve([]), stored ? listShipmentHistory(session.shop, stored.id) : Promise.resolve([])]);
   // What the rules decided about this order, and why.
   const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason } : null;
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, decision });
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking, decision });
+  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -81,7 +83,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
   const shipment = await getShipmentForOrder(shop, orderGid);
   if (!shipment?.awb) return json({ kind: "refused" as const, message: "This order has no booked shipment to track yet.", fieldErrors: [] }, { status: 409 });
   try {
-    await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date() }));
+    await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date(), actor: { kind: "merchant", name: "Ship order page" } }));
   } catch (error) {
     if (!(error instanceof CourierError)) throw error;
     const status = error.retryable ? 503 : 422;
@@ -93,7 +95,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking, decision } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking, history, decision } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -169,6 +171,7 @@ export default function ShipOrder() {
             {booked?.awb && booked.status !== "failed" ? (
               <TrackingTimeline progress={booked} entries={tracking} syncing={navigation.state === "submitting" && navigation.formData?.get("intent") === "sync"} />
             ) : null}
+            {history.length > 0 ? <ShipmentHistory entries={history} /> : null}
             {outcome.kind === "unavailable" ? (
               <Banner tone="critical" title="No rates">
                 {outcome.message}

@@ -5,7 +5,7 @@ import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, L
 import { useEffect } from "react";
 import { listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { orderGidOf } from "~/booking/overrides";
-import { shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";

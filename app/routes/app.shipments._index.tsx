@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Badge, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Text, BlockStack, InlineStack } from "@shopify/polaris";
 import { legacyIdOf } from "~/booking/overrides";
-import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/booking/shipment-lifecycle";
+import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { listShipments } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";

@@ -64,6 +64,8 @@ export class CourierError extends Error {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     readonly status?: number,
+    /** The answer was not JSON at all (a proxy's or a maintenance page's HTML): the service itself did not answer. */
+    readonly notJson = false,
   ) {
     super(message);
   }
@@ -140,8 +142,13 @@ export function createCourierClient(options: CourierClientOptions) {
         lastFailure = new CourierError("unavailable", `${operation}: ${reason}`);
         continue;
       }
-      const payload: unknown = await response.json().catch(() => undefined);
+      let notJson = false;
+      const payload: unknown = await response.json().catch(() => {
+        notJson = true;
+        return undefined;
+      });
       if (response.ok) {
+        if (notJson) throw new CourierError("bad_response", `${operation}: the service answered HTTP ${response.status} with something other than JSON`, [], response.status, true);
         const parsed = schema.safeParse(payload);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
@@ -161,7 +168,7 @@ export function createCourierClient(options: CourierClientOptions) {
         lastFailure = new CourierError("unavailable", `${operation}: ${message}`, fieldErrors, response.status);
         continue;
       }
-      throw new CourierError(KIND_BY_STATUS[response.status] ?? "bad_response", `${operation}: ${message}`, fieldErrors, response.status);
+      throw new CourierError(KIND_BY_STATUS[response.status] ?? "bad_response", `${operation}: ${message}`, fieldErrors, response.status, notJson);
     }
     throw lastFailure!;
   }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
+import { SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";

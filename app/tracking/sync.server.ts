@@ -9,6 +9,17 @@ import type { TrackingEntry } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS } from "~/shopify/queries";
+import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import {
+  deferPausedTracking,
+  markTrackingRetrying,
+  pauseShopTracking,
+  recordCourierProgress,
+  resumeShopTracking,
+  resumeTracking,
+  scheduleNextSync,
+  stopTracking,
+} from "~/shipments/shipment-changes.server";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
@@ -28,7 +39,12 @@ export interface SyncDeps {
   baseSeconds?: number;
   settings?: ShopSettings;
   client?: CourierClient;
+  /** Who asked for the sync ("Sync now"); the tracking-sync job otherwise. */
+  actor?: Actor;
 }
+
+const TRACKING_JOB: Actor = { kind: "job", name: "tracking-sync" };
+const courierOf = (shipment: Pick<Shipment, "courierName">): Actor => ({ kind: "courier", name: shipment.courierName ?? "Courier" });
 
 export interface SyncResult {
   shipmentId: number;
@@ -43,7 +59,7 @@ const fingerprintOf = (entry: Pick<TrackingEntry, "service_status" | "timestamp"
   createHash("sha256").update(`${entry.service_status}|${new Date(entry.timestamp).toISOString()}|${entry.activity}`).digest("hex").slice(0, 40);
 
 /** A shipment the courier tracks and that is not in a final stage (or has events still to post). */
-const TRACKABLE_STATUSES = ["booked_unfulfilled", "fulfilled", "cancelled"];
+const TRACKABLE_STATUSES = [...TRACKED_STATUSES];
 
 /** Reads a shipment's tracking, stores its new entries and posts what Shopify has not been told. */
 export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<SyncResult> {
@@ -74,12 +90,6 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
 
   const latest = entries.at(-1);
   const code = latest ? (latest.service_status as ServiceStatusCode) : null;
-  const status = {
-    ...(latest ? { courierStatusCode: latest.service_status, courierStatusLabel: latest.label || stageLabel(latest.service_status), courierStatusAt: latest.happenedAt, lastScanAt: latest.happenedAt } : {}),
-    estimatedDeliveryAt: new Date(tracking.estimated_delivery_date),
-    deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null,
-    syncedAt: now,
-  };
   const attention = trackingAttentionAfter({
     attention: shipment.attention,
     before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
@@ -87,12 +97,21 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     previousSyncAt: shipment.syncedAt,
     now,
   });
-  const attentionData = attention === null ? {} : "clear" in attention ? { attention: null, attentionAt: null } : { attention: attention.flag, attentionAt: attention.at };
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
-  await prisma.shipment.update({ where: { id: shipment.id }, data: { ...status, ...attentionData, nextSyncAt: new Date(now.getTime() + baseSeconds * 1000) } });
+  await recordCourierProgress(
+    shipment,
+    {
+      stage: latest ? { code: latest.service_status, label: latest.label || stageLabel(latest.service_status), at: latest.happenedAt } : null,
+      estimatedDeliveryAt: new Date(tracking.estimated_delivery_date),
+      deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null,
+      ...(attention === null ? {} : { attention }),
+      nextSyncAt: new Date(now.getTime() + baseSeconds * 1000),
+    },
+    { actor: courierOf(shipment), at: now },
+  );
   const posted = shipment.fulfillmentGid ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again.
-  await prisma.shipment.update({ where: { id: shipment.id }, data: { nextSyncAt: code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds) } });
+  await scheduleNextSync(shipment, code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds));
   return { shipmentId: shipment.id, newEntries: inserted.count, posted, code };
 }
 
@@ -190,57 +209,148 @@ export interface ShopSyncReport {
   /** Courier calls made (one per shipment). */
   courierCalls: number;
   skipped: number;
+  /** Shipments whose read failed for a reason of their own, each backing off alone. */
+  failed: number;
+  /** The courier refused the shop's account: its tracking is paused (or stays paused) until a probe succeeds. */
+  paused: boolean;
   /** The pass took as many shipments as it may and got on with them: more may be due, for another pass at once. */
   more: boolean;
+}
+
+/** Answers in a row that say "no such awb" before a shipment is no longer read. */
+export const AWB_UNKNOWN_LIMIT = 5;
+/** The longest a failing shipment, or a paused shop's next probe, waits. */
+const BACKOFF_CAP_MS = 6 * 3_600_000;
+/** A paused shop is probed first after a minute, then at doubling waits. */
+const PROBE_FIRST_MS = 60_000;
+
+const backoff = (firstMs: number, failures: number) => Math.min(firstMs * 2 ** Math.max(0, failures - 1), BACKOFF_CAP_MS);
+
+/**
+ * An error that says the shop's courier account cannot be read at all, whatever the awb: the keys refused (401/403),
+ * or an answer that is not the service's JSON (a proxy's or maintenance page's HTML). Anything else — the courier
+ * unreachable for one call, an awb it does not know — belongs to the one shipment.
+ */
+export function isAccountWide(error: CourierError): boolean {
+  return error.kind === "unauthorized" || (error.notJson && !error.retryable);
+}
+
+/** The merchant's words for a tracking failure; the courier's message is its own, never the shopper's. */
+function trackingFailure(error: CourierError): string {
+  if (error.kind === "unauthorized") return "The courier service refused your API keys. Check them in Settings.";
+  if (error.notJson) return "The courier service answered with a web page instead of its data (maintenance, or a wrong address).";
+  if (error.kind === "not_found") return "The courier does not know this awb.";
+  if (error.kind === "unavailable") return "The courier service did not answer for this shipment.";
+  return `The courier's answer could not be read: ${error.message.slice(0, 160)}`;
+}
+
+type SyncAttempt = { kind: "synced"; result: SyncResult } | { kind: "busy" } | { kind: "failed"; error: CourierError };
+
+async function attemptSync(shipmentId: number, deps: SyncDeps): Promise<SyncAttempt> {
+  try {
+    const result = await withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipmentId, async () => {
+      const fresh = await prisma.shipment.findUniqueOrThrow({ where: { id: shipmentId } });
+      return syncShipment(fresh, deps);
+    });
+    return { kind: "synced", result };
+  } catch (error) {
+    if (error instanceof LockBusyError) return { kind: "busy" };
+    if (error instanceof CourierError) return { kind: "failed", error };
+    throw error;
+  }
+}
+
+/** One shipment's own failure: it backs off alone; repeated "no such awb" answers stop it. */
+async function backOff(shipment: Shipment, error: CourierError, now: Date, baseSeconds: number): Promise<void> {
+  const change = { actor: TRACKING_JOB, at: now };
+  const reason = trackingFailure(error);
+  const awbUnknown = error.kind === "not_found";
+  if (awbUnknown && shipment.awbUnknownCount + 1 >= AWB_UNKNOWN_LIMIT) {
+    await stopTracking(shipment, `Tracking stopped: ${reason}`, change);
+    return;
+  }
+  const nextSyncAt = new Date(now.getTime() + backoff(baseSeconds * 1000, shipment.trackingFailures + 1));
+  await markTrackingRetrying(shipment, { error: reason, nextSyncAt, awbUnknown }, change);
 }
 
 /**
  * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass. A
  * shipment whose tracking did not change costs one courier call and no Shopify call.
+ *
+ * Faults: a shipment whose read fails for a reason of its own backs off alone and the pass goes on; an error that
+ * says the shop's account cannot be read (keys refused, HTML instead of JSON) pauses the shop's tracking at once —
+ * every shipment, each with its history — and a later pass probes with one shipment: when the courier answers,
+ * everything paused is due again; when not, the next probe waits longer.
  */
 export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number } = {}): Promise<ShopSyncReport> {
   const now = deps.now();
-  const due = await prisma.shipment.findMany({
-    where: { shop, nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES } },
-    orderBy: { nextSyncAt: "asc" },
-    take: limit,
-  });
-  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, more: false };
+  const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
+  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, failed: 0, paused: false, more: false };
+  const dueNow = () =>
+    prisma.shipment.findMany({
+      where: { shop, nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { in: [TRACKING_STATE.ACTIVE, TRACKING_STATE.PAUSED] } },
+      orderBy: { nextSyncAt: "asc" },
+      take: limit,
+    });
+  let due = await dueNow();
   if (due.length === 0) return report;
   const settings = await getShopSettings(shop);
   const client = courierClientFor(courierCredentialsOf(settings));
+  const syncDeps: SyncDeps = { ...deps, baseSeconds, settings, client };
+  const count = (result: SyncResult) => {
+    report.synced += 1;
+    report.courierCalls += 1;
+    report.posted += result.posted;
+    if (result.newEntries > 0) report.changed += 1;
+  };
+
+  const probe = due.find((shipment) => shipment.trackingState === TRACKING_STATE.PAUSED);
+  if (probe) {
+    const attempt = await attemptSync(probe.id, syncDeps);
+    if (attempt.kind === "busy") return { ...report, skipped: 1, paused: true };
+    if (attempt.kind === "failed") report.courierCalls += 1;
+    if (attempt.kind === "failed" && (isAccountWide(attempt.error) || attempt.error.kind === "unavailable")) {
+      // Still refused (or the service is down altogether): the paused shipments wait for a later probe.
+      await deferPausedTracking(shop, { reason: trackingFailure(attempt.error), nextProbeAt: new Date(now.getTime() + backoff(PROBE_FIRST_MS, probe.trackingFailures + 1)) });
+      return { ...report, paused: true };
+    }
+    // The courier answered for the account: everything paused is due again, the probe included.
+    await resumeShopTracking(shop, { actor: TRACKING_JOB, at: now });
+    if (attempt.kind === "synced") count(attempt.result);
+    else await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: probe.id } }), attempt.error, now, baseSeconds);
+    due = (await dueNow()).filter((shipment) => shipment.id !== probe.id);
+  }
+
   let busy = 0;
   for (const shipment of due) {
-    try {
-      const result = await withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipment.id, async () => {
-        const fresh = await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
-        return syncShipment(fresh, { ...deps, settings, client });
-      });
-      report.synced += 1;
-      report.courierCalls += 1;
-      report.posted += result.posted;
-      if (result.newEntries > 0) report.changed += 1;
-    } catch (error) {
-      if (error instanceof LockBusyError) {
-        report.skipped += 1;
-        busy += 1;
-        continue;
-      }
-      if (error instanceof CourierError && !error.retryable) {
-        // The courier no longer knows the awb (or refuses the keys): stop polling it; the shipment says why.
-        await prisma.shipment.update({ where: { id: shipment.id }, data: { nextSyncAt: null, lastError: `Tracking stopped: ${error.message}` } });
-        report.skipped += 1;
-        continue;
-      }
-      throw error;
+    const attempt = await attemptSync(shipment.id, syncDeps);
+    if (attempt.kind === "synced") {
+      count(attempt.result);
+      continue;
     }
+    if (attempt.kind === "busy") {
+      report.skipped += 1;
+      busy += 1;
+      continue;
+    }
+    report.courierCalls += 1;
+    if (isAccountWide(attempt.error)) {
+      const reason = trackingFailure(attempt.error);
+      await pauseShopTracking(shop, { reason, nextProbeAt: new Date(now.getTime() + PROBE_FIRST_MS) }, { actor: TRACKING_JOB, at: now });
+      return { ...report, paused: true };
+    }
+    report.failed += 1;
+    await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }), attempt.error, now, baseSeconds);
   }
   // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
   report.more = due.length === limit && busy < due.length;
   return report;
 }
 
-/** "Sync now": one shipment, at once, under its lock (waiting for a sync already running to finish). */
+/**
+ * "Sync now": one shipment, at once, under its lock (waiting for a sync already running to finish). A stopped or
+ * paused shipment the courier answers for is tracked again.
+ */
 export async function syncShipmentNow(shop: string, shipmentId: number, deps: Omit<SyncDeps, "settings" | "client">): Promise<Shipment | null> {
   const shipment = await prisma.shipment.findFirst({ where: { id: shipmentId, shop } });
   if (!shipment?.awb) return shipment;
@@ -249,6 +359,12 @@ export async function syncShipmentNow(shop: string, shipmentId: number, deps: Om
     shipment.id,
     async () => {
       const fresh = await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+      if (fresh.trackingState !== TRACKING_STATE.ACTIVE) {
+        // Read first: a shipment is only tracked again when the courier answers for it.
+        await syncShipment(fresh, deps);
+        await resumeTracking(fresh, { actor: deps.actor ?? TRACKING_JOB, at: deps.now() }, "Synced by hand");
+        return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
+      }
       await syncShipment(fresh, deps);
       return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
     },
@@ -256,10 +372,21 @@ export async function syncShipmentNow(shop: string, shipmentId: number, deps: Om
   );
 }
 
-/** The shops with shipments due for a sync, and when the next one falls due after now. */
+/** A shop is tracked while it is installed (it has an offline session); a job queued before it uninstalled does nothing. */
+export async function isShopInstalled(shop: string): Promise<boolean> {
+  return (await prisma.session.count({ where: { shop, isOnline: false } })) > 0;
+}
+
+/**
+ * The installed shops with shipments due for a sync, and when the next one falls due after now. A shop that
+ * uninstalled has no offline session: nothing of it is read until it installs again.
+ */
 export async function listShopsDueForTracking(now: Date): Promise<{ shops: string[]; nextDueAt: Date | null }> {
-  const shops = await prisma.shipment.findMany({ where: { nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES } }, distinct: ["shop"], select: { shop: true } });
-  const next = await prisma.shipment.findFirst({ where: { nextSyncAt: { gt: now }, status: { in: TRACKABLE_STATUSES } }, orderBy: { nextSyncAt: "asc" }, select: { nextSyncAt: true } });
+  const installed = (await prisma.session.findMany({ where: { isOnline: false }, select: { shop: true }, distinct: ["shop"] })).map((row) => row.shop);
+  if (installed.length === 0) return { shops: [], nextDueAt: null };
+  const tracked = { awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { not: TRACKING_STATE.STOPPED }, shop: { in: installed } };
+  const shops = await prisma.shipment.findMany({ where: { ...tracked, nextSyncAt: { lte: now } }, distinct: ["shop"], select: { shop: true } });
+  const next = await prisma.shipment.findFirst({ where: { ...tracked, nextSyncAt: { gt: now } }, orderBy: { nextSyncAt: "asc" }, select: { nextSyncAt: true } });
   return { shops: shops.map((row) => row.shop), nextDueAt: next?.nextSyncAt ?? null };
 }
 

@@ -42,6 +42,16 @@ export interface ShipmentView {
   attention: string | null;
   /** The shipping label's PDF, a signed link valid for a few minutes; null until booked, and once cancelled. */
   labelUrl: string | null;
+  /** What happened to the shipment and who did it, oldest first, in the app's words (absent from older answers). */
+  history?: ShipmentHistoryEntry[];
+}
+
+export interface ShipmentHistoryEntry {
+  /** ISO time. */
+  at: string;
+  what: string;
+  by: string;
+  reason: string | null;
 }
 
 export interface Problem {

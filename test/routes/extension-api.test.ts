@@ -8,7 +8,7 @@ import { action as bookAction, loader as bookLoader } from "~/routes/api.orders.
 import { loader as orderLoader } from "~/routes/api.orders.$id";
 import { action as syncAction, loader as syncLoader } from "~/routes/api.orders.$id.sync";
 import { action as bulkAction, loader as bulkLoader } from "~/routes/api.orders.bulk-ship";
-import { clearShipmentAttention, flagShipment } from "~/booking/shipments.server";
+import { clearShipmentAttention, flagShipment } from "~/shipments/shipment-changes.server";
 import { saveBookingRules, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { indiaDate } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";

@@ -27,6 +27,9 @@ type Screen =
 
 const api = createDakiyaApi();
 
+/** History entries the card shows. */
+const HISTORY_SHOWN = 5;
+
 function DakiyaShipmentBlock() {
   const { i18n } = shopify;
   const orderGid = shopify.data.selected[0]?.id;
@@ -217,6 +220,8 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   } else if (shipment.edd) {
     rows.push([i18n.translate("shipment.estimatedDelivery"), i18n.translate("shipment.days", { edd: shipment.edd })]);
   }
+  // The latest few, newest first: the card is small; the ship page has the whole history.
+  const history = (shipment.history ?? []).slice(-HISTORY_SHOWN).reverse();
   return (
     <s-stack gap="small">
       <s-badge tone={shipment.attention ? "warning" : STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
@@ -231,6 +236,14 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
           <s-text>{value}</s-text>
         </s-stack>
       ))}
+      {history.length > 0 && (
+        <s-stack gap="small-300">
+          <s-text color="subdued">{i18n.translate("shipment.history")}</s-text>
+          {history.map((entry, index) => (
+            <s-text key={`${entry.at}-${index}`}>{i18n.translate("shipment.by", { what: entry.what, when: formatDateTime(i18n, entry.at), by: entry.by })}</s-text>
+          ))}
+        </s-stack>
+      )}
       {shipment.trackingUrl && (
         <s-link href={shipment.trackingUrl} target="_blank">
           {i18n.translate("shipment.track")}

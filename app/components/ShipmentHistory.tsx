@@ -1,0 +1,41 @@
+import { BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
+import { formatDate } from "./formatting";
+
+export interface HistoryEntry {
+  at: string;
+  what: string;
+  by: string;
+  reason: string | null;
+}
+
+/** What happened to a shipment and who did it, oldest first: the answer to "why is it like this?". */
+export function ShipmentHistory({ entries }: { entries: HistoryEntry[] }) {
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          History
+        </Text>
+        <BlockStack gap="200" as="ol">
+          {entries.map((entry, index) => (
+            <BlockStack gap="050" as="li" key={`${entry.at}-${index}`}>
+              <InlineStack gap="200" blockAlign="baseline" wrap>
+                <Text as="span" variant="bodyMd" fontWeight="semibold">
+                  {entry.what}
+                </Text>
+                <Text as="span" tone="subdued">
+                  {formatDate(entry.at)} · {entry.by}
+                </Text>
+              </InlineStack>
+              {entry.reason ? (
+                <Text as="p" tone="subdued">
+                  {entry.reason}
+                </Text>
+              ) : null}
+            </BlockStack>
+          ))}
+        </BlockStack>
+      </BlockStack>
+    </Card>
+  );
+}

@@ -1,0 +1,383 @@
+import { Prisma, type Shipment } from "@prisma/client";
+import prisma from "~/db.server";
+import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
+
+/**
+ * The one module that writes the `Shipment` table (and its history, `ShipmentEvent`): every change to a shipment is
+ * one of the named transitions of `lifecycle.ts`, refused unless the table allows it from where the row is now, and
+ * written in one transaction with the history row that records it (time, transition, from, to, who, why). A test
+ * (`shipment-writers.test.ts`) fails when any other file writes either table.
+ *
+ * Callers say who acts (`Actor`) and when; the reason is in the merchant's words and never carries a shopper's details
+ * (names, phones, addresses): the history outlives customers/redact.
+ */
+
+export interface Change {
+  actor: Actor;
+  at: Date;
+}
+
+/** The row, as far as a transition needs to find it: every write is scoped by the shop. */
+type ShipmentRef = Pick<Shipment, "id" | "shop">;
+
+type Client = Prisma.TransactionClient;
+
+/** The columns a guard reads, locked for the transaction. */
+interface Locked {
+  status: string;
+  trackingState: string;
+  attention: string | null;
+  courierStatusLabel: string | null;
+}
+
+/** Reasons are short, for a list; the courier's or Shopify's own words are cut. */
+const REASON_LIMIT = 300;
+const reasonOf = (reason: string | null | undefined) => (reason ? reason.slice(0, REASON_LIMIT) : null);
+
+interface Step {
+  transition: TransitionName;
+  from: string | null;
+  to: string | null;
+  reason?: string | null;
+}
+
+async function recordEvents(tx: Client, ref: ShipmentRef, steps: readonly Step[], { actor, at }: Change): Promise<void> {
+  const data = steps
+    .filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded)
+    .map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), at }));
+  if (data.length > 0) await tx.shipmentEvent.createMany({ data });
+}
+
+/** What a transition moves, as its history row says: the booking status, else the tracking state, else nothing. */
+function movedBy(transition: TransitionName, locked: Locked): { from: string | null; to: string | null } {
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
+  if (rule.to) return { from: locked.status, to: rule.to };
+  if (rule.tracking) return { from: locked.trackingState, to: rule.tracking.to };
+  return { from: null, to: null };
+}
+
+interface Apply {
+  /** The other columns the transition writes. */
+  data?: Prisma.ShipmentUncheckedUpdateInput;
+  reason?: string | null;
+  /** What the history says moved, where it is not the status or tracking state (the courier's stage, the flag). */
+  moved?: (locked: Locked) => { from: string | null; to: string | null };
+  /** A further guard on the locked row (the flag is not raised already…). */
+  when?: (locked: Locked) => boolean;
+  /** Further steps of the same change, each its own history row (the flag a courier update raises). */
+  extra?: (locked: Locked) => Step[];
+}
+
+/**
+ * Applies a transition to one shipment: locks the row, checks the table, writes the change and its history in one
+ * transaction (the caller's, when given). Returns the row as it now is, or null when the transition is refused (the
+ * row moved on, or is gone).
+ */
+async function apply(ref: ShipmentRef, transition: TransitionName, change: Change, options: Apply = {}, tx?: Client): Promise<Shipment | null> {
+  const run = async (db: Client) => {
+    const [locked] = await db.$queryRaw<Locked[]>`SELECT status, "trackingState", attention, "courierStatusLabel" FROM "Shipment" WHERE id = ${ref.id} AND shop = ${ref.shop} FOR UPDATE`;
+    if (!locked || !allows(transition, locked.status, locked.trackingState) || (options.when && !options.when(locked))) return null;
+    const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
+    const moved = await db.shipment.update({
+      where: { id: ref.id },
+      data: { ...options.data, ...(rule.to ? { status: rule.to } : {}), ...(rule.tracking ? { trackingState: rule.tracking.to } : {}) },
+    });
+    const step = { transition, reason: options.reason ?? null, ...(options.moved ?? ((row: Locked) => movedBy(transition, row)))(locked) };
+    await recordEvents(db, ref, [step, ...(options.extra?.(locked) ?? [])], change);
+    return moved;
+  };
+  return tx ? run(tx) : prisma.$transaction(run, SHIPMENT_TRANSACTION);
+}
+
+/**
+ * A transition (and the claim's transaction around one) waits for a connection as long as a statement would: under a
+ * burst (twenty clicks on one order on a busy pool) the two-second default of an interactive transaction would fail
+ * a change that only had to queue.
+ */
+export const SHIPMENT_TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
+
+/** A bookkeeping write (not kept in the history): one guarded statement. */
+async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput): Promise<boolean> {
+  const rule: { from: readonly string[]; tracking?: { from: readonly string[] } } = SHIPMENT_TRANSITIONS[transition];
+  const { count } = await prisma.shipment.updateMany({
+    where: { id: ref.id, shop: ref.shop, status: { in: [...rule.from] }, ...(rule.tracking ? { trackingState: { in: [...rule.tracking.from] } } : {}) },
+    data,
+  });
+  return count === 1;
+}
+
+export class TransitionRefusedError extends Error {
+  override name = "TransitionRefusedError";
+  constructor(shipment: Pick<Shipment, "id" | "status">, transition: TransitionName) {
+    super(`Shipment ${shipment.id} in ${shipment.status} cannot go through ${transition}`);
+  }
+}
+
+// ─── Booking ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
+
+/**
+ * The order's Shipment row in state `booking`, inside the caller's transaction (which enqueues the booking's
+ * watchdog with it). `INSERT … ON CONFLICT DO NOTHING`: concurrent claimants wait on the unique (shop, orderGid) and
+ * only one inserts; a failed booking may be claimed again; any other row is someone else's.
+ */
+export async function claimShipment(tx: Client, { shop, orderGid }: { shop: string; orderGid: string }, change: Change): Promise<Claim> {
+  const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null };
+  const [created] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
+  if (created) {
+    await recordEvents(tx, created, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
+    return { kind: "claimed", shipment: created, isNew: true };
+  }
+  // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
+  const from: readonly string[] = SHIPMENT_TRANSITIONS.claimed.from;
+  const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: [...from] } }, data: claimed });
+  const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
+  if (count === 0) return { kind: "taken", shipment: current };
+  await recordEvents(tx, current, [{ transition: "claimed", from: SHIPMENT_STATUS.FAILED, to: SHIPMENT_STATUS.BOOKING }], change);
+  return { kind: "claimed", shipment: current, isNew: false };
+}
+
+/**
+ * Nothing was sent to the courier: the order is free to be booked again. A first claim's row goes (with its one
+ * history row: nothing happened); a failed booking claimed again is failed again, with the reason.
+ */
+export async function releaseClaim(shipment: Shipment, { isNew, reason }: { isNew: boolean; reason?: string | null }, change: Change): Promise<void> {
+  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, shop: shipment.shop, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
+  else await apply(shipment, "claim_released", change, { reason });
+}
+
+export interface CourierChoice {
+  /** The exact create-order body, resent verbatim on retry so the service replays it. */
+  requestPayload: string;
+  courierEnvironment: string;
+  orderName: string;
+  courierId: number;
+  courierName: string;
+  freightPaise: number;
+  codPaise: number;
+  totalChargesPaise: number;
+  zone: string;
+  edd: string;
+  paymentMode: string;
+  warehouseId: number | null;
+  locationGid: string | null;
+}
+
+/** The courier and the exact body to send, stored before it is sent. */
+export async function chooseCourier(shipment: Shipment, choice: CourierChoice, change: Change, reason: string): Promise<Shipment> {
+  return orThrow(shipment, "courier_chosen", await apply(shipment, "courier_chosen", change, { data: choice, reason }));
+}
+
+/** The courier could not be reached: the booking waits with the reason, and its job retries. */
+export async function markBookingRetrying(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "booking_retrying", await apply(shipment, "booking_retrying", change, { data: { lastError }, reason: lastError }));
+}
+
+/** The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. */
+export async function markBooked(shipment: Shipment, booked: { awb: string; courierName: string; trackingUrl: string }, change: Change): Promise<Shipment> {
+  const data = { ...booked, lastError: null, nextSyncAt: change.at };
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason: `${booked.courierName}, awb ${booked.awb}` }));
+}
+
+/** Nothing was booked (the courier refused, the booking was interrupted, the order was cancelled first). Null: it had moved on. */
+export async function markFailed(shipment: ShipmentRef, lastError: string, change: Change): Promise<Shipment | null> {
+  return apply(shipment, "failed", change, { data: { lastError }, reason: lastError });
+}
+
+/** Shopify refused or did not take the fulfillment: the shipment says why; the job retries when it may pass. */
+export async function markFulfillmentRetrying(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "fulfillment_retrying", await apply(shipment, "fulfillment_retrying", change, { data: { lastError }, reason: lastError }));
+}
+
+/** The fulfillment's id, noted as soon as Shopify answers, before the order is tagged. */
+export async function noteFulfillment(shipment: ShipmentRef, fulfillmentGid: string): Promise<void> {
+  await note(shipment, "fulfillment_created", { fulfillmentGid });
+}
+
+/** Fulfilled in Shopify; due for a sync at once, so the entries recorded so far become the fulfillment's first events. */
+export async function markFulfilled(shipment: Shipment, fulfillmentGid: string, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "fulfilled", await apply(shipment, "fulfilled", change, { data: { fulfillmentGid, lastError: null, nextSyncAt: change.at } }));
+}
+
+/** Cancelled with the courier; synced once more, so the courier's "cancelled" becomes the fulfillment's last event. */
+export async function markCancelled(shipment: ShipmentRef, change: Change, reason: string): Promise<Shipment | null> {
+  return apply(shipment, "cancelled", change, { data: { cancelledAt: change.at, lastError: null, attention: null, attentionAt: null, nextSyncAt: change.at }, reason });
+}
+
+function orThrow(shipment: Pick<Shipment, "id" | "status">, transition: TransitionName, moved: Shipment | null): Shipment {
+  if (!moved) throw new TransitionRefusedError(shipment, transition);
+  return moved;
+}
+
+// ─── Attention ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Something about a booking the merchant must act on (app/attention/); flagged once, with when it was seen. */
+export type ShipmentAttention = "cancelled_after_pickup" | "cancel_refused" | "address_changed" | TrackingAttention;
+
+/**
+ * Raised by the tracking sync: the courier reported an exception (undelivered, RTO, misrouted, lost, damaged, pickup
+ * failed), or the parcel has had no new scan for longer than its stage allows. Both are raised when they begin, so a
+ * dismissal holds until something new happens.
+ */
+export type TrackingAttention = "tracking_exception" | "tracking_stalled";
+
+/** Flags the shipment, unless it carries this flag already. `lastError` says what went wrong, where there is more to say. */
+export async function raiseAttention(shipment: ShipmentRef, attention: ShipmentAttention, change: Change, { lastError }: { lastError?: string } = {}): Promise<boolean> {
+  const moved = await apply(shipment, "attention_raised", change, {
+    data: { attention, attentionAt: change.at, ...(lastError === undefined ? {} : { lastError }) },
+    reason: lastError ?? null,
+    moved: (locked) => ({ from: locked.attention, to: attention }),
+    when: (locked) => locked.attention !== attention,
+  });
+  return moved !== null;
+}
+
+/** `raiseAttention` for a shipment known by its id alone. */
+export async function flagShipment(shipmentId: number, attention: ShipmentAttention, at: Date, actor: Actor = { kind: "job", name: "order-check" }): Promise<void> {
+  const shipment = await prisma.shipment.findUnique({ where: { id: shipmentId }, select: { id: true, shop: true } });
+  if (shipment) await raiseAttention(shipment, attention, { actor, at });
+}
+
+/** The merchant has dealt with it. */
+export async function clearShipmentAttention(shop: string, shipmentId: number, change: Change = { actor: { kind: "merchant", name: "Needs attention" }, at: new Date() }): Promise<boolean> {
+  const moved = await apply({ id: shipmentId, shop }, "attention_cleared", change, {
+    data: { attention: null, attentionAt: null },
+    moved: (locked) => ({ from: locked.attention, to: null }),
+    when: (locked) => locked.attention !== null,
+  });
+  return moved !== null;
+}
+
+// ─── Tracking ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface CourierProgress {
+  /** The latest entry's stage, when the courier reported any. */
+  stage: { code: number; label: string; at: Date } | null;
+  estimatedDeliveryAt: Date;
+  deliveredAt: Date | null;
+  /** The attention the courier's news raises or clears; undefined leaves the flag as it is. */
+  attention?: { flag: TrackingAttention; at: Date } | { clear: true };
+  nextSyncAt: Date | null;
+}
+
+/**
+ * What a tracking read found. A new stage is a `courier_progress` event (and a flag it raises or clears its own);
+ * a read that found nothing new is bookkeeping. Either way the back-off of earlier failures is over.
+ */
+export async function recordCourierProgress(shipment: Shipment, progress: CourierProgress, change: Change): Promise<void> {
+  const { stage } = progress;
+  const flag = progress.attention === undefined ? undefined : "clear" in progress.attention ? null : progress.attention.flag;
+  const data = {
+    ...(stage ? { courierStatusCode: stage.code, courierStatusLabel: stage.label, courierStatusAt: stage.at, lastScanAt: stage.at } : {}),
+    ...(flag === undefined ? {} : { attention: flag, attentionAt: flag === null ? null : (progress.attention as { at: Date }).at }),
+    estimatedDeliveryAt: progress.estimatedDeliveryAt,
+    deliveredAt: progress.deliveredAt,
+    syncedAt: change.at,
+    nextSyncAt: progress.nextSyncAt,
+    trackingFailures: 0,
+    awbUnknownCount: 0,
+    trackingError: null,
+  };
+  const newStage = stage !== null && stage.code !== shipment.courierStatusCode;
+  const flagMoves = flag !== undefined && flag !== shipment.attention;
+  if (!newStage && !flagMoves) {
+    await note(shipment, "tracking_checked", data);
+    return;
+  }
+  const flagStep = (locked: Locked): Step => ({ transition: flag === null ? "attention_cleared" : "attention_raised", from: locked.attention, to: flag ?? null });
+  if (!newStage) {
+    await apply(shipment, flagStep({ attention: shipment.attention } as Locked).transition, change, { data, moved: (locked) => flagStep(locked) });
+    return;
+  }
+  await apply(shipment, "courier_progress", change, {
+    data,
+    // The courier's own words stay out of the history: they may name the shopper ("Delivered to Asha Rao").
+    moved: (locked) => ({ from: locked.courierStatusLabel, to: stage.label }),
+    extra: (locked) => (flagMoves ? [flagStep(locked)] : []),
+  });
+}
+
+/** When the shipment is read next, once its news is posted to Shopify (bookkeeping). */
+export async function scheduleNextSync(shipment: ShipmentRef, nextSyncAt: Date | null): Promise<void> {
+  await note(shipment, "tracking_checked", { nextSyncAt });
+}
+
+/**
+ * One shipment's tracking read failed for a reason of its own (the courier did not answer for it, or does not know
+ * its awb yet): it backs off alone, and the rest of the shop's tracking goes on.
+ */
+export async function markTrackingRetrying(shipment: Shipment, { error, nextSyncAt, awbUnknown }: { error: string; nextSyncAt: Date; awbUnknown: boolean }, change: Change): Promise<Shipment | null> {
+  return apply(shipment, "tracking_retrying", change, {
+    data: { trackingFailures: { increment: 1 }, awbUnknownCount: awbUnknown ? { increment: 1 } : 0, trackingError: error, nextSyncAt },
+    reason: error,
+  });
+}
+
+/** The courier said again and again it does not know the awb: no longer read. */
+export async function stopTracking(shipment: ShipmentRef, error: string, change: Change): Promise<Shipment | null> {
+  return apply(shipment, "tracking_stopped", change, { data: { nextSyncAt: null, trackingError: error }, reason: error });
+}
+
+/** Tracking of a stopped or paused shipment starts again ("Sync now", or a probe that succeeded). */
+export async function resumeTracking(shipment: ShipmentRef, change: Change, reason?: string): Promise<Shipment | null> {
+  return apply(shipment, "tracking_resumed", change, { data: { trackingFailures: 0, awbUnknownCount: 0, trackingError: null, nextSyncAt: change.at }, reason: reason ?? null });
+}
+
+const TRACKED = Prisma.join([...TRACKED_STATUSES]);
+
+/**
+ * The courier refused the shop's account for every shipment (its keys, a maintenance page): every shipment the shop
+ * tracks is paused in one statement, each with its history row, until `nextProbeAt`. Returns how many were paused.
+ */
+export async function pauseShopTracking(shop: string, { reason, nextProbeAt }: { reason: string; nextProbeAt: Date }, { actor, at }: Change): Promise<number> {
+  const why = reasonOf(reason);
+  return prisma.$executeRaw`
+    WITH paused AS (
+      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.PAUSED}, "trackingError" = ${why}, "nextSyncAt" = ${nextProbeAt}, "trackingFailures" = 1, "updatedAt" = ${at}
+      WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.ACTIVE} AND awb IS NOT NULL AND "nextSyncAt" IS NOT NULL AND status IN (${TRACKED})
+      RETURNING id, shop
+    )
+    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, at)
+    SELECT shop, id, ${"tracking_paused" satisfies TransitionName}, ${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED}, ${actor.kind}, ${actor.name}, ${why}, ${at} FROM paused`;
+}
+
+/** A probe of a paused shop failed again: its paused shipments wait for the next probe (bookkeeping). */
+export async function deferPausedTracking(shop: string, { reason, nextProbeAt }: { reason: string; nextProbeAt: Date }): Promise<void> {
+  await prisma.shipment.updateMany({
+    where: { shop, trackingState: TRACKING_STATE.PAUSED, status: { in: [...TRACKED_STATUSES] } },
+    data: { nextSyncAt: nextProbeAt, trackingError: reasonOf(reason), trackingFailures: { increment: 1 } },
+  });
+}
+
+/** A probe succeeded: every paused shipment of the shop is due again at once, each with its history row. */
+export async function resumeShopTracking(shop: string, { actor, at }: Change): Promise<number> {
+  return prisma.$executeRaw`
+    WITH resumed AS (
+      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.ACTIVE}, "trackingError" = NULL, "nextSyncAt" = ${at}, "trackingFailures" = 0, "updatedAt" = ${at}
+      WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.PAUSED} AND status IN (${TRACKED})
+      RETURNING id, shop
+    )
+    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, at)
+    SELECT shop, id, ${"tracking_resumed" satisfies TransitionName}, ${TRACKING_STATE.PAUSED}, ${TRACKING_STATE.ACTIVE}, ${actor.kind}, ${actor.name}, ${"The courier answers again"}, ${at} FROM resumed`;
+}
+
+// ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * customers/redact: the stored booking body without the shopper's details, and the last error without its words
+ * (the courier's and Shopify's errors may quote the address or phone they refused), in the caller's transaction.
+ * The history stays: it holds none.
+ */
+export async function redactBookingBody(tx: Client, shipment: ShipmentRef, redacted: { requestPayload: string; lastError: string | null }, change: Change): Promise<void> {
+  await apply(shipment, "redacted", change, { data: redacted }, tx);
+}
+
+/**
+ * shop/redact: the shop's shipments and their history (tracking entries and events go with them by cascade; the
+ * events are named too, so none is left should a row have lost its shipment), in the caller's transaction.
+ */
+export async function eraseShopShipments(tx: Client, shop: string): Promise<void> {
+  await tx.shipmentEvent.deleteMany({ where: { shop } });
+  await tx.shipment.deleteMany({ where: { shop } });
+}
