@@ -12,7 +12,7 @@ import type { Measurement } from "./measurement";
  */
 const WARM_SHARE_TARGET = 0.5;
 const P99_FACTOR = 2;
-const PIN_CODES = 500;
+const PIN_CODES = 100;
 const COLD_KEYS = 200;
 const SHOPPERS_PER_KEY = 25;
 
