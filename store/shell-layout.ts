@@ -19,6 +19,7 @@ export const APP_PAGES: readonly (readonly [label: string, path: string])[] = [
   ["Needs attention", "/app/attention"],
   ["Auto-booking", "/app/auto-booking"],
   ["Settings", "/app/settings"],
+  ["Storefront", "/app/storefront"],
 ];
 
 /** A path of the app a shell link may frame: /app and below, nothing else. */

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { seedShop } from "../../store/seed";
 import { orderPayload } from "../../store/webhooks";
+import { proxiedUrl } from "../../store/app-proxy";
 import { sampleOrder } from "../../test/support/orders";
 
 /**
@@ -15,7 +16,9 @@ export type RequestKind =
   | { kind: "create-order"; apiKey: string; secretKey: string; prefix: string }
   | { kind: "calculate-rate"; apiKey: string; secretKey: string }
   /** Tracks the awbs `awbOf(awbPrefix, 0 … count - 1)` in turn, as one sync cycle reads them. */
-  | { kind: "track-order"; apiKey: string; secretKey: string; awbPrefix: string; count: number };
+  | { kind: "track-order"; apiKey: string; secretKey: string; awbPrefix: string; count: number }
+  /** A shopper's delivery estimate through the store's app proxy, signed as Shopify signs it: PIN codes `pinBase + index % pinCount`. */
+  | { kind: "storefront-estimate"; shop: string; secret: string; pinBase: number; pinCount: number };
 
 export interface BuiltRequest {
   method: "GET" | "POST";
@@ -101,6 +104,20 @@ export function factoryFor(spec: RequestKind): RequestFactory {
       const body = JSON.stringify({ shipment_type: "forward", payment_mode: "cod", pickup: 421302, delivery: 560038, length: 30, breadth: 25, height: 8, actual_weight: 0.9, amount: 2297 });
       return () => ({ method: "POST", path: "/v1/calculate-rate", headers, body });
     }
+    case "storefront-estimate":
+      // Signed when built, so each request's timestamp is fresh, as Shopify's are.
+      return (index) => {
+        const url = new URL(
+          proxiedUrl({
+            proxyUrl: "http://app/proxy",
+            apiSecret: spec.secret,
+            shop: spec.shop,
+            pathPrefix: "/apps/dakiya",
+            pathAndQuery: `/delivery-estimate?pincode=${spec.pinBase + (index % spec.pinCount)}&grams=450&amount=129900&locale=en`,
+          }),
+        );
+        return { method: "GET", path: `${url.pathname}${url.search}`, headers: { accept: "application/json" } };
+      };
     case "track-order": {
       const headers = { "x-api-key": spec.apiKey, "x-secret-key": spec.secretKey };
       return (index) => ({ method: "GET", path: `/v1/track-order/${encodeURIComponent(awbOf(spec.awbPrefix, index % spec.count))}`, headers });

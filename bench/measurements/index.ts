@@ -5,6 +5,7 @@ import type { Measurement } from "./measurement";
 import { microBenchmarks } from "./micro";
 import { orderIntake } from "./order-intake";
 import { pages } from "./pages";
+import { storefrontEstimate } from "./storefront";
 import { trackingSync } from "./tracking-sync";
 import { webhookIngest } from "./webhook-ingest";
 
@@ -15,7 +16,7 @@ import { webhookIngest } from "./webhook-ingest";
  * (bench/lib/store-world.ts) and stop them again, so they run before the webhook runs leave a backlog; pages start
  * their own demo server and come last.
  */
-export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, pages];
+export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, storefrontEstimate, pages];
 
 /**
  * Measurements to come: listed in the report as not measured yet. Each becomes a module beside these

@@ -107,6 +107,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       ["Needs attention", "/app/attention", "Needs attention"],
       ["Auto-booking", "/app/auto-booking", "Auto-booking"],
       ["Settings", "/app/settings", "Settings"],
+      ["Storefront", "/app/storefront", "Storefront"],
     ];
     for (const [label, path, title] of pages) await walk.step(`nav: ${label}`, () => walk.admin.openFromNav(label, { path }, title));
   });
