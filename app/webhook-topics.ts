@@ -13,17 +13,19 @@ const MB = 1024 * KB;
 
 /**
  * Topic → the largest body Shopify sends for it, with room to spare:
- * - orders/*: the whole REST order; 250 line items with properties, discounts and fulfillments are a few hundred KB,
- *   and Shopify documents bodies over 1 MB (tightened once the subscriptions use `include_fields`);
+ * - orders/*: the subscriptions' `include_fields` (shopify.app.toml) send the order's ids and `cancelled_at` only,
+ *   under 200 bytes; the limit leaves room for Shopify adding its own fields, never for a whole order;
  * - customers/*: a customer's id, e-mail and phone and up to a few thousand order ids (about 20 bytes each);
- * - app/uninstalled: the shop object, 2–3 KB; shop/redact: the shop's id and domain.
+ * - app/uninstalled: the shop object, 2–3 KB; app/scopes_update: the previous and current scopes; shop/redact: the
+ *   shop's id and domain.
  */
 export const WEBHOOK_BODY_LIMITS = {
-  "orders/create": 5 * MB,
-  "orders/cancelled": 5 * MB,
+  "orders/create": 16 * KB,
+  "orders/cancelled": 16 * KB,
   "customers/data_request": 512 * KB,
   "customers/redact": 512 * KB,
   "app/uninstalled": 64 * KB,
+  "app/scopes_update": 16 * KB,
   "shop/redact": 16 * KB,
 } as const;
 

@@ -4,7 +4,7 @@ import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type A
 import type { StoreOrder, StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
 import { seedShop } from "./seed";
-import { deliverWebhook, orderPayload, shopPayload, type DeliveryReport } from "./webhooks";
+import { asSubscribed, deliverWebhook, orderPayload, shopPayload, type DeliveryReport } from "./webhooks";
 
 export interface StoreSimulatorOptions {
   app: AppCredentials;
@@ -104,7 +104,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       apiSecret: options.app.apiSecret,
       shop: shop.domain,
       topic: event.topic,
-      payload: orderPayload(event.order),
+      payload: asSubscribed(event.topic, orderPayload(event.order)),
       retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000],
     }).then((report) => {
       deliveries.push({ ...report, topic: event.topic, orderId: event.order.id });
@@ -190,7 +190,7 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
     ): Promise<DeliveryReport> {
       const shop = this.shop(shopDomain);
       const order = options2.orderId ? shop.orders.find((candidate) => candidate.id === options2.orderId) : undefined;
-      const payload = options2.payload ?? (order ? orderPayload(order) : shopPayload(shop));
+      const payload = options2.payload ?? (order ? asSubscribed(topic, orderPayload(order)) : shopPayload(shop));
       return deliverWebhook({
         appUrl: options.appUrl,
         apiSecret: options.app.apiSecret,

@@ -7,10 +7,24 @@ export const WEBHOOK_PATHS: Record<string, string> = {
   "orders/create": "/webhooks/orders/create",
   "orders/cancelled": "/webhooks/orders/cancelled",
   "app/uninstalled": "/webhooks/app/uninstalled",
+  "app/scopes_update": "/webhooks/app/scopes_update",
   "customers/data_request": "/webhooks/customers/data_request",
   "customers/redact": "/webhooks/customers/redact",
   "shop/redact": "/webhooks/shop/redact",
 };
+
+/** The fields each subscription asks for (`include_fields` in shopify.app.toml); a topic not listed gets the whole body. */
+export const SUBSCRIBED_FIELDS: Record<string, readonly string[]> = {
+  "orders/create": ["id", "admin_graphql_api_id"],
+  "orders/cancelled": ["id", "admin_graphql_api_id", "cancelled_at"],
+};
+
+/** The body as Shopify sends it to a subscription with `include_fields`: only those top-level fields. */
+export function asSubscribed(topic: string, payload: unknown): unknown {
+  const fields = SUBSCRIBED_FIELDS[topic];
+  if (!fields || typeof payload !== "object" || payload === null) return payload;
+  return Object.fromEntries(fields.filter((field) => field in payload).map((field) => [field, (payload as Record<string, unknown>)[field]]));
+}
 
 const legacyId = (gidValue: string) => Number(gidValue.split("/").pop());
 

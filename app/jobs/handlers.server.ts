@@ -4,7 +4,7 @@ import { resumeShipment } from "~/booking/book-order.server";
 import { eraseAtSandbox, forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { recordDataRequest } from "~/privacy/data-requests.server";
 import { unauthenticated } from "~/shopify.server";
-import { installationOf } from "~/shopify/installation.server";
+import { installationOf, recordGrantedScopes } from "~/shopify/installation.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
@@ -34,6 +34,9 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   "shipment-complete": async ({ shop, shipmentId }) => {
     const completion = await resumeShipment(shop, shipmentId, { adminFor, now });
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
+  },
+  "scopes-updated": async ({ shop, scopes }) => {
+    await recordGrantedScopes(shop, scopes);
   },
   "app-uninstalled": async ({ shop }) => {
     // The webhook's shop header is not signed: the sessions go only once Shopify no longer takes the shop's token (a

@@ -34,6 +34,8 @@ export const JOB_SCHEMAS = {
     orderIds: z.array(z.number().int().positive()).max(10_000),
     requestedAt: z.iso.datetime(),
   }),
+  /** app/scopes_update: the scopes the merchant has now granted, recorded on the shop's sessions. */
+  "scopes-updated": ShopJobSchema.extend({ scopes: z.array(z.string().regex(/^[a-z_]{1,64}$/)).max(100) }),
   /** app/uninstalled: the shop's sessions go at once. */
   "app-uninstalled": ShopJobSchema,
   /** A new or changed order: read it fresh, store its readiness, book it by the shop's rules. */
@@ -89,6 +91,7 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // Erasure must complete whatever the sandbox's outage: hourly tries for over a year, never given up in practice.
   "sandbox-erase": { ...DEFAULT_POLICY, retryForSeconds: 366 * DAY, retryDelay: 60, label: "Erasing data at the courier sandbox" },
   "customers-data-request": { ...DEFAULT_POLICY, label: "Recording a customer's request for their data" },
+  "scopes-updated": { ...DEFAULT_POLICY, label: "Recording the scopes a shop granted" },
   "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
   "order-check": { ...DEFAULT_POLICY, busy: true, label: "Checking an order (readiness and auto-booking)" },
   // A cancellation with an unreachable courier is retried for about two days before it needs the merchant.

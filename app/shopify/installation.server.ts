@@ -48,3 +48,14 @@ async function shopifyAnswers(shop: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * app/scopes_update: the scopes the merchant has granted now, written on the shop's sessions, so the library asks
+ * for the ones the app declares but the shop has not granted on the next request (and stops asking for ones it has).
+ * The shop header is not signed and the body names no shop: a body replayed under another shop's header could at
+ * worst make the library ask that shop's Shopify once more, which answers with the true scopes.
+ */
+export async function recordGrantedScopes(shop: string, scopes: readonly string[]): Promise<number> {
+  const { count } = await prisma.session.updateMany({ where: { shop }, data: { scope: scopes.join(",") } });
+  return count;
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
+import { action as scopesUpdate } from "~/routes/webhooks.app.scopes_update";
 import { action as appUninstalled } from "~/routes/webhooks.app.uninstalled";
 import { action as customersDataRequest } from "~/routes/webhooks.customers.data_request";
 import { action as customersRedact } from "~/routes/webhooks.customers.redact";
@@ -49,6 +50,25 @@ async function installedShop(prefix = "shop"): Promise<string> {
 }
 
 describe("webhooks", () => {
+  it("app/scopes_update records the scopes the merchant granted on the shop's sessions, and refuses a body without them", async () => {
+    const shop = await installedShop("scopes");
+    const otherShop = await installedShop("scopes-other");
+    const granted = ["read_orders", "write_orders", "read_locations", "write_app_proxy"];
+    const send = (payload: unknown, webhookId: string) =>
+      responseOf(() => scopesUpdate({ request: signedWebhookRequest(`${APP}/webhooks/app/scopes_update`, { topic: "app/scopes_update", shop, payload, webhookId }), params: {}, context: {} }));
+
+    expect((await send({ id: 1, previous: ["read_orders"], current: granted, updated_at: new Date().toISOString() }, `scopes-${shop}`)).status).toBe(200);
+    expect((await runJobs(["scopes-updated"])).failed).toEqual([]);
+    expect((await prisma.session.findMany({ where: { shop } })).map((session) => session.scope)).toEqual([granted.join(",")]);
+    expect((await prisma.session.findMany({ where: { shop: otherShop } })).map((session) => session.scope)).not.toEqual([granted.join(",")]);
+
+    // Not a list of scopes: acknowledged (Shopify would redeliver it for hours) and recorded with why, nothing changed.
+    expect((await send({ id: 2, current: "read_orders; DROP" }, `scopes-bad-${shop}`)).status).toBe(200);
+    expect(await queuedJobs("scopes-updated", shop)).toHaveLength(0);
+    expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: `scopes-bad-${shop}` } })).problem).toBe("the body has no list of current scopes");
+    expect((await prisma.session.findMany({ where: { shop } })).map((session) => session.scope)).toEqual([granted.join(",")]);
+  });
+
   it("refuses a forged app/uninstalled with 401 and writes nothing", async () => {
     const shop = uniqueShop();
     await storeSession(shop);
