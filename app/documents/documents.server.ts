@@ -35,7 +35,10 @@ export function labelLink(shipment: Pick<Shipment, "id" | "shop" | "awb" | "stat
 /** Keeps the courier's routing text from the booking's answer, for the label. */
 export async function recordRoutingText(shop: string, shipmentId: number, routingText: string): Promise<void> {
   const text = routingText.slice(0, 1_000);
-  await prisma.shipmentDocument.upsert({ where: { shipmentId }, create: { shipmentId, shop, routingText: text }, update: { routingText: text } });
+  // One statement, no transaction: it runs inside a booking, beside many others at busy times.
+  await prisma.$executeRaw`
+    INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "routingText", "updatedAt") VALUES (${shipmentId}, ${shop}, ${text}, now())
+    ON CONFLICT ("shipmentId") DO UPDATE SET "routingText" = EXCLUDED."routingText", "updatedAt" = now()`;
 }
 
 /** The selected shipments, each one of this shop's, booked and not cancelled; anything else is refused, naming it. */
