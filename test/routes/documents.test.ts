@@ -120,6 +120,12 @@ describe("labels behind the admin's session", () => {
     const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(",");
     expect(await labels(`shipments=${tooMany}`)).toMatchObject({ status: 400, error: expect.stringContaining("at most 500 shipments; 501") });
     expect(await labels("shipments=abc")).toMatchObject({ status: 400, error: '"abc" is not a shipment id.' });
+    // The selection print action leaves out what has no label instead of refusing the whole document.
+    const mixed = await labels(`orders=${orderNamed("#1002").legacyResourceId},${orderNamed("#1005").legacyResourceId}&skip=unbooked`);
+    expect(mixed.status).toBe(200);
+    expect(pdfPageCount(mixed.pdf)).toBe(1);
+    expect(await labels(`orders=${orderNamed("#1005").legacyResourceId}&skip=unbooked`)).toMatchObject({ status: 409, error: expect.stringContaining("None of the selected orders") });
+    expect(await labels("shipments=1&skip=everything")).toMatchObject({ status: 400 });
     expect(await labels("")).toMatchObject({ status: 400 });
     expect(await labels("shipments=2147483647")).toMatchObject({ status: 404, error: "There is no shipment 2147483647 in this shop." });
   });
