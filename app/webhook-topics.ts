@@ -9,7 +9,6 @@
  */
 
 const KB = 1024;
-const MB = 1024 * KB;
 
 /**
  * Topic → the largest body Shopify sends for it, with room to spare:

@@ -4,6 +4,7 @@ import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
 import type { CourierClient } from "~/shipping/client.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
+import { signDocumentLink } from "./document-links.server";
 import { labelFacts, type LabelAddress } from "./label-facts";
 import { isLabelLayout, LABEL_LAYOUTS, MAX_SHIPMENTS_PER_DOCUMENT, type LabelLayout } from "./label-layout";
 import { renderLabels } from "./label-pdf.server";
@@ -25,10 +26,19 @@ export type ShipmentSelection = { shipmentIds: readonly number[] } | { orderGids
 
 const BOOKED: readonly string[] = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED];
 
+/** A booked shipment's label as a signed link (a path on the app), or null when it has none to print. */
+export function labelLink(shipment: Pick<Shipment, "id" | "shop" | "awb" | "status">): string | null {
+  if (!shipment.awb || !BOOKED.includes(shipment.status)) return null;
+  return signDocumentLink({ kind: "labels", shop: shipment.shop, shipmentIds: [shipment.id] });
+}
+
 /** Keeps the courier's routing text from the booking's answer, for the label. */
 export async function recordRoutingText(shop: string, shipmentId: number, routingText: string): Promise<void> {
   const text = routingText.slice(0, 1_000);
-  await prisma.shipmentDocument.upsert({ where: { shipmentId }, create: { shipmentId, shop, routingText: text }, update: { routingText: text } });
+  // One statement, no transaction: it runs inside a booking, beside many others at busy times.
+  await prisma.$executeRaw`
+    INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "routingText", "updatedAt") VALUES (${shipmentId}, ${shop}, ${text}, now())
+    ON CONFLICT ("shipmentId") DO UPDATE SET "routingText" = EXCLUDED."routingText", "updatedAt" = now()`;
 }
 
 /** The selected shipments, each one of this shop's, booked and not cancelled; anything else is refused, naming it. */

@@ -16,7 +16,7 @@ import type {
 import { shipmentAttentionItem } from "~/attention/needs-attention.server";
 import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
 import { getConfig } from "~/config.server";
-import { signDocumentLink } from "~/documents/document-links.server";
+import { labelLink } from "~/documents/documents.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
@@ -151,8 +151,8 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
 
 /** A booked shipment's label, as a signed link the order block opens in a new tab (outside the admin's session). */
 function labelLinkOf(shipment: Shipment): string | null {
-  if (!shipment.awb || (shipment.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.status !== SHIPMENT_STATUS.FULFILLED)) return null;
-  return `${getConfig().SHOPIFY_APP_URL}${signDocumentLink({ kind: "labels", shop: shipment.shop, shipmentIds: [shipment.id] })}`;
+  const link = labelLink(shipment);
+  return link && `${getConfig().SHOPIFY_APP_URL}${link}`;
 }
 
 function baseOf(orderGid: string, record: OrderRecord | null, shipment: Shipment | null): Base {

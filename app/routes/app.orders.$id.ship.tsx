@@ -36,6 +36,7 @@ import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
+import { labelLink } from "~/documents/documents.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -57,10 +58,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason } : null;
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision });
+  const labelUrl = stored ? labelLink(stored) : null;
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision });
+  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -95,7 +97,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking, history, decision } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -138,6 +140,13 @@ export default function ShipOrder() {
                   <Link url={current.trackingUrl} target="_blank">
                     Tracking page
                   </Link>
+                ) : null}
+                {labelUrl && current.awb && current.status !== "cancelled" ? (
+                  <p>
+                    <Link url={labelUrl} target="_blank">
+                      Print label
+                    </Link>
+                  </p>
                 ) : null}
               </Banner>
             ) : null}

@@ -18,6 +18,8 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { getDocumentSettings, saveLabelLayout } from "~/documents/documents.server";
+import { isLabelLayout, LABEL_LAYOUT_NAMES, LABEL_LAYOUTS } from "~/documents/label-layout";
 import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
@@ -27,15 +29,27 @@ import { listLocations } from "~/shopify/admin-orders.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [settings, locations, warehouses] = await Promise.all([settingsForBrowser(session.shop), whenShopifyAnswers(() => listLocations(admin)), describeWarehouses(session.shop)]);
-  return json({ settings, locations, warehouses });
+  const [settings, locations, warehouses, documents] = await Promise.all([
+    settingsForBrowser(session.shop),
+    whenShopifyAnswers(() => listLocations(admin)),
+    describeWarehouses(session.shop),
+    getDocumentSettings(session.shop),
+  ]);
+  return json({ settings, locations, warehouses, labelLayout: documents.labelLayout });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const locations = await whenShopifyAnswers(() => listLocations(admin));
-  const result = await saveSettingsForm(session.shop, await request.formData(), locations.map((location) => location.id));
+  const form = await request.formData();
+  // The label layout is the documents' own setting (app/documents/); a form without it keeps the one chosen.
+  const labelLayout = form.get("labelLayout");
+  if (labelLayout !== null && !isLabelLayout(labelLayout)) {
+    return json({ ok: false as const, errors: { labelLayout: `Choose a label layout: ${Object.values(LABEL_LAYOUTS).join(" or ")}.` } }, { status: 422 });
+  }
+  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id));
+  if (result.ok && labelLayout !== null) await saveLabelLayout(session.shop, labelLayout);
   return json(result, { status: result.ok ? 200 : 422 });
 };
 
@@ -45,7 +59,8 @@ function Field({ name, label, value, error, type = "text", helpText, autoComplet
 }
 
 export default function Settings() {
-  const { settings, locations, warehouses } = useLoaderData<typeof loader>();
+  const { settings, locations, warehouses, labelLayout } = useLoaderData<typeof loader>();
+  const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const saving = useNavigation().state === "submitting";
@@ -210,6 +225,23 @@ export default function Settings() {
                   </InlineGrid>
                   <Checkbox label="Email the customer Shopify's shipping confirmation with the tracking link" checked={notify} onChange={setNotify} />
                   <input type="hidden" name="notifyCustomer" value={notify ? "on" : "off"} />
+                </BlockStack>
+              </Card>
+
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Shipping labels
+                  </Text>
+                  <Select
+                    name="labelLayout"
+                    label="Label layout"
+                    options={Object.entries(LABEL_LAYOUT_NAMES).map(([value, label]) => ({ value, label }))}
+                    value={layout}
+                    onChange={setLayout}
+                    error={errors.labelLayout}
+                    helpText="4 × 6 in suits thermal label printers; A4 prints four labels a sheet on an office printer."
+                  />
                 </BlockStack>
               </Card>
 

@@ -8,8 +8,9 @@ import { loader as orderLoader } from "~/routes/api.orders.$id";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
 import { loader as documentLoader } from "~/routes/documents.$token";
+import { action as shipmentsAction, loader as shipmentsLoader } from "~/routes/app.shipments._index";
 import { resetJobs } from "../support/jobs";
-import { pdfBarcodes, pdfPageCount, pdfPages } from "../support/pdf-reading";
+import { pdfBarcodes, pdfPageCount, pdfPages, pdfPageSize } from "../support/pdf-reading";
 import { startShippingWorld, type startStore } from "../support/store";
 
 let world: Awaited<ReturnType<typeof startShippingWorld>>;
@@ -55,16 +56,19 @@ beforeAll(async () => {
   world = await startShippingWorld();
   ({ store } = world);
   await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} });
-  await settingsAction({
-    request: store.adminRequest("/app/settings", { method: "POST", body: form({ mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: "on" }) }),
-    params: {},
-    context: {},
-  });
+  await saveSettings({});
   delhivery = await book("#1002", 1);
   second = await book("#1001", 1);
   bluedart = await book("#1003", 4);
 });
 afterAll(() => world.close());
+
+const saveSettings = (extra: Record<string, string>) =>
+  settingsAction({
+    request: store.adminRequest("/app/settings", { method: "POST", body: form({ ...extra, mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: "on" }) }),
+    params: {},
+    context: {},
+  }) as Promise<Response>;
 
 describe("labels behind the admin's session", () => {
   it("prints a booked order's label: the awb scans, the ship-to, PIN, COD, routing and return address read back", async () => {
@@ -116,6 +120,12 @@ describe("labels behind the admin's session", () => {
     const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(",");
     expect(await labels(`shipments=${tooMany}`)).toMatchObject({ status: 400, error: expect.stringContaining("at most 500 shipments; 501") });
     expect(await labels("shipments=abc")).toMatchObject({ status: 400, error: '"abc" is not a shipment id.' });
+    // The selection print action leaves out what has no label instead of refusing the whole document.
+    const mixed = await labels(`orders=${orderNamed("#1002").legacyResourceId},${orderNamed("#1005").legacyResourceId}&skip=unbooked`);
+    expect(mixed.status).toBe(200);
+    expect(pdfPageCount(mixed.pdf)).toBe(1);
+    expect(await labels(`orders=${orderNamed("#1005").legacyResourceId}&skip=unbooked`)).toMatchObject({ status: 409, error: expect.stringContaining("None of the selected orders") });
+    expect(await labels("shipments=1&skip=everything")).toMatchObject({ status: 400 });
     expect(await labels("")).toMatchObject({ status: 400 });
     expect(await labels("shipments=2147483647")).toMatchObject({ status: 404, error: "There is no shipment 2147483647 in this shop." });
   });
@@ -179,5 +189,42 @@ describe("signed links", () => {
     const opened = await open(new URL(view.shipment.labelUrl).pathname);
     expect(opened.status).toBe(200);
     expect(pdfPages(opened.pdf)[0]).toContain(delhivery.awb!);
+  });
+});
+
+describe("the Shipments page and Settings", () => {
+  const page = async (query = "") => (await ((await shipmentsLoader({ request: store.adminRequest(`/app/shipments${query}`), params: {}, context: {} })) as Response).json()) as { shipments: { id: number }[]; printedAt: Record<string, string> };
+  const act = async (fields: Record<string, string>) => {
+    const response = (await shipmentsAction({ request: store.adminRequest("/app/shipments", { method: "POST", body: form(fields) }), params: {}, context: {} })) as Response;
+    return { status: response.status, body: (await response.json()) as { ok: boolean; url?: string; error?: string } };
+  };
+
+  it("prints the selected shipments' labels through a signed link, and filters what is not printed yet", async () => {
+    const fresh = await book("#1004", 2);
+    expect((await page("?printed=no")).shipments.map((shipment) => shipment.id)).toContain(fresh.id);
+    const { status, body } = await act({ intent: "labels", shipmentIds: String(fresh.id) });
+    expect(status).toBe(200);
+    const opened = await get(() => documentLoader({ request: new Request(`http://localhost${body.url}`), params: { token: body.url!.replace("/documents/", "") }, context: {} }) as Promise<Response>);
+    expect(pdfPages(opened.pdf)[0]).toContain(fresh.awb!);
+    const after = await page("?printed=no");
+    expect(after.shipments.map((shipment) => shipment.id)).not.toContain(fresh.id);
+    expect((await page()).printedAt[fresh.id]).toEqual(expect.any(String));
+    expect(await act({ intent: "labels", shipmentIds: "" })).toMatchObject({ status: 400 });
+    expect(await act({ intent: "labels", shipmentIds: "2147483647" })).toMatchObject({ status: 404 });
+  });
+
+  it("makes a pickup's manifest from the page; the same pickup again has nothing left", async () => {
+    const first = await act({ intent: "manifest", warehouseId: "1", courierName: "DTDC" });
+    expect(first).toMatchObject({ status: 200, body: { ok: true, url: expect.stringMatching(/^\/documents\//) } });
+    expect(await act({ intent: "manifest", warehouseId: "1", courierName: "DTDC" })).toMatchObject({ status: 409, body: { error: expect.stringContaining("Nothing is waiting") } });
+  });
+
+  it("prints four labels to an A4 page once Settings say so, and refuses an unknown layout", async () => {
+    expect(pdfPageSize((await labels(`shipments=${delhivery.id}`)).pdf)).toBe("288 x 432");
+    expect((await saveSettings({ labelLayout: "a4_four_up" })).status).toBe(200);
+    expect(pdfPageSize((await labels(`shipments=${delhivery.id}`)).pdf)).toBe("595.28 x 841.89");
+    expect((await saveSettings({ labelLayout: "a5" })).status).toBe(422);
+    expect(pdfPageSize((await labels(`shipments=${delhivery.id}`)).pdf)).toBe("595.28 x 841.89");
+    await saveSettings({ labelLayout: "thermal_4x6" });
   });
 });

@@ -41,6 +41,11 @@ export function pdfPageCount(pdf: Buffer): number {
   return withFile(pdf, (file) => Number(/^Pages:\s+(\d+)/m.exec(run("pdfinfo", [file]))?.[1]));
 }
 
+/** The first page's size in points, as pdfinfo reports it ("288 x 432"). */
+export function pdfPageSize(pdf: Buffer): string {
+  return withFile(pdf, (file) => /^Page size:\s+([\d.]+ x [\d.]+)/m.exec(run("pdfinfo", [file]))?.[1] ?? "");
+}
+
 /** The names of the fonts embedded in the document. */
 export function pdfFonts(pdf: Buffer): string[] {
   return withFile(pdf, (file) =>

@@ -1,0 +1,54 @@
+import { describeError } from "~/logging.server";
+import { signDocumentLink } from "./document-links.server";
+import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments } from "./documents.server";
+import { parseSelection } from "./document-requests";
+
+/** What the Shipments page shows of labels and pickups beside its list. */
+export async function documentsOverview(shop: string, shipmentIds: readonly number[]) {
+  const printed = await labelsPrintedAt(shop, shipmentIds);
+  return {
+    printedAt: Object.fromEntries([...printed].map(([id, at]) => [id, at.toISOString()])) as Record<number, string>,
+    pickups: await pendingPickups(shop),
+    manifests: await listManifests(shop, 10),
+  };
+}
+
+export type DocumentActionAnswer = { ok: true; url: string; message: string } | { ok: false; status: 400 | 404 | 409; error: string };
+
+const refused = (status: 400 | 404 | 409, error: string): DocumentActionAnswer => ({ ok: false, status, error });
+
+/**
+ * The Shipments page's document buttons. Each answers a signed link (opened in a new tab, outside the admin's
+ * session) rather than the PDF itself; the labels are checked here first, so a refusal shows on the page.
+ */
+export async function shipmentDocumentAction(shop: string, form: FormData): Promise<DocumentActionAnswer> {
+  const intent = form.get("intent");
+  try {
+    if (intent === "labels") {
+      const selection = parseSelection(new URLSearchParams({ shipments: String(form.get("shipmentIds") ?? "") }));
+      if (!selection.ok) return refused(400, selection.error);
+      const shipments = await printableShipments(shop, selection.selection);
+      const ids = shipments.map((shipment) => shipment.id);
+      return { ok: true, url: signDocumentLink({ kind: "labels", shop, shipmentIds: ids }), message: `${ids.length} ${ids.length === 1 ? "label is" : "labels are"} ready.` };
+    }
+    if (intent === "manifest") {
+      const warehouseId = Number(form.get("warehouseId"));
+      const courierName = String(form.get("courierName") ?? "").slice(0, 200);
+      if (!Number.isSafeInteger(warehouseId) || warehouseId < 1 || warehouseId > 2 ** 31 - 1) return refused(400, "Choose the pickup's warehouse.");
+      const manifest = await createManifest(shop, warehouseId, courierName);
+      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId: manifest.id }), message: `Manifest #${manifest.number} lists ${manifest.count} ${manifest.count === 1 ? "shipment" : "shipments"}, now handed over.` };
+    }
+    if (intent === "manifest-again") {
+      const manifestId = Number(form.get("manifestId"));
+      if (!Number.isSafeInteger(manifestId) || manifestId < 1) return refused(400, "Choose a manifest to print.");
+      const known = (await listManifests(shop, 1_000)).find((manifest) => manifest.id === manifestId);
+      if (!known) return refused(404, `There is no manifest ${manifestId} in this shop.`);
+      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId }), message: `Manifest #${known.number} is ready to print again.` };
+    }
+    return refused(400, "Unknown action.");
+  } catch (error) {
+    if (error instanceof DocumentRefusal) return refused(error.status, error.message);
+    console.error(`documents: ${String(intent).slice(0, 20)} failed (${describeError(error)})`);
+    throw error;
+  }
+}
