@@ -79,9 +79,24 @@ function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: nu
   incoming.resume();
 }
 
-/** Answers without reading the body: what the client still sends is dropped as it arrives, never kept. */
+/**
+ * Answers without reading the body. As after a 413, the answer goes out first and the connection is then half-closed,
+ * and what the client still sends is dropped as it arrives (never kept) for a bounded time and size: a client still
+ * writing reads the answer rather than meeting a reset.
+ */
 function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
-  plain(outgoing, { status, message: `${reason}.\n`, close: true });
+  plain(outgoing, { status, message: `${reason}.\n` });
+  const socket = incoming.socket;
+  outgoing.once("finish", () => socket.end());
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  let dropped = 0;
+  incoming.on("data", (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DRAIN_BYTES) cut();
+  });
   incoming.resume();
 }
 
