@@ -28,13 +28,34 @@ export function databaseUrl(): string {
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
 /**
+ * Keeps a pool's connections from ending the process when PostgreSQL drops them (a restart, a failover, an idle
+ * timeout, `pg_terminate_backend`). pg emits 'error' on a connection that dies, and an 'error' nobody listens to
+ * is an uncaught exception: the pool listens to its idle connections only, and not at all to one checked out — a
+ * webhook's open transaction, a held advisory lock. A listener on every connection for its whole life, and one on
+ * the pool, turn that into a log line; the statement in flight, if any, rejects with the same error and fails only
+ * the request or job it served, and the pool opens a new connection for the next one.
+ */
+export function survivingLostConnections<P extends pg.Pool>(pool: P, name: string): P {
+  pool.on("connect", (client) => {
+    client.on("error", (error: Error & { code?: string }) => console.warn(`PostgreSQL connection (${name}) lost${error.code ? ` (${error.code})` : ""}: ${error.message}`));
+  });
+  // An idle connection's error reaches the pool too; the connection's own listener has reported it.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/**
  * The process's connections to PostgreSQL, shared by Prisma and the few statements on a hot path that go to
  * PostgreSQL directly (a webhook's claim: Prisma's client costs more CPU than the rest of the acknowledgement,
  * see webhooks.server.ts). One pool, so DATABASE_POOL_SIZE still bounds the process.
  */
 export function databasePool(): pg.Pool {
   // After prisma.$disconnect() has ended it (tests, shutdown), a later caller gets a new one.
-  if (!globalThis.__dakiyaPool || globalThis.__dakiyaPool.ended) globalThis.__dakiyaPool = new pg.Pool({ connectionString: databaseUrl(), max: getConfig().DATABASE_POOL_SIZE, idleTimeoutMillis: IDLE_CONNECTION_MS });
+  if (!globalThis.__dakiyaPool || globalThis.__dakiyaPool.ended)
+    globalThis.__dakiyaPool = survivingLostConnections(
+      new pg.Pool({ connectionString: databaseUrl(), max: getConfig().DATABASE_POOL_SIZE, idleTimeoutMillis: IDLE_CONNECTION_MS, application_name: "dakiya" }),
+      "app",
+    );
   return globalThis.__dakiyaPool;
 }
 

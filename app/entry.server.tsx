@@ -5,9 +5,22 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { describeError } from "./logging.server";
+import type { ErrorResult } from "./shipping/contract";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 const ABORT_DELAY_MS = 5_000;
+
+/**
+ * The courier service answers JSON whatever its path holds. A `/v1/…` path with an encoded line break (`%0A`, `%0D`)
+ * in it matches no route, because Remix's splat pattern does not cross lines, and would get the web app's HTML 404:
+ * it gets the service's own 404 instead.
+ */
+function courierServiceNotFound(request: Request): Response | null {
+  const path = new URL(request.url).pathname;
+  if (!/^\/v1(?:\/|$)/i.test(path)) return null;
+  const body: ErrorResult = { success: false, message: "No operation at this path", errors: [{ field: "path", message: "path names no operation of the service" }] };
+  return new Response(JSON.stringify(body), { status: 404, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+}
 
 export default async function handleRequest(
   request: Request,
@@ -15,7 +28,17 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
+  if (responseStatusCode === 404) {
+    const notFound = courierServiceNotFound(request);
+    if (notFound) return notFound;
+  }
   addDocumentResponseHeaders(request, responseHeaders);
+  // The login form is its own page, never inside another site's frame (where a click could be stolen): the library
+  // lets the admin frame any page opened with ?shop=, this one included.
+  if (/^\/auth\/login\/?$/.test(new URL(request.url).pathname)) {
+    responseHeaders.set("Content-Security-Policy", "frame-ancestors 'none'");
+    responseHeaders.set("X-Frame-Options", "DENY");
+  }
   const userAgent = request.headers.get("user-agent");
   const readyEvent = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
 

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { databaseUrl } from "./db.server";
+import { databaseUrl, survivingLostConnections } from "./db.server";
 
 /**
  * Mutual exclusion across every Dakiya process on the database: PostgreSQL session advisory locks. A lock is
@@ -12,7 +12,7 @@ declare global {
 }
 
 function lockPool(): pg.Pool {
-  globalThis.__dakiyaLockPool ??= new pg.Pool({ connectionString: databaseUrl(), max: 20, application_name: "dakiya-locks", idleTimeoutMillis: 10_000 });
+  globalThis.__dakiyaLockPool ??= survivingLostConnections(new pg.Pool({ connectionString: databaseUrl(), max: 20, application_name: "dakiya-locks", idleTimeoutMillis: 10_000 }), "locks");
   return globalThis.__dakiyaLockPool;
 }
 

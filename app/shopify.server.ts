@@ -34,7 +34,49 @@ const shopify = shopifyApp({
 export default shopify;
 export const apiVersion = ApiVersion.October26;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+const MYSHOPIFY_HOST = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+const isShopHost = (host: string) =>
+  MYSHOPIFY_HOST.test(host) || (Boolean(config.SHOP_CUSTOM_DOMAIN) && host.endsWith(`.${config.SHOP_CUSTOM_DOMAIN}`) && /^[a-z0-9.-]{1,255}$/.test(host));
+
+/** The session token a request carries, as the library finds it: the Authorization header, else `id_token`. */
+function sessionTokenOf(request: Request): string | null {
+  const bearer = request.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
+  return bearer ?? new URL(request.url).searchParams.get("id_token");
+}
+
+/**
+ * A session token names the shop in `dest` (https://my-store.myshopify.com); the library reads it with `new URL`
+ * and would fail (a 500) on one that is not a URL, or ask whatever host it names for an access token. A token
+ * whose `dest` is not a shop's address is refused 401 before the library sees it; the signature and the rest of
+ * the token are the library's to check.
+ */
+function refuseTokenForNoShop(request: Request): void {
+  const token = sessionTokenOf(request);
+  if (!token) return;
+  let dest: unknown;
+  try {
+    dest = (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { dest?: unknown }).dest;
+  } catch {
+    // Not a JWT at all: the library refuses it.
+    return;
+  }
+  let url: URL | null = null;
+  try {
+    url = typeof dest === "string" ? new URL(dest) : null;
+  } catch {
+    url = null;
+  }
+  const namesAShop = url !== null && url.protocol === "https:" && !url.username && !url.password && !url.port && (url.pathname === "/" || url.pathname === "") && !url.search && isShopHost(url.hostname);
+  if (!namesAShop) throw new Response("The session token does not name a shop (its dest must be https://<shop>.myshopify.com).", { status: 401, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+export const authenticate: typeof shopify.authenticate = {
+  ...shopify.authenticate,
+  admin: ((request: Request) => {
+    refuseTokenForNoShop(request);
+    return shopify.authenticate.admin(request);
+  }) as typeof shopify.authenticate.admin,
+};
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const sessionStorage = shopify.sessionStorage;

@@ -1,130 +1,31 @@
 /**
- * Bundles each admin extension in extensions/ into its own dist/ as `shopify app build` does, so the bundles
- * can be built, measured and checked without the Shopify CLI or a Partner login.
+ * Builds every extension in extensions/ with Shopify's own CLI (`shopify app build`, which needs neither a Partner
+ * login nor the network) and checks what it wrote: Shopify refuses a deploy whose UI extension bundle is over 64 KB
+ * compressed, so this prints every bundle's size and fails the build before that. The CLI also validates each
+ * extension's configuration and the app's `shopify.app.toml` and `shopify.web.toml` as a deploy would.
  *
- * Like the CLI (packages/app, ui_extension spec and bundle service): one generated entry per extension that
- * imports each target's module and registers it with `shopify.extend`, a second entry for a `should_render`
- * module (`dist/<handle>-conditions.js`), then esbuild with `bundle`, JSX `automatic`, `minify`, target es6,
- * no legal comments and `process.env.NODE_ENV` defined. Shopify refuses a deploy whose bundle is over 64 KB
- * compressed; this prints every bundle's size and fails the build before that.
+ * Theme app extensions (`type = "theme"`) are not bundled: Shopify serves their Liquid and assets as they are. Their
+ * scripts load on the merchant's storefront, where every byte costs shoppers, so each is held to 10 KB compressed.
  */
-import { build } from "esbuild";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 export const COMPRESSED_LIMIT_BYTES = 64 * 1024;
-
-export interface ExtensionTarget {
-  target: string;
-  module: string;
-  shouldRenderModule: string | null;
-}
-
-export interface ExtensionConfig {
-  handle: string;
-  targets: ExtensionTarget[];
-}
-
-/**
- * Reads the part of shopify.extension.toml the build needs: the handle and each `[[extensions.targeting]]`
- * with its module and optional `[extensions.targeting.should_render]` module. One extension per file, as the
- * CLI generates them.
- */
-export function readExtensionConfig(toml: string): ExtensionConfig {
-  let handle: string | null = null;
-  const targets: { target?: string; module?: string; shouldRenderModule: string | null }[] = [];
-  let section = "";
-  for (const raw of toml.split("\n")) {
-    const line = raw.replace(/#.*$/, "").trim();
-    if (!line) continue;
-    const header = /^\[\[?([\w.]+)\]\]?$/.exec(line);
-    if (header) {
-      section = header[1]!;
-      if (section === "extensions.targeting") targets.push({ shouldRenderModule: null });
-      continue;
-    }
-    const entry = /^(\w+)\s*=\s*"([^"]*)"$/.exec(line);
-    if (!entry) continue;
-    const [, key, value] = entry as unknown as [string, string, string];
-    const current = targets.at(-1);
-    if (section === "extensions" && key === "handle") handle = value;
-    else if (section === "extensions.targeting" && current && (key === "target" || key === "module")) current[key] = value;
-    else if (section === "extensions.targeting.should_render" && current && key === "module") {
-      current.shouldRenderModule = value;
-    }
-  }
-  if (!handle) throw new Error("shopify.extension.toml has no handle");
-  if (targets.length === 0) throw new Error(`${handle}: shopify.extension.toml has no [[extensions.targeting]]`);
-  return {
-    handle,
-    targets: targets.map((found, index) => {
-      if (!found.target || !found.module) throw new Error(`${handle}: targeting ${index + 1} needs a target and a module`);
-      return { target: found.target, module: found.module, shouldRenderModule: found.shouldRenderModule };
-    }),
-  };
-}
-
-/** The CLI's name for a should-render target: `admin.x.action.render` → `admin.x.action.should-render`. */
-export const shouldRenderTarget = (target: string) => target.replace(/\.render$/, ".should-render");
-
-/** The entries the CLI generates: the main bundle registers every target, the conditions bundle the should-render. */
-export function entrySources(config: ExtensionConfig): { file: string; source: string }[] {
-  const main = config.targets
-    .map(
-      ({ target, module }, index) =>
-        `import Target_${index} from '${module}';shopify.extend('${target}', (...args) => Target_${index}(...args));`,
-    )
-    .join("\n");
-  const entries = [{ file: `${config.handle}.js`, source: main }];
-  const conditional = config.targets.find((target) => target.shouldRenderModule);
-  if (conditional?.shouldRenderModule) {
-    entries.push({
-      file: `${config.handle}-conditions.js`,
-      source: `import shouldRender from '${conditional.shouldRenderModule}';shopify.extend('${shouldRenderTarget(conditional.target)}', (...args) => shouldRender(...args));`,
-    });
-  }
-  return entries;
-}
+export const THEME_SCRIPT_LIMIT_BYTES = 10 * 1024;
 
 export interface BundleSize {
   bundle: string;
   rawBytes: number;
   gzipBytes: number;
+  /** The compressed size it must stay under. */
+  limit: number;
 }
 
-export async function buildExtension(directory: string): Promise<BundleSize[]> {
-  const config = readExtensionConfig(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8"));
-  const dist = path.join(directory, "dist");
-  rmSync(dist, { recursive: true, force: true });
-  const sizes: BundleSize[] = [];
-  for (const entry of entrySources(config)) {
-    const outfile = path.join(dist, entry.file);
-    await build({
-      stdin: { contents: entry.source, resolveDir: directory, sourcefile: entry.file, loader: "tsx" },
-      outfile,
-      bundle: true,
-      // What esbuild picks for a browser bundle when, as in the CLI, no format is given.
-      format: "iife",
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      loader: { ".esnext": "ts", ".js": "jsx" },
-      resolveExtensions: [".tsx", ".ts", ".js", ".json", ".esnext", ".mjs"],
-      legalComments: "none",
-      minify: true,
-      target: "es6",
-      define: { "process.env.NODE_ENV": JSON.stringify("production") },
-      logLevel: "warning",
-    });
-    const code = readFileSync(outfile);
-    sizes.push({
-      bundle: path.relative(process.cwd(), outfile),
-      rawBytes: code.byteLength,
-      gzipBytes: gzipSync(code).byteLength,
-    });
-  }
-  return sizes;
-}
+/** A theme app extension's toml says `type = "theme"` at its top level. */
+export const isThemeExtension = (toml: string) => /^\s*type\s*=\s*"theme"\s*$/m.test(toml);
+const isThemeDirectory = (directory: string) => isThemeExtension(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8"));
 
 /** Every directory in extensions/ that holds a shopify.extension.toml. */
 export function listExtensions(root = "extensions"): string[] {
@@ -134,34 +35,65 @@ export function listExtensions(root = "extensions"): string[] {
     .sort();
 }
 
+function sizesOf(directory: string, files: string[], limit: number): BundleSize[] {
+  return files
+    .filter((file) => file.endsWith(".js"))
+    .sort()
+    .map((file) => {
+      const code = readFileSync(path.join(directory, file));
+      return { bundle: path.join(directory, file), rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, limit };
+    });
+}
+
+/**
+ * What an extension ships, with its limit: a UI extension's bundles the CLI wrote into dist/ (source maps and
+ * metafiles are not shipped), or a theme extension's scripts in assets/.
+ */
+export function bundlesOf(directory: string): BundleSize[] {
+  const theme = existsSync(path.join(directory, "shopify.extension.toml")) && isThemeDirectory(directory);
+  const shipped = path.join(directory, theme ? "assets" : "dist");
+  if (!existsSync(shipped)) return [];
+  return sizesOf(shipped, readdirSync(shipped), theme ? THEME_SCRIPT_LIMIT_BYTES : COMPRESSED_LIMIT_BYTES);
+}
+
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-async function main(): Promise<number> {
-  const sizes: BundleSize[] = [];
-  for (const directory of listExtensions()) sizes.push(...(await buildExtension(directory)));
-  const width = Math.max(...sizes.map((size) => size.bundle.length));
-  let tooLarge = 0;
-  for (const size of sizes) {
-    const over = size.gzipBytes > COMPRESSED_LIMIT_BYTES;
-    if (over) tooLarge += 1;
-    console.log(
-      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${over ? "  OVER THE 64 KB LIMIT" : ""}`,
-    );
+/** One line per bundle, and the bundles over their limit. */
+export function sizeReport(sizes: BundleSize[]): { lines: string[]; tooLarge: BundleSize[] } {
+  const width = Math.max(0, ...sizes.map((size) => size.bundle.length));
+  const tooLarge = sizes.filter((size) => size.gzipBytes > size.limit);
+  const lines = sizes.map(
+    (size) =>
+      `${size.bundle.padEnd(width)}  ${kilobytes(size.rawBytes).padStart(9)} raw  ${kilobytes(size.gzipBytes).padStart(8)} gzip${size.gzipBytes > size.limit ? `  OVER THE ${kilobytes(size.limit)} LIMIT` : ""}`,
+  );
+  return { lines, tooLarge };
+}
+
+function runShopifyBuild(): number {
+  const cli = path.resolve("node_modules/@shopify/cli/bin/run.js");
+  // Dependencies are the root's npm workspaces, installed by `npm install`; the CLI must not install on its own.
+  const result = spawnSync(process.execPath, [cli, "app", "build", "--path", ".", "--skip-dependencies-installation", "--no-color"], {
+    stdio: "inherit",
+    env: { ...process.env, SHOPIFY_CLI_NO_ANALYTICS: "1" },
+  });
+  return result.status ?? 1;
+}
+
+function main(): number {
+  const status = runShopifyBuild();
+  if (status !== 0) {
+    console.error(`shopify app build failed (exit ${status}).`);
+    return status;
   }
-  if (tooLarge > 0) {
-    console.error(`${tooLarge} bundle(s) over Shopify's ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed limit.`);
+  const sizes = listExtensions().flatMap(bundlesOf);
+  const { lines, tooLarge } = sizeReport(sizes);
+  for (const line of lines) console.log(line);
+  if (tooLarge.length > 0) {
+    console.error(`${tooLarge.length} bundle(s) or theme script(s) over their compressed limit (admin ${kilobytes(COMPRESSED_LIMIT_BYTES)}, storefront ${kilobytes(THEME_SCRIPT_LIMIT_BYTES)}).`);
     return 1;
   }
-  console.log(`${sizes.length} bundle(s) from ${listExtensions().length} extension(s), each under ${kilobytes(COMPRESSED_LIMIT_BYTES)} compressed.`);
+  console.log(`${sizes.length} bundle(s) and theme script(s) from ${listExtensions().length} extension(s), each under its compressed limit.`);
   return 0;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
-}
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) process.exit(main());

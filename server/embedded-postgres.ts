@@ -130,6 +130,8 @@ const urlFor = (password: string, port: number, database: string) =>
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  // A server shutting down drops the connection: the attempt fails, nothing else.
+  client.on("error", () => undefined);
   try {
     await client.connect();
     return true;
@@ -142,6 +144,8 @@ async function canConnect(url: string): Promise<boolean> {
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // A dropped connection fails the statement in flight, which reports it.
+  client.on("error", () => undefined);
   await client.connect();
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
@@ -196,11 +200,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const log = openSync(logFile, "a");
   chmodSync(logFile, 0o600);
   const [command, args] = asNonRoot(bin.postgres, ["-D", dataDir, "-p", String(port), ...Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`])]);
-  const child = spawn(command, args, { stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" } });
+  // A process group of its own: Ctrl-C in the terminal signals the whole foreground group, and PostgreSQL would
+  // shut down (dropping every connection, 57P01) while Dakiya is still finishing its requests and jobs. Dakiya
+  // stops it last (stop() below); if Dakiya ends any other way but SIGKILL, the 'exit' hook still stops it, and
+  // a server left running by a SIGKILL is found and joined by the next start on this directory.
+  const child = spawn(command, args, { stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" }, detached: true });
   closeSync(log);
+  const stopOnExit = () => child.kill("SIGINT");
+  process.once("exit", stopOnExit);
   let exited = false;
   child.once("exit", () => {
     exited = true;
+    process.off("exit", stopOnExit);
   });
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);

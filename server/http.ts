@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { webhookHeaderRefusal } from "../app/webhook-topics";
 import { bodyLimitFor } from "./body-limits";
+import { chooseEncoding, compressedAsset, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES } from "./compression";
 
 export interface AppServer {
   url: string;
@@ -49,55 +50,80 @@ const CONTENT_TYPES: Record<string, string> = {
 
 class BodyTooLarge extends Error {}
 
-function plain(outgoing: ServerResponse, { status, message, close = false }: { status: number; message: string; close?: boolean }): void {
-  if (outgoing.headersSent) return;
-  outgoing.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(message), ...(close ? { Connection: "close" } : {}) });
-  outgoing.end(message);
+// Every answer of the courier service under /v1 is JSON with `success: false` on failure, also those the server
+// gives before a route runs.
+const isCourierServicePath = (pathname: string) => pathname === "/v1" || pathname.startsWith("/v1/");
+
+interface Refusal {
+  status: number;
+  message: string;
+  close?: boolean;
+  headers?: Record<string, string>;
 }
 
-// After a 413, how much more of the upload is read and dropped, and for how long, before the connection is cut.
-const DRAIN_BYTES = 32 * 1024 * 1024;
-const DRAIN_MS = 3_000;
+/** An answer the server gives by itself: plain text, or the courier service's JSON under /v1. */
+function refuse(outgoing: ServerResponse, pathname: string, { status, message, close = false, headers = {} }: Refusal): void {
+  if (outgoing.headersSent) return;
+  const [type, body] = isCourierServicePath(pathname)
+    ? ["application/json; charset=utf-8", JSON.stringify({ success: false, message, errors: [] })]
+    : ["text/plain; charset=utf-8", `${message}\n`];
+  outgoing.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store", ...headers, ...(close ? { Connection: "close" } : {}) });
+  outgoing.end(body);
+}
 
-function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
-  // The answer goes out first, then the connection is half-closed (the client reads the 413 and then the end);
-  // the rest of the upload is read and dropped, never kept, until the client gives up or the drain runs out. Cut
-  // at once instead, a client still writing would meet a reset and could lose the answer it had not read yet.
-  plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n` });
+const pathnameOf = (incoming: IncomingMessage) => (incoming.url ?? "/").split("?")[0]!;
+const tooLargeMessage = (limit: number) => `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.`;
+
+// The methods the app answers; any other (TRACE, CONNECT, WebDAV's) is refused before it reaches a route.
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+// What a Host header may hold: a DNS name or an IPv4 or bracketed IPv6 address, and a port. Anything else (a
+// user name as in `a@b`, a path, spaces) would make the request's URL something it is not.
+const HOST_HEADER = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+// After a 413 (or a webhook refused on its headers), the lingering close: how much more of the upload is read and dropped, for how long in all, and how
+// long the client may stay silent, before the connection is cut.
+const DRAIN_BYTES = 32 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+const DRAIN_IDLE_MS = 2_000;
+
+/** Answers a request whose body is not read, then closes the connection lingeringly (below). */
+function refuseUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, { status, message }: { status: number; message: string }): void {
+  // The answer goes out first, saying the connection closes (a client must not send its next request on it), then
+  // the connection is half-closed: the client reads the answer and then the end. The rest of the upload is read and
+  // dropped, never kept, until the client stops sending or the drain runs out. Cut at once instead, a client still
+  // writing meets a reset (EPIPE) and can lose the answer it had not read yet.
   const socket = incoming.socket;
-  outgoing.once("finish", () => socket.end());
+  // Node ends a `Connection: close` answer by destroying the socket once the answer is flushed, unread upload and
+  // all — the reset this avoids. Only the sending half is closed; the drain below ends the rest.
+  socket.destroySoon = () => socket.end();
+  refuse(outgoing, pathnameOf(incoming), { status, message, close: true });
   let drained = 0;
   const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+  const total = setTimeout(cut, DRAIN_MS);
+  let idle = setTimeout(cut, DRAIN_IDLE_MS);
+  socket.once("close", () => {
+    clearTimeout(total);
+    clearTimeout(idle);
+  });
   incoming.removeAllListeners("data");
   incoming.on("data", (chunk: Buffer) => {
     drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) cut();
+    if (drained > DRAIN_BYTES) return cut();
+    clearTimeout(idle);
+    idle = setTimeout(cut, DRAIN_IDLE_MS);
   });
+  // The whole upload read: nothing left that a close could reset, once the answer is out.
+  incoming.once("end", () => (socket.writableFinished ? cut() : socket.once("finish", cut)));
   incoming.resume();
 }
 
-/**
- * Answers without reading the body. As after a 413, the answer goes out first and the connection is then half-closed,
- * and what the client still sends is dropped as it arrives (never kept) for a bounded time and size: a client still
- * writing reads the answer rather than meeting a reset.
- */
+function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
+  refuseUnreadBody(incoming, outgoing, { status: 413, message: tooLargeMessage(limit) });
+}
+
+/** A webhook refused on its headers: answered, with the lingering close of a 413; its body is never kept. */
 function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
-  plain(outgoing, { status, message: `${reason}.\n` });
-  const socket = incoming.socket;
-  outgoing.once("finish", () => socket.end());
-  const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MS);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
-  let dropped = 0;
-  incoming.on("data", (chunk: Buffer) => {
-    dropped += chunk.byteLength;
-    if (dropped > DRAIN_BYTES) cut();
-  });
-  incoming.resume();
+  refuseUnreadBody(incoming, outgoing, { status, message: `${reason}.` });
 }
 
 /** The body, read up to `limit` bytes; more than that is refused while streaming, whatever Content-Length said. */
@@ -126,24 +152,79 @@ function headersOf(incoming: IncomingMessage): Headers {
   return headers;
 }
 
-async function send(response: Response, outgoing: ServerResponse): Promise<void> {
+/** Reads the start of a body until it holds `bytes` or ends; what was read comes back with the rest. */
+async function peek(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ head: Uint8Array[]; size: number; ended: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const head: Uint8Array[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const { done, value } = await reader.read();
+    if (done) return { head, size, ended: true, reader };
+    head.push(value);
+    size += value.byteLength;
+  }
+  return { head, size, ended: false, reader };
+}
+
+/**
+ * Data answers — the JSON of /api/… and /v1, and what loaders and actions send to the admin's pages — hold a shop's
+ * orders or a shopper's details: never kept by a browser or a shared cache, unless the route chose otherwise.
+ */
+function isDataAnswer(response: Response): boolean {
+  const type = response.headers.get("content-type") ?? "";
+  return /^application\/(?:[a-z.+-]*\+)?json\b/i.test(type) || /^text\/remix-deferred\b/i.test(type) || response.headers.has("x-remix-response");
+}
+
+/**
+ * Writes Remix's answer. Text is compressed when the client accepts it, the answer is not compressed already nor a
+ * stream of events, and it is large enough to gain (a body with no declared length is read up to that size first);
+ * `Vary` tells caches the answer depends on Accept-Encoding.
+ */
+async function send(response: Response, outgoing: ServerResponse, incoming: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
+  if (!response.headers.has("cache-control") && isDataAnswer(response)) headers["cache-control"] = "no-store";
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  outgoing.writeHead(response.status, response.statusText, headers);
+  const declaredLength = response.headers.get("content-length");
+  let encoding =
+    response.body && incoming.method !== "HEAD" && !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type")) && (declaredLength === null || Number(declaredLength) >= MIN_COMPRESSIBLE_BYTES)
+      ? chooseEncoding(incoming.headers["accept-encoding"])
+      : null;
   if (!response.body) {
+    outgoing.writeHead(response.status, response.statusText, headers);
     outgoing.end();
     return;
   }
+  if (encoding) {
+    const { head, size, ended, reader } = await peek(response.body, MIN_COMPRESSIBLE_BYTES);
+    if (ended && size < MIN_COMPRESSIBLE_BYTES) encoding = null;
+    else {
+      headers["content-encoding"] = encoding;
+      delete headers["content-length"];
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+    }
+    outgoing.writeHead(response.status, response.statusText, headers);
+    const rest = async function* () {
+      yield* head;
+      if (ended) return;
+      for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+    };
+    await new Promise<void>((resolve, reject) => {
+      const source = Readable.from(rest()).on("error", reject);
+      (encoding ? source.pipe(compressorFor(encoding)).on("error", reject) : source).pipe(outgoing).on("finish", resolve).on("error", reject);
+    });
+    return;
+  }
+  outgoing.writeHead(response.status, response.statusText, headers);
   await new Promise<void>((resolve, reject) => {
     Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).on("error", reject).pipe(outgoing).on("finish", resolve).on("error", reject);
   });
 }
 
-function serveStatic(publicDir: string, pathname: string, outgoing: ServerResponse): boolean {
+function serveStatic(publicDir: string, pathname: string, incoming: IncomingMessage, outgoing: ServerResponse): boolean {
   if (!(pathname.startsWith("/build/") || pathname === "/favicon.svg")) return false;
   let decoded: string;
   try {
@@ -153,11 +234,20 @@ function serveStatic(publicDir: string, pathname: string, outgoing: ServerRespon
   }
   const file = path.join(publicDir, path.normalize(decoded));
   if (!file.startsWith(publicDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return false;
-  outgoing.writeHead(200, {
-    "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+  const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
+  const headers: Record<string, string> = {
+    "Content-Type": contentType,
     // Remix fingerprints everything under /build/.
     "Cache-Control": pathname.startsWith("/build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-  });
+  };
+  const encoding = isCompressible(contentType) && statSync(file).size >= MIN_COMPRESSIBLE_BYTES ? chooseEncoding(incoming.headers["accept-encoding"]) : null;
+  if (encoding) {
+    const body = compressedAsset(file, encoding);
+    outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, "Content-Length": String(body.byteLength), Vary: "Accept-Encoding" });
+    outgoing.end(body);
+    return true;
+  }
+  outgoing.writeHead(200, { ...headers, Vary: "Accept-Encoding" });
   createReadStream(file).pipe(outgoing);
   return true;
 }
@@ -191,17 +281,20 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const publicDir = path.resolve(options.publicDir ?? "public");
 
   async function onRequest(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const pathname = pathnameOf(incoming);
     const host = incoming.headers.host ?? `localhost:${options.port}`;
+    if (!HOST_HEADER.test(host)) return refuse(outgoing, pathname, { status: 400, message: "The Host header must be a host name or address, with an optional port." });
     let url: URL;
     try {
       url = new URL(incoming.url ?? "/", `http://${host}`);
     } catch {
-      return plain(outgoing, { status: 400, message: "Malformed request address.\n" });
+      return refuse(outgoing, pathname, { status: 400, message: "Malformed request address." });
     }
     const method = incoming.method ?? "GET";
-    if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, outgoing)) return;
+    if (!METHODS.includes(method)) return refuse(outgoing, pathname, { status: 405, message: `The ${method} method is not served here.`, headers: { Allow: METHODS.join(", ") } });
+    if ((method === "GET" || method === "HEAD") && serveStatic(publicDir, url.pathname, incoming, outgoing)) return;
 
-    if (isCrossSiteWrite(method, url, incoming)) return plain(outgoing, { status: 403, message: "Refused: this request was sent from another site.\n" });
+    if (isCrossSiteWrite(method, url, incoming)) return refuse(outgoing, pathname, { status: 403, message: "Refused: this request was sent from another site." });
 
     let body: Uint8Array | undefined;
     if (method !== "GET" && method !== "HEAD") {
@@ -210,35 +303,35 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (refusal) return refuseUnread(incoming, outgoing, refusal);
       const limit = bodyLimitFor(url.pathname);
       const declared = incoming.headers["content-length"];
-      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return plain(outgoing, { status: 400, message: "Content-Length must be a number of bytes.\n", close: true });
+      if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return refuse(outgoing, pathname, { status: 400, message: "Content-Length must be a number of bytes.", close: true });
       if (declared !== undefined && Number(declared) > limit) return tooLarge(incoming, outgoing, limit);
       try {
         body = await readBody(incoming, limit);
       } catch (error) {
         if (error instanceof BodyTooLarge) return tooLarge(incoming, outgoing, limit);
-        return plain(outgoing, { status: 400, message: "The request body could not be read.\n", close: true });
+        return refuse(outgoing, pathname, { status: 400, message: "The request body could not be read.", close: true });
       }
     }
 
     const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
     const response = await handle(request, { clientAddress: clientAddressOf(incoming, options.trustedProxyHops) });
-    await send(response, outgoing);
+    await send(response, outgoing, incoming);
   }
 
   const server = createServer((incoming, outgoing) => {
     onRequest(incoming, outgoing).catch((error: unknown) => {
       // Only the kind of failure: a request's body or a database error may carry a shopper's details.
-      console.error(`Request ${incoming.method} ${(incoming.url ?? "").split("?")[0]} failed: ${error instanceof Error ? error.name : typeof error}`);
-      plain(outgoing, { status: 500, message: "Internal Server Error\n" });
+      console.error(`Request ${incoming.method} ${pathnameOf(incoming)} failed: ${error instanceof Error ? error.name : typeof error}`);
+      refuse(outgoing, pathnameOf(incoming), { status: 500, message: "Internal Server Error" });
     });
   });
   // A declared body larger than the limit is refused before the client sends it (Expect: 100-continue).
   server.on("checkContinue", (incoming, outgoing) => {
     const declared = Number(incoming.headers["content-length"] ?? 0);
-    const limit = bodyLimitFor((incoming.url ?? "/").split("?")[0]!);
+    const limit = bodyLimitFor(pathnameOf(incoming));
     if (declared > limit) {
       // Refused before the client sends the body: no 100 Continue, and nothing to drain.
-      plain(outgoing, { status: 413, message: `The request body is larger than ${Math.round(limit / 1024)} KB, the limit for this address.\n`, close: true });
+      refuse(outgoing, pathnameOf(incoming), { status: 413, message: tooLargeMessage(limit), close: true });
       return;
     }
     outgoing.writeContinue();

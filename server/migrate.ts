@@ -56,6 +56,9 @@ export interface MigrationReport {
 export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<MigrationReport> {
   const migrations = listMigrations(dir);
   const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection PostgreSQL drops between statements would otherwise be an uncaught 'error' event: the next
+  // statement fails instead, and the start reports which migration it was.
+  client.on("error", () => undefined);
   await client.connect();
   const report: MigrationReport = { applied: [], modified: [] };
   try {

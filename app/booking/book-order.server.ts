@@ -15,6 +15,7 @@ import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.ser
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, statusesBefore } from "./shipment-lifecycle";
+import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -270,7 +271,9 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     try {
       const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
       // Tracking starts now: the first sync records the courier's first entry (posted once the order is fulfilled).
-      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl: created.tracking_url, lastError: null, nextSyncAt: deps.now() });
+      // The merchant may have chosen the tracking page on the shop's own domain (Storefront settings).
+      const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb, created.tracking_url)) ?? created.tracking_url;
+      shipment = await moveTo(shipment, SHIPMENT_STATUS.BOOKED_UNFULFILLED, { awb: created.awb, courierName: created.logistic, trackingUrl, lastError: null, nextSyncAt: deps.now() });
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
       if (!error.retryable) return { shipment: await moveTo(shipment, SHIPMENT_STATUS.FAILED, { lastError: courierMessage(error) }), retry: false };

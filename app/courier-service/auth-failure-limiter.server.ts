@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
 
 /**
- * A brake on guessing /v1 credentials: failed authentications are counted per API key tried and per
- * caller address over a sliding window, and a caller over either limit is answered 429 until enough of
- * its failures have left the window. Successful requests never count. In memory, per process: each
- * process of a deployment keeps its own count (docs/courier-service.md).
+ * A brake on guessing /v1 credentials: failed authentications are counted per API key tried from one
+ * caller address, and per caller address whatever the key, over a sliding window; a caller over either
+ * limit is answered 429 until enough of its failures have left the window. A key is never blocked for
+ * everyone: a stranger who knows it and tries wrong secrets blocks only their own address, so the key's
+ * owner keeps working from theirs. Successful requests never count. In memory, per process: each process
+ * of a deployment keeps its own count (docs/courier-service.md).
  */
 export interface AuthFailureLimits {
-  /** Failures with one X-Api-Key, from anywhere, within the window. */
-  perKey: number;
+  /** Failures with one X-Api-Key from one address within the window. */
+  perKeyAtAddress: number;
   /** Failures from one address, whatever the key, within the window. */
   perAddress: number;
   windowMs: number;
@@ -16,7 +18,7 @@ export interface AuthFailureLimits {
   trustMs: number;
 }
 
-export const AUTH_FAILURE_LIMITS: AuthFailureLimits = { perKey: 10, perAddress: 30, windowMs: 60_000, trustMs: 24 * 3_600_000 };
+export const AUTH_FAILURE_LIMITS: AuthFailureLimits = { perKeyAtAddress: 10, perAddress: 30, windowMs: 60_000, trustMs: 24 * 3_600_000 };
 
 /** Who is knocking: the address the HTTP layer was given and the key tried ("" when none was sent). */
 export interface Caller {
@@ -65,7 +67,8 @@ class FailureLog {
 }
 
 export function createAuthFailureLimiter({ now = () => new Date(), limits = AUTH_FAILURE_LIMITS }: { now?: () => Date; limits?: AuthFailureLimits } = {}) {
-  const byKey = new FailureLog(limits.perKey, limits.windowMs);
+  /** Failures per `address key-digest`: counting a key from everywhere would let anyone lock its owner out. */
+  const byKeyAtAddress = new FailureLog(limits.perKeyAtAddress, limits.windowMs);
   const byAddress = new FailureLog(limits.perAddress, limits.windowMs);
   /** `address key-digest` → when that key last signed in from that address. */
   const signedIn = new Map<string, number>();
@@ -74,7 +77,7 @@ export function createAuthFailureLimiter({ now = () => new Date(), limits = AUTH
 
   function waitMs({ address, apiKey }: Caller, at: number): number {
     const key = apiKey ? digest(apiKey) : "";
-    const keyWait = key ? byKey.waitMs(key, at) : 0;
+    const keyWait = key ? byKeyAtAddress.waitMs(pair(address, key), at) : 0;
     // A key that signed in from this address lately is not one being sprayed from it: an attacker sharing
     // the address (every caller does when the address is unknown) must not lock its valid clients out.
     // Guessing that key's secret is still held back by the per-key limit.
@@ -97,8 +100,9 @@ export function createAuthFailureLimiter({ now = () => new Date(), limits = AUTH
     /**
      * Called once the credentials were checked; answers the seconds to wait (the attempt is then refused
      * whatever its outcome, and not counted) or 0. Synchronous, so attempts checked concurrently are
-     * counted one by one: a burst cannot slip past the limit while its lookups are in flight. A blocked
-     * key is refused even with its right secret, or the answer would tell a guesser when it is right.
+     * counted one by one: a burst cannot slip past the limit while its lookups are in flight. A key blocked
+     * at an address is refused there even with its right secret, or the answer would tell a guesser when
+     * it is right; from any other address it is judged on its own count.
      */
     settle(caller: Caller, succeeded: boolean): number {
       const at = now().getTime();
@@ -111,7 +115,7 @@ export function createAuthFailureLimiter({ now = () => new Date(), limits = AUTH
         signedIn.set(id, at);
         if (signedIn.size > MAX_TRACKED) signedIn.delete(signedIn.keys().next().value!);
       } else {
-        if (key) byKey.record(key, at);
+        if (key) byKeyAtAddress.record(pair(caller.address, key), at);
         byAddress.record(caller.address, at);
       }
       return 0;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { getConfig } from "~/config.server";
 import prisma, { databasePool } from "~/db.server";
+import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { createServiceHandler } from "./http.server";
 import { DEFAULT_RATE_CARDS, RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { ensureSandbox } from "./sandbox-seed.server";
@@ -43,8 +44,9 @@ function embeddedServiceHandler(): (request: Request) => Promise<Response> {
     pool: databasePool(),
     now: () => new Date(),
     rateCards: loadRateCards(config.SANDBOX_RATE_CARDS_FILE),
-    // A shopper following the link from Shopify's email sees the sandbox shipment's real progress.
-    trackingUrlTemplate: `${config.SHOPIFY_APP_URL}/track/{awb}`,
+    // A shopper following the link from Shopify's email sees the sandbox shipment's real progress; the token keeps
+    // its details to those given the link (a guessed awb shows only its stage).
+    trackingUrlTemplate: `${config.SHOPIFY_APP_URL}/track/{awb}?${TRACKING_LINK_TOKEN_PARAM}={token}`,
   });
   handler = createServiceHandler({
     db: prisma,

@@ -28,13 +28,13 @@ const schema = (type: z.ZodType, io: "input" | "output") => {
   return rest;
 };
 
-const { perKey, perAddress, windowMs } = AUTH_FAILURE_LIMITS;
+const { perKeyAtAddress, perAddress, windowMs } = AUTH_FAILURE_LIMITS;
 
 const ERROR_STATUSES: Record<string, string> = {
   "400": `The body is not a JSON object, or is nested more than ${MAX_JSON_DEPTH} levels deep or holds more than ${MAX_JSON_ENTRIES} entries in one list or object`,
   "401": "Missing or wrong X-Api-Key / X-Secret-Key",
   "429":
-    `Too many failed authentications: more than ${perKey} with this X-Api-Key, or ${perAddress} from this address, ` +
+    `Too many failed authentications: more than ${perKeyAtAddress} with this X-Api-Key from this address, or ${perAddress} from this address whatever the key, ` +
     `in ${windowMs / 1000} seconds. Even right credentials are refused until the Retry-After header's seconds have passed.`,
   "404": "Unknown awb or warehouse",
   "409": "order_id conflict, or a move the shipment cannot make",

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import { Prisma, type ApiClient, type PrismaClient, type ServiceOrder, type ServiceTrackingEvent } from "@prisma/client";
 import {
   AdvanceRequestSchema,
@@ -18,6 +18,7 @@ import {
   type RateResult,
   type TrackingResult,
   type Warehouse,
+  isPlainText,
 } from "~/shipping/contract";
 import { isCancellable, orderStatusWord, SERVICE_STATUS, SERVICE_STATUS_LABELS, trackingPhase, type ServiceStatusCode } from "~/shipping/status";
 import { fromPaise, toPaise } from "~/money";
@@ -37,8 +38,10 @@ export interface ShipmentServiceDeps {
   now: () => Date;
   rateCards: readonly CourierRateCard[];
   /**
-   * Where a shipment's tracking_url points, with `{awb}`: the sandbox's couriers do not know its awbs, so by default
-   * the app's own public tracking page (which shows the sandbox's progress). Unset: the courier card's address.
+   * Where a shipment's tracking_url points, with `{awb}` and optionally `{token}`: the sandbox's couriers do not know
+   * its awbs, so by default the app's own public tracking page (which shows the sandbox's progress). `{token}`
+   * becomes a random value of the shipment's own, kept in its stored tracking_url, so that only the link handed out
+   * opens the page's details (app/shipping/tracking-url.ts). Unset: the courier card's address.
    */
   trackingUrlTemplate?: string;
 }
@@ -82,6 +85,9 @@ function newAwb(courierId: number): string {
       return `D${digits(8)}`;
   }
 }
+
+/** 128 random bits, base64url: a tracking link's token cannot be guessed as an awb can. */
+const newTrackingLinkToken = () => randomBytes(16).toString("base64url");
 
 const isUniqueViolation = (error: unknown, field?: string) =>
   error instanceof Prisma.PrismaClientKnownRequestError &&
@@ -272,7 +278,8 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
   return {
     async createOrder(client: ApiClient, body: unknown): Promise<CreateOrderResult> {
       const sentOrderId = (body as { order_id?: unknown } | null)?.order_id;
-      const orderId = typeof sentOrderId === "string" ? sentOrderId.trim() : "";
+      // Only an order_id that could have been stored is looked up: PostgreSQL refuses a NUL even in a query.
+      const orderId = typeof sentOrderId === "string" && isPlainText(sentOrderId) ? sentOrderId.trim() : "";
       let draft: Awaited<ReturnType<typeof draftOrder>>;
       try {
         draft = await draftOrder(client, body);
@@ -290,7 +297,7 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
 
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const awb = newAwb(card.id);
-        const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb));
+        const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb)).replace("{token}", newTrackingLinkToken);
         const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
         const answer = {
           order_id: order.order_id,

@@ -40,6 +40,7 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.shopSync.deleteMany({ where: { shop } });
     await tx.shopSettings.deleteMany({ where: { shop } });
     await tx.dataRequest.deleteMany({ where: { shop } });
+    await tx.storefrontSettings.deleteMany({ where: { shop } });
     if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
   });
   // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's

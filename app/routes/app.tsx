@@ -28,6 +28,7 @@ export default function App() {
         <Link to="/app/attention">Needs attention</Link>
         <Link to="/app/auto-booking">Auto-booking</Link>
         <Link to="/app/settings">Settings</Link>
+        <Link to="/app/storefront">Storefront</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { getPublicTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
 import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
 import { fill, formatDay, formatMoment, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
@@ -7,10 +8,12 @@ import { fill, formatDay, formatMoment, pickLanguage, retryMessage, stageText, s
  * The public tracking page, `GET /track/{awb}`: the link in Shopify's shipping email. No login and no Shopify
  * session; a plain document rendered on the server (app/tracking/tracking-document.server.tsx says why without
  * JavaScript). Rate-limited per caller; an unknown or malformed number is a 404 page, in the shopper's language.
+ * The details (courier, city, dates, the courier's updates) only with the link's `?token=`; without it the stage.
  */
 export const loader = async ({ request, params, context }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
+  const token = url.searchParams.get(TRACKING_LINK_TOKEN_PARAM);
   const path = url.pathname;
 
   const wait = trackingLookupLimiter.take(context.clientAddress ?? "unknown");
@@ -25,7 +28,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
     );
   }
 
-  const tracking = await getPublicTracking(params.awb);
+  const tracking = await getPublicTracking(params.awb, { token });
   if (!tracking) {
     const t = stringsFor(language);
     return htmlResponse(
@@ -39,9 +42,11 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
   }
 
   const stage = stageText(language, tracking.stage);
+  // The language switch keeps the token: the same page, in another language.
+  const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;
   return htmlResponse(
-    <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={path}>
-      <TrackingPage tracking={tracking} language={language} />
+    <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={pagePath}>
+      {tracking.detail === "full" ? <TrackingPage tracking={tracking} language={language} /> : <StageOnlyPage tracking={tracking} language={language} />}
     </TrackingDocument>,
     { status: 200, language, cacheControl: "private, max-age=60" },
   );
@@ -111,6 +116,33 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
             </ol>
           </>
         )}
+      </section>
+    </>
+  );
+}
+
+/** A number typed or guessed, or an older link: the stage and the progress, nothing that says where or when. */
+function StageOnlyPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
+  const t = stringsFor(language);
+  const stage = stageText(language, tracking.stage);
+  return (
+    <>
+      <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">
+        <h1 id="stage">{stage.label}</h1>
+        <p className="lead">{stage.summary}</p>
+      </section>
+
+      {tracking.milestone ? <Progress milestone={tracking.milestone} language={language} /> : null}
+
+      <section aria-labelledby="details">
+        <h2 id="details">{t.facts.heading}</h2>
+        <dl className="facts">
+          <div>
+            <dt>{t.facts.awb}</dt>
+            <dd className="awb">{tracking.awb}</dd>
+          </div>
+        </dl>
+        <p className="note">{t.limited.note}</p>
       </section>
     </>
   );

@@ -72,15 +72,49 @@ type TextField = keyof typeof MAX_TEXT_LENGTH;
 
 const tooLong = (field: TextField) => ({ error: `${field} must be at most ${MAX_TEXT_LENGTH[field]} characters` });
 
-const text = (field: TextField) =>
+/**
+ * Text no field takes: the C0 control characters (NUL, line breaks, tabs, escapes…), DEL and the C1 controls.
+ * PostgreSQL refuses NUL in text outright (a 500 before this rule), and the others garble labels, CSV exports, logs
+ * and the screens that show them. Free-text remarks may break lines: they take line feeds, carriage returns and tabs.
+ * Lone UTF-16 surrogates (`"\ud800"` in JSON) cannot be stored as UTF-8 either and are refused as broken text.
+ */
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = /(?![\t\n\r])\p{Cc}/u;
+const LONE_SURROGATE = /\p{Cs}/u;
+// The same rules as JSON Schema patterns for the OpenAPI document, in explicit ranges (\p{…} needs a validator's
+// Unicode mode): \p{Cc} is exactly U+0000–U+001F and U+007F–U+009F.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const WITHOUT_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const WITHOUT_CONTROL_CHARACTERS_BUT_LINE_BREAKS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+
+/** Whether a text can be stored, printed and shown as it is: no control characters, no broken UTF-16. */
+export const isPlainText = (value: string, { lineBreaks = false } = {}) =>
+  !(lineBreaks ? CONTROL_CHARACTERS_BUT_LINE_BREAKS : CONTROL_CHARACTERS).test(value) && !LONE_SURROGATE.test(value);
+
+/**
+ * A string field's rules on the text as sent (before trimming, so the document's pattern and length describe what the
+ * service takes): no control characters, valid Unicode, at most `max` characters.
+ */
+const plainString = (field: string, max: number, { lineBreaks = false } = {}) =>
   z
     .string({ error: `${field} must be text` })
-    .trim()
-    .min(1, { error: `${field} must not be empty` })
-    .max(MAX_TEXT_LENGTH[field], tooLong(field));
+    // As patterns, so the OpenAPI document states them.
+    .regex(lineBreaks ? WITHOUT_CONTROL_CHARACTERS_BUT_LINE_BREAKS : WITHOUT_CONTROL_CHARACTERS, {
+      error: `${field} must not contain control characters${lineBreaks ? " other than line breaks and tabs" : " such as NUL, tabs or line breaks"}`,
+    })
+    .refine((value) => !LONE_SURROGATE.test(value), { error: `${field} must be valid Unicode text` })
+    .max(max, { error: `${field} must be at most ${max} characters` });
 
-const optionalText = (field: TextField) =>
-  z.string({ error: `${field} must be text` }).trim().max(MAX_TEXT_LENGTH[field], tooLong(field)).optional();
+/** Fields whose text may run over several lines. */
+const MULTILINE_FIELDS: ReadonlySet<TextField> = new Set(["delivery_remarks"]);
+
+const text = (field: TextField) =>
+  plainString(field, MAX_TEXT_LENGTH[field], { lineBreaks: MULTILINE_FIELDS.has(field) })
+    .trim()
+    .min(1, { error: `${field} must not be empty` });
+
+const optionalText = (field: TextField) => plainString(field, MAX_TEXT_LENGTH[field], { lineBreaks: MULTILINE_FIELDS.has(field) }).trim().optional();
 
 /** An air waybill number, in a body or a path. */
 export const AwbSchema = text("awb");
@@ -96,14 +130,23 @@ const money = (field: string) =>
     // The refinement is invisible to JSON Schema; say it there too.
     .meta({ multipleOf: 0.01 });
 
-/** Pincode: exactly 6 digits; the spec types it integer but its sample sends a string, so both are accepted. */
-export const PincodeSchema = (field: string) =>
-  z
-    .union([z.number({ error: `${field} must be a 6-digit PIN code` }), z.string({ error: `${field} must be a 6-digit PIN code` })])
-    .refine((value) => /^[1-9]\d{5}$/.test(String(value).trim()), {
-      error: `${field} must be exactly 6 digits, e.g. 400001`,
-    })
-    .transform((value) => Number(String(value).trim()));
+/**
+ * Pincode: exactly 6 digits, the first not 0; the spec types it integer but its sample sends a string, so both are
+ * accepted — a string exactly as sent, with no blanks around it.
+ */
+export const PincodeSchema = (field: string) => {
+  const sixDigits = { error: `${field} must be exactly 6 digits, e.g. 400001` };
+  return z
+    .union(
+      [
+        z.number(sixDigits).int(sixDigits).min(100_000, sixDigits).max(999_999, sixDigits),
+        z.string(sixDigits).regex(/^[1-9]\d{5}$/, sixDigits),
+      ],
+      sixDigits,
+    )
+    .transform((value) => Number(value))
+    .meta({ description: "A 6-digit Indian PIN code (not starting with 0), as a number or as a string of exactly 6 digits" });
+};
 
 /** Package sides: whole centimetres, more than 1 (spec "Limits"), at most 500. */
 const centimetres = (field: string) =>
@@ -129,13 +172,14 @@ export const ShipmentTypeSchema = z.enum(["forward", "reverse"], { error: 'must 
 export type ShipmentType = z.infer<typeof ShipmentTypeSchema>;
 
 const mobile = (field: "mobile" | "alt_mobile") =>
-  z
-    .string({ error: `${field} must be text` })
+  plainString(field, MAX_TEXT_LENGTH[field])
+    // The refinement below is invisible to JSON Schema: the pattern says which characters it may hold.
+    .regex(/^[0-9+ -]*$/, { error: `${field} must be a 10-digit Indian mobile number, optionally prefixed by +91 or 0` })
     .trim()
-    .max(MAX_TEXT_LENGTH[field], tooLong(field))
-    .refine((value) => /^(?:\+?91|0)?[6-9]\d{9}$/.test(value.replace(/[\s-]/g, "")), {
+    .refine((value) => /^(?:\+?91|0)?[6-9]\d{9}$/.test(value.replace(/[ -]/g, "")), {
       error: `${field} must be a 10-digit Indian mobile number, optionally prefixed by +91 or 0`,
-    });
+    })
+    .meta({ description: "A 10-digit Indian mobile number starting 6–9, optionally prefixed by +91, 91 or 0; spaces and dashes are ignored" });
 
 export const ProductSchema = z.object({
   product_name: text("product_name"),

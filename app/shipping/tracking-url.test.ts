@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSafeTrackingUrl } from "./tracking-url";
+import { isSafeTrackingUrl, trackingLinkTokenOf } from "./tracking-url";
 
 describe("isSafeTrackingUrl", () => {
   it.each([
@@ -35,5 +35,17 @@ describe("isSafeTrackingUrl", () => {
     ["an address of 2,049 characters", `https://example.in/${"a".repeat(2030)}`],
   ])("refuses %s", (_case, url) => {
     expect(isSafeTrackingUrl(url)).toBe(false);
+  });
+});
+
+describe("trackingLinkTokenOf", () => {
+  it("reads the token a link carries, and nothing from a link without one or with a malformed one", () => {
+    expect(trackingLinkTokenOf("http://localhost:3000/track/1234567890123?token=Qx9_3kLmN0pRsTuV-wXyZa")).toBe("Qx9_3kLmN0pRsTuV-wXyZa");
+    expect(trackingLinkTokenOf("https://dakiya.example/track/D12345678?lang=hi&token=Qx9_3kLmN0pRsTuV-wXyZa")).toBe("Qx9_3kLmN0pRsTuV-wXyZa");
+    expect(trackingLinkTokenOf("http://localhost:3000/track/1234567890123")).toBeNull();
+    expect(trackingLinkTokenOf("http://localhost:3000/track/1234567890123?token=short")).toBeNull();
+    expect(trackingLinkTokenOf("http://localhost:3000/track/1234567890123?token=%3Cscript%3Ealert(1)%3C%2Fscript%3E")).toBeNull();
+    expect(trackingLinkTokenOf("not a link")).toBeNull();
+    expect(trackingLinkTokenOf(null)).toBeNull();
   });
 });

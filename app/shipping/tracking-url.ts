@@ -28,3 +28,26 @@ export function isSafeTrackingUrl(url: string): boolean {
 }
 
 export const TRACKING_URL_RULE = "must be an https:// address (http:// only on localhost, 127.0.0.1 or [::1])";
+
+/**
+ * A tracking link of the app's own page carries `?token=…`, a random value per shipment that the courier sandbox
+ * puts into the link it hands out: whoever has the link (from the shipping email) sees the parcel's details, while
+ * a number typed or guessed shows only its stage. The token is part of the stored link, so nothing else keeps it.
+ */
+export const TRACKING_LINK_TOKEN_PARAM = "token";
+
+/** What a token may look like: base64url, as the sandbox writes it (22 characters), with room for other lengths. */
+export const TRACKING_LINK_TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The token a tracking link carries, or null when it carries none (an older link, another courier's page). */
+export function trackingLinkTokenOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const token = parsed.searchParams.get(TRACKING_LINK_TOKEN_PARAM);
+  return token && TRACKING_LINK_TOKEN_SHAPE.test(token) ? token : null;
+}

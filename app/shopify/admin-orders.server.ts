@@ -1,5 +1,6 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql as run } from "./admin-graphql.server";
+import { withPlainText } from "./order-mapping";
 import { BOOKED_ORDER_CHANGES, LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, RECENTLY_UPDATED_ORDERS, type BookedOrderChanges, type ShopifyOrder } from "./queries";
 
 /**
@@ -8,16 +9,19 @@ import { BOOKED_ORDER_CHANGES, LOCATIONS, ORDER_FOR_BOOKING, ORDERS_TO_SHIP, REC
  */
 const MANY_LINE_ITEMS = 50;
 
+// Every order read here has its text made storable (withPlainText): a NUL a checkout or an app wrote into a name, an
+// address or a tag would otherwise fail each job that stores it, on every retry.
+
 export async function getOrderForBooking(admin: ShopAdmin, orderGid: string): Promise<ShopifyOrder | null> {
   const { order } = await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid });
   // Eleven tell a shipment of at most ten from a longer one in most orders, for a fraction of the points.
-  if (!order?.lineItems.pageInfo.hasNextPage) return order;
-  return (await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid, lineItemsFirst: MANY_LINE_ITEMS })).order;
+  if (!order?.lineItems.pageInfo.hasNextPage) return withPlainText(order);
+  return withPlainText((await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid, lineItemsFirst: MANY_LINE_ITEMS })).order);
 }
 
 /** What can still change on a booked order that Dakiya must act on: cancellation, delivery address and phone. */
 export async function getBookedOrderChanges(admin: ShopAdmin, orderGid: string): Promise<BookedOrderChanges | null> {
-  return (await run<{ order: BookedOrderChanges | null }>(admin, BOOKED_ORDER_CHANGES, { id: orderGid })).order;
+  return withPlainText((await run<{ order: BookedOrderChanges | null }>(admin, BOOKED_ORDER_CHANGES, { id: orderGid })).order);
 }
 
 /** Orders with something left to ship, newest first: not yet shipped, or partly. */
@@ -34,7 +38,7 @@ export async function listOrdersToShip(admin: ShopAdmin, after: string | null, p
     after,
     query: ORDERS_TO_SHIP_SEARCH,
   });
-  return { orders: orders.nodes, nextCursor: orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null };
+  return { orders: withPlainText(orders.nodes), nextCursor: orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null };
 }
 
 export interface ShopLocation {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runAdminGraphql } from "../../store/admin-api";
 import { LOCATION_BHIWANDI, LOCATION_GURUGRAM, seedShop } from "../../store/seed";
 import { createOrderRequestSchema } from "../shipping/contract";
-import { normaliseMobile, toCourierOrder, type MappingSettings, type ProblemCode } from "./order-mapping";
+import { normaliseMobile, toCourierOrder, toPlainText, withPlainText, type MappingSettings, type ProblemCode } from "./order-mapping";
 import { ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
 
 const NOW = new Date("2026-03-10T06:30:00Z");
@@ -144,5 +144,69 @@ describe("fields", () => {
     const at = (days: number) => ({ ...orders.get("#1001")!, createdAt: new Date(NOW.getTime() - days * 86_400_000).toISOString() });
     expect(toCourierOrder(at(7), { settings, now: NOW }).problems).toEqual([]);
     expect(toCourierOrder(at(8), { settings, now: NOW }).problems.map((problem) => problem.code)).toEqual(["ORDER_TOO_OLD"]);
+  });
+});
+
+describe("text PostgreSQL or the courier cannot hold", () => {
+  /** #1001 as a checkout or an app might have written it: NUL, line breaks, tabs, escapes and broken UTF-16 everywhere. */
+  function garbled(): ShopifyOrder {
+    const order = structuredClone(orders.get("#1001")!);
+    const address = order.shippingAddress!;
+    order.name = "#10\u000001";
+    order.email = "priya\u0000@example.in";
+    Object.assign(address, {
+      name: "Priya\u0000 Sharma\n",
+      address1: "Flat 4B,\r\nLake View\tApartments\u0007",
+      address2: "Near\u001b[31m temple",
+      city: "Bengaluru\u0000",
+      province: "Karna\u0086taka",
+      zip: "560\u0000038",
+      phone: "98450\u000012345",
+      company: "Sharma\ud800 Textiles",
+    });
+    order.lineItems.nodes[0]!.title = "Cotton\u0000 kurta\n(blue)";
+    return order;
+  }
+  const CONTROL = /\p{Cc}|\p{Cs}/u;
+
+  it("maps an order whose text holds control characters into a body the courier service accepts", () => {
+    const { shipment, problems } = toCourierOrder(garbled(), { settings, now: NOW });
+    expect(problems).toEqual([]);
+    const fields = shipment!.fields;
+    expect(fields).toMatchObject({
+      order_id: "1001",
+      name: "Priya Sharma",
+      address_line_1: "Flat 4B, Lake View Apartments",
+      address_line_2: "Near[31m temple",
+      city: "Bengaluru",
+      state: "Karnataka",
+      pincode: "560038",
+      mobile: "9845012345",
+      company_name: "Sharma\uFFFD Textiles",
+    });
+    expect(fields.products[0]!.product_name).toBe("Cotton kurta (blue)");
+    expect(JSON.stringify(fields)).not.toMatch(/\\u00[01]/);
+    const parsed = createOrderRequestSchema(() => NOW).safeParse({ ...fields, logistic_id: 1 });
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+  });
+
+  it("quotes no control character in a problem's words", () => {
+    const order = garbled();
+    order.shippingAddress!.zip = "5600\u00003";
+    order.shippingAddress!.phone = "12\u00003";
+    const { problems } = toCourierOrder(order, { settings, now: NOW });
+    expect(problems.map((problem) => problem.code)).toEqual(["PINCODE_INVALID", "PHONE_INVALID"]);
+    for (const problem of problems) expect(problem.message).not.toMatch(CONTROL);
+  });
+
+  it("keeps line breaks only where text may hold them, everywhere in a value read from Shopify", () => {
+    expect(toPlainText("a\u0000b\nc\td\u0085e\u0086f\ud83dx")).toBe("ab c d ef\uFFFDx");
+    expect(toPlainText("Leave at the door.\r\nCall first.\u0000", { lineBreaks: true })).toBe("Leave at the door.\r\nCall first.");
+    expect(withPlainText({ note: "one\ntwo\u0000", tags: ["vip\u0000"], weight: { value: 2, unit: "KILOGRAMS" }, cancelledAt: null })).toEqual({
+      note: "one\ntwo",
+      tags: ["vip"],
+      weight: { value: 2, unit: "KILOGRAMS" },
+      cancelledAt: null,
+    });
   });
 });

@@ -141,6 +141,31 @@ const GRAMS: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.5
 const COD_GATEWAY = /cash on delivery|\bcod\b/i;
 const PREPAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "REFUNDED"]);
 
+/**
+ * Shopify's text as Dakiya can store and send it. Shopify keeps whatever a checkout, an app or the Admin API wrote,
+ * NUL and other control characters included; PostgreSQL refuses NUL in text and JSON (a job storing it would fail on
+ * every retry), and the courier service refuses control characters (app/shipping/contract.ts). In one-line text, line
+ * breaks and tabs become a blank; with `lineBreaks` (notes) they are kept. Every other control character is dropped,
+ * and broken UTF-16 (a lone surrogate) becomes U+FFFD.
+ */
+export function toPlainText(value: string, { lineBreaks = false }: { lineBreaks?: boolean } = {}): string {
+  const whole = value.replace(/\p{Cs}/gu, "\uFFFD");
+  if (lineBreaks) return whole.replace(/(?![\t\n\r])\p{Cc}/gu, "");
+  // Vertical tab, form feed and NEL break lines too.
+  return whole.replace(/[\t\n\r\v\f\u0085]+/g, " ").replace(/\p{Cc}/gu, "");
+}
+
+/** Every string in a value read from Shopify, with nothing PostgreSQL or the courier cannot hold (line breaks kept). */
+export function withPlainText<T>(value: T): T {
+  if (typeof value === "string") return toPlainText(value, { lineBreaks: true }) as T;
+  if (Array.isArray(value)) return value.map(withPlainText) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withPlainText(inner)])) as T;
+  return value;
+}
+
+/** One line of Shopify's text, as a courier field takes it: see toPlainText. */
+const oneLine = (value: string | null | undefined) => toPlainText(value ?? "").trim();
+
 const amount = (value: { shopMoney: { amount: string } } | null | undefined) => Math.round(Number(value?.shopMoney.amount ?? 0) * 100) / 100;
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
 
@@ -164,28 +189,31 @@ export type DeliveryContact = Pick<CourierOrderFields, "name" | "mobile" | "addr
  */
 export function deliveryContactOf(order: OrderContact): { contact: DeliveryContact; phoneCandidates: string[]; mobiles: string[] } {
   const address = order.shippingAddress;
-  const phoneCandidates = [address?.phone, order.phone, order.billingAddress?.phone].filter((phone): phone is string => Boolean(phone?.trim()));
+  const phoneCandidates = [address?.phone, order.phone, order.billingAddress?.phone].map(oneLine).filter(Boolean);
   const mobiles = [...new Set(phoneCandidates.map(normaliseMobile).filter((phone): phone is string => phone !== null))];
-  const line2 = address?.address2?.trim();
+  const line2 = oneLine(address?.address2);
   return {
     phoneCandidates,
     mobiles,
     contact: {
-      name: address?.name?.trim() || [address?.firstName, address?.lastName].filter(Boolean).join(" "),
+      name: oneLine(address?.name) || oneLine([address?.firstName, address?.lastName].filter(Boolean).join(" ")),
       mobile: mobiles[0] ?? "",
-      address_line_1: address?.address1?.trim() ?? "",
+      address_line_1: oneLine(address?.address1),
       ...(line2 ? { address_line_2: line2 } : {}),
-      city: address?.city?.trim() ?? "",
-      state: address?.province?.trim() ?? "",
-      pincode: (address?.zip ?? "").replace(/\s/g, ""),
+      city: oneLine(address?.city),
+      state: oneLine(address?.province),
+      pincode: pincodeOf(address),
     },
   };
 }
 
+/** The shipping address's PIN code with blanks and anything else a PIN code cannot hold taken out. */
+const pincodeOf = (address: { zip?: string | null } | null | undefined) => oneLine(address?.zip).replace(/\s/g, "");
+
 /** The destination as the merchant's lists show it: city and PIN code. */
 export function destinationOf(order: Pick<ShopifyOrder, "shippingAddress">): string {
   const address = order.shippingAddress;
-  return [address?.city, (address?.zip ?? "").replace(/\s/g, "")].filter(Boolean).join(" ");
+  return [oneLine(address?.city), pincodeOf(address)].filter(Boolean).join(" ");
 }
 
 /** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
@@ -248,12 +276,12 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   } else if (isAbroad) {
     problem("OUTSIDE_INDIA", `The order ships to ${address.countryCodeV2}; the courier delivers within India only.`, "Ship international orders with an international carrier.");
   } else {
-    const zip = (address.zip ?? "").replace(/\s/g, "");
+    const zip = contact.pincode;
     if (!zip) problem("PINCODE_MISSING", "The shipping address has no PIN code.", "Add the 6-digit PIN code to the shipping address in Shopify.");
     else if (!/^[1-9]\d{5}$/.test(zip)) {
-      problem("PINCODE_INVALID", `The PIN code "${address.zip}" is not 6 digits.`, "Correct the PIN code in the shipping address (6 digits, e.g. 560066).");
+      problem("PINCODE_INVALID", `The PIN code "${oneLine(address.zip)}" is not 6 digits.`, "Correct the PIN code in the shipping address (6 digits, e.g. 560066).");
     }
-    const missing = [["address", address.address1], ["city", address.city], ["state", address.province]].filter(([, value]) => !value?.trim()).map(([label]) => label);
+    const missing = [["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]].filter(([, value]) => !value).map(([label]) => label);
     if (missing.length > 0) problem("ADDRESS_INCOMPLETE", `The shipping address has no ${missing.join(", ")}.`, "Complete the shipping address in Shopify.");
     if (phoneCandidates.length === 0) {
       problem("PHONE_MISSING", "The order has no phone number; the courier needs one to deliver.", "Add the customer's mobile number to the shipping address in Shopify.");
@@ -275,7 +303,7 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   if (!payment) {
     problem(
       "PAYMENT_MODE_UNKNOWN",
-      `Dakiya cannot tell whether the order is cash on delivery or prepaid (gateway: ${order.paymentGatewayNames.join(", ") || "none"}, payment: ${order.displayFinancialStatus ?? "unknown"}).`,
+      `Dakiya cannot tell whether the order is cash on delivery or prepaid (gateway: ${oneLine(order.paymentGatewayNames.join(", ")) || "none"}, payment: ${order.displayFinancialStatus ?? "unknown"}).`,
       `Tag the order "${settings.codTag}" or "${settings.prepaidTag}", or choose the payment mode when shipping.`,
     );
   }
@@ -294,14 +322,14 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   const locationGid = fulfillingOrder?.assignedLocation.location?.id ?? null;
   const warehouseId = overrides.warehouseId ?? (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
   const fields: CourierOrderFields = {
-    order_id: order.name.replace(/^#/, ""),
+    order_id: oneLine(order.name).replace(/^#/, ""),
     order_date: indiaDate(new Date(order.createdAt)),
     order_type: "forward",
     name: contact.name,
     mobile: contact.mobile,
     ...(mobiles[1] ? { alt_mobile: mobiles[1] } : {}),
-    ...(order.email ? { email: order.email } : {}),
-    ...(address?.company ? { company_name: address.company } : {}),
+    ...(oneLine(order.email) ? { email: oneLine(order.email) } : {}),
+    ...(oneLine(address?.company) ? { company_name: oneLine(address?.company) } : {}),
     address_line_1: contact.address_line_1,
     ...(contact.address_line_2 ? { address_line_2: contact.address_line_2 } : {}),
     city: contact.city,
@@ -312,10 +340,10 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
       const lineTax = (item.taxLines ?? []).reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
       const unitTax = item.quantity > 0 ? lineTax / item.quantity : 0;
       return {
-        product_name: item.title,
+        product_name: oneLine(item.title),
         price: unitPrice,
         quantity,
-        ...(item.sku ? { sku: item.sku } : {}),
+        ...(oneLine(item.sku) ? { sku: oneLine(item.sku) } : {}),
         tax: round(unitTax),
         discount: round(Math.max(0, amount(item.originalUnitPriceSet) - unitPrice)),
       };

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { SHIPMENT_STATUS } from "~/booking/shipment-lifecycle";
@@ -6,6 +7,7 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { describeError } from "~/logging.server";
 import { isServiceStatusCode, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
+import { TRACKING_LINK_TOKEN_SHAPE, trackingLinkTokenOf } from "~/shipping/tracking-url";
 import { isFinalStage, STAGES } from "./courier-progress";
 
 /**
@@ -14,6 +16,11 @@ import { isFinalStage, STAGES } from "./courier-progress";
  * e-mail, street, PIN code, order name or internal id leaves this module: the page gets a `PublicTracking`, built
  * field by field, never a row. The courier's own words (activity, place) pass through a redaction of the shopper's
  * details as stored in the booking body, since couriers write things like "Delivered to ASHA RAO".
+ *
+ * Only the holder of the shipment's tracking link sees all of that: the link the courier sandbox hands out carries a
+ * random token (app/shipping/tracking-url.ts), and without it — a number typed, guessed or from an older link — the
+ * view holds the stage alone (`detail: "stage"`), so trying awbs in bulk tells nobody where anyone's parcel is or when
+ * it comes.
  *
  * The page never calls the courier or Shopify: a shipment last synced longer ago than its stage's poll interval
  * gets its shop's `tracking-sync` job enqueued (de-duplicated by the queue), and the page shows what is known now.
@@ -78,9 +85,16 @@ export interface PublicTimelineEntry {
   at: string;
 }
 
+/**
+ * How much of a shipment the caller may see: everything ("full", the holder of its tracking link), or only its stage
+ * ("stage": courier, city, dates, freshness and timeline are left empty).
+ */
+export type TrackingDetail = "full" | "stage";
+
 /** Everything the public page shows of a shipment. Dates are ISO 8601 instants; the page shows them in India's time. */
 export interface PublicTracking {
   awb: string;
+  detail: TrackingDetail;
   courier: string | null;
   destinationCity: string | null;
   /** The courier's latest stage; null until the courier has reported one. */
@@ -221,24 +235,42 @@ async function askForSync(shop: string, requestSync: (shop: string) => Promise<u
 // ─── The lookup ───────────────────────────────────────────────────────────────────────────────────────────────
 
 export interface PublicTrackingDeps {
+  /** The `token` of the link the caller followed (`?token=`); the full view only when it is the shipment's own. */
+  token?: string | null;
+  /**
+   * The caller has shown by other means that the shopper may see this shipment (e.g. a request Shopify signed for the
+   * shopper's own order): the full view whatever the token.
+   */
+  verified?: boolean;
   now?: () => Date;
   /** TRACKING_SYNC_SECONDS. */
   baseSeconds?: number;
   /** Asks for the shop's tracking sync; the job queue by default. */
   requestSync?: (shop: string) => Promise<unknown>;
+  /** Only this shop's shipments (the page on a shop's own domain shows no other shop's parcels). */
+  shop?: string;
+}
+
+/** Whether `given` is the token of the shipment's stored link; compared in constant time. */
+export function isTrackingLinkToken(storedTrackingUrl: string | null, given: string | null | undefined): boolean {
+  const expected = trackingLinkTokenOf(storedTrackingUrl);
+  if (!expected || !given || !TRACKING_LINK_TOKEN_SHAPE.test(given)) return false;
+  const [a, b] = [Buffer.from(expected), Buffer.from(given)];
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
  * The public view of the shipment with this awb, or null when there is none (or the text cannot be an awb). The
  * awb is matched as written and in capitals (a shopper typing "em123…in"), through the awb index. Two shops'
- * shipments under one awb (two couriers' number ranges meeting) show the newer.
+ * shipments under one awb (two couriers' number ranges meeting) show the newer. Its details only with the link's
+ * token (`deps.token`) or when `deps.verified`; otherwise the stage alone.
  */
 export async function getPublicTracking(rawAwb: string | undefined, deps: PublicTrackingDeps = {}): Promise<PublicTracking | null> {
   const awb = parseAwb(rawAwb);
   if (!awb) return null;
   const now = (deps.now ?? (() => new Date()))();
   const shipment = await prisma.shipment.findFirst({
-    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES } },
+    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES }, ...(deps.shop ? { shop: deps.shop } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       shop: true,
@@ -246,6 +278,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
       awb: true,
       courierName: true,
       requestPayload: true,
+      trackingUrl: true,
       courierStatusCode: true,
       courierStatusAt: true,
       estimatedDeliveryAt: true,
@@ -283,13 +316,33 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     refreshRequested = await askForSync(shipment.shop, deps.requestSync ?? ((shop) => enqueue("tracking-sync", { shop })));
   }
 
+  const milestone = stage === null ? "booked" : MILESTONE_OF[stage];
+  if (!deps.verified && !isTrackingLinkToken(shipment.trackingUrl, deps.token)) {
+    return {
+      awb: shipment.awb,
+      detail: "stage",
+      courier: null,
+      destinationCity: null,
+      stage,
+      tone: toneOf(stage),
+      milestone,
+      isFinal,
+      expectedDeliveryAt: null,
+      deliveredAt: null,
+      checkedAt: null,
+      refreshRequested,
+      timeline: [],
+    };
+  }
+
   return {
     awb: shipment.awb,
+    detail: "full",
     courier: shipment.courierName,
     destinationCity: body.city ?? null,
     stage,
     tone: toneOf(stage),
-    milestone: stage === null ? "booked" : MILESTONE_OF[stage],
+    milestone,
     isFinal,
     expectedDeliveryAt: expectsDelivery ? (shipment.estimatedDeliveryAt?.toISOString() ?? null) : null,
     deliveredAt: delivered?.toISOString() ?? null,

@@ -39,13 +39,13 @@ export function htmlResponse(document: ReactNode, { status, language, cacheContr
   return new Response(html, { status, headers: { ...SECURITY_HEADERS, "Content-Language": language, "Cache-Control": cacheControl, ...headers } });
 }
 
-/** `/track/…?lang=xx`: the same page in another language. */
-const inLanguage = (path: string, language: Language) => `${path}?lang=${language}`;
+/** `/track/…?lang=xx`: the same page in another language (a path with a query keeps it). */
+const inLanguage = (path: string, language: Language) => `${path}${path.includes("?") ? "&" : "?"}lang=${language}`;
 
 export interface TrackingDocumentProps {
   language: Language;
   title: string;
-  /** The page's own path, for the language switch. */
+  /** The page's own path, with any query but the language, for the language switch. */
   path: string;
   children: ReactNode;
 }

@@ -452,7 +452,47 @@ describe("never answers a client's mistake with a 5xx", () => {
       })),
     ];
   }
+  /** Text PostgreSQL cannot hold (NUL) or a label cannot print: refused naming the field, never a 500. */
+  function textThatCannotBeStored(): Mistake[] {
+    const orderFields = ["order_id", "name", "company_name", "mobile", "alt_mobile", "gst_number", "address_line_1", "address_line_2", "city", "state", "ewaybill_no", "delivery_remarks"];
+    const characters: [what: string, value: (field: string) => string][] = [
+      ["NUL", (field) => (field.includes("mobile") ? "98200\u000012345" : "Asha\u0000Rao")],
+      ["a bell", () => "Asha\u0007"],
+      ["an escape", () => "\u001b[31mAsha"],
+      ["a C1 control", () => "Asha\u0085Rao"],
+      ["a lone surrogate", () => "Asha\ud800"],
+    ];
+    const awbs = ["12345\u0000678", "12345\n678", "\ud83d12345678"];
+    return [
+      ...orderFields.flatMap((field) =>
+        characters.map(([what, value]) => ({ mistake: `create-order ${field} with ${what}`, send: createWith({ [field]: value(field) }), status: 422, field })),
+      ),
+      ...["name", "address_line_1", "city", "order_id"].map((field) => ({ mistake: `create-order ${field} with a line break`, send: createWith({ [field]: "Asha\nRao" }), status: 422, field })),
+      { mistake: "create-order email with NUL", send: createWith({ email: "asha\u0000@example.in" }), status: 422, field: "email" },
+      ...["product_name", "sku"].map((field) => ({ mistake: `create-order product ${field} with NUL`, send: productWith({ [field]: "Kurta\u0000" }), status: 422, field: `products.0.${field}` })),
+      ...awbs.flatMap((awb): Mistake[] => [
+        { mistake: `cancel-order awb ${JSON.stringify(awb)}`, send: () => rawPost("/v1/cancel-order", JSON.stringify({ awb })), status: 422, field: "awb" },
+        { mistake: `sandbox/advance awb ${JSON.stringify(awb)}`, send: () => rawPost("/v1/sandbox/advance", JSON.stringify({ awb })), status: 422, field: "awb" },
+        { mistake: `sandbox/redact-orders awb ${JSON.stringify(awb)}`, send: () => rawPost("/v1/sandbox/redact-orders", JSON.stringify({ awbs: [awb] })), status: 422, field: "awbs.0" },
+      ]),
+      ...["track-order", "get-order"].flatMap((operation): Mistake[] =>
+        ["AB%00CD", "AB%0ACD", "AB%0DCD", "%1B%5B31m", "AB%C2%85CD"].map((awb) => ({
+          mistake: `${operation}/${awb}`,
+          send: () => fetch(`${courier.url}/v1/${operation}/${awb}`, { headers }),
+          status: 422,
+          field: "awb",
+        })),
+      ),
+      { mistake: "get-warehouse/1%00", send: () => fetch(`${courier.url}/v1/get-warehouse/1%00`, { headers }), status: 404 },
+    ];
+  }
+
   const mistakes: Mistake[] = [
+    { mistake: "a PIN code with a blank before it", send: createWith({ pincode: " 560001" }), status: 422, field: "pincode" },
+    { mistake: "a PIN code with a blank after it", send: createWith({ pincode: "560001 " }), status: 422, field: "pincode" },
+    { mistake: "a PIN code of 6 digits and a fraction", send: createWith({ pincode: 560001.5 }), status: 422, field: "pincode" },
+    { mistake: "a pickup PIN code with a line break", send: rateWith({ pickup: "421302\n" }), status: 422, field: "pickup" },
+    { mistake: "a delivery PIN code as 5 digits", send: rateWith({ delivery: 56003 }), status: 422, field: "delivery" },
     { mistake: "a malformed escape in a path", send: () => fetch(`${courier.url}/v1/track-order/%E0%A4%A`, { headers }), status: 404 },
     { mistake: "a negative warehouse id", send: () => fetch(`${courier.url}/v1/get-warehouse/-1`, { headers }), status: 404 },
     { mistake: "GET on a POST operation", send: () => fetch(`${courier.url}/v1/create-order`, { headers }), status: 405 },
@@ -473,6 +513,7 @@ describe("never answers a client's mistake with a 5xx", () => {
     ]),
     ...numberPastItsMaximum(),
     ...textPastItsMaximum(),
+    ...textThatCannotBeStored(),
   ];
 
   const rowCounts = async () => ({ orders: await prisma.serviceOrder.count(), events: await prisma.serviceTrackingEvent.count() });
@@ -485,6 +526,15 @@ describe("never answers a client's mistake with a 5xx", () => {
     expect(body).toMatchObject({ success: false, message: expect.any(String), errors: expect.any(Array) });
     if (field) expect(body.errors.map((error) => error.field)).toContain(field);
     expect(await rowCounts()).toEqual(before);
+  });
+
+  it("takes line breaks and tabs in delivery remarks, blanks around text, and a PIN code as a number or 6-digit string", async () => {
+    const client = courier.client();
+    const remarks = "Ring twice.\r\nLeave with the guard\tif out.";
+    const created = await client.createOrder(sampleOrder({ delivery_remarks: remarks, name: "  Asha Rao  ", pincode: "560038" }));
+    const stored = await client.getOrder(created.awb);
+    expect(stored).toMatchObject({ delivery_remarks: remarks, customer_name: "Asha Rao", pincode: 560038 });
+    expect((await client.createOrder(sampleOrder({ pincode: 560038 }))).awb).toBeTruthy();
   });
 
   it("takes a body nested to the limit as an ordinary body, judged field by field", async () => {

@@ -194,7 +194,7 @@ describe("failed authentication", () => {
   const times = (count: number, attempt: Attempt | ((index: number) => Attempt)): Attempt[] =>
     Array.from({ length: count }, (_, index) => (typeof attempt === "function" ? attempt(index) : attempt));
 
-  it("checks only 10 wrong secrets per key a minute; the rest are 429 with Retry-After, however fast they come", async () => {
+  it("checks only 10 wrong secrets per key from one address a minute; the rest are 429 with Retry-After, however fast they come", async () => {
     const guarded = await startGuardedService();
     try {
       const { statuses, retryAfters } = await guarded.hammer(times(2000, { secretKey: WRONG_SECRET }));
@@ -220,17 +220,40 @@ describe("failed authentication", () => {
     }
   });
 
-  it("refuses even the right secret while its key is blocked, so the answer never tells a guesser when it is right", async () => {
+  it("refuses even the right secret from an address where its key is blocked, so the answer never tells a guesser when it is right", async () => {
     const guarded = await startGuardedService();
+    const guesser = { address: "198.51.100.9" };
     try {
-      await guarded.hammer(times(10, { secretKey: WRONG_SECRET, address: "198.51.100.9" }));
-      expect((await guarded.attempt()).status).toBe(429);
+      await guarded.hammer(times(10, { ...guesser, secretKey: WRONG_SECRET }));
+      expect((await guarded.attempt(guesser)).status).toBe(429);
       guarded.advance(59);
-      const almost = await guarded.attempt();
+      const almost = await guarded.attempt(guesser);
       expect(almost.status).toBe(429);
       expect(almost.headers.get("retry-after")).toBe("1");
       guarded.advance(1);
-      expect((await guarded.attempt()).status).toBe(200);
+      expect((await guarded.attempt(guesser)).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("never locks a key's owner out: a stranger who knows the key and guesses its secret blocks only their own address", async () => {
+    const guarded = await startGuardedService();
+    const owner = { address: "203.0.113.7" };
+    const stranger = { address: "198.51.100.66" };
+    try {
+      // The owner has never signed in before the attack, so nothing exempts them: only the count per address keeps them in.
+      const attack = guarded.hammer(times(300, { ...stranger, secretKey: WRONG_SECRET }), 30);
+      const work = guarded.hammer(times(30, owner), 3);
+      const [attacked, served] = await Promise.all([attack, work]);
+      expect(attacked.statuses).toEqual({ 401: 10, 429: 290 });
+      expect(served.statuses).toEqual({ 200: 30 });
+      expect((await guarded.attempt(stranger)).status).toBe(429);
+
+      // The owner's own mistakes are still theirs to count, and do not free the stranger.
+      expect((await guarded.hammer(times(10, { ...owner, secretKey: WRONG_SECRET }), 1)).statuses).toEqual({ 401: 10 });
+      expect((await guarded.attempt(owner)).status).toBe(429);
+      expect((await guarded.attempt({ address: "192.0.2.44" })).status).toBe(200);
     } finally {
       await guarded.close();
     }

@@ -202,3 +202,27 @@ describe("rate cards", () => {
     expect(() => createShipmentService({ db: prisma, pool: databasePool(), now: () => NOW, rateCards })).toThrowError(/0\.trackingUrl/);
   });
 });
+
+describe("tracking links", () => {
+  it("carry a token of each shipment's own where the template asks for one, the same in every answer about it", async () => {
+    const linking = createShipmentService({
+      db: prisma,
+      pool: databasePool(),
+      now: () => NOW,
+      rateCards: DEFAULT_RATE_CARDS,
+      trackingUrlTemplate: "http://localhost:3000/track/{awb}?token={token}",
+    });
+    const order = (orderId: string) => ({ ...sampleOrder({ order_id: orderId }), order_date: "2026-03-10" });
+    const runId = `link-${Date.now().toString(36)}`;
+    const first = await linking.createOrder(client, order(`${runId}-1`));
+    const second = await linking.createOrder(client, order(`${runId}-2`));
+    const link = /^http:\/\/localhost:3000\/track\/(\w+)\?token=([\w-]{22})$/;
+    const [, firstAwb, firstToken] = link.exec(first.tracking_url)!;
+    const [, , secondToken] = link.exec(second.tracking_url)!;
+    expect(firstAwb).toBe(first.awb);
+    expect(firstToken).not.toBe(secondToken);
+    // A replay and the tracking hand out the same link: it is the shipment's, not the answer's.
+    expect((await linking.createOrder(client, order(`${runId}-1`))).tracking_url).toBe(first.tracking_url);
+    expect((await linking.trackOrder(client, first.awb)).track_url).toBe(first.tracking_url);
+  });
+});

@@ -20,18 +20,28 @@ afterAll(() => server?.stop());
 const MB = 1024 * 1024;
 const CHUNK = Buffer.alloc(MB, "a");
 
+interface Answer {
+  status: number;
+  type: string;
+  body: string;
+}
+
 /**
- * POSTs `totalMb` of unsigned junk, declared up front or chunked, and resolves with the status the server
- * answered while the body was still being sent (or after it was sent, for an honest server).
+ * POSTs `totalMb` of unsigned junk, declared up front or chunked, and resolves with the answer the server gave
+ * while the body was still being sent (or after it was sent, for an honest server).
  */
-function upload(path: string, totalMb: number, { declared, extraHeaders = {} }: { declared: boolean; extraHeaders?: Record<string, string> }): Promise<number> {
+function send(path: string, totalMb: number, { declared, extraHeaders = {} }: { declared: boolean; extraHeaders?: Record<string, string> }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": BROWSER, ...extraHeaders };
     if (declared) headers["Content-Length"] = String(totalMb * MB);
     const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-      req.destroy();
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => {
+        resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"] ?? "", body });
+        req.destroy();
+      });
     });
     let sent = 0;
     let answered = false;
@@ -48,6 +58,9 @@ function upload(path: string, totalMb: number, { declared, extraHeaders = {} }: 
     pump();
   });
 }
+
+/** The status alone. */
+const upload = async (...args: Parameters<typeof send>) => (await send(...args)).status;
 
 describe("the HTTP server's limits", () => {
   it("answers 16 concurrent 300 MB unsigned webhook posts 413 each before reading them, in bounded memory", async () => {
@@ -70,6 +83,29 @@ describe("the HTTP server's limits", () => {
     expect(await upload("/auth/login", 50, { declared: true })).toBe(413);
     expect(await upload("/auth/login", 50, { declared: false })).toBe(413);
     expect(await upload("/v1/create-order", 2, { declared: false })).toBe(413);
+  });
+
+  it("answers an oversized /v1 body in the courier service's JSON, declared, chunked or awaiting 100-continue", async () => {
+    const expected = { success: false, message: "The request body is larger than 1024 KB, the limit for this address.", errors: [] };
+    for (const declared of [true, false]) {
+      const answer = await send("/v1/create-order", 3, { declared });
+      expect(answer.status).toBe(413);
+      expect(answer.type).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(answer.body)).toEqual(expected);
+    }
+    const continued = await new Promise<Answer>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path: "/v1/create-order", method: "POST", headers: { "Content-Type": "application/json", "Content-Length": String(3 * MB), Expect: "100-continue" } }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"] ?? "", body }));
+      });
+      req.on("continue", () => reject(new Error("The server asked for a body over its limit")));
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    expect(continued.status).toBe(413);
+    expect(JSON.parse(continued.body)).toEqual(expected);
   });
 
   it("refuses a form posted from another site with 403, not a 500", async () => {

@@ -107,7 +107,10 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
       await banner.waitFor();
       awb = /awb (\w+)/.exec((await banner.textContent())!)![1]!;
       trackingUrl = (await frame().getByRole("link", { name: "Tracking page" }).getAttribute("href"))!;
-      expect(trackingUrl).toBe(`${walk.demo.appUrl}/track/${awb}`);
+      // The sandbox's link to the shopper's page, with the shipment's own token that opens its details.
+      const link = new URL(trackingUrl);
+      expect(`${link.origin}${link.pathname}`).toBe(`${walk.demo.appUrl}/track/${awb}`);
+      expect(link.searchParams.get("token")).toMatch(/^[\w-]{22}$/);
     });
     await walk.step("Shopify's order: the fulfillment carries the awb and the tracking link", async () => {
       await walk.page.locator("nav").getByText("Orders", { exact: true }).click();
@@ -155,6 +158,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
       expect(answer?.status()).toBe(200);
       await walk.page.getByText("Your parcel has been delivered.").waitFor();
       expect(await walk.page.getByText(awb).count()).toBeGreaterThan(0);
+      // The link opens the courier's updates, which a number typed by hand does not.
+      expect(await walk.page.locator(".timeline li").count()).toBeGreaterThan(0);
     });
   });
 

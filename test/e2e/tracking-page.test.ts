@@ -34,6 +34,10 @@ const SHOPPER = { name: "Asha Rao", mobile: "9820012345", email: "asha.rao@examp
 const PERSONAL = ["Asha", "9820012345", "asha.rao@example.in", "3rd Cross", "Indiranagar", "560038", "#5531", "5531999"];
 const AWB = "14123456789012";
 const STALE_AWB = "14999988887777";
+// The tokens the courier sandbox put into each shipment's tracking link: the link in the shipping email.
+const TOKEN = "e2eTrackingLinkToken01";
+const STALE_TOKEN = "e2eTrackingLinkToken02";
+const linkOf = (awb: string, token: string) => `/track/${awb}?token=${token}`;
 
 let server: StartedServer;
 let db: PrismaClient;
@@ -43,7 +47,7 @@ const watchers: PageWatcher[] = [];
 
 const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000);
 
-async function seed(awb: string, { syncedAt, nextSyncAt, orderNumber }: { syncedAt: Date; nextSyncAt: Date; orderNumber: number }) {
+async function seed(awb: string, { token, syncedAt, nextSyncAt, orderNumber }: { token: string; syncedAt: Date; nextSyncAt: Date; orderNumber: number }) {
   const shipment = await db.shipment.create({
     data: {
       shop: SHOP,
@@ -56,6 +60,7 @@ async function seed(awb: string, { syncedAt, nextSyncAt, orderNumber }: { synced
       courierId: 3,
       courierName: "Ekart",
       paymentMode: "cod",
+      trackingUrl: `${BASE}${linkOf(awb, token)}`,
       courierStatusCode: 6,
       courierStatusLabel: "Reached at Destination",
       courierStatusAt: hoursFromNow(-2),
@@ -80,8 +85,8 @@ beforeAll(async () => {
   db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 2 }) });
   // Synced a minute ago: nothing to ask for. Synced two hours ago at "reached destination" (polled every 30 minutes
   // by default): the page asks for a sync.
-  await seed(AWB, { syncedAt: hoursFromNow(-1 / 60), nextSyncAt: hoursFromNow(0.5), orderNumber: 5531999 });
-  await seed(STALE_AWB, { syncedAt: hoursFromNow(-2), nextSyncAt: hoursFromNow(-1.5), orderNumber: 5531998 });
+  await seed(AWB, { token: TOKEN, syncedAt: hoursFromNow(-1 / 60), nextSyncAt: hoursFromNow(0.5), orderNumber: 5531999 });
+  await seed(STALE_AWB, { token: STALE_TOKEN, syncedAt: hoursFromNow(-2), nextSyncAt: hoursFromNow(-1.5), orderNumber: 5531998 });
   server = npmStart({ DATABASE_URL: url, PORT: String(port), WORKER_CONCURRENCY: "0" });
   expect((await waitForHealth(port, server.output)).status).toBe(200);
   browser = await launchBrowser();
@@ -142,7 +147,7 @@ describe("the public tracking page on a phone", () => {
     const { page, step } = phone;
 
     await step("open the link from the shipping email", async () => {
-      const response = await page.goto(`${BASE}/track/${AWB}`);
+      const response = await page.goto(`${BASE}${linkOf(AWB, TOKEN)}`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()["cache-control"]).toBe("private, max-age=60");
       await expectPhoneLayout(page, "en");
@@ -166,12 +171,12 @@ describe("the public tracking page on a phone", () => {
 
     await step("switch to Hindi", async () => {
       await page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "हिन्दी" }).tap();
-      await page.waitForURL(`${BASE}/track/${AWB}?lang=hi`);
+      await page.waitForURL(`${BASE}${linkOf(AWB, TOKEN)}&lang=hi`);
       await expectPhoneLayout(page, "hi");
       expect(await page.locator("h1").textContent()).toBe("आपके शहर में");
       expect(await page.locator(".facts").innerText()).toMatch(/ट्रैकिंग नंबर\s+14123456789012\s+कूरियर\s+Ekart\s+डिलीवरी का शहर\s+Bengaluru/);
       expect(await page.getByRole("heading", { level: 2, name: "कूरियर से मिली जानकारी" }).count()).toBe(1);
-      expect(await page.getByRole("link", { name: "English" }).getAttribute("href")).toBe(`/track/${AWB}?lang=en`);
+      expect(await page.getByRole("link", { name: "English" }).getAttribute("href")).toBe(`${linkOf(AWB, TOKEN)}&lang=en`);
       await expectNoScript(phone);
     });
   });
@@ -179,7 +184,7 @@ describe("the public tracking page on a phone", () => {
   it("is in Hindi for a phone whose language is Hindi", async () => {
     const phone = await openPhone("tracking-page-hindi", "hi-IN");
     await phone.step("open the link on a Hindi phone", async () => {
-      const response = await phone.page.goto(`${BASE}/track/${AWB}`);
+      const response = await phone.page.goto(`${BASE}${linkOf(AWB, TOKEN)}`);
       expect(response?.status()).toBe(200);
       await expectPhoneLayout(phone.page, "hi");
       expect(await phone.page.locator("h1").textContent()).toBe("आपके शहर में");
@@ -208,11 +213,17 @@ describe("the public tracking page on a phone", () => {
       expect(await page.locator("h1").textContent()).toBe("यह ट्रैकिंग नंबर नहीं मिला");
     });
 
-    await step("type the right number into the form", async () => {
+    await step("type the right number into the form: its stage, and nothing of where or when", async () => {
       await page.getByLabel("ट्रैकिंग नंबर (AWB)").fill(` ${AWB} `);
       await page.getByRole("button", { name: "ट्रैक करें" }).tap();
       await page.waitForURL(`${BASE}/track/${AWB}?lang=hi`);
       expect(await page.locator("h1").textContent()).toBe("आपके शहर में");
+      expect(await page.locator('.progress [aria-current="step"]').innerText()).toMatch(/^आपके शहर में/);
+      expect(await page.locator(".facts").innerText()).toMatch(/^ट्रैकिंग नंबर\s+14123456789012$/);
+      expect(await page.locator(".timeline, time").count()).toBe(0);
+      const text = await page.locator("main").innerText();
+      for (const detail of ["Ekart", "Bengaluru", "Bhiwandi", "डिलीवरी की अनुमानित तारीख"]) expect(text, detail).not.toContain(detail);
+      expect(text).toContain("ट्रैकिंग लिंक");
       await expectNoScript(phone);
     });
   });
@@ -220,7 +231,7 @@ describe("the public tracking page on a phone", () => {
   it("asks for a sync of a stale shipment and shows what it knows meanwhile", async () => {
     const phone = await openPhone("tracking-page-stale");
     await phone.step("open a shipment last synced two hours ago", async () => {
-      const response = await phone.page.goto(`${BASE}/track/${STALE_AWB}`);
+      const response = await phone.page.goto(`${BASE}${linkOf(STALE_AWB, STALE_TOKEN)}`);
       expect(response?.status()).toBe(200);
       expect(await phone.page.locator("h1").textContent()).toBe("In your city");
       expect(await phone.page.locator(".note").innerText()).toContain("We are asking the courier for newer updates.");

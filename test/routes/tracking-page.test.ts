@@ -1,9 +1,10 @@
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { loader as trackIndexLoader } from "~/routes/track._index";
 import { loader as trackLoader } from "~/routes/track.$awb";
+import { trackingLinkTokenOf } from "~/shipping/tracking-url";
 import { callerKey, createLookupLimiter, getPublicTracking, shopperDetailsRedactor } from "~/tracking/public-tracking.server";
 import { queuedJobs } from "../support/jobs";
 
@@ -67,7 +68,8 @@ async function seedShipment({ shop = SHOP, awb = newAwb(), status = "fulfilled",
     courierId: 1,
     courierName: "Delhivery Surface",
     paymentMode: "cod",
-    trackingUrl: `http://localhost:3000/track/${awb}`,
+    // As the courier sandbox hands it out: a token of the shipment's own opens its details.
+    trackingUrl: `http://localhost:3000/track/${awb}?token=${randomBytes(16).toString("base64url")}`,
     fulfillmentGid: "gid://shopify/Fulfillment/424242",
     courierStatusCode: code,
     courierStatusLabel: latest?.label ?? null,
@@ -101,8 +103,20 @@ interface Visit {
   from?: string;
 }
 
-async function visit(awb: string, { lang, acceptLanguage, from = nextAddress() }: Visit = {}) {
+/** A shipment as the page's link knows it. */
+type Linked = { awb: string | null; trackingUrl: string | null };
+
+/** The token in a seeded shipment's tracking link. */
+const tokenOf = (shipment: Linked) => trackingLinkTokenOf(shipment.trackingUrl)!;
+
+/**
+ * Opens the page of a number typed by hand (a string: the stage only), or follows a shipment's tracking link as the
+ * shopper does from the shipping email (its awb and token: the full page).
+ */
+async function visit(target: string | Linked, { lang, acceptLanguage, from = nextAddress() }: Visit = {}) {
+  const awb = typeof target === "string" ? target : target.awb!;
   const url = new URL(`http://localhost:3000/track/${encodeURIComponent(awb)}`);
+  if (typeof target !== "string") url.searchParams.set("token", tokenOf(target));
   if (lang) url.searchParams.set("lang", lang);
   const request = new Request(url, { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} });
   // Remix hands the route its parameter decoded.
@@ -134,7 +148,7 @@ afterAll(async () => {
 describe("GET /track/{awb}: a shipment on its way", () => {
   it("shows the stage, the expected date, courier, awb, city and the timeline newest first, in India's time", async () => {
     const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z") });
-    const { status, headers, html } = await visit(shipment.awb!);
+    const { status, headers, html } = await visit(shipment);
     expect(status).toBe(200);
     expect(headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(headers.get("cache-control")).toBe("private, max-age=60");
@@ -166,9 +180,10 @@ describe("GET /track/{awb}: a shipment on its way", () => {
   it("hands the page exactly the public view: stage, dates, city and timeline, no personal field or internal id", async () => {
     const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z"), syncedAt: new Date("2026-11-23T10:00:00Z"), nextSyncAt: new Date(Date.now() + HOUR) });
     // Freshly synced as far as the page is concerned: no sync is asked for.
-    const view = await getPublicTracking(shipment.awb!, { now: () => new Date("2026-11-23T10:05:00Z"), baseSeconds: 600 });
+    const view = await getPublicTracking(shipment.awb!, { token: tokenOf(shipment), now: () => new Date("2026-11-23T10:05:00Z"), baseSeconds: 600 });
     expect(view).toEqual({
       awb: shipment.awb,
+      detail: "full",
       courier: "Delhivery Surface",
       destinationCity: "Bengaluru",
       stage: 5,
@@ -198,7 +213,7 @@ describe("GET /track/{awb}: a shipment on its way", () => {
         { code: 9, label: "Undelivered", activity: "Consignee ASHA not reachable on 98200 12345 / +91-9820012345, mail asha.rao@example.in (order #98317)", location: "Bengaluru", happenedAt: new Date("2026-11-25T08:00:00Z") },
       ],
     });
-    const { status, html } = await visit(shipment.awb!);
+    const { status, html } = await visit(shipment);
     expect(status).toBe(200);
     const text = textOf(html);
     expect(html).toMatch(/<h1[^>]*>Delivery attempted<\/h1>/);
@@ -218,6 +233,71 @@ describe("GET /track/{awb}: a shipment on its way", () => {
   });
 });
 
+describe("GET /track/{awb}: without the link's token, the stage alone", () => {
+  const DETAILS = ["Delhivery", "Bengaluru", "Bhiwandi", "Expected delivery", "Shipment picked up", "Courier executive", "Last checked", "<time"];
+
+  it.each<[string, (awb: string) => { awb: string; token?: string }]>([
+    ["a number typed by hand", (awb) => ({ awb })],
+    ["a wrong token", (awb) => ({ awb, token: randomBytes(16).toString("base64url") })],
+    ["a token that is not one", (awb) => ({ awb, token: "<b>" })],
+  ])("%s: the stage, the progress and the number; no courier, city, dates or updates", async (_case, link) => {
+    const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z") });
+    const { awb, token } = link(shipment.awb!);
+    const request = new Request(`http://localhost:3000/track/${awb}${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+    const response = await trackLoader({ request, params: { awb }, context: { clientAddress: nextAddress() } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toMatch(/<h1[^>]*>On the way<\/h1>/);
+    expect(textOf(html)).toContain("Your parcel is on its way.");
+    expect(html).toMatch(/<li class="step-current" aria-current="step">Shipped/);
+    expect(textOf(html)).toContain(`Tracking number ${awb}`);
+    expect(textOf(html)).toContain("shown only through the tracking link in the shipping email or SMS");
+    for (const detail of DETAILS) expect(html, detail).not.toContain(detail);
+    // Nor does the language switch hand out a token.
+    expect(html).toContain(`<a href="/track/${awb}?lang=hi"`);
+    expectNoPersonalData(html);
+  });
+
+  it("an older link, stored before links carried a token, keeps showing the stage", async () => {
+    const shipment = await seedShipment({ code: 7, events: IN_TRANSIT_EVENTS });
+    await prisma.shipment.update({ where: { id: shipment.id }, data: { trackingUrl: `http://localhost:3000/track/${shipment.awb}` } });
+    const { status, html } = await visit(shipment.awb!);
+    expect(status).toBe(200);
+    expect(html).toMatch(/<h1[^>]*>Out for delivery<\/h1>/);
+    for (const detail of DETAILS) expect(html, detail).not.toContain(detail);
+  });
+
+  it("one shipment's token does not open another's details", async () => {
+    const mine = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    const theirs = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    expect((await getPublicTracking(theirs.awb!, { token: tokenOf(mine) }))?.detail).toBe("stage");
+    expect((await getPublicTracking(theirs.awb!, { token: tokenOf(theirs) }))?.detail).toBe("full");
+  });
+
+  it("hands the page the stage and nothing else; a caller that verified the shopper otherwise gets the full view", async () => {
+    const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z"), syncedAt: new Date("2026-11-23T10:00:00Z") });
+    const asOf = { now: () => new Date("2026-11-23T10:05:00Z"), baseSeconds: 600 };
+    expect(await getPublicTracking(shipment.awb!, asOf)).toEqual({
+      awb: shipment.awb,
+      detail: "stage",
+      courier: null,
+      destinationCity: null,
+      stage: 5,
+      tone: "progress",
+      milestone: "shipped",
+      isFinal: false,
+      expectedDeliveryAt: null,
+      deliveredAt: null,
+      checkedAt: null,
+      refreshRequested: false,
+      timeline: [],
+    });
+    const verified = await getPublicTracking(shipment.awb!, { ...asOf, verified: true });
+    expect(verified).toMatchObject({ detail: "full", courier: "Delhivery Surface", destinationCity: "Bengaluru", expectedDeliveryAt: "2026-11-24T20:00:00.000Z" });
+    expect(verified?.timeline).toHaveLength(3);
+  });
+});
+
 describe("GET /track/{awb}: exceptions said plainly", () => {
   it.each([
     { code: 11, title: "Returning to the seller", summary: "The parcel is being returned to the seller. Contact the seller for help." },
@@ -226,7 +306,7 @@ describe("GET /track/{awb}: exceptions said plainly", () => {
     { code: 15, title: "Could not be delivered", summary: "The courier has reported this parcel damaged in transit." },
   ])("stage $code: $title, with no delivery date to expect", async ({ code, title, summary }) => {
     const shipment = await seedShipment({ code, events: [...IN_TRANSIT_EVENTS, { code, label: "x", activity: "Courier update", location: null, happenedAt: new Date("2026-11-26T06:00:00Z") }], estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z"), nextSyncAt: code === 11 ? new Date(Date.now() + HOUR) : null });
-    const { status, html } = await visit(shipment.awb!);
+    const { status, html } = await visit(shipment);
     expect(status).toBe(200);
     expect(html).toContain(`<h1 id="stage">${title}</h1>`);
     expect(textOf(html)).toContain(summary);
@@ -238,14 +318,14 @@ describe("GET /track/{awb}: exceptions said plainly", () => {
 
   it("a shipment cancelled with the courier reads cancelled before the sync has seen the courier's cancellation", async () => {
     const shipment = await seedShipment({ status: "cancelled", code: 2, events: IN_TRANSIT_EVENTS.slice(0, 1) });
-    const { html } = await visit(shipment.awb!);
+    const { html } = await visit(shipment);
     expect(html).toContain('<h1 id="stage">Cancelled</h1>');
   });
 
   it("delivered: the delivery date instead of an estimate", async () => {
     const deliveredAt = new Date("2026-11-25T09:40:00Z");
     const shipment = await seedShipment({ code: 8, events: [...IN_TRANSIT_EVENTS, { code: 8, label: "Delivered", activity: "Delivered to the consignee", location: "Bengaluru", happenedAt: deliveredAt }], deliveredAt, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z"), nextSyncAt: null });
-    const { html } = await visit(shipment.awb!);
+    const { html } = await visit(shipment);
     const text = textOf(html);
     expect(html).toContain('<h1 id="stage">Delivered</h1>');
     expect(text).toMatch(/Delivered on: Wed, 25 Nov,? 2026/);
@@ -306,8 +386,8 @@ describe("GET /track/{awb}: rate limit", () => {
     expect(textOf(limited.html)).toContain(`${limited.headers.get("retry-after")} सेकंड बाद`);
     // A found shipment from that address is refused too; another address is not limited.
     const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
-    expect((await visit(shipment.awb!, { from })).status).toBe(429);
-    expect((await visit(shipment.awb!)).status).toBe(200);
+    expect((await visit(shipment, { from })).status).toBe(429);
+    expect((await visit(shipment)).status).toBe(200);
   });
 
   it("counts a sliding minute per address, an IPv6 caller by its /64, and forgets the longest-unseen callers", () => {
@@ -335,7 +415,7 @@ describe("GET /track/{awb}: rate limit", () => {
 describe("GET /track/{awb}: language", () => {
   it("in Hindi by ?lang=hi, with a switch back to English", async () => {
     const shipment = await seedShipment({ code: 7, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z") });
-    const { status, headers, html } = await visit(shipment.awb!, { lang: "hi" });
+    const { status, headers, html } = await visit(shipment, { lang: "hi" });
     expect(status).toBe(200);
     expect(headers.get("content-language")).toBe("hi");
     expect(html).toMatch(/^<!DOCTYPE html><html lang="hi"/);
@@ -343,21 +423,22 @@ describe("GET /track/{awb}: language", () => {
     const text = textOf(html);
     expect(text).toContain("डिलीवरी की अनुमानित तारीख: बुध, 25 नव");
     expect(text).toContain("कूरियर से मिली जानकारी");
-    expect(html).toContain(`<a href="/track/${shipment.awb}?lang=en" lang="en" hrefLang="en">English</a>`);
-    expect(html).toContain(`<a href="/track/${shipment.awb}?lang=hi" lang="hi" hrefLang="hi" aria-current="true">हिन्दी</a>`);
+    // The switch keeps the link's token: the same full page in the other language.
+    expect(html).toContain(`<a href="/track/${shipment.awb}?token=${tokenOf(shipment)}&amp;lang=en" lang="en" hrefLang="en">English</a>`);
+    expect(html).toContain(`<a href="/track/${shipment.awb}?token=${tokenOf(shipment)}&amp;lang=hi" lang="hi" hrefLang="hi" aria-current="true">हिन्दी</a>`);
     expectNoPersonalData(html);
   });
 
   it("in Hindi by Accept-Language: hi-IN; ?lang=en wins over it; English otherwise", async () => {
     const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
-    const byBrowser = await visit(shipment.awb!, { acceptLanguage: "hi-IN,hi;q=0.9,en;q=0.8" });
+    const byBrowser = await visit(shipment, { acceptLanguage: "hi-IN,hi;q=0.9,en;q=0.8" });
     expect(byBrowser.html).toMatch(/<html lang="hi"/);
     expect(byBrowser.html).toContain('<h1 id="stage">रास्ते में</h1>');
     expect(byBrowser.headers.get("vary")).toMatch(/Accept-Language/);
 
-    const chosen = await visit(shipment.awb!, { acceptLanguage: "hi-IN", lang: "en" });
+    const chosen = await visit(shipment, { acceptLanguage: "hi-IN", lang: "en" });
     expect(chosen.html).toContain('<h1 id="stage">On the way</h1>');
-    const other = await visit(shipment.awb!, { acceptLanguage: "ta-IN,ta;q=0.9" });
+    const other = await visit(shipment, { acceptLanguage: "ta-IN,ta;q=0.9" });
     expect(other.html).toMatch(/<html lang="en"/);
   });
 });
@@ -367,15 +448,15 @@ describe("GET /track/{awb}: freshness", () => {
     // In transit (5): polled every 5 × TRACKING_SYNC_SECONDS (600 s here), so 50 minutes; last synced two hours ago.
     const stale = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, syncedAt: minutesAgo(120), nextSyncAt: minutesAgo(70) });
     expect(await queuedJobs("tracking-sync", SHOP)).toHaveLength(0);
-    const first = await visit(stale.awb!);
+    const first = await visit(stale);
     expect(first.status).toBe(200);
     expect(textOf(first.html)).toContain("We are asking the courier for newer updates.");
     const jobs = await queuedJobs("tracking-sync", SHOP);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.data).toEqual({ shop: SHOP });
     // Reloads while it waits add nothing.
-    await visit(stale.awb!);
-    await visit(stale.awb!, { lang: "hi" });
+    await visit(stale);
+    await visit(stale, { lang: "hi" });
     expect(await queuedJobs("tracking-sync", SHOP)).toHaveLength(1);
   });
 
@@ -385,7 +466,7 @@ describe("GET /track/{awb}: freshness", () => {
     const fresh = await seedShipment({ shop: QUIET_SHOP, code: 7, events: IN_TRANSIT_EVENTS, syncedAt: minutesAgo(5) });
     const stopped = await seedShipment({ shop: QUIET_SHOP, code: 5, events: IN_TRANSIT_EVENTS, syncedAt: minutesAgo(24 * 60), nextSyncAt: null });
     for (const shipment of [delivered, fresh, stopped]) {
-      const { status, html } = await visit(shipment.awb!);
+      const { status, html } = await visit(shipment);
       expect(status).toBe(200);
       expect(html).not.toContain("We are asking the courier");
     }
@@ -394,7 +475,7 @@ describe("GET /track/{awb}: freshness", () => {
 
   it("still shows what is known when asking for a sync fails", async () => {
     const stale = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS, syncedAt: minutesAgo(120), nextSyncAt: minutesAgo(70) });
-    const view = await getPublicTracking(stale.awb!, { requestSync: () => Promise.reject(new Error("queue down")) });
+    const view = await getPublicTracking(stale.awb!, { token: tokenOf(stale), requestSync: () => Promise.reject(new Error("queue down")) });
     expect(view?.stage).toBe(5);
     expect(view?.refreshRequested).toBe(false);
   });

@@ -44,8 +44,9 @@ export async function waitForOutput(pattern: RegExp, output: () => string, ms = 
   throw new Error(`The server never printed ${pattern}:\n${output()}`);
 }
 
-export async function waitForHealth(port: number, output: () => string): Promise<Response> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+// A first start creates the embedded PostgreSQL's cluster and migrates it: on a busy machine that takes a while.
+export async function waitForHealth(port: number, output: () => string, ms = 60_000): Promise<Response> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     try {
       return await fetch(`http://localhost:${port}/healthz`);
     } catch {

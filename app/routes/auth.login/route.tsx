@@ -20,7 +20,23 @@ function toLoginErrors(result: unknown): LoginErrors {
 
 export const loader = async ({ request }: LoaderFunctionArgs) => ({ errors: toLoginErrors(await login(request)) });
 
-export const action = async ({ request }: ActionFunctionArgs) => ({ errors: toLoginErrors(await login(request)) });
+/** The login form, and nothing else: a body that is not a form is a 415 saying so, not a failure in the library. */
+async function refuseAnythingButTheForm(request: Request): Promise<void> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
+    throw new Response("Log in with the form: send the shop domain as application/x-www-form-urlencoded (shop=my-store.myshopify.com).", { status: 415 });
+  }
+  try {
+    await request.clone().formData();
+  } catch {
+    throw new Response("The login form could not be read: send shop=my-store.myshopify.com as application/x-www-form-urlencoded.", { status: 400 });
+  }
+}
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  await refuseAnythingButTheForm(request);
+  return { errors: toLoginErrors(await login(request)) };
+};
 
 export default function Auth() {
   const loaderData = useLoaderData<typeof loader>();

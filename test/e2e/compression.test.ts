@@ -1,0 +1,103 @@
+import { readdirSync, statSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseEncoding, isCompressible } from "../../server/compression";
+import { createDatabase } from "../support/database";
+import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
+
+const port = 4700 + Number(process.env.VITEST_POOL_ID ?? 0) * 3;
+let server: StartedServer;
+
+beforeAll(async () => {
+  server = npmStart({ DATABASE_URL: await createDatabase(`compression_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0" });
+  expect((await waitForHealth(port, server.output)).status).toBe(200);
+}, 60_000);
+afterAll(() => server?.stop());
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+}
+
+/** The bytes as they cross the wire (fetch would decode them). */
+function get(pathname: string, acceptEncoding?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36" };
+    if (acceptEncoding) headers["Accept-Encoding"] = acceptEncoding;
+    httpRequest({ host: "127.0.0.1", port, path: pathname, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function decoded(answer: RawAnswer): Buffer {
+  if (answer.headers["content-encoding"] === "br") return brotliDecompressSync(answer.bytes);
+  if (answer.headers["content-encoding"] === "gzip") return gunzipSync(answer.bytes);
+  return answer.bytes;
+}
+
+function largestStylesheet(): string {
+  const assets = path.resolve("public/build/_assets");
+  const [largest] = readdirSync(assets)
+    .filter((file) => file.endsWith(".css"))
+    .map((file) => ({ file, size: statSync(path.join(assets, file)).size }))
+    .sort((a, b) => b.size - a.size);
+  return `/build/_assets/${largest!.file}`;
+}
+
+describe("compressed answers", () => {
+  it("picks brotli, then gzip, and honours a refusal", () => {
+    expect(chooseEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(chooseEncoding("gzip")).toBe("gzip");
+    expect(chooseEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(chooseEncoding("identity")).toBeNull();
+    expect(chooseEncoding("*;q=0")).toBeNull();
+    expect(chooseEncoding(undefined)).toBeNull();
+    expect(isCompressible("text/html; charset=utf-8")).toBe(true);
+    expect(isCompressible("application/json")).toBe(true);
+    expect(isCompressible("text/event-stream")).toBe(false);
+    expect(isCompressible("application/pdf")).toBe(false);
+  });
+
+  it("sends the stylesheet brotli-compressed, cached for a year, and the same bytes once decoded", async () => {
+    const stylesheet = largestStylesheet();
+    const plain = await get(stylesheet);
+    const compressed = await get(stylesheet, "gzip, deflate, br");
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(compressed.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(compressed.headers.vary).toContain("Accept-Encoding");
+    expect(Number(compressed.headers["content-length"])).toBe(compressed.bytes.byteLength);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(decoded(compressed).equals(plain.bytes)).toBe(true);
+    expect(compressed.bytes.byteLength).toBeLessThan(plain.bytes.byteLength / 4);
+  });
+
+  it("compresses pages and JSON as they are rendered, gzip for a client without brotli", async () => {
+    const page = await get("/auth/login", "gzip");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    expect(page.headers.vary).toContain("Accept-Encoding");
+    expect(decoded(page).toString("utf8")).toContain("<html");
+
+    const document = await get("/v1/openapi.json", "br");
+    expect(document.headers["content-encoding"]).toBe("br");
+    const identity = await get("/v1/openapi.json");
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(decoded(document).toString("utf8"))).toEqual(JSON.parse(identity.bytes.toString("utf8")));
+  });
+
+  it("leaves a small answer as it is", async () => {
+    const ping = await get("/ping", "br");
+    expect(ping.headers["content-encoding"]).toBeUndefined();
+    expect(ping.bytes.toString("utf8")).toBe("ok");
+  });
+});

@@ -1,0 +1,206 @@
+import { existsSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import pg from "pg";
+import { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EMPTY_DRAFT } from "~/automation/rules-form";
+import { getConfig } from "~/config.server";
+import { signSessionToken } from "../../store/auth";
+import { hostOf } from "../../store/shell-layout";
+import { createDatabase } from "../support/database";
+import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
+import { shopperOrder } from "../support/orders";
+import { appCredentials, startStore } from "../support/store";
+
+/*
+ * PostgreSQL drops every connection Dakiya holds (`pg_terminate_backend`: what a failover, a restart or an idle
+ * timeout does) while it books orders, acknowledges webhooks and syncs tracking. The app process (`npm start` with
+ * its job workers) keeps running and serving; what a dropped connection interrupted fails alone — a webhook answers
+ * 5xx and Shopify (the local store) delivers it again, a job is retried — and everything ends done, exactly once.
+ *
+ * The courier sandbox is the app's own /v1, reached through a proxy that holds bookings and tracking calls for a
+ * while: the work then sits on its advisory lock's idle connection when the connections are dropped.
+ */
+
+const ORDERS = 8;
+const basePort = 3150 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
+const [appPort, courierPort] = [basePort, basePort + 1];
+const appUrl = `http://localhost:${appPort}`;
+const COURIER_HOLD_MS = 600;
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+let store: Awaited<ReturnType<typeof startStore>>;
+let courier: Server;
+let db: pg.Client;
+let databaseName: string;
+let databaseUrl: string;
+let app: StartedServer;
+let terminated = 0;
+
+/** The courier as the app reaches it: its own /v1, each booking and tracking call held for a while. */
+function startCourierProxy(): Promise<Server> {
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const held = /^\/v1\/(create-order|track-order)/.test(incoming.url ?? "");
+      setTimeout(
+        () => {
+          const upstream = httpRequest({ host: "127.0.0.1", port: appPort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(outgoing);
+          });
+          upstream.on("error", () => outgoing.writeHead(502).end());
+          upstream.end(Buffer.concat(chunks));
+        },
+        held ? COURIER_HOLD_MS : 0,
+      );
+    });
+  });
+  return new Promise((resolve) => server.listen(courierPort, "127.0.0.1", () => resolve(server)));
+}
+
+/** Every connection the app process holds on its database, dropped by PostgreSQL. */
+async function dropEveryConnection(): Promise<number> {
+  const { rowCount } = await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [databaseName]);
+  terminated += rowCount ?? 0;
+  return rowCount ?? 0;
+}
+
+/** Drops every connection every `everyMs` until `until` resolves true (checked between drops). */
+async function dropConnectionsWhile(until: () => Promise<boolean>, { everyMs, withinMs }: { everyMs: number; withinMs: number }): Promise<number> {
+  let drops = 0;
+  for (const deadline = Date.now() + withinMs; Date.now() < deadline && !(await until()); drops += 1) {
+    await dropEveryConnection();
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return drops;
+}
+
+const count = async (sql: string, values: unknown[] = []) => Number((await db.query<{ count: string }>(sql, values)).rows[0]!.count);
+
+async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function expectStillServing(): Promise<void> {
+  expect(app.child.exitCode, app.output()).toBeNull();
+  const health = await fetch(`${appUrl}/healthz`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok", database: "reachable" });
+}
+
+beforeAll(async () => {
+  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  courier = await startCourierProxy();
+  store = await startStore({ appUrl, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 }, webhookRetryDelaysMs: [500, 1_000, 2_000, 5_000] });
+  databaseName = `lost_connections_${process.env.VITEST_POOL_ID ?? 0}`;
+  databaseUrl = await createDatabase(databaseName, { replace: true });
+  db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const config = getConfig();
+  app = npmStart({
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: "test",
+    PORT: String(appPort),
+    WORKER_CONCURRENCY: "4",
+    SHOPIFY_APP_URL: appUrl,
+    SHOPIFY_API_KEY: config.SHOPIFY_API_KEY,
+    SHOPIFY_API_SECRET: config.SHOPIFY_API_SECRET,
+    ENCRYPTION_KEY: process.env.ENCRYPTION_KEY!,
+    SANDBOX_API_KEY: process.env.SANDBOX_API_KEY!,
+    SANDBOX_SECRET_KEY: process.env.SANDBOX_SECRET_KEY!,
+    COURIER_SANDBOX_URL: `http://127.0.0.1:${courierPort}`,
+    BOOKING_RESUME_SECONDS: "5",
+    NODE_OPTIONS: "--import ./store/register.ts",
+    SHOPIFY_STORE_SIMULATOR_URL: store.url,
+  });
+  expect((await waitForHealth(appPort, app.output, 60_000)).status).toBe(200);
+
+  // Installed from the admin (token exchange), auto-booking on for every order.
+  const token = () => signSessionToken(appCredentials(), store.domain);
+  const installed = await fetch(`${appUrl}/app?embedded=1&shop=${store.domain}&host=${hostOf(store.domain)}&id_token=${token()}`, { headers: { "User-Agent": BROWSER } });
+  expect(installed.status).toBe(200);
+  const rules = JSON.stringify([{ ...EMPTY_DRAFT, name: "Everything", action: "recommended" }]);
+  const saved = await fetch(`${appUrl}/app/auto-booking?_data=routes%2Fapp.auto-booking`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token()}`, "User-Agent": BROWSER },
+    body: new URLSearchParams({ intent: "save", autoBooking: "on", rules }),
+  });
+  expect(await saved.json()).toMatchObject({ kind: "saved", autoBooking: true });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await db?.end();
+  await store?.close();
+  await new Promise((resolve) => courier?.close(resolve));
+});
+
+describe("PostgreSQL dropping every connection of a running app", () => {
+  it("while webhooks arrive and orders are booked: the process serves on, and every order is booked once", { timeout: 180_000 }, async () => {
+    const shop = store.domain;
+    const orders = Array.from({ length: ORDERS }, (_, index) => store.simulator.placeOrder(shop, shopperOrder(7000 + index)));
+    const orderGids = orders.map((order) => order.id);
+    // More deliveries while the connections drop: each order's webhook again under new ids, some twice at once.
+    const redeliveries = orders.flatMap((order) => [0, 1].map(() => store.simulator.deliver("orders/create", shop, { orderId: order.id, webhookId: `lost-${order.legacyResourceId}`, retryDelaysMs: [500, 1_000, 2_000, 5_000] })));
+
+    const fulfilled = () => count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND status = 'fulfilled' AND "orderGid" = ANY($2)`, [shop, orderGids]);
+    // Dropped at once (webhooks being acknowledged), and then again and again while bookings are at the courier.
+    const drops = await dropConnectionsWhile(async () => (await fulfilled()) === ORDERS, { everyMs: 400, withinMs: 8_000 });
+    expect(drops).toBeGreaterThan(3);
+    await expectStillServing();
+
+    const reports = await Promise.all(redeliveries);
+    await store.simulator.settled();
+    // Every delivery was accepted in the end: a webhook whose connection dropped answered 5xx and came again.
+    expect(reports.map((report) => report.attempts.at(-1)?.status)).toEqual(reports.map(() => 200));
+    expect(store.simulator.deliveries.filter((delivery) => delivery.attempts.at(-1)?.status !== 200)).toEqual([]);
+
+    const underWay = () => count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND status IN ('booking', 'booked_unfulfilled')`, [shop]);
+    await waitFor(async () => (await fulfilled()) === ORDERS && (await underWay()) === 0, 120_000);
+    expect(await fulfilled()).toBe(ORDERS);
+    expect(await underWay()).toBe(0);
+    // Exactly once: one awb per order, one order at the courier per awb, one fulfillment in Shopify.
+    const shipments = (await db.query<{ orderGid: string; awb: string }>(`SELECT "orderGid", awb FROM "Shipment" WHERE shop = $1 AND awb IS NOT NULL`, [shop])).rows;
+    expect(new Set(shipments.map((shipment) => shipment.awb)).size).toBe(shipments.length);
+    const atCourier = (await db.query<{ awb: string }>(`SELECT o.awb FROM "ServiceOrder" o JOIN "ApiClient" a ON a.id = o."apiClientId" WHERE a.name = $1`, [shop])).rows;
+    expect(atCourier.map((order) => order.awb).sort()).toEqual(shipments.map((shipment) => shipment.awb).sort());
+    for (const order of orders) expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments).toHaveLength(1);
+    expect(await count(`SELECT count(*) FROM "WebhookDelivery" WHERE id LIKE 'lost-%'`)).toBe(ORDERS);
+    expect(await count(`SELECT count(*) FROM pgboss.job WHERE state = 'failed'`)).toBe(0);
+    await expectStillServing();
+  });
+
+  it("while tracking syncs: the process serves on, and every shipment is synced", { timeout: 120_000 }, async () => {
+    const shop = store.domain;
+    const before = new Date();
+    await db.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = $1 AND status = 'fulfilled'`, [shop]);
+    const due = await count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND "nextSyncAt" <= now()`, [shop]);
+    expect(due).toBeGreaterThanOrEqual(ORDERS);
+    const synced = () => count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND status = 'fulfilled' AND "syncedAt" > $2`, [shop, before]);
+
+    // The pass starts now rather than at the next minute's sweep.
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", supervise: false, schedule: false, migrate: false });
+    boss.on("error", () => undefined);
+    await boss.start();
+    await boss.send("tracking-sync", { shop }, { singletonKey: `${shop}|tracking-sync`, group: { id: shop } });
+    await boss.stop({ graceful: false, close: true });
+
+    // Dropped while the pass holds shipments' locks and waits on the courier.
+    await waitFor(async () => (await synced()) > 0, 20_000);
+    const drops = await dropConnectionsWhile(async () => (await synced()) === due, { everyMs: 500, withinMs: 4_000 });
+    expect(drops).toBeGreaterThan(0);
+    await expectStillServing();
+
+    await waitFor(async () => (await synced()) === due, 90_000);
+    expect(await synced()).toBe(due);
+    await expectStillServing();
+    expect(terminated).toBeGreaterThan(0);
+    // A dropped connection is one line in the log, not a crash's stack.
+    expect(app.output()).not.toMatch(/Unhandled 'error' event|node:events/);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
+import { loader as estimateLoader } from "~/routes/proxy.delivery-estimate";
+import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
+import { getStorefrontSettings, saveStorefrontSettings } from "~/storefront/storefront-settings.server";
+import { proxiedUrl } from "../../store/app-proxy";
+import { startShippingWorld } from "../support/store";
+import { responseOf, uniqueShop } from "../support/webhooks";
+
+/*
+ * The delivery estimate as Shopify's app proxy reaches it: signed by the local store's proxy (store/app-proxy.ts)
+ * with the app's secret, verified by the Shopify library, answered from the real courier service and database.
+ */
+
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
+beforeAll(async () => {
+  world = await startShippingWorld();
+  await world.store.install();
+  await saveStorefrontSettings(world.store.domain, {
+    estimateEnabled: true,
+    handlingDays: 1,
+    cutoffMinutes: 14 * 60,
+    closedWeekdays: [0],
+    closedDates: [],
+    showCod: true,
+    codMaxPaise: 5_000_00,
+    defaultWeightGrams: 500,
+    trackOnShopDomain: false,
+  });
+  deliveryEstimates.forgetShop(world.store.domain);
+});
+afterAll(() => world.close());
+
+const proxyUrl = () => `${getConfig().SHOPIFY_APP_URL}/proxy`;
+
+function shopperRequest(pathAndQuery: string, options: { shop?: string; pathPrefix?: string; now?: Date; secret?: string } = {}) {
+  const url = proxiedUrl({
+    proxyUrl: proxyUrl(),
+    apiSecret: options.secret ?? getConfig().SHOPIFY_API_SECRET,
+    shop: options.shop ?? world.store.domain,
+    pathPrefix: options.pathPrefix ?? "/apps/dakiya",
+    pathAndQuery,
+    now: options.now,
+  });
+  return new Request(url);
+}
+
+const estimate = (request: Request) => responseOf(() => estimateLoader({ request, params: {}, context: {} }) as Promise<Response>);
+
+describe("the delivery estimate through the app proxy", () => {
+  it("answers a signed request with the estimate as JSON the browser may keep for a while", async () => {
+    const response = await estimate(shopperRequest("/delivery-estimate?pincode=560038&amount=129900"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, max-age=300");
+    const body = await response.json();
+    expect(body).toMatchObject({ pincode: "560038", status: "deliverable", cod: "available", proxyPath: "/apps/dakiya", language: "en" });
+    expect(body.deliverBy).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it.each([
+    ["unsigned", () => new Request(`${proxyUrl()}/delivery-estimate?pincode=560038&shop=${world.store.domain}&path_prefix=/apps/dakiya&timestamp=${Math.floor(Date.now() / 1000)}`)],
+    ["signed with another secret", () => shopperRequest("/delivery-estimate?pincode=560038", { secret: "not-the-app-secret" })],
+    ["changed after signing", () => new Request(shopperRequest("/delivery-estimate?pincode=560038").url.replace("pincode=560038", "pincode=110001"))],
+    ["signed 91 seconds ago", () => shopperRequest("/delivery-estimate?pincode=560038", { now: new Date(Date.now() - 91_000) })],
+  ])("refuses a request %s with 400", async (_, request) => {
+    const response = await estimate(request());
+    expect(response.status).toBe(400);
+  });
+
+  it("answers a malformed PIN code with 400 saying what to fix, in the shopper's language", async () => {
+    const english = await estimate(shopperRequest("/delivery-estimate?pincode=56003"));
+    expect(english.status).toBe(400);
+    expect(await english.json()).toMatchObject({ error: "invalid", field: "pincode", message: "A PIN code has 6 digits and does not start with 0, for example 560038" });
+    const hindi = await estimate(shopperRequest("/delivery-estimate?pincode=abc&locale=hi"));
+    expect(hindi.status).toBe(400);
+    expect((await hindi.json()).message).toContain("पिन कोड");
+    expect((await estimate(shopperRequest("/delivery-estimate?pincode=560038&grams=-1"))).status).toBe(400);
+  });
+
+  it("answers 404 for a shop Dakiya has no session for", async () => {
+    const response = await estimate(shopperRequest("/delivery-estimate?pincode=560038", { shop: uniqueShop("never-installed") }));
+    expect(response.status).toBe(404);
+    expect((await response.json()).error).toBe("not_found");
+  });
+
+  it("takes the store's own proxy path when the merchant renamed it, and remembers it", async () => {
+    const response = await estimate(shopperRequest("/delivery-estimate?pincode=400001", { pathPrefix: "/tools/pincode-check" }));
+    expect(response.status).toBe(200);
+    expect((await response.json()).proxyPath).toBe("/tools/pincode-check");
+    expect((await getStorefrontSettings(world.store.domain)).proxyPathPrefix).toBe("/tools/pincode-check");
+  });
+});

@@ -1,0 +1,109 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
+import prisma from "~/db.server";
+import { loader as shopTrackLoader } from "~/routes/proxy.track.$awb";
+import { loader as trackLoader } from "~/routes/track.$awb";
+import { saveStorefrontSettings, shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
+import { proxiedUrl } from "../../store/app-proxy";
+import { startStore } from "../support/store";
+import { responseOf, uniqueShop } from "../support/webhooks";
+
+/*
+ * The tracking page on the shop's own domain, through the app proxy as the local store signs it: the shop's own
+ * shipments only, rendered as Liquid for the shop's theme, and the link new fulfillments get once the merchant
+ * turns it on.
+ */
+
+let store: Awaited<ReturnType<typeof startStore>>;
+const run = `${Date.now() % 1_000_000}${randomInt(1_000)}`.padEnd(9, "0");
+const AWB = `7${run}01`;
+const OTHER_SHOPS_AWB = `7${run}02`;
+// The token of the link the courier sandbox handed out with the booking: the shipping email's link carries it.
+const TOKEN = "Vw3kQp9ZxL2mNc7RtY5bHa";
+
+async function seedShipment(shop: string, awb: string) {
+  await prisma.shipment.create({
+    data: {
+      shop,
+      orderGid: `gid://shopify/Order/${awb}`,
+      orderName: "#4001",
+      status: "fulfilled",
+      requestPayload: JSON.stringify({ order_id: "#4001", name: "Meera Nair", mobile: "9895012345", address_line_1: "TC 12/345, Pattom", city: "Thiruvananthapuram", pincode: "695004" }),
+      courierEnvironment: "test",
+      awb,
+      trackingUrl: `${getConfig().SHOPIFY_APP_URL}/track/${awb}?token=${TOKEN}`,
+      courierId: 1,
+      courierName: "Delhivery Surface",
+      paymentMode: "prepaid",
+      courierStatusCode: 6,
+      courierStatusLabel: "In transit",
+      courierStatusAt: new Date(),
+      syncedAt: new Date(),
+      nextSyncAt: new Date(Date.now() + 3_600_000),
+      trackingEvents: {
+        create: [{ shop, fingerprint: `${awb}-1`, code: 6, label: "In transit", activity: "Left the {{ shop.name }} hub for Meera Nair", location: "Kochi", happenedAt: new Date() }],
+      },
+    },
+  });
+}
+
+beforeAll(async () => {
+  store = await startStore();
+  await store.install();
+  await seedShipment(store.domain, AWB);
+  await seedShipment(uniqueShop("another"), OTHER_SHOPS_AWB);
+});
+afterAll(() => store.close());
+
+const shopperRequest = (path: string, { pathPrefix = "/apps/dakiya", signed = true } = {}) => {
+  const url = proxiedUrl({ proxyUrl: `${getConfig().SHOPIFY_APP_URL}/proxy`, apiSecret: signed ? getConfig().SHOPIFY_API_SECRET : "forged", shop: store.domain, pathPrefix, pathAndQuery: path });
+  return new Request(url, { headers: { "Accept-Language": "en-IN" } });
+};
+const track = (request: Request, awb: string) => responseOf(() => shopTrackLoader({ request, params: { awb }, context: {} }) as Promise<Response>);
+
+describe("tracking on the shop's own domain", () => {
+  it("shows the shop's parcel as Liquid for the theme, with the courier's words unable to run as Liquid", async () => {
+    const response = await track(shopperRequest(`/track/${AWB}?token=${TOKEN}`), AWB);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/liquid");
+    const body = await response.text();
+    expect(body).toContain(AWB);
+    expect(body).toContain("Thiruvananthapuram");
+    expect(body).not.toContain("{{");
+    expect(body).toContain("&#123;&#123; shop.name &#125;&#125;");
+    // The shopper's name is redacted from the courier's words, as on /track.
+    expect(body).not.toContain("Meera");
+  });
+
+  it("shows only the stage to an awb typed or guessed without the link's token", async () => {
+    for (const path of [`/track/${AWB}`, `/track/${AWB}?token=AAAAAAAAAAAAAAAAAAAAAA`]) {
+      const response = await track(shopperRequest(path), AWB);
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      expect(body).toContain(AWB);
+      expect(body).not.toContain("Thiruvananthapuram");
+      expect(body).not.toContain("Kochi");
+    }
+  });
+
+  it("shows no other shop's parcel, and refuses a forged request", async () => {
+    expect((await track(shopperRequest(`/track/${OTHER_SHOPS_AWB}`), OTHER_SHOPS_AWB)).status).toBe(404);
+    expect((await track(shopperRequest(`/track/${AWB}`, { signed: false }), AWB)).status).toBe(400);
+  });
+
+  it("writes the shop-domain link on new fulfillments once turned on and the store's path is known; /track keeps working", async () => {
+    expect(await shopDomainTrackingUrl(store.domain, AWB)).toBeNull();
+    await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: true });
+    // The path Shopify sends with each proxied request is what the link uses (here a renamed one).
+    expect((await track(shopperRequest(`/track/${AWB}`, { pathPrefix: "/a/parcel" }), AWB)).status).toBe(200);
+    // The link keeps the token of the courier's own link, so the page on the shop's domain shows the details too.
+    expect(await shopDomainTrackingUrl(store.domain, AWB, `${getConfig().SHOPIFY_APP_URL}/track/${AWB}?token=${TOKEN}`)).toBe(`https://${store.domain}/a/parcel/track/${AWB}?token=${TOKEN}`);
+    // A courier whose link has no token of Dakiya's: a new random one, different each time.
+    const [first, second] = [await shopDomainTrackingUrl(store.domain, AWB, "https://courier.example/t/1"), await shopDomainTrackingUrl(store.domain, AWB, null)];
+    expect(first).toMatch(new RegExp(`^https://${store.domain.replace(/\./g, "\\.")}/a/parcel/track/${AWB}\\?token=[A-Za-z0-9_-]{22}$`));
+    expect(second).not.toBe(first);
+    const appPage = await responseOf(() => trackLoader({ request: new Request(`${getConfig().SHOPIFY_APP_URL}/track/${AWB}`), params: { awb: AWB }, context: { clientAddress: `10.9.${randomInt(250)}.${randomInt(250)}` } }) as Promise<Response>);
+    expect(appPage.status).toBe(200);
+  });
+});
