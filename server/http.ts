@@ -80,22 +80,23 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 // user name as in `a@b`, a path, spaces) would make the request's URL something it is not.
 const HOST_HEADER = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
-// After a 413, the lingering close: how much more of the upload is read and dropped, for how long in all, and how
+// After a 413 (or a webhook refused on its headers), the lingering close: how much more of the upload is read and dropped, for how long in all, and how
 // long the client may stay silent, before the connection is cut.
 const DRAIN_BYTES = 32 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 const DRAIN_IDLE_MS = 2_000;
 
-function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
+/** Answers a request whose body is not read, then closes the connection lingeringly (below). */
+function refuseUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, { status, message }: { status: number; message: string }): void {
   // The answer goes out first, saying the connection closes (a client must not send its next request on it), then
-  // the connection is half-closed: the client reads the 413 and then the end. The rest of the upload is read and
+  // the connection is half-closed: the client reads the answer and then the end. The rest of the upload is read and
   // dropped, never kept, until the client stops sending or the drain runs out. Cut at once instead, a client still
   // writing meets a reset (EPIPE) and can lose the answer it had not read yet.
   const socket = incoming.socket;
   // Node ends a `Connection: close` answer by destroying the socket once the answer is flushed, unread upload and
   // all — the reset this avoids. Only the sending half is closed; the drain below ends the rest.
   socket.destroySoon = () => socket.end();
-  refuse(outgoing, pathnameOf(incoming), { status: 413, message: tooLargeMessage(limit), close: true });
+  refuse(outgoing, pathnameOf(incoming), { status, message, close: true });
   let drained = 0;
   const cut = () => socket.destroy();
   const total = setTimeout(cut, DRAIN_MS);
@@ -116,10 +117,13 @@ function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: nu
   incoming.resume();
 }
 
-/** Answers without reading the body: what the client still sends is dropped as it arrives, never kept. */
+function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): void {
+  refuseUnreadBody(incoming, outgoing, { status: 413, message: tooLargeMessage(limit) });
+}
+
+/** A webhook refused on its headers: answered, with the lingering close of a 413; its body is never kept. */
 function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
-  refuse(outgoing, pathnameOf(incoming), { status, message: `${reason}.`, close: true });
-  incoming.resume();
+  refuseUnreadBody(incoming, outgoing, { status, message: `${reason}.` });
 }
 
 /** The body, read up to `limit` bytes; more than that is refused while streaming, whatever Content-Length said. */

@@ -124,7 +124,8 @@ export function retryLimitOf(policy: Pick<QueuePolicy, "retryForSeconds"> & Retr
 /** From the first failure to the last attempt, shortest and longest, seconds: what the retries of the policy take. */
 export function retryWindowOf(policy: Pick<QueuePolicy, "retryForSeconds"> & RetryTiming): { shortest: number; longest: number } {
   const window = { shortest: 0, longest: 0 };
-  for (let retry = 0; retry < retryLimitOf(policy); retry += 1) {
+  const retries = retryLimitOf(policy);
+  for (let retry = 0; retry < retries; retry += 1) {
     const wait = retryWait(policy, retry);
     window.shortest += wait.shortest;
     window.longest += wait.longest;
