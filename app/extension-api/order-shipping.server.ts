@@ -18,7 +18,7 @@ import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOu
 import { getConfig } from "~/config.server";
 import { labelLink } from "~/documents/documents.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
+import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
