@@ -61,6 +61,19 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the trusted proxies as addresses and CIDR ranges, and refuses anything else by name", () => {
+    expect(loadConfig({}).TRUSTED_PROXY_ADDRESSES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8, 192.0.2.7,fd00::/8,::1" }).TRUSTED_PROXY_ADDRESSES).toEqual(["10.0.0.0/8", "192.0.2.7", "fd00::/8", "::1"]);
+    for (const wrong of ["balancer.internal", "10.0.0.0/33", "fd00::/129", "10.0.0.1/8/2", "300.0.0.1"]) {
+      expect(() => loadConfig({ TRUSTED_PROXY_ADDRESSES: wrong }), wrong).toThrowError(/^Invalid configuration: TRUSTED_PROXY_ADDRESSES must be a comma-separated list of IP addresses or CIDR ranges/);
+    }
+  });
+
+  it("refuses the retired count of proxy hops, pointing at the addresses that replace it", () => {
+    expect(() => loadConfig({ TRUSTED_PROXY_HOPS: "1" })).toThrowError(/^Invalid configuration: TRUSTED_PROXY_HOPS is replaced by TRUSTED_PROXY_ADDRESSES/);
+    expect(loadConfig({ TRUSTED_PROXY_HOPS: "0" }).TRUSTED_PROXY_ADDRESSES).toEqual([]);
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ PORT: "" }).PORT).toBe(3000);
   });

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -23,6 +24,15 @@ const booleanFlag = z
 const encryptionKey = z.string().refine((value) => Buffer.from(value, "base64").length === 32, {
   message: "must be 32 bytes encoded in base64 (openssl rand -base64 32)",
 });
+
+/** An IPv4 or IPv6 address, or a CIDR range of them (10.0.0.0/8, fd00::/8). */
+export function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -60,9 +70,18 @@ const ConfigSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number({ error: "must be a number of jobs" }).int({ error: "must be a whole number of jobs" }).min(0).max(64).default(8),
   // The base of how often shipments are polled for tracking (app/tracking/courier-progress.ts multiplies it per stage).
   TRACKING_SYNC_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be whole seconds" }).min(1).max(86_400).default(600),
-  // Proxies in front of the app that append to X-Forwarded-For (a load balancer: 1); the public tracking page's
-  // per-address limit counts the address they saw. 0 trusts no header.
-  TRUSTED_PROXY_HOPS: z.coerce.number({ error: "must be a number of proxies" }).int({ error: "must be a whole number" }).min(0).max(5).default(0),
+  // The proxies in front of the app (a load balancer's addresses or ranges): X-Forwarded-For is believed only from
+  // them, so the public tracking page's per-address limit counts the address they saw. Unset: no header is believed.
+  TRUSTED_PROXY_ADDRESSES: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(",").map((entry) => entry.trim()).filter(Boolean) : []))
+    .pipe(z.array(z.string().refine(isAddressOrRange, { message: "must be a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.0/8,fd00::/8" })).max(100)),
+  // Replaced by TRUSTED_PROXY_ADDRESSES: a count of proxies let anyone who reached the app directly name their own address.
+  TRUSTED_PROXY_HOPS: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === "0", { message: "is replaced by TRUSTED_PROXY_ADDRESSES: list the addresses of the proxies in front of Dakiya" }),
   // How long a booking claimed by a process that then died waits before another takes it over (app/booking/).
   BOOKING_RESUME_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be whole seconds" }).min(5).max(3_600).default(120),
   COURIER_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(120_000).default(8_000),
@@ -71,7 +90,7 @@ const ConfigSchema = z.object({
 type RawConfig = z.infer<typeof ConfigSchema>;
 type Secret = keyof typeof LOCAL_DEFAULTS;
 
-export type Config = Omit<RawConfig, Secret | "COURIER_SANDBOX_URL" | "SHOPIFY_APP_URL"> & {
+export type Config = Omit<RawConfig, Secret | "COURIER_SANDBOX_URL" | "SHOPIFY_APP_URL" | "TRUSTED_PROXY_HOPS"> & {
   [K in Secret]: string;
 } & {
   scopes: string[];

@@ -178,6 +178,8 @@ export interface EmbeddedPostgresOptions {
   /** Extra server settings, e.g. { max_connections: "200" }. */
   settings?: Record<string, string>;
   startTimeoutMs?: number;
+  /** The port to listen on; a free one by default. A restart on the same port keeps its clients' URL valid. */
+  port?: number;
 }
 
 /** Starts (or joins) the embedded PostgreSQL on `dataDir`, creating the cluster and the database the first time. */
@@ -194,7 +196,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url: urlFor(password, joined, database), port: joined, dataDir, owned: false, stop: async () => undefined };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: "", max_connections: "200", ...options.settings };
   const logFile = path.join(dataDir, LOG_FILE);
   const log = openSync(logFile, "a");

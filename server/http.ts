@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { BlockList, isIP, type AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
@@ -21,21 +21,54 @@ export interface AppServerOptions {
   host?: string;
   publicDir?: string;
   /**
-   * How many proxies in front of the app append to X-Forwarded-For (TRUSTED_PROXY_HOPS). 0: the socket's peer is
-   * the caller. Behind one load balancer, 1: the address it appended is the caller's; anything further left was
-   * written by the caller and is not trusted.
+   * The proxies in front of the app (TRUSTED_PROXY_ADDRESSES): addresses and CIDR ranges. X-Forwarded-For is
+   * believed only from them; with none, the socket's peer is the caller.
    */
-  trustedProxyHops?: number;
+  trustedProxies?: readonly string[];
 }
 
-/** The caller's address, for rate limits: the socket's peer, or the one the trusted proxies saw. */
-export function clientAddressOf(incoming: Pick<IncomingMessage, "headers" | "socket">, trustedProxyHops = 0): string {
-  const peer = incoming.socket.remoteAddress ?? "unknown";
-  if (trustedProxyHops <= 0) return peer;
+/** The configured proxies' addresses and ranges, as a set that answers "is this address one of them". */
+export function trustedProxySet(entries: readonly string[]): BlockList | null {
+  if (entries.length === 0) return null;
+  const set = new BlockList();
+  for (const entry of entries) {
+    const [address = "", prefix] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) set.addAddress(address, family);
+    else set.addSubnet(address, Number(prefix), family);
+  }
+  return set;
+}
+
+/** An address as written by a socket or a proxy (`::ffff:10.0.0.5`, `10.0.0.5:4312`, `[::1]:80`), or null. */
+function plainAddress(written: string | undefined): string | null {
+  const value = written?.trim() ?? "";
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(value)?.[1];
+  const bare = mapped ?? /^\[([0-9a-f:.]+)\](?::\d+)?$/i.exec(value)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(value)?.[1] ?? value;
+  return isIP(bare) === 0 ? null : bare;
+}
+
+const isTrusted = (set: BlockList, address: string) => set.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+
+/**
+ * The caller's address, for rate limits: the socket's peer, unless the peer is a trusted proxy; then X-Forwarded-For
+ * is read from the right (each proxy appends the address it saw) past every trusted proxy, and the first address that
+ * is not one is the caller's. Whatever stands further left was written by the caller and is not believed; an entry
+ * that is not an address ends the walk at the last proxy that vouched for it.
+ */
+export function clientAddressOf(incoming: Pick<IncomingMessage, "headers" | "socket">, trusted: BlockList | null = null): string {
+  const peer = plainAddress(incoming.socket.remoteAddress) ?? incoming.socket.remoteAddress ?? "unknown";
+  if (!trusted || !isTrusted(trusted, peer)) return peer;
   const header = incoming.headers["x-forwarded-for"];
-  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((part) => part.trim()).filter(Boolean);
-  const chain = [...forwarded, peer];
-  return chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? peer;
+  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").filter((part) => part.trim() !== "");
+  let caller = peer;
+  for (let index = forwarded.length - 1; index >= 0; index -= 1) {
+    const address = plainAddress(forwarded[index]);
+    if (address === null) return caller;
+    caller = address;
+    if (!isTrusted(trusted, address)) return caller;
+  }
+  return caller;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -278,6 +311,7 @@ function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): 
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const handle = createRequestHandler(options.build, options.mode);
+  const trusted = trustedProxySet(options.trustedProxies ?? []);
   const publicDir = path.resolve(options.publicDir ?? "public");
 
   async function onRequest(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
@@ -314,7 +348,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     }
 
     const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
-    const response = await handle(request, { clientAddress: clientAddressOf(incoming, options.trustedProxyHops) });
+    const response = await handle(request, { clientAddress: clientAddressOf(incoming, trusted) });
     await send(response, outgoing, incoming);
   }
 

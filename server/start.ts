@@ -21,7 +21,7 @@ const database = await openDatabase(config).catch((error: Error) => {
 // Only now: the app modules read DATABASE_URL when they load.
 const { startBackgroundWork, stopBackgroundWork } = await import("./background");
 const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
-const server = await startAppServer({ build, mode: config.NODE_ENV, port: config.PORT, trustedProxyHops: config.TRUSTED_PROXY_HOPS });
+const server = await startAppServer({ build, mode: config.NODE_ENV, port: config.PORT, trustedProxies: config.TRUSTED_PROXY_ADDRESSES });
 if (config.WORKER_CONCURRENCY > 0) await startBackgroundWork(config.WORKER_CONCURRENCY);
 const workers = config.WORKER_CONCURRENCY > 0 ? `${config.WORKER_CONCURRENCY} background jobs at once` : "no background jobs (WORKER_CONCURRENCY=0)";
 console.info(`Dakiya is serving on ${config.SHOPIFY_APP_URL} (port ${config.PORT}), ${workers}; database: ${describeDatabase(database)}`);

@@ -16,6 +16,12 @@ export interface BenchDatabase {
   storage: string;
   /** A query on a short-lived connection of the bench's own (counts, floors). */
   query<T extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<T[]>;
+  /**
+   * Stops the embedded PostgreSQL (a fast shutdown: every connection dropped, open transactions rolled back) and
+   * starts it again on the same port after `downMs`; null when the bench did not start the server (DATABASE_URL).
+   * Resolves once it accepts connections again, with when it went down and came back (performance.now()).
+   */
+  restart: ((downMs: number) => Promise<{ stoppedAt: number; backAt: number }>) | null;
   /** A fresh, migrated database beside the main one (the pages' demo gets its own), or the main one if that cannot be had. */
   scratchDatabase(name: string): Promise<{ url: string; note?: string }>;
   close(): Promise<void>;
@@ -34,7 +40,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 /** DATABASE_URL when set (migrated, used as it is), else an embedded PostgreSQL in the scratch directory. */
 export async function openBenchDatabase(scratch: string): Promise<BenchDatabase> {
   const configured = process.env.DATABASE_URL;
-  const embedded = configured ? null : await startEmbeddedPostgres({ dataDir: path.join(scratch, "postgres") });
+  let embedded = configured ? null : await startEmbeddedPostgres({ dataDir: path.join(scratch, "postgres") });
   const url = configured ?? embedded!.url;
   await applyMigrations(url);
   const facts = await withClient(url, async (client) => {
@@ -54,6 +60,17 @@ export async function openBenchDatabase(scratch: string): Promise<BenchDatabase>
     ...facts,
     storage,
     query: (sql, values) => withClient(url, async (client) => (await client.query(sql, values)).rows),
+    restart: embedded?.owned
+      ? async (downMs) => {
+          const { dataDir, port } = embedded!;
+          const stoppingAt = performance.now();
+          await embedded!.stop();
+          const stoppedAt = performance.now();
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, downMs - (stoppedAt - stoppingAt))));
+          embedded = await startEmbeddedPostgres({ dataDir, port });
+          return { stoppedAt: stoppingAt, backAt: performance.now() };
+        }
+      : null,
     async scratchDatabase(name) {
       const target = new URL(url);
       target.pathname = `/${name}`;

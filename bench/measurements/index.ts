@@ -6,6 +6,7 @@ import { microBenchmarks } from "./micro";
 import { orderIntake } from "./order-intake";
 import { pages } from "./pages";
 import { storefrontEstimate } from "./storefront";
+import { postgresRestart } from "./postgres-restart";
 import { trackingSync } from "./tracking-sync";
 import { webhookIngest } from "./webhook-ingest";
 
@@ -14,9 +15,9 @@ import { webhookIngest } from "./webhook-ingest";
  * the shared worker (started by the webhook measurement) could take its jobs. The tracking, new-order and booking
  * measurements start an app, a worker and the store simulator of their own on scratch databases
  * (bench/lib/store-world.ts) and stop them again, so they run before the webhook runs leave a backlog; pages start
- * their own demo server and come last.
+ * their own demo server; the PostgreSQL restart comes last, since it drops every connection of the run.
  */
-export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, storefrontEstimate, pages];
+export const MEASUREMENTS: Measurement[] = [microBenchmarks, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, storefrontEstimate, pages, postgresRestart];
 
 /**
  * Measurements to come: listed in the report as not measured yet. Each becomes a module beside these
