@@ -22,6 +22,8 @@ export default defineConfig({
             SHOPIFY_API_KEY: "dakiya-test-api-key",
             SHOPIFY_API_SECRET: "dakiya-test-api-secret",
             SANDBOX_API_KEY: "sandbox_test_key",
+            // Shops under a custom domain besides *.myshopify.com: app/shopify/shop-domains.test.ts.
+            SHOP_CUSTOM_DOMAIN: "shops.dakiya.test",
             SANDBOX_SECRET_KEY: "sandbox_test_secret",
             COURIER_TIMEOUT_MS: "2000",
             ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS1jdXJyZW50LTMyYiE=",

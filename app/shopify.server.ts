@@ -4,6 +4,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { getConfig } from "./config.server";
 import prisma from "./db.server";
 import { requestOrderReconcile } from "./orders/intake.server";
+import { domainTransformationsFor, isShopDomain } from "./shopify/shop-domains";
 
 const config = getConfig();
 
@@ -28,15 +29,13 @@ const shopify = shopifyApp({
     unstable_newEmbeddedAuthStrategy: true,
     expiringOfflineAccessTokens: true,
   },
-  ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
+  domainTransformations: domainTransformationsFor(config.SHOP_CUSTOM_DOMAIN),
 });
 
 export default shopify;
 export const apiVersion = ApiVersion.October26;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-const MYSHOPIFY_HOST = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
-const isShopHost = (host: string) =>
-  MYSHOPIFY_HOST.test(host) || (Boolean(config.SHOP_CUSTOM_DOMAIN) && host.endsWith(`.${config.SHOP_CUSTOM_DOMAIN}`) && /^[a-z0-9.-]{1,255}$/.test(host));
+const isShopHost = (host: string) => isShopDomain(host, config.SHOP_CUSTOM_DOMAIN);
 
 /** The session token a request carries, as the library finds it: the Authorization header, else `id_token`. */
 function sessionTokenOf(request: Request): string | null {

@@ -4,7 +4,8 @@ import { getConfig } from "./config.server";
 import { databasePool } from "./db.server";
 import { enqueue } from "./jobs/job-queue.server";
 import type { JobData, QueueName } from "./jobs/queues";
-import { MYSHOPIFY_DOMAIN, shopsNamedBy, webhookHeaderRefusal, webhookPathOf, type WebhookTopic } from "./webhook-topics";
+import { isShopDomain } from "./shopify/shop-domains";
+import { shopsNamedBy, webhookHeaderRefusal, webhookPathOf, type WebhookTopic } from "./webhook-topics";
 
 /**
  * Every webhook route: verify → claim the delivery → enqueue its work → 200, all in a few milliseconds and
@@ -39,10 +40,6 @@ function refuse(status: 400 | 401 | 404 | 405, reason: string): Response {
   return new Response(`${reason}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-function isShopDomain(domain: string): boolean {
-  const custom = getConfig().SHOP_CUSTOM_DOMAIN;
-  return MYSHOPIFY_DOMAIN.test(domain) || (Boolean(custom) && domain.endsWith(`.${custom}`) && /^[a-z0-9.-]{1,255}$/.test(domain));
-}
 
 function hmacMatches(rawBody: string, signature: string, secret: string): boolean {
   const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
@@ -60,7 +57,7 @@ export async function verifyWebhook(request: Request, topic: WebhookTopic): Prom
   const refusal = webhookHeaderRefusal(webhookPathOf(topic), request.headers);
   if (refusal) throw refuse(refusal.status, refusal.reason);
   const shop = request.headers.get("x-shopify-shop-domain")!.toLowerCase();
-  if (!isShopDomain(shop)) throw refuse(400, "X-Shopify-Shop-Domain is missing or not a shop domain");
+  if (!isShopDomain(shop, getConfig().SHOP_CUSTOM_DOMAIN)) throw refuse(400, "X-Shopify-Shop-Domain is missing or not a shop domain");
   const rawBody = await request.text();
   if (!hmacMatches(rawBody, request.headers.get("x-shopify-hmac-sha256")!, getConfig().SHOPIFY_API_SECRET)) throw refuse(401, "The webhook's HMAC does not match");
   let payload: unknown;
