@@ -12,14 +12,18 @@ const ABORT_DELAY_MS = 5_000;
 
 /**
  * The courier service answers JSON whatever its path holds. A `/v1/…` path with an encoded line break (`%0A`, `%0D`)
- * in it matches no route, because Remix's splat pattern does not cross lines, and would get the web app's HTML 404:
- * it gets the service's own 404 instead.
+ * in it matches no route, because Remix's splat pattern does not cross lines, and would get the web app's HTML 404
+ * (or 405, for a method only an action could take): it gets the service's own 404 instead, since the path names no
+ * operation whatever the method.
  */
-function courierServiceNotFound(request: Request): Response | null {
+function courierServiceError(request: Request, status: number): Response | null {
   const path = new URL(request.url).pathname;
   if (!/^\/v1(?:\/|$)/i.test(path)) return null;
-  const body: ErrorResult = { success: false, message: "No operation at this path", errors: [{ field: "path", message: "path names no operation of the service" }] };
-  return new Response(JSON.stringify(body), { status: 404, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  const notFound = status === 404 || status === 405;
+  const body: ErrorResult = notFound
+    ? { success: false, message: "No operation at this path", errors: [{ field: "path", message: "path names no operation of the service" }] }
+    : { success: false, message: "The service failed; try again", errors: [] };
+  return new Response(JSON.stringify(body), { status: notFound ? 404 : status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
 export default async function handleRequest(
@@ -28,9 +32,9 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
-  if (responseStatusCode === 404) {
-    const notFound = courierServiceNotFound(request);
-    if (notFound) return notFound;
+  if (responseStatusCode >= 400) {
+    const serviceError = courierServiceError(request, responseStatusCode);
+    if (serviceError) return serviceError;
   }
   addDocumentResponseHeaders(request, responseHeaders);
   // The login form is its own page, never inside another site's frame (where a click could be stolen): the library

@@ -54,6 +54,7 @@ function embeddedServiceHandler(): (request: Request) => Promise<Response> {
     sandbox: { apiKey: config.SANDBOX_API_KEY, secretKey: config.SANDBOX_SECRET_KEY },
     // The socket's address, from the app's HTTP server (server/http.ts); behind a proxy that is the proxy's.
     clientAddressOf: (request) => callerAddresses.get(request),
+    publicUrl: config.SHOPIFY_APP_URL,
     ready: () => {
       sandboxReady ??= ensureSandbox(prisma, config.SANDBOX_API_KEY, config.SANDBOX_SECRET_KEY).catch((error) => {
         sandboxReady = undefined;

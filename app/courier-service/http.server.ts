@@ -29,6 +29,11 @@ export interface ServiceHttpDeps {
   trustForwardedFor?: boolean;
   /** Counts failed authentication; one per handler by default (in memory, per process). */
   authFailureLimiter?: AuthFailureLimiter;
+  /**
+   * The service's public address as configured (the app's SHOPIFY_APP_URL), named as the OpenAPI document's server;
+   * never taken from the request's Host, which anyone can write.
+   */
+  publicUrl?: string;
 }
 
 const UNKNOWN_ADDRESS = "unknown";
@@ -161,8 +166,10 @@ export function describeFailure(error: unknown): { errorClass: string; code?: st
 }
 
 /** The Shipment Order Service's HTTP surface: a fetch-style handler mounted under /v1. */
-export function createServiceHandler({ db, service, ready, sandbox, clientAddressOf, trustForwardedFor = false, authFailureLimiter }: ServiceHttpDeps) {
+export function createServiceHandler({ db, service, ready, sandbox, clientAddressOf, trustForwardedFor = false, authFailureLimiter, publicUrl }: ServiceHttpDeps) {
   const limiter = authFailureLimiter ?? createAuthFailureLimiter();
+  // Built once: it depends on nothing a request carries.
+  const openApiDocument = buildOpenApiDocument(publicUrl);
   // Cut to the longest written IPv6 address and then some: the limiter keeps thousands of them in memory.
   const addressOf = (request: Request) =>
     ((clientAddressOf ? clientAddressOf(request) : trustForwardedFor ? forwardedFor(request) : undefined) || UNKNOWN_ADDRESS).slice(0, 64);
@@ -188,8 +195,9 @@ export function createServiceHandler({ db, service, ready, sandbox, clientAddres
     // Ids and reasons only: see describeFailure.
     const context: { operation: string; apiClientId?: number } = { operation: "openapi" };
     try {
-      if (path === "/v1/openapi.json" && request.method === "GET") {
-        return jsonResponse(200, buildOpenApiDocument(url.origin));
+      if (path === "/v1/openapi.json") {
+        if (request.method !== "GET") throw new ServiceFailure(405, `${path} accepts GET, not ${request.method}`);
+        return jsonResponse(200, openApiDocument);
       }
       const found = operationAt(path);
       if (!found) throw new ServiceFailure(404, `No operation at ${path}`);

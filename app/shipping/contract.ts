@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SERVICE_STATUS_CODES } from "./status";
+import { SERVICE_STATUS_CODES, SERVICE_STATUS_LABELS } from "./status";
 import { isSafeTrackingUrl, TRACKING_URL_RULE } from "./tracking-url";
 
 /**
@@ -218,12 +218,17 @@ export const orderDateSchema = (now: () => Date) =>
       else if (age > ORDER_DATE_MAX_AGE_DAYS) {
         context.addIssue({ code: "custom", message: `order_date must fall within the last ${ORDER_DATE_MAX_AGE_DAYS} days` });
       }
+    })
+    .meta({
+      description:
+        `A real calendar day as YYYY-MM-DD, within the last ${ORDER_DATE_MAX_AGE_DAYS} days in India time (UTC+05:30): ` +
+        `from ${ORDER_DATE_MAX_AGE_DAYS} days before today up to today; older, or in the future → 422`,
     });
 
 const orderFields = (now: () => Date) => ({
   order_id: text("order_id"),
   order_date: orderDateSchema(now),
-  order_type: ShipmentTypeSchema.default("forward"),
+  order_type: ShipmentTypeSchema.default("forward").meta({ description: "forward (the default) or reverse; a reverse order cannot use a quality check (QC) through the API" }),
   name: text("name"),
   mobile: mobile("mobile"),
   alt_mobile: mobile("alt_mobile").optional(),
@@ -238,7 +243,8 @@ const orderFields = (now: () => Date) => ({
   products: z
     .array(ProductSchema, { error: "products must be a list of products" })
     .min(1, { error: "products must list at least 1 product" })
-    .max(MAX_PRODUCTS, { error: `products must list at most ${MAX_PRODUCTS} products` }),
+    .max(MAX_PRODUCTS, { error: `products must list at most ${MAX_PRODUCTS} products` })
+    .meta({ description: `1 to ${MAX_PRODUCTS} products` }),
   package_length: centimetres("package_length"),
   package_breadth: centimetres("package_breadth"),
   package_height: centimetres("package_height"),
@@ -248,19 +254,27 @@ const orderFields = (now: () => Date) => ({
   shipping_charge: money("shipping_charge").optional(),
   transaction_charge: money("transaction_charge").optional(),
   giftwrap_charge: money("giftwrap_charge").optional(),
-  total_amount: money("total_amount"),
+  total_amount: money("total_amount").meta({
+    description: "The order's total in rupees, taken as sent and never recomputed (the client must send the right total); total_price is accepted in its place",
+  }),
   warehouse_id: z
     .number({ error: "warehouse_id must be a warehouse id" })
     .int({ error: "warehouse_id must be a warehouse id" })
     .positive({ error: "warehouse_id must be a warehouse id" })
     .max(MAX_WAREHOUSE_ID, { error: `warehouse_id must be at most ${MAX_WAREHOUSE_ID}` })
+    .meta({ description: "The pickup warehouse, created beforehand; when omitted, the account's primary warehouse" })
     .optional(),
-  logistic_id: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "logistic_id must be 1, 2, 3 or 4" }),
-  ewaybill_no: optionalText("ewaybill_no"),
-  delivery_remarks: optionalText("delivery_remarks"),
+  logistic_id: z
+    .literal(LOGISTIC_IDS, { error: "logistic_id must be 1, 2, 3 or 4" })
+    .meta({ description: "The courier: 1, 2, 3 or 4, the first to fourth courier in the service's list; one that does not serve the route → 422" }),
+  ewaybill_no: optionalText("ewaybill_no").meta({
+    description: `Electronic waybill number, needed for a shipment of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: without it such an order is booked and its message says an e-waybill is needed before pick-up`,
+  }),
+  delivery_remarks: optionalText("delivery_remarks").meta({ description: "Free text; the one text field that may hold line breaks and tabs" }),
 });
 
-const orderObject = (now: () => Date) => z.object({ ...orderFields(now), total_price: money("total_price").optional() });
+const orderObject = (now: () => Date) =>
+  z.object({ ...orderFields(now), total_price: money("total_price").meta({ description: "The spec sample's name for total_amount; when both are sent they must agree" }).optional() });
 
 /**
  * The create-order body. `total_price` (the spec's sample) is accepted as an alias of `total_amount`;
@@ -323,8 +337,12 @@ export const RateRequestSchema = z.object({
 export type RateRequest = z.infer<typeof RateRequestSchema>;
 export type RateRequestInput = z.input<typeof RateRequestSchema>;
 
+/** Output numbers the service keeps within the spec's sets; said in the document, not enforced on what a courier answers. */
+const LOGISTIC_ID_OUT = { enum: [...LOGISTIC_IDS], description: "Courier id, numbered as logistic_id (1–4)" };
+const PINCODE_OUT = { minimum: 100_000, maximum: 999_999, description: "6-digit PIN code" };
+
 export const RateOptionSchema = z.object({
-  id: z.number().int(),
+  id: z.number().int().meta(LOGISTIC_ID_OUT),
   type: z.string(),
   name: z.string(),
   chargeable_weight: z.string().regex(/^\d+(\.\d+)? KG$/),
@@ -337,7 +355,11 @@ export const RateOptionSchema = z.object({
 export type RateOption = z.infer<typeof RateOptionSchema>;
 
 export const RateResultSchema = z
-  .object({ success: z.literal(true), logistics: z.array(RateOptionSchema), total_logistics: z.number().int() })
+  .object({
+    success: z.literal(true),
+    logistics: z.array(RateOptionSchema).meta({ description: "One option per courier that serves the route" }),
+    total_logistics: z.number().int().meta({ minimum: 0, description: "The number of entries in logistics" }),
+  })
   .refine((result) => result.total_logistics === result.logistics.length, {
     path: ["total_logistics"],
     message: "total_logistics must equal the number of logistics",
@@ -356,7 +378,7 @@ export const WarehouseSchema = z.object({
   is_active: z.boolean(),
   city: z.string(),
   state: z.string(),
-  pincode: z.number().int(),
+  pincode: z.number().int().meta(PINCODE_OUT),
   country: z.string(),
   mobile: z.string(),
   email: z.string(),
@@ -369,7 +391,13 @@ export type Warehouse = z.infer<typeof WarehouseSchema>;
 export const TrackingEntrySchema = z.object({
   label: z.string(),
   activity: z.string(),
-  service_status: z.number().int(),
+  service_status: z
+    .number()
+    .int()
+    .meta({
+      enum: [...SERVICE_STATUS_CODES],
+      description: `Service status code: ${SERVICE_STATUS_CODES.map((code) => `${code} ${SERVICE_STATUS_LABELS[code]}`).join(", ")}`,
+    }),
   status: z.number().int(),
   location: z.string().nullable(),
   timestamp,
@@ -380,7 +408,7 @@ export const TrackingResultSchema = z.object({
   success: z.literal(true),
   awb: z.string(),
   order: z.string(),
-  order_status: z.string().regex(/^[A-Z]+$/),
+  order_status: z.string().regex(/^[A-Z]+$/).meta({ description: "The latest stage's name as one upper-case word, e.g. INTRANSIT" }),
   order_date: timestamp,
   logistic: z.string(),
   created_at: timestamp,
@@ -412,7 +440,7 @@ export const OrderDetailsSchema = z.object({
   city: z.string(),
   state: z.string(),
   country: z.string(),
-  pincode: z.number().int(),
+  pincode: z.number().int().meta(PINCODE_OUT),
   package_length: z.number().int(),
   // The stored order names the breadth `package_width`; creation calls it `package_breadth`.
   package_width: z.number().int(),

@@ -1,11 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { CourierError, createCourierClient } from "~/shipping/client.server";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { MAX_JSON_DEPTH, SERVICE_OPERATION_NAMES } from "~/shipping/contract";
+import { serveEmbeddedService } from "~/courier-service/embedded.server";
+import { createServiceHandler } from "~/courier-service/http.server";
+import type { buildOpenApiDocument } from "~/courier-service/openapi";
 import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { serveFetch } from "../../store/serve-fetch";
 import { SANDBOX_KEY, SANDBOX_SECRET, startCourierService, type RunningCourierService } from "../support/courier-service";
+import { createAnswerJudge } from "../support/openapi-answers";
 import { sampleOrder } from "../support/orders";
 
 let courier: RunningCourierService;
@@ -13,6 +18,11 @@ beforeAll(async () => {
   courier = await startCourierService();
 });
 afterAll(() => courier.close());
+// Every answer of every test here, successes and refusals alike, is one the service's OpenAPI document allows.
+afterEach(() => {
+  const outside = courier.answersOutsideTheDocument.splice(0);
+  expect(outside).toEqual([]);
+});
 
 async function failureOf(promise: Promise<unknown>): Promise<CourierError> {
   try {
@@ -678,7 +688,9 @@ describe("OpenAPI", () => {
   it("documents the 429 for too many failed authentications, with Retry-After, on every authenticated operation", async () => {
     type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, { schema: { type: string } }>; content?: unknown }> };
     const document = (await (await fetch(`${courier.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
+    const operations = Object.entries(document.paths)
+      .filter(([path]) => path !== "/v1/openapi.json")
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
     expect(operations).toHaveLength(SERVICE_OPERATION_NAMES.length);
     for (const { name, operation } of operations) {
       expect(operation.security, name).toBeDefined();
@@ -707,6 +719,75 @@ describe("OpenAPI", () => {
     for (const field of ["length", "breadth", "height"]) expect(rate!.properties[field], field).toMatchObject({ maximum: 500 });
     expect(rate!.properties.actual_weight).toMatchObject({ maximum: 1000, multipleOf: 0.001 });
     expect(advance!.properties.to).toMatchObject({ enum: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] });
+  });
+
+  type Document = ReturnType<typeof buildOpenApiDocument>;
+  const documentOf = async (url = courier.url, headers: Record<string, string> = {}) => (await (await fetch(`${url}/v1/openapi.json`, { headers })).json()) as Document;
+
+  it("names the configured address as its server, never the request's Host", async () => {
+    const service = courier.service;
+    const configured = await serveFetch(createServiceHandler({ db: prisma, service, ready: async () => undefined, publicUrl: "https://dakiya.example.in/" }));
+    try {
+      expect((await documentOf(configured.url, { "X-Forwarded-Host": "evil.example" })).servers).toEqual([{ url: "https://dakiya.example.in", description: "This deployment" }]);
+    } finally {
+      await configured.close();
+    }
+    // Unconfigured: relative to wherever it was read, never the Host the caller wrote.
+    expect((await documentOf()).servers[0]!.url).toBe("/");
+    // The app's own service names SHOPIFY_APP_URL whatever Host a request carries.
+    const embedded = await serveEmbeddedService(new Request("http://evil.example/v1/openapi.json", { headers: { Host: "evil.example" } }), "203.0.113.9");
+    expect(((await embedded.json()) as Document).servers[0]!.url).toBe(process.env.SHOPIFY_APP_URL);
+  });
+
+  it("states the spec's rules: 6-digit PIN codes, the 7-day order_date window, couriers 1–4, status codes 2–15, the business rules", async () => {
+    const document = await documentOf();
+    type Schema = { properties: Record<string, Schema>; items: Schema; [keyword: string]: unknown };
+    const schemas = document.components.schemas as unknown as Record<string, Schema>;
+    const order = schemas.CreateOrderRequest!;
+    const sixDigits = { anyOf: [{ type: "integer", minimum: 100_000, maximum: 999_999 }, { type: "string", pattern: "^[1-9]\\d{5}$" }] };
+    expect(order.properties.pincode).toMatchObject(sixDigits);
+    for (const field of ["pickup", "delivery"]) expect(schemas.RateRequest!.properties[field]).toMatchObject(sixDigits);
+    expect(order.properties.order_date).toMatchObject({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: expect.stringMatching(/within the last 7 days in India time/) });
+    expect(order.properties.logistic_id).toMatchObject({ enum: [1, 2, 3, 4] });
+    expect(order.properties.products).toMatchObject({ maxItems: 10 });
+    expect(schemas.RateResult!.properties.logistics!.items.properties.id).toMatchObject({ enum: [1, 2, 3, 4] });
+    const codes = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    expect(schemas.TrackingResult!.properties.tracking_history!.items.properties.service_status).toMatchObject({ enum: codes });
+    expect(schemas.AdvanceRequest!.properties.to).toMatchObject({ enum: codes });
+    expect(order.properties.name).toMatchObject({ pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" });
+
+    const createOrder = document.paths["/v1/create-order"]!.post as { description: string };
+    for (const rule of [/never recomputed/, /reverse order cannot use a quality check/, /primary warehouse/, /cancelled order is refused \(409\)/, /last 7 days/, /at most 10 products/, /₹50,000/]) {
+      expect(createOrder.description).toMatch(rule);
+    }
+    expect((document.paths["/v1/calculate-rate"]!.post as { description: string }).description).toMatch(/total_logistics equals the number of options/);
+  });
+
+  it("gives every operation an operationId, a description and every status the service sends", async () => {
+    const document = await documentOf();
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { operationId: string; description: string; requestBody?: unknown; responses: Record<string, unknown> }>).map(([method, operation]) => ({ name: `${method} ${path}`, ...operation })),
+    );
+    expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(operations.length);
+    for (const operation of operations) {
+      expect(operation.operationId, operation.name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(operation.description.length, operation.name).toBeGreaterThan(40);
+      expect(Object.keys(operation.responses), operation.name).toEqual(expect.arrayContaining(["200", "404", "405", "500"]));
+      if (operation.requestBody) expect(Object.keys(operation.responses), operation.name).toEqual(expect.arrayContaining(["400", "413"]));
+    }
+  });
+
+  it("takes as valid every body the service takes: total_price in place of total_amount, but not neither", async () => {
+    const judge = createAnswerJudge();
+    const ajv = new Ajv2020({ strict: false, multipleOfPrecision: 6 });
+    ajv.addSchema({ $id: "openapi.json", components: judge.document.components });
+    const isValid = ajv.compile({ $ref: "openapi.json#/components/schemas/CreateOrderRequest" });
+    const { total_amount: amount, ...withoutTotal } = sampleOrder({ order_id: `alias-${Date.now()}` });
+    const aliased = { ...withoutTotal, total_price: amount };
+    expect(isValid(aliased), JSON.stringify(isValid.errors)).toBe(true);
+    expect((await rawPost("/v1/create-order", JSON.stringify(aliased))).status).toBe(200);
+    expect(isValid(withoutTotal)).toBe(false);
+    expect((await rawPost("/v1/create-order", JSON.stringify(withoutTotal))).status).toBe(422);
   });
 
   it("shows every text field's maximum length, the awb in a path too", async () => {

@@ -5,6 +5,7 @@ import { DEFAULT_RATE_CARDS } from "~/courier-service/rate-cards";
 import { ensureSandbox } from "~/courier-service/sandbox-seed.server";
 import { createShipmentService } from "~/courier-service/shipment-service.server";
 import { serveFetch } from "../../store/serve-fetch";
+import { createAnswerJudge } from "./openapi-answers";
 
 export const SANDBOX_KEY = process.env.SANDBOX_API_KEY!;
 export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
@@ -12,7 +13,8 @@ export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
 /**
  * The embedded Shipment Order Service on the worker's database, behind a real HTTP port, with a clock the test
  * can move. Counts the requests it receives so tests can prove none were sent, and can answer 503 to the next
- * calls of one operation, as an overloaded aggregator would.
+ * calls of one operation, as an overloaded aggregator would. Every answer the service gives is judged by its own
+ * OpenAPI document; what the document would not allow is kept in `answersOutsideTheDocument`.
  */
 export async function startCourierService({ port = 0 }: { port?: number } = {}) {
   let clock = () => new Date();
@@ -21,7 +23,9 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
   const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
   await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
   const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined, sandbox: { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET } });
-  const server = await serveFetch((request) => {
+  const judge = createAnswerJudge();
+  const answersOutsideTheDocument: string[] = [];
+  const server = await serveFetch(async (request) => {
     requests += 1;
     const operation = new URL(request.url).pathname.replace(/^\/v1\//, "");
     const left = outages.get(operation) ?? 0;
@@ -29,7 +33,10 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
       outages.set(operation, left - 1);
       return new Response(JSON.stringify({ success: false, message: "Service temporarily unavailable", errors: [] }), { status: 503 });
     }
-    return handle(request);
+    const response = await handle(request);
+    const wrong = await judge.judge(request, response);
+    if (wrong) answersOutsideTheDocument.push(wrong);
+    return response;
   }, port);
   return {
     ...server,
@@ -37,6 +44,8 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
     get requests() {
       return requests;
     },
+    /** Every answer so far that the OpenAPI document does not allow. */
+    answersOutsideTheDocument,
     /** The next `times` calls of `operation` (e.g. "create-order") answer 503. */
     failNext(operation: string, times: number) {
       outages.set(operation, times);
