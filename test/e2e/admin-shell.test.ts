@@ -273,7 +273,10 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("fulfilled"), { path: "/app/shipments", search: { status: "fulfilled" } });
       const rows = frame.locator("table tbody tr");
       await rows.first().waitFor();
-      const statuses = await rows.evaluateAll((elements) => elements.map((row) => row.querySelector(".Polaris-Badge")?.textContent ?? ""));
+      // The Status column's badge (the Label column has one of its own).
+      const statusColumn = await frame.locator("table thead th").evaluateAll((headers) => headers.findIndex((header) => header.textContent?.trim() === "Status"));
+      expect(statusColumn).toBeGreaterThan(-1);
+      const statuses = await rows.evaluateAll((elements, column) => elements.map((row) => row.children[column]?.querySelector(".Polaris-Badge")?.textContent ?? ""), statusColumn);
       expect(statuses.length).toBeGreaterThanOrEqual(3);
       expect(statuses.every((status) => status.endsWith("Fulfilled"))).toBe(true);
     });
