@@ -64,6 +64,12 @@ async function shopperPage(suite: string, device: typeof PHONE | typeof DESKTOP)
   return { page, step: createSteps(page, watcher, suite) };
 }
 
+/**
+ * Cumulative layout shift, as Chromium reports it. Lighthouse shows CLS to three decimals; a line box may round by a
+ * fraction of a pixel when the answer's text replaces the reserved space, which reads as 0.0001 and is no shift anyone
+ * sees, so "none" is anything under 0.001 (Google's "good" is under 0.1).
+ */
+const NO_LAYOUT_SHIFT = 0.001;
 const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { __layoutShifts: number[] }).__layoutShifts.reduce((sum, value) => sum + value, 0));
 const message = (page: Page) => page.locator(".dakiya-estimate__message");
 const codLine = (page: Page) => page.locator(".dakiya-estimate__cod");
@@ -111,7 +117,7 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
       await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toMatch(/^Delivered by \w{3}, \d{1,2} \w{3}$/);
       expect(await codLine(page).textContent()).toBe("Cash on delivery available");
       expect(await page.getByRole("status").count()).toBe(1);
-      expect(await layoutShift(page)).toBe(0);
+      expect(await layoutShift(page)).toBeLessThan(NO_LAYOUT_SHIFT);
     });
     await step("an unserviceable PIN code", async () => {
       await page.getByLabel("Check delivery to your PIN code").fill("990001");
@@ -125,7 +131,7 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
       await page.goto(productUrl("en").replace("handloom-cotton-kurta", "brass-diya-set"));
       expect(await page.getByLabel("Check delivery to your PIN code").inputValue()).toBe("400001");
       await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toMatch(/^Delivered by/);
-      expect(await layoutShift(page)).toBe(0);
+      expect(await layoutShift(page)).toBeLessThan(NO_LAYOUT_SHIFT);
     });
   });
 
@@ -144,7 +150,7 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
       expect(await codLine(page).textContent()).toBe("कैश ऑन डिलीवरी उपलब्ध है");
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-      expect(await layoutShift(page)).toBe(0);
+      expect(await layoutShift(page)).toBeLessThan(NO_LAYOUT_SHIFT);
     });
   });
 });
