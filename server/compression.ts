@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, type Stats } from "node:fs";
 import type { Transform } from "node:stream";
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
 
@@ -64,10 +64,9 @@ const ASSET_CACHE_BYTES = 64 * 1024 * 1024;
 const assetCache = new Map<string, CompressedAsset>();
 let assetCacheBytes = 0;
 
-/** The file compressed with `encoding`, from memory after the first request. */
-export function compressedAsset(file: string, encoding: ContentEncoding): Buffer {
+/** The file (as the caller found it on disk) compressed with `encoding`, from memory after the first request. */
+export function compressedAsset(file: string, encoding: ContentEncoding, { mtimeMs, size }: Pick<Stats, "mtimeMs" | "size">): Buffer {
   const key = `${encoding}:${file}`;
-  const { mtimeMs, size } = statSync(file);
   const cached = assetCache.get(key);
   if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached.body;
   const raw = readFileSync(file);

@@ -266,16 +266,18 @@ function serveStatic(publicDir: string, pathname: string, incoming: IncomingMess
     return false;
   }
   const file = path.join(publicDir, path.normalize(decoded));
-  if (!file.startsWith(publicDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return false;
+  if (!file.startsWith(publicDir + path.sep) || !existsSync(file)) return false;
+  const stats = statSync(file);
+  if (!stats.isFile()) return false;
   const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
   const headers: Record<string, string> = {
     "Content-Type": contentType,
     // Remix fingerprints everything under /build/.
     "Cache-Control": pathname.startsWith("/build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
   };
-  const encoding = isCompressible(contentType) && statSync(file).size >= MIN_COMPRESSIBLE_BYTES ? chooseEncoding(incoming.headers["accept-encoding"]) : null;
+  const encoding = isCompressible(contentType) && stats.size >= MIN_COMPRESSIBLE_BYTES ? chooseEncoding(incoming.headers["accept-encoding"]) : null;
   if (encoding) {
-    const body = compressedAsset(file, encoding);
+    const body = compressedAsset(file, encoding, stats);
     outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, "Content-Length": String(body.byteLength), Vary: "Accept-Encoding" });
     outgoing.end(body);
     return true;

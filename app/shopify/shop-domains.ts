@@ -1,9 +1,10 @@
+import { MYSHOPIFY_DOMAIN } from "../webhook-topics";
+
 /**
  * Which host names are shops: `*.myshopify.com`, and the shops under one custom domain when SHOP_CUSTOM_DOMAIN names
  * one (a split-domain or local setup). One definition for the Shopify library (as `domainTransformations`, its
  * replacement for the removed `customShopDomains`), for session tokens and for webhooks. Pure.
  */
-export const MYSHOPIFY_HOST = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 
 const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -15,7 +16,7 @@ export function domainTransformationsFor(customDomain: string | undefined): { ma
 
 /** Whether `host` (lower-cased) is a shop's domain. */
 export function isShopDomain(host: string, customDomain: string | undefined): boolean {
-  if (MYSHOPIFY_HOST.test(host)) return true;
+  if (MYSHOPIFY_DOMAIN.test(host)) return true;
   if (!customDomain || host.length > 255) return false;
   return domainTransformationsFor(customDomain).some(({ match }) => match.test(host));
 }
