@@ -4,7 +4,7 @@ import { LOCAL_DEFAULTS } from "~/config.server";
 import { createCourierClient } from "~/shipping/client.server";
 import { SERVICE_STATUS } from "~/shipping/status";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
-import { JOURNEY_ORDERS } from "../../store/journey-plan";
+import { JOURNEY_ORDERS, PLACED_ORDERS } from "../../store/journey-plan";
 import { SEED_SHOP, seedShop } from "../../store/seed";
 import { walkTheAdmin } from "./support/admin";
 import { startDemo } from "./support/demo";
@@ -56,7 +56,13 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     const output = walk.demo.output();
     expect(output).toContain("✓ Dakiya is installed in dakiya-demo.myshopify.com (token exchange)");
     expect(output).toContain("✓ Auto-booking is on with the example rules");
-    expect(output).toMatch(/✓ 14 of 14 orders\/create webhooks delivered/);
+    // The install's background read of recent orders may hear some orders first; every one it has not heard of gets
+    // its webhook, and every webhook sent is delivered.
+    const webhooks = /✓ (\d+) of (\d+) orders\/create webhooks delivered/.exec(output);
+    expect(webhooks, "the orders/create webhooks line").not.toBeNull();
+    expect(webhooks![1]).toBe(webhooks![2]);
+    expect(Number(webhooks![2])).toBeGreaterThan(0);
+    expect(Number(webhooks![2])).toBeLessThanOrEqual(JOURNEY_ORDERS.length - PLACED_ORDERS.length);
     expect(output).toContain(`✓ A shopper placed ${HELD}`);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
     const rows = finalTable(output);
