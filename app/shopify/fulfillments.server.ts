@@ -1,7 +1,7 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
 import { isOpenFulfillmentOrder } from "./order-mapping";
-import { FULFILLMENT_CREATE, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
+import { FULFILLMENT_CREATE, FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
 
 export const BOOKED_TAG = "dakiya-booked";
 /** On an order whose shipment Dakiya cancelled with the courier after the order was cancelled. */
@@ -77,4 +77,48 @@ export async function markOrderBooked(admin: ShopAdmin, shipment: TrackedShipmen
 /** Tags an order whose shipment was cancelled with the courier, so the merchant sees it in Shopify too. */
 export async function tagOrderCancelled(admin: ShopAdmin, shipment: { orderGid: string }): Promise<void> {
   await adminGraphql(admin, TAGS_ADD, { id: shipment.orderGid, tags: [COURIER_CANCELLED_TAG] });
+}
+
+/** An event on a fulfillment as Shopify holds it: what a tracking entry already posted is recognised by. */
+export type FulfillmentEvent = { id: string; status: string; happenedAt: string; message: string | null };
+
+/** A fulfillment event to create (Shopify's FulfillmentEventInput, as far as tracking fills it). */
+export interface FulfillmentEventInput {
+  fulfillmentId: string;
+  status: string;
+  happenedAt: string;
+  message: string;
+  city?: string;
+  estimatedDeliveryAt?: string;
+}
+
+type FulfillmentEventsPage = { fulfillment: { id: string; status: string; events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: FulfillmentEvent[] } } | null };
+
+/**
+ * Shopify reserves a query's requested cost before running it: 50 events a page request about 50 points, where a
+ * courier's history rarely reaches 20 events; the rest, added by the merchant or other apps, on further pages.
+ */
+const EVENTS_PAGE = 50;
+const EVENTS_PAGES_AT_MOST = 20;
+
+/** Every event on the fulfillment, oldest first; `fulfillment` is null when Shopify no longer has it. */
+export async function readFulfillmentEvents(admin: ShopAdmin, fulfillmentGid: string): Promise<{ fulfillment: { id: string } | null; events: FulfillmentEvent[] }> {
+  const events: FulfillmentEvent[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < EVENTS_PAGES_AT_MOST; page += 1) {
+    const { fulfillment }: FulfillmentEventsPage = await adminGraphql<FulfillmentEventsPage>(admin, FULFILLMENT_EVENTS, { id: fulfillmentGid, first: EVENTS_PAGE, after });
+    if (!fulfillment) return { fulfillment: null, events };
+    events.push(...fulfillment.events.nodes);
+    if (!fulfillment.events.pageInfo.hasNextPage) return { fulfillment, events };
+    after = fulfillment.events.pageInfo.endCursor;
+  }
+  // A thousand events on one parcel is not a courier's doing: the first thousand are compared, and an entry whose
+  // twin lies further back could be posted again (none of a courier's histories comes near).
+  return { fulfillment: { id: fulfillmentGid }, events };
+}
+
+/** Creates one event on a fulfillment; null when Shopify refuses it (a cancelled fulfillment takes no events). */
+export async function createFulfillmentEvent(admin: ShopAdmin, input: FulfillmentEventInput): Promise<{ id: string } | null> {
+  const result = await adminGraphql<{ fulfillmentEventCreate: { fulfillmentEvent: { id: string } | null; userErrors: { message: string }[] } }>(admin, FULFILLMENT_EVENT_CREATE, { fulfillmentEvent: input });
+  return result.fulfillmentEventCreate.fulfillmentEvent;
 }

@@ -7,8 +7,8 @@ import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/setti
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { TrackingEntry } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
-import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
-import { FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS } from "~/shopify/queries";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
 import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import {
   deferPausedTracking,
@@ -120,7 +120,6 @@ interface PostDeps {
   estimatedDeliveryAt: string | null;
 }
 
-type ShopifyEvent = { id: string; status: string; happenedAt: string; message: string | null };
 
 /** The event a tracking entry becomes on the fulfillment; what identifies one already posted. */
 function toEventInput(event: TrackingEvent, fulfillmentGid: string, estimatedDeliveryAt: string | null) {
@@ -138,33 +137,8 @@ function toEventInput(event: TrackingEvent, fulfillmentGid: string, estimatedDel
 /** Shopify keeps times to the second, so an event posted with milliseconds comes back without them. */
 const toSecond = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-const sameEvent = (existing: ShopifyEvent, input: ReturnType<typeof toEventInput>) =>
+const sameEvent = (existing: FulfillmentEvent, input: ReturnType<typeof toEventInput>) =>
   existing.status === input.status && toSecond(existing.happenedAt) === toSecond(input.happenedAt) && (existing.message ?? "") === input.message;
-
-type FulfillmentEventsPage = { fulfillment: { id: string; status: string; events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: ShopifyEvent[] } } | null };
-
-/**
- * Shopify reserves a query's requested cost before running it: 50 events a page request about 50 points, where a
- * courier's history rarely reaches 20 events; the rest, added by the merchant or other apps, on further pages.
- */
-const EVENTS_PAGE = 50;
-const EVENTS_PAGES_AT_MOST = 20;
-
-/** Every event on the fulfillment, oldest first; `fulfillment` is null when Shopify no longer has it. */
-async function readFulfillmentEvents(admin: ShopAdmin, fulfillmentGid: string): Promise<{ fulfillment: { id: string } | null; events: ShopifyEvent[] }> {
-  const events: ShopifyEvent[] = [];
-  let after: string | null = null;
-  for (let page = 0; page < EVENTS_PAGES_AT_MOST; page += 1) {
-    const { fulfillment }: FulfillmentEventsPage = await adminGraphql<FulfillmentEventsPage>(admin, FULFILLMENT_EVENTS, { id: fulfillmentGid, first: EVENTS_PAGE, after });
-    if (!fulfillment) return { fulfillment: null, events };
-    events.push(...fulfillment.events.nodes);
-    if (!fulfillment.events.pageInfo.hasNextPage) return { fulfillment, events };
-    after = fulfillment.events.pageInfo.endCursor;
-  }
-  // A thousand events on one parcel is not a courier's doing: the first thousand are compared, and an entry whose
-  // twin lies further back could be posted again (none of a courier's histories comes near).
-  return { fulfillment: { id: fulfillmentGid }, events };
-}
 
 /**
  * Posts a shipment's unposted entries to its fulfillment, oldest first. The fulfillment's events are read first
@@ -193,8 +167,7 @@ export async function postPendingEvents(shipment: Pick<Shipment, "id" | "fulfill
       await prisma.trackingEvent.update({ where: { id: event.id }, data: { postedAt: new Date() } });
       continue;
     }
-    const result = await adminGraphql<{ fulfillmentEventCreate: { fulfillmentEvent: { id: string } | null; userErrors: { message: string }[] } }>(admin, FULFILLMENT_EVENT_CREATE, { fulfillmentEvent: input });
-    const created = result.fulfillmentEventCreate.fulfillmentEvent;
+    const created = await createFulfillmentEvent(admin, input);
     // Refused (a cancelled fulfillment takes no events): recorded as handled, so it is not offered again forever.
     await prisma.trackingEvent.update({ where: { id: event.id }, data: { postedAt: new Date(), shopifyEventGid: created?.id ?? null } });
     if (created) posted += 1;
