@@ -4,3 +4,9 @@
  */
 export const toPaise = (rupees: number): number => Math.round(rupees * 100);
 export const fromPaise = (paise: number): number => paise / 100;
+
+const INR = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 2 });
+
+/** Rupees as a merchant reads them, with Indian digit grouping: ₹1,29,900.50. */
+export const formatRupees = (amount: number) => INR.format(amount);
+export const formatPaise = (paise: number) => INR.format(fromPaise(paise));

@@ -1,9 +1,10 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { getConfig } from "./config.server";
 import prisma from "./db.server";
 import { requestOrderReconcile } from "./orders/intake.server";
+import { ADMIN_API_VERSION } from "./shopify/api-version.server";
 import { domainTransformationsFor, isShopDomain } from "./shopify/shop-domains";
 
 const config = getConfig();
@@ -11,7 +12,7 @@ const config = getConfig();
 const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY,
   apiSecretKey: config.SHOPIFY_API_SECRET,
-  apiVersion: ApiVersion.October26,
+  apiVersion: ADMIN_API_VERSION,
   scopes: config.scopes,
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
@@ -33,7 +34,7 @@ const shopify = shopifyApp({
 });
 
 export default shopify;
-export const apiVersion = ApiVersion.October26;
+export const apiVersion = ADMIN_API_VERSION;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 const isShopHost = (host: string) => isShopDomain(host, config.SHOP_CUSTOM_DOMAIN);
 

@@ -1,4 +1,4 @@
-import { createJobHandlers } from "../app/jobs/handlers.server";
+import { createJobHandlers } from "../app/workers/job-handlers.server";
 import { startWorkers, stopJobQueue } from "../app/jobs/job-queue.server";
 import { closeLocks } from "../app/locks.server";
 

@@ -7,15 +7,15 @@ import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
 import { toPaise } from "~/money";
 import { courierClientFor, courierCredentialsOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
-import type { CreateOrderInput, LogisticId, Warehouse } from "~/shipping/contract";
-import { rankRates, type RankedRate } from "~/shipping/rate-ranking";
+import type { CreateOrderInput, LogisticId } from "~/shipping/contract";
+import { rankRates } from "~/shipping/rate-ranking";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import type { ShopifyOrder } from "~/shopify/queries";
 import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
-import { bookOutcomeInWords } from "./book-outcome";
+import { bookOutcomeInWords, type BookOutcome, type QuoteOutcome } from "./book-outcome";
 import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
@@ -26,18 +26,7 @@ import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
  */
 const staleBookingMs = () => getConfig().BOOKING_RESUME_SECONDS * 1000;
 
-export type QuoteOutcome =
-  | { kind: "not_found" }
-  | { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] }
-  | { kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[] }
-  | { kind: "unavailable"; shipment: MappedShipment; message: string };
-
-export type BookOutcome =
-  | QuoteOutcome
-  | { kind: "already_booked"; shipment: Shipment }
-  | { kind: "cancelled" }
-  | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[] }
-  | { kind: "booked"; shipment: Shipment };
+export type { BookOutcome, QuoteOutcome };
 
 function problem(code: MappingProblem["code"], message: string, fix: string): MappingProblem {
   return { code, message, fix };

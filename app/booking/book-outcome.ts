@@ -1,5 +1,22 @@
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
-import type { BookOutcome } from "./book-order.server";
+import type { Shipment } from "@prisma/client";
+import type { Warehouse } from "~/shipping/contract";
+import type { RankedRate } from "~/shipping/rate-ranking";
+import type { MappedShipment, MappingProblem } from "~/shopify/order-mapping";
+
+/** What quoting an order came to. */
+export type QuoteOutcome =
+  | { kind: "not_found" }
+  | { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] }
+  | { kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[] }
+  | { kind: "unavailable"; shipment: MappedShipment; message: string };
+
+export type BookOutcome =
+  | QuoteOutcome
+  | { kind: "already_booked"; shipment: Shipment }
+  | { kind: "cancelled" }
+  | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[] }
+  | { kind: "booked"; shipment: Shipment };
 
 /**
  * How a booking's problems are put: their short labels ("PIN code not 6 digits"), which quote nothing of the order

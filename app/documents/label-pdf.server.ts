@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import { formatPaise } from "~/components/formatting";
+import { formatPaise } from "~/money";
 import { drawCode128 } from "./barcode.server";
 import type { LabelFacts } from "./label-facts";
 import { LABEL_LAYOUTS, type LabelLayout } from "./label-layout";

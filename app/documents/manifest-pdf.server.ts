@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import { formatPaise } from "~/components/formatting";
+import { formatPaise } from "~/money";
 import { drawCode128 } from "./barcode.server";
 import type { LabelAddress } from "./label-facts";
 import { collect } from "./label-pdf.server";

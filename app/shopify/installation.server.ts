@@ -1,6 +1,6 @@
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
-import { apiVersion } from "~/shopify.server";
+import { ADMIN_API_VERSION } from "./api-version.server";
 import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
 
 const INSTALLATION_QUERY = `#graphql
@@ -41,7 +41,7 @@ export async function installationOf(shop: string, adminFor: (shop: string) => P
 /** Whether Shopify answers for the shop at all: an Admin API call without a token gets its 401 when it is up. */
 async function shopifyAnswers(shop: string): Promise<boolean> {
   try {
-    const response = await fetch(`https://${shop}/admin/api/${apiVersion}/graphql.json`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", signal: AbortSignal.timeout(10_000) });
     await response.body?.cancel();
     return response.status < 500;
   } catch {

@@ -9,7 +9,7 @@ import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
-import { enqueue, type JobHandlers } from "./job-queue.server";
+import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {

@@ -46,7 +46,7 @@ export const jobStart: Measurement = {
       `From calling \`enqueue\` to the handler starting, one job at a time on an idle worker (${SAMPLES} jobs, each after a random 100–300 ms pause): the real pg-boss queue of app/jobs/job-queue.server.ts on the \`app-uninstalled\` queue, started by \`startWorkers\` as the app starts it, with the real handler wrapped to note when it starts (it signs out a shop that has no sessions). The floor is a bare PostgreSQL NOTIFY reaching a LISTENing connection, the wake-up the queue's LISTEN/NOTIFY mode rides on; the limit is the worker's polling interval, what a job waits when no notification wakes the worker.`,
     );
     const { enqueue, startWorkers } = await import("../../app/jobs/job-queue.server");
-    const { createJobHandlers } = await import("../../app/jobs/handlers.server");
+    const { createJobHandlers } = await import("../../app/workers/job-handlers.server");
     const { stopBackgroundWork } = await import("../../server/background");
 
     const real = createJobHandlers();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES } from "~/automation/rules";
 import prisma from "~/db.server";
-import { createJobHandlers, defaultJobDeps } from "~/jobs/handlers.server";
+import { createJobHandlers, defaultJobDeps } from "~/workers/job-handlers.server";
 import { listFailedJobs, startWorkers, stopJobQueue } from "~/jobs/job-queue.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { saveBookingRules } from "~/settings/shop-settings.server";

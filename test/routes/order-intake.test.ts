@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES, type BookingRule } from "~/automation/rules";
 import prisma from "~/db.server";
-import { defaultJobDeps } from "~/jobs/handlers.server";
+import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
 import { action as ordersCancelled } from "~/routes/webhooks.orders.cancelled";

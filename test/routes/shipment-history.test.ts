@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { extensionContext, getOrderShipping } from "~/extension-api/order-shipping.server";
-import { defaultJobDeps } from "~/jobs/handlers.server";
+import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { clearShipmentAttention, markBooked, markCancelled, markFailed, raiseAttention, TransitionRefusedError } from "~/shipments/shipment-changes.server";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
 import { shipOrders } from "~/booking/ship-orders.server";
 import prisma from "~/db.server";
-import { defaultJobDeps } from "~/jobs/handlers.server";
+import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { AWB_UNKNOWN_LIMIT, listShopsDueForTracking } from "~/tracking/sync.server";

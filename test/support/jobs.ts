@@ -1,4 +1,4 @@
-import { createJobHandlers, defaultJobDeps, type JobDeps } from "~/jobs/handlers.server";
+import { createJobHandlers, defaultJobDeps, type JobDeps } from "~/workers/job-handlers.server";
 import { jobQueue, runJob } from "~/jobs/job-queue.server";
 import { QUEUE_NAMES, type QueueName } from "~/jobs/queues";
 
