@@ -49,24 +49,43 @@ export interface QuoteRequest {
   overrides?: ShipmentOverrides;
   /** The order as just read from Shopify, to save reading it again. */
   order?: ShopifyOrder | null;
+  /** The shop's settings as just read, to save reading them again. */
+  settings?: ShopSettings;
+  /**
+   * The order as an earlier stage of the same check or booking prepared it (prepareOrder), so an order is read,
+   * its shop's settings read and the order mapped once however many stages follow. Made with this request's overrides.
+   */
+  prepared?: PreparedOrder;
 }
 
-async function prepare({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched }: QuoteRequest) {
-  const settings = await getShopSettings(shop);
+/**
+ * An order made ready to quote and book: the shop's settings, the order as Shopify holds it, and the order mapped
+ * onto the courier's fields with every problem that stops it (the readiness catalogue of shopify/order-mapping
+ * and the pickup warehouse). Only an order with no problems carries the shipment to quote and the courier client.
+ */
+export type PreparedOrder =
+  | { settings: ShopSettings; order: null; mapped: null; problems: MappingProblem[]; outcome: { kind: "not_found" } }
+  | { settings: ShopSettings; order: ShopifyOrder; mapped: MappedShipment | null; problems: MappingProblem[]; outcome: { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] } }
+  | { settings: ShopSettings; order: ShopifyOrder; mapped: MappedShipment; problems: []; shipment: MappedShipment; client: CourierClient; outcome?: undefined };
+
+export async function prepareOrder({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched, settings: known }: QuoteRequest): Promise<PreparedOrder> {
+  const settings = known ?? (await getShopSettings(shop));
   const order = prefetched === undefined ? await getOrderForBooking(admin, orderGid) : prefetched;
-  if (!order) return { settings, order, outcome: { kind: "not_found" } as const };
+  if (!order) return { settings, order: null, mapped: null, problems: [], outcome: { kind: "not_found" } };
   const { shipment, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides });
   if (shipment && shipment.fields.warehouse_id === undefined) {
     problems.push(problem("NO_WAREHOUSE", "No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings."));
   }
-  if (!shipment || problems.length > 0) return { settings, order, outcome: { kind: "problems", shipment, problems } as const };
-  return { settings, order, shipment, client: courierClientFor(courierCredentialsOf(settings)) };
+  if (!shipment || problems.length > 0) return { settings, order, mapped: shipment, problems, outcome: { kind: "problems", shipment, problems } };
+  return { settings, order, mapped: shipment, problems: [], shipment, client: courierClientFor(courierCredentialsOf(settings)) };
 }
+
+const prepare = (context: BookingContext, request: QuoteRequest): Promise<PreparedOrder> => (request.prepared ? Promise.resolve(request.prepared) : prepareOrder(context, request));
 
 /** The rates every courier offers for an order as it would be booked now. */
 export async function quoteOrder(context: BookingContext, request: QuoteRequest): Promise<QuoteOutcome> {
   const prepared = await prepare(context, request);
-  if (!prepared.shipment) return prepared.outcome;
+  if (prepared.outcome) return prepared.outcome;
   return quoteMapped(prepared.client, prepared.shipment);
 }
 
@@ -184,7 +203,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
     await releaseClaim(claimed, isNew, { actor, at: now() }, "The order could not be read from Shopify.");
     throw error;
   }
-  if (!prepared.shipment) return release(prepared.outcome);
+  if (prepared.outcome) return release(prepared.outcome);
   const { settings, shipment: mapped, client } = prepared;
   const quote = quoteFor(request, mapped) ?? (await quoteMapped(client, mapped));
   if (quote.kind !== "quoted") return release(quote);

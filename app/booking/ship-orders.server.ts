@@ -1,3 +1,4 @@
+import type { ShopSettings } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import prisma from "~/db.server";
 import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
@@ -5,8 +6,7 @@ import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { bookOutcomeInWords } from "./book-outcome";
 import { ruleFactsOf, storedFactsOf } from "./booking-facts";
-import { getOrderForBooking } from "~/shopify/admin-orders.server";
-import { bookOrder, quoteOrder, type BookOutcome } from "./book-order.server";
+import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "./book-order.server";
 import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "./shipments.server";
 
@@ -52,7 +52,7 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
       continue;
     }
     try {
-      results.push(await shipOne(shop, admin, orderGid, rules, base));
+      results.push(await shipOne(shop, admin, orderGid, { settings, rules }, base));
     } catch (error) {
       if (!(error instanceof ShopifyUnavailableError)) throw error;
       busy = true;
@@ -62,15 +62,16 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
   return results;
 }
 
-async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: ReturnType<typeof bookingRulesOf>, base: Omit<ShipResult, "outcome" | "reason">): Promise<ShipResult> {
+async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, { settings, rules }: { settings: ShopSettings; rules: ReturnType<typeof bookingRulesOf> }, base: Omit<ShipResult, "outcome" | "reason">): Promise<ShipResult> {
   // Booked already: said so before anything is asked of Shopify (where the order now reads as fulfilled).
   const existing = await getShipmentForOrder(shop, orderGid);
   if (existing && isShipmentStatus(existing.status) && holdsBooking(existing.status)) {
     return { ...base, orderName: existing.orderName || base.orderName, outcome: "already_booked", awb: existing.awb, courierName: existing.courierName, reason: existing.awb ? null : "Being booked right now." };
   }
-  const order = await getOrderForBooking(admin, orderGid);
+  const prepared = await prepareOrder({ shop, admin }, { orderGid, settings });
+  const { order } = prepared;
   const named = { ...base, orderName: order?.name ?? base.orderName };
-  const quote = await quoteOrder({ shop, admin }, { orderGid, order });
+  const quote = await quoteOrder({ shop, admin }, { orderGid, prepared });
   if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: failureReason(quote) };
   let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
   let reason = "Recommended courier";
@@ -85,7 +86,7 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, rules: 
     ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
-  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship, by ${ruleName}` : "Orders to ship" } }, { orderGid, courierId, order, quoted: quote });
+  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship, by ${ruleName}` : "Orders to ship" } }, { orderGid, courierId, prepared, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
     return {

@@ -1,16 +1,16 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
-import { bookOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
+import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { storedFactsOf } from "~/booking/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { bookingRulesOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
+import { bookingRulesOf } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
-import { deliveryContactOf, destinationOf, PROBLEM_LABELS, toCourierOrder, type MappedShipment } from "~/shopify/order-mapping";
+import { deliveryContactOf, destinationOf, PROBLEM_LABELS, type MappedShipment } from "~/shopify/order-mapping";
 import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
@@ -61,8 +61,10 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   const seen = seenOf(order, checkedAt);
   if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
 
-  const settings = await getShopSettings(shop);
-  const { shipment: mapped, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: checkedAt });
+  // Read and mapped once for the check, the quote, the rules and the booking that follow.
+  const context = { shop, admin, now: deps.now };
+  const prepared = await prepareOrder(context, { orderGid, order });
+  const { settings, mapped, problems } = prepared;
   // Booked since the look above (the Book button, another check): the booking's own record stands.
   const booked = await getShipmentForOrder(shop, orderGid);
   if (booked && holdingBooking(booked)) {
@@ -70,7 +72,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     return { kind: "shipment" };
   }
 
-  const quote = problems.length === 0 ? await quoteOrder({ shop, admin, now: deps.now }, { orderGid, order }) : null;
+  const quote = prepared.outcome ? null : await quoteOrder(context, { orderGid, prepared });
   if (quote?.kind === "unavailable") {
     await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: READINESS.READY, problems: [] });
     return { kind: "courier_unavailable", message: quote.message };
@@ -117,7 +119,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
   let outcome: BookOutcome;
   try {
-    outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, order, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
+    outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, prepared, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
   } catch (error) {
     // Nothing booked, as far as this worker can tell: no decision is shown until the job's retry takes it again.
     if (!holdingBooking(await getShipmentForOrder(shop, orderGid))) await withdrawDecision(shop, orderGid, DECISION.BOOKED);

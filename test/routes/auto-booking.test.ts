@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { draftOf, EMPTY_DRAFT, type RulePreview } from "~/automation/rules-form";
 import { EXAMPLE_RULES } from "~/automation/rules";
 import prisma from "~/db.server";
 import { action, loader } from "~/routes/app.auto-booking";
 import { loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
-import { getShopSettings } from "~/settings/shop-settings.server";
+import * as shopSettings from "~/settings/shop-settings.server";
+import * as orderMapping from "~/shopify/order-mapping";
+
+const { getShopSettings } = shopSettings;
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
@@ -87,5 +90,21 @@ describe("the auto-booking screen", () => {
     const id = order.legacyResourceId;
     const shipPage = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
     expect(shipPage.decision).toEqual({ kind: "booked", reason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: /) });
+  });
+
+  it("checks, decides and books an order with one read of the shop's settings and one mapping of the order", async () => {
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(0));
+    await store.simulator.settled();
+    const settingsReads = vi.spyOn(shopSettings, "getShopSettings");
+    const mappings = vi.spyOn(orderMapping, "toCourierOrder");
+    try {
+      expect((await runJobs(["order-check"])).failed).toEqual([]);
+      expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } })).toMatchObject({ status: "fulfilled" });
+      expect(settingsReads).toHaveBeenCalledTimes(1);
+      expect(mappings).toHaveBeenCalledTimes(1);
+    } finally {
+      settingsReads.mockRestore();
+      mappings.mockRestore();
+    }
   });
 });
