@@ -1,3 +1,4 @@
+import { bookOutcomeInWords } from "~/booking/book-outcome";
 import type { OrderRecord, Shipment } from "@prisma/client";
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 // The wire types the admin extensions were built and tested against (extensions/shared/api.ts): answering them
@@ -231,17 +232,17 @@ export async function bookOrderShipping(context: ExtensionContext, orderGid: str
       return reply("problems", null, fromProblems(await base(), outcome.problems));
     case "refused":
       // The fresh order offers the rates again, to choose another courier.
-      return reply("refused", outcome.message);
+      return reply("refused", bookOutcomeInWords(outcome));
     case "unavailable":
-      return reply("unavailable", outcome.message, answer(await base(), "unavailable", { message: outcome.message }));
+      return reply("unavailable", bookOutcomeInWords(outcome), answer(await base(), "unavailable", { message: outcome.message }));
     case "not_found":
-      return reply("not_found", "The order was not found in this shop.", answer(await base(), "not_found"));
+      return reply("not_found", bookOutcomeInWords(outcome), answer(await base(), "not_found"));
     case "cancelled":
       // The contract has no "cancelled" outcome: a booking refused because the order is cancelled.
-      return reply("refused", "The order is cancelled; it will not be booked.", answer(await base(), "cancelled"));
+      return reply("refused", bookOutcomeInWords(outcome), answer(await base(), "cancelled"));
     case "quoted":
       // bookOrder never ends on a bare quote; were it to, nothing was booked.
-      return reply("refused", "The booking did not go through; try again.");
+      return reply("refused", bookOutcomeInWords(outcome));
   }
 }
 
