@@ -3,8 +3,8 @@ import { signSessionToken, type AppCredentials } from "./auth";
 import { escapeHtml, hostOf, isAppPath, shellLayout } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
 
-export const APP_BRIDGE_CDN = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
-export const SHIM_PATH = "/__shell/app-bridge.js";
+const APP_BRIDGE_CDN = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
+const SHIM_PATH = "/__shell/app-bridge.js";
 
 /**
  * Stands in for App Bridge's CDN script, which cannot load offline: session tokens from the
