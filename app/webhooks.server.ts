@@ -1,20 +1,20 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
 import { getConfig } from "./config.server";
 import { databasePool } from "./db.server";
 import { enqueue } from "./jobs/job-queue.server";
 import type { JobData, QueueName } from "./jobs/queues";
 import { isShopDomain } from "./shopify/shop-domains";
+import { checkWebhookSignature } from "./shopify/webhook-signature.server";
 import { shopsNamedBy, webhookHeaderRefusal, webhookPathOf, type WebhookTopic } from "./webhook-topics";
 
 /**
  * Every webhook route: verify → claim the delivery → enqueue its work → 200, all in a few milliseconds and
  * nothing slow (Shopify allows 5 s and retries anything but a 2xx for hours).
  *
- * Verification is done here rather than by `authenticate.webhook`: the library also loads (and may refresh) the
- * shop's offline session, a Shopify round trip inside the 5 s that acknowledging does not need, and it answers
- * 500 to a signed body that is not JSON, which Shopify would redeliver for hours. The check is Shopify's: a
- * base64 HMAC-SHA256 of the raw body with the app's secret, compared in constant time; a bad one gets 401.
+ * The signature and Shopify's headers are checked by Shopify's library (`webhooks.validate`, in
+ * shopify/webhook-signature.server.ts) rather than by `authenticate.webhook`, which also loads (and may refresh) the
+ * shop's offline session, a Shopify round trip inside the 5 s that acknowledging does not need, and answers 500 to a
+ * signed body that is not JSON, which Shopify would redeliver for hours. A bad signature gets 401.
  */
 
 export interface VerifiedWebhook {
@@ -41,12 +41,6 @@ function refuse(status: 400 | 401 | 404 | 405, reason: string): Response {
 }
 
 
-function hmacMatches(rawBody: string, signature: string, secret: string): boolean {
-  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
-  const given = Buffer.from(signature, "base64");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 /**
  * A delivery of `topic` as Shopify signs it, or a thrown 4xx Response saying what is wrong with it. The headers are
  * checked before the body is read (the HTTP server has already refused what fails them); the signed body must then
@@ -59,7 +53,8 @@ export async function verifyWebhook(request: Request, topic: WebhookTopic): Prom
   const shop = request.headers.get("x-shopify-shop-domain")!.toLowerCase();
   if (!isShopDomain(shop, getConfig().SHOP_CUSTOM_DOMAIN)) throw refuse(400, "X-Shopify-Shop-Domain is missing or not a shop domain");
   const rawBody = await request.text();
-  if (!hmacMatches(rawBody, request.headers.get("x-shopify-hmac-sha256")!, getConfig().SHOPIFY_API_SECRET)) throw refuse(401, "The webhook's HMAC does not match");
+  const signature = await checkWebhookSignature(request, rawBody);
+  if (!signature.valid) throw refuse(signature.status, signature.reason);
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody);
