@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   {
     ignores: [
-      "build/", "public/build/", ".cache/", "node_modules/", ".test-db/", ".data/", "test-results/",
+      "build/", "public/build/", ".cache/", "app/types/", "node_modules/", ".test-db/", ".data/", "test-results/",
       // Extension bundles, and the `shopify` typings the Shopify CLI regenerates beside each extension.
       "extensions/*/dist/", "extensions/*/shopify.d.ts",
     ],

@@ -9,6 +9,8 @@ import { CourierError } from "~/shipping/client.server";
 import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { tagOrderCancelled } from "~/shopify/fulfillments.server";
 import { recordCancellation } from "./order-records.server";
+import { adminDocument } from "~/shopify/admin-document";
+import type { OrderCancellationQuery, OrderCancellationQueryVariables } from "~/types/admin.generated";
 
 export interface CancelDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
@@ -82,17 +84,18 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
   });
 }
 
-const ORDER_CANCELLATION_QUERY = `#graphql
+const ORDER_CANCELLATION_QUERY = adminDocument<OrderCancellationQuery, OrderCancellationQueryVariables>( `#graphql
   query OrderCancellation($id: ID!) {
     order(id: $id) {
       id
       cancelledAt
     }
   }
-`;
+`
+);
 
 /** When the shop's order was cancelled, as Shopify's Admin API says; null when it is not cancelled or not the shop's. */
 async function cancelledAtInShopify(admin: ShopAdmin, orderGid: string): Promise<Date | null> {
-  const { order } = await adminGraphql<{ order: { id: string; cancelledAt: string | null } | null }>(admin, ORDER_CANCELLATION_QUERY, { id: orderGid });
+  const { order } = await adminGraphql(admin, ORDER_CANCELLATION_QUERY, { id: orderGid });
   return order?.cancelledAt ? new Date(order.cancelledAt) : null;
 }

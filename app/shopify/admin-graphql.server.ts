@@ -1,5 +1,6 @@
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import { expectedCost, observe, spend, type ThrottleStatus } from "./cost-budget.server";
+import type { AdminDocument } from "./admin-document";
 
 /** The Admin API of one shop: the library's client, with the shop it speaks for (its cost budget is per shop). */
 export interface ShopAdmin {
@@ -74,13 +75,13 @@ function isShopifyDown(thrown: Thrown | Response): boolean {
  * waits as long as the bucket needs to refill for this query and tries again; a failure on Shopify's side is tried
  * again once. When that does not get through, ShopifyUnavailableError is thrown; other errors as they are.
  */
-export async function adminGraphql<T>(admin: ShopAdmin, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function adminGraphql<Answer, Variables>(admin: ShopAdmin, query: AdminDocument<Answer, Variables>, variables?: Variables): Promise<Answer> {
   for (let attempt = 1; ; attempt += 1) {
     const admitted = await spend(admin.shop, expectedCost(query));
     let answered = false;
     try {
-      const response = await admin.graphql(query, variables ? { variables } : undefined);
-      const body = (await response.json()) as { data: T } & ThrownBody;
+      const response = await admin.graphql(query, variables ? { variables: variables as Record<string, unknown> } : undefined);
+      const body = (await response.json()) as { data: Answer } & ThrownBody;
       answered = true;
       observe(admin.shop, query, body.extensions?.cost, admitted);
       return body.data;

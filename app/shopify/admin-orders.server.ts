@@ -13,15 +13,15 @@ const MANY_LINE_ITEMS = 50;
 // address or a tag would otherwise fail each job that stores it, on every retry.
 
 export async function getOrderForBooking(admin: ShopAdmin, orderGid: string): Promise<ShopifyOrder | null> {
-  const { order } = await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid });
+  const { order } = await run(admin, ORDER_FOR_BOOKING, { id: orderGid });
   // Eleven tell a shipment of at most ten from a longer one in most orders, for a fraction of the points.
   if (!order?.lineItems.pageInfo.hasNextPage) return withPlainText(order);
-  return withPlainText((await run<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: orderGid, lineItemsFirst: MANY_LINE_ITEMS })).order);
+  return withPlainText((await run(admin, ORDER_FOR_BOOKING, { id: orderGid, lineItemsFirst: MANY_LINE_ITEMS })).order);
 }
 
 /** What can still change on a booked order that Dakiya must act on: cancellation, delivery address and phone. */
 export async function getBookedOrderChanges(admin: ShopAdmin, orderGid: string): Promise<BookedOrderChanges | null> {
-  return withPlainText((await run<{ order: BookedOrderChanges | null }>(admin, BOOKED_ORDER_CHANGES, { id: orderGid })).order);
+  return withPlainText((await run(admin, BOOKED_ORDER_CHANGES, { id: orderGid })).order);
 }
 
 /** Orders with something left to ship, newest first: not yet shipped, or partly. */
@@ -33,7 +33,7 @@ export interface OrdersPage {
 }
 
 export async function listOrdersToShip(admin: ShopAdmin, after: string | null, pageSize = 20): Promise<OrdersPage> {
-  const { orders } = await run<{ orders: { nodes: ShopifyOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, ORDERS_TO_SHIP, {
+  const { orders } = await run(admin, ORDERS_TO_SHIP, {
     first: pageSize,
     after,
     query: ORDERS_TO_SHIP_SEARCH,
@@ -49,13 +49,13 @@ export interface ShopLocation {
 }
 
 export async function listLocations(admin: ShopAdmin): Promise<ShopLocation[]> {
-  const { locations } = await run<{ locations: { nodes: { id: string; name: string; address: { city: string | null; zip: string | null } }[] } }>(admin, LOCATIONS);
+  const { locations } = await run(admin, LOCATIONS);
   return locations.nodes.map((location) => ({ id: location.id, name: location.name, city: location.address.city, zip: location.address.zip }));
 }
 
 /** Orders created or updated since a time, oldest change first (Shopify's search: `updated_at:>=`). */
 export async function listRecentlyUpdatedOrders(admin: ShopAdmin, { since, after }: { since: Date; after: string | null }): Promise<{ orders: { id: string; updatedAt: string }[]; nextCursor: string | null }> {
-  const { orders } = await run<{ orders: { nodes: { id: string; updatedAt: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(admin, RECENTLY_UPDATED_ORDERS, {
+  const { orders } = await run(admin, RECENTLY_UPDATED_ORDERS, {
     after,
     query: `updated_at:>='${since.toISOString()}'`,
   });

@@ -2,6 +2,8 @@ import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
 import { isOpenFulfillmentOrder } from "./order-mapping";
 import { FULFILLMENT_CREATE, FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, TAGS_ADD, type ShopifyOrder } from "./queries";
+import type { FulfillmentEventInput } from "~/types/admin.types";
+import type { FulfillmentEventsQuery } from "~/types/admin.generated";
 
 export const BOOKED_TAG = "dakiya-booked";
 /** On an order whose shipment Dakiya cancelled with the courier after the order was cancelled. */
@@ -20,11 +22,6 @@ export type FulfillmentOutcome =
   | { kind: "fulfilled"; fulfillmentGid: string; created: boolean }
   | { kind: "refused"; message: string };
 
-interface UserError {
-  field: string[] | null;
-  message: string;
-}
-
 /**
  * Fulfills the order's open fulfillment orders at the shipment's location with the awb as tracking.
  * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first (or taken from the
@@ -34,7 +31,7 @@ interface UserError {
  */
 export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShipment, justRead?: ShopifyOrder): Promise<FulfillmentOutcome> {
   // An order read moments ago in the same booking is as fresh as reading it again, and saves Shopify's points.
-  const order = justRead ?? (await adminGraphql<{ order: ShopifyOrder | null }>(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid })).order;
+  const order = justRead ?? (await adminGraphql(admin, ORDER_FOR_BOOKING, { id: shipment.orderGid })).order;
   if (!order) return { kind: "refused", message: "The order no longer exists in Shopify." };
 
   const existing = order.fulfillments.find((fulfillment) => fulfillment.status !== "CANCELLED" && fulfillment.trackingInfo.some((info) => info.number === shipment.awb));
@@ -47,7 +44,7 @@ export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShi
     return { kind: "refused", message: "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify." };
   }
 
-  const result = await adminGraphql<{ fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: UserError[] } }>(admin, FULFILLMENT_CREATE, {
+  const result = await adminGraphql(admin, FULFILLMENT_CREATE, {
       fulfillment: {
         lineItemsByFulfillmentOrder: open.map((fo) => ({ fulfillmentOrderId: fo.id })),
         // Shopify builds tracking links only for carriers it knows; the URL is always sent.
@@ -56,8 +53,8 @@ export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShi
       },
       message: `Shipped with ${shipment.courierName}, awb ${shipment.awb}`,
   });
-  const { fulfillment, userErrors } = result.fulfillmentCreate;
-  if (!fulfillment) return { kind: "refused", message: userErrors.map((error) => error.message).join(" ") || "Shopify refused the fulfillment." };
+  const fulfillment = result.fulfillmentCreate?.fulfillment;
+  if (!fulfillment) return { kind: "refused", message: (result.fulfillmentCreate?.userErrors ?? []).map((error) => error.message).join(" ") || "Shopify refused the fulfillment." };
   return { kind: "fulfilled", fulfillmentGid: fulfillment.id, created: true };
 }
 
@@ -80,19 +77,7 @@ export async function tagOrderCancelled(admin: ShopAdmin, shipment: { orderGid: 
 }
 
 /** An event on a fulfillment as Shopify holds it: what a tracking entry already posted is recognised by. */
-export type FulfillmentEvent = { id: string; status: string; happenedAt: string; message: string | null };
-
-/** A fulfillment event to create (Shopify's FulfillmentEventInput, as far as tracking fills it). */
-export interface FulfillmentEventInput {
-  fulfillmentId: string;
-  status: string;
-  happenedAt: string;
-  message: string;
-  city?: string;
-  estimatedDeliveryAt?: string;
-}
-
-type FulfillmentEventsPage = { fulfillment: { id: string; status: string; events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: FulfillmentEvent[] } } | null };
+export type FulfillmentEvent = NonNullable<FulfillmentEventsQuery["fulfillment"]>["events"]["nodes"][number];
 
 /**
  * Shopify reserves a query's requested cost before running it: 50 events a page request about 50 points, where a
@@ -106,7 +91,7 @@ export async function readFulfillmentEvents(admin: ShopAdmin, fulfillmentGid: st
   const events: FulfillmentEvent[] = [];
   let after: string | null = null;
   for (let page = 0; page < EVENTS_PAGES_AT_MOST; page += 1) {
-    const { fulfillment }: FulfillmentEventsPage = await adminGraphql<FulfillmentEventsPage>(admin, FULFILLMENT_EVENTS, { id: fulfillmentGid, first: EVENTS_PAGE, after });
+    const { fulfillment }: FulfillmentEventsQuery = await adminGraphql(admin, FULFILLMENT_EVENTS, { id: fulfillmentGid, first: EVENTS_PAGE, after });
     if (!fulfillment) return { fulfillment: null, events };
     events.push(...fulfillment.events.nodes);
     if (!fulfillment.events.pageInfo.hasNextPage) return { fulfillment, events };
@@ -119,6 +104,6 @@ export async function readFulfillmentEvents(admin: ShopAdmin, fulfillmentGid: st
 
 /** Creates one event on a fulfillment; null when Shopify refuses it (a cancelled fulfillment takes no events). */
 export async function createFulfillmentEvent(admin: ShopAdmin, input: FulfillmentEventInput): Promise<{ id: string } | null> {
-  const result = await adminGraphql<{ fulfillmentEventCreate: { fulfillmentEvent: { id: string } | null; userErrors: { message: string }[] } }>(admin, FULFILLMENT_EVENT_CREATE, { fulfillmentEvent: input });
-  return result.fulfillmentEventCreate.fulfillmentEvent;
+  const result = await adminGraphql(admin, FULFILLMENT_EVENT_CREATE, { fulfillmentEvent: input });
+  return result.fulfillmentEventCreate?.fulfillmentEvent ?? null;
 }

@@ -2,14 +2,17 @@ import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 import prisma from "~/db.server";
 import { ADMIN_API_VERSION } from "./api-version.server";
 import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
+import { adminDocument } from "./admin-document";
+import type { AppInstallationProbeQuery, AppInstallationProbeQueryVariables } from "~/types/admin.generated";
 
-const INSTALLATION_QUERY = `#graphql
+const INSTALLATION_QUERY = adminDocument<AppInstallationProbeQuery, AppInstallationProbeQueryVariables>( `#graphql
   query AppInstallationProbe {
     shop {
       myshopifyDomain
     }
   }
-`;
+`
+);
 
 export type Installation = "installed" | "uninstalled";
 
@@ -25,7 +28,7 @@ export type Installation = "installed" | "uninstalled";
 export async function installationOf(shop: string, adminFor: (shop: string) => Promise<ShopAdmin>): Promise<Installation> {
   if ((await prisma.session.count({ where: { shop, isOnline: false } })) === 0) return "uninstalled";
   try {
-    const { shop: answered } = await adminGraphql<{ shop: { myshopifyDomain: string } }>(await adminFor(shop), INSTALLATION_QUERY);
+    const { shop: answered } = await adminGraphql(await adminFor(shop), INSTALLATION_QUERY);
     return answered.myshopifyDomain.toLowerCase() === shop ? "installed" : "uninstalled";
   } catch (error) {
     if (error instanceof SessionNotFoundError) return "uninstalled";

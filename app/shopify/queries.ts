@@ -1,3 +1,6 @@
+import { adminDocument } from "./admin-document";
+import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, OrderForBookingQuery, OrderForBookingQueryVariables, OrdersToShipQuery, OrdersToShipQueryVariables, RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables, BookedOrderChangesQuery, BookedOrderChangesQueryVariables, LocationsQuery, LocationsQueryVariables, FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables, FulfillmentEventsQuery, FulfillmentEventsQueryVariables, FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables, TagsAddMutation, TagsAddMutationVariables, MarkOrderBookedMutation, MarkOrderBookedMutationVariables } from "~/types/admin.generated";
+
 /**
  * Every Admin API document Dakiya sends. `npm run graphql:validate` checks each against the
  * published 2026-10 schema. No customer or product fields: `read_customers` and `read_products`
@@ -70,7 +73,7 @@ const FULFILLMENT_ORDER_FIELDS = `#graphql
   }
 `;
 
-export const ORDER_FOR_BOOKING =
+export const ORDER_FOR_BOOKING = adminDocument<OrderForBookingQuery, OrderForBookingQueryVariables>(
   `#graphql
   query OrderForBooking($id: ID!, $lineItemsFirst: Int = 11, $fulfillmentOrdersFirst: Int = 5) {
     order(id: $id) {
@@ -97,14 +100,15 @@ export const ORDER_FOR_BOOKING =
 ` +
   ORDER_SHIPPING_FIELDS +
   LINE_ITEM_SHIPPING_FIELDS +
-  FULFILLMENT_ORDER_FIELDS;
+  FULFILLMENT_ORDER_FIELDS
+);
 
 /**
  * The orders list: enough of each order to name its problems, payment mode, weight and destination,
  * within Shopify's 1,000-point query limit (about 950 points at 20 orders). Prices are not read here;
  * booking always re-reads the order with ORDER_FOR_BOOKING.
  */
-export const ORDERS_TO_SHIP =
+export const ORDERS_TO_SHIP = adminDocument<OrdersToShipQuery, OrdersToShipQueryVariables>(
   `#graphql
   query OrdersToShip($first: Int = 20, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
@@ -129,35 +133,37 @@ export const ORDERS_TO_SHIP =
 ` +
   ORDER_SHIPPING_FIELDS +
   LINE_ITEM_SHIPPING_FIELDS +
-  FULFILLMENT_ORDER_FIELDS;
+  FULFILLMENT_ORDER_FIELDS
+);
 
 /** The reconciliation's page: which orders were created or changed since a time, and when; 52 points for 50. */
-export const RECENTLY_UPDATED_ORDERS = `#graphql
+export const RECENTLY_UPDATED_ORDERS = adminDocument<RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables>( `#graphql
   query RecentlyUpdatedOrders($first: Int = 50, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
       pageInfo { hasNextPage endCursor }
       nodes { id updatedAt }
     }
   }
-`;
+`
+);
 
 /**
  * A booked order re-checked after it changed in Shopify: only whether it was cancelled and where and to whom it
  * goes, a few points where ORDER_FOR_BOOKING costs about thirty (Dakiya's own fulfillment, tag and metafields
  * change every booked order once).
  */
-export const BOOKED_ORDER_CHANGES =
+export const BOOKED_ORDER_CHANGES = adminDocument<BookedOrderChangesQuery, BookedOrderChangesQueryVariables>(
   `#graphql
   query BookedOrderChanges($id: ID!) {
     order(id: $id) {
       ...OrderContactFields
     }
   }
-` + ORDER_CONTACT_FIELDS;
+` + ORDER_CONTACT_FIELDS
+);
 
-export type BookedOrderChanges = Pick<ShopifyOrder, "id" | "name" | "createdAt" | "updatedAt" | "cancelledAt" | "tags" | "phone" | "shippingAddress" | "billingAddress">;
 
-export const LOCATIONS = `#graphql
+export const LOCATIONS = adminDocument<LocationsQuery, LocationsQueryVariables>( `#graphql
   query Locations {
     locations(first: 50) {
       nodes {
@@ -167,9 +173,10 @@ export const LOCATIONS = `#graphql
       }
     }
   }
-`;
+`
+);
 
-export const FULFILLMENT_CREATE = `#graphql
+export const FULFILLMENT_CREATE = adminDocument<FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables>( `#graphql
   mutation FulfillmentCreateWithTracking($fulfillment: FulfillmentInput!, $message: String) {
     fulfillmentCreate(fulfillment: $fulfillment, message: $message) {
       fulfillment {
@@ -180,10 +187,11 @@ export const FULFILLMENT_CREATE = `#graphql
       userErrors { field message }
     }
   }
-`;
+`
+);
 
 /** The events a fulfillment already has: what a sync checks before posting, so nothing is posted twice. */
-export const FULFILLMENT_EVENTS = `#graphql
+export const FULFILLMENT_EVENTS = adminDocument<FulfillmentEventsQuery, FulfillmentEventsQueryVariables>( `#graphql
   query FulfillmentEvents($id: ID!, $first: Int = 50, $after: String) {
     fulfillment(id: $id) {
       id
@@ -194,27 +202,30 @@ export const FULFILLMENT_EVENTS = `#graphql
       }
     }
   }
-`;
+`
+);
 
-export const FULFILLMENT_EVENT_CREATE = `#graphql
+export const FULFILLMENT_EVENT_CREATE = adminDocument<FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables>( `#graphql
   mutation FulfillmentEventCreate($fulfillmentEvent: FulfillmentEventInput!) {
     fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
       fulfillmentEvent { id status happenedAt }
       userErrors { field message }
     }
   }
-`;
+`
+);
 
-export const TAGS_ADD = `#graphql
+export const TAGS_ADD = adminDocument<TagsAddMutation, TagsAddMutationVariables>( `#graphql
   mutation TagsAdd($id: ID!, $tags: [String!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
     }
   }
-`;
+`
+);
 
 /** The booked order's tag and app metafields, in one request (two mutations, run in order). */
-export const MARK_ORDER_BOOKED = `#graphql
+export const MARK_ORDER_BOOKED = adminDocument<MarkOrderBookedMutation, MarkOrderBookedMutationVariables>( `#graphql
   mutation MarkOrderBooked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
@@ -224,64 +235,21 @@ export const MARK_ORDER_BOOKED = `#graphql
       userErrors { field message }
     }
   }
-`;
+`
+);
 
-type MoneyAmount = { shopMoney: { amount: string; currencyCode?: string } };
+type BookingOrder = NonNullable<OrderForBookingQuery["order"]>;
+type BookingLineItem = BookingOrder["lineItems"]["nodes"][number];
 
-export interface ShopifyLineItem {
-  id: string;
-  title: string;
-  sku: string | null;
-  quantity: number;
-  /** Not yet fulfilled: what is left to ship. */
-  unfulfilledQuantity: number;
-  requiresShipping: boolean;
-  // Absent in the orders list, which does not read prices.
-  originalUnitPriceSet?: MoneyAmount;
-  discountedUnitPriceSet?: MoneyAmount;
-  taxLines?: { priceSet: MoneyAmount }[];
-  weight: { unit: "GRAMS" | "KILOGRAMS" | "POUNDS" | "OUNCES"; value: number } | null;
-}
+/** A line item as booking reads it; the orders list reads the same without prices. */
+export type ShopifyLineItem = LineItemShippingFieldsFragment & Partial<Pick<BookingLineItem, "originalUnitPriceSet" | "discountedUnitPriceSet" | "taxLines">>;
 
-export interface ShopifyFulfillmentOrder {
-  id: string;
-  status: string;
-  assignedLocation: { name: string; location: { id: string } | null };
-  supportedActions: { action: string }[];
-}
+export type ShopifyFulfillmentOrder = FulfillmentOrderFieldsFragment;
 
-export interface ShopifyOrder {
-  id: string;
-  legacyResourceId?: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  cancelledAt: string | null;
-  closed: boolean;
-  tags: string[];
-  email: string | null;
-  phone: string | null;
-  paymentGatewayNames: string[];
-  displayFinancialStatus: string | null;
-  displayFulfillmentStatus: string;
-  shippingAddress: {
-    name: string | null;
-    firstName: string | null;
-    lastName: string | null;
-    company: string | null;
-    phone: string | null;
-    address1: string | null;
-    address2: string | null;
-    city: string | null;
-    province: string | null;
-    zip: string | null;
-    countryCodeV2: string | null;
-  } | null;
-  billingAddress: { phone: string | null } | null;
-  currentTotalPriceSet: MoneyAmount;
-  totalDiscountsSet: MoneyAmount;
-  totalShippingPriceSet: MoneyAmount;
-  lineItems: { pageInfo: { hasNextPage: boolean }; nodes: ShopifyLineItem[] };
-  fulfillmentOrders: { nodes: ShopifyFulfillmentOrder[] };
-  fulfillments: { id: string; status: string; trackingInfo: { company: string | null; number: string | null; url: string | null }[] }[];
-}
+/**
+ * An order as booking reads it (ORDER_FOR_BOOKING) or as the orders list reads it (ORDERS_TO_SHIP: the same fields,
+ * without prices): what the mapping onto the courier's fields takes.
+ */
+export type ShopifyOrder = Omit<BookingOrder, "lineItems"> & { lineItems: { pageInfo: { hasNextPage: boolean }; nodes: ShopifyLineItem[] } };
+
+export type BookedOrderChanges = NonNullable<BookedOrderChangesQuery["order"]>;

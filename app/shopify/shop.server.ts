@@ -1,7 +1,9 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
+import { adminDocument } from "./admin-document";
+import type { ShopOverviewQuery, ShopOverviewQueryVariables } from "~/types/admin.generated";
 
-const SHOP_QUERY = `#graphql
+const SHOP_QUERY = adminDocument<ShopOverviewQuery, ShopOverviewQueryVariables>( `#graphql
   query ShopOverview {
     shop {
       name
@@ -10,7 +12,8 @@ const SHOP_QUERY = `#graphql
       currencyCode
     }
   }
-`;
+`
+);
 
 export interface ShopOverview {
   name: string;
@@ -20,5 +23,5 @@ export interface ShopOverview {
 }
 
 export async function getShopOverview(admin: ShopAdmin): Promise<ShopOverview> {
-  return (await adminGraphql<{ shop: ShopOverview }>(admin, SHOP_QUERY)).shop;
+  return (await adminGraphql(admin, SHOP_QUERY)).shop;
 }

@@ -1,4 +1,5 @@
 import { isServiceStatusCode, SERVICE_STATUS, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
+import type { FulfillmentEventStatus } from "~/types/admin.types";
 
 /**
  * What each of the courier service's status codes (spec: "States and transitions", 2–15) means for the shopper and
@@ -7,19 +8,8 @@ import { isServiceStatusCode, SERVICE_STATUS, SERVICE_STATUS_LABELS, type Servic
  * the public tracking page all read it.
  */
 
-/** Shopify's FulfillmentEventStatus (Admin API 2026-10). */
-export type FulfillmentEventStatus =
-  | "ATTEMPTED_DELIVERY"
-  | "CARRIER_PICKED_UP"
-  | "CONFIRMED"
-  | "DELAYED"
-  | "DELIVERED"
-  | "FAILURE"
-  | "IN_TRANSIT"
-  | "LABEL_PRINTED"
-  | "LABEL_PURCHASED"
-  | "OUT_FOR_DELIVERY"
-  | "READY_FOR_PICKUP";
+/** Shopify's FulfillmentEventStatus, as generated from the 2026-10 schema. */
+export type { FulfillmentEventStatus };
 
 export interface StageRule {
   /** The Shopify fulfillment event an entry with this code becomes. */
