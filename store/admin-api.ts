@@ -283,6 +283,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
       ianaTimezone: shop.ianaTimezone,
       currencyCode: "INR",
       billingAddress: { countryCodeV2: "IN", country: "India" },
+      primaryDomain: { __typename: "Domain", id: gid("Domain", 1), host: shop.primaryDomainHost ?? shop.domain, url: `https://${shop.primaryDomainHost ?? shop.domain}`, sslEnabled: true },
     },
     locations: (args: Args) => connection(shop.locations.map((location) => locationView(shop, location.id)), args),
     location: (args: Args) => (shop.locations.some((location) => location.id === args.id) ? locationView(shop, String(args.id)) : null),

@@ -132,6 +132,8 @@ export interface StoreShop {
   name: string;
   email: string;
   ianaTimezone: string;
+  /** The shop's own domain (Shopify's `primaryDomain`); unset, the myshopify domain is the primary one. */
+  primaryDomainHost?: string;
   locations: StoreLocation[];
   orders: StoreOrder[];
   /** Access tokens issued by token exchange, with their expiry (ms since epoch). */

@@ -8,6 +8,9 @@ const SHOP_QUERY = `#graphql
       myshopifyDomain
       ianaTimezone
       currencyCode
+      primaryDomain {
+        host
+      }
     }
   }
 `;
@@ -17,6 +20,8 @@ export interface ShopOverview {
   myshopifyDomain: string;
   ianaTimezone: string;
   currencyCode: string;
+  /** The shop's own domain when it has one, else its myshopify domain. */
+  primaryDomain: { host: string };
 }
 
 export async function getShopOverview(admin: ShopAdmin): Promise<ShopOverview> {
