@@ -34,11 +34,14 @@ const NOMINAL_AMOUNT_RUPEES = 1_000;
 
 const readVariantWeight = async (shop: string, variantGid: string) => variantGrams(shopAdmin(shop, (await unauthenticated.admin(shop)).admin), variantGid);
 
+// The boxes are stored as JSON: read once per cached copy of the settings, not per shopper.
+const sortedBoxes = new WeakMap<ShopSettings, ReturnType<typeof presetsOf>>();
+
 /** The box a parcel of this weight goes in: the smallest of the merchant's boxes that takes it, else the default one. */
 function boxFor(settings: ShopSettings, grams: number): { length: number; breadth: number; height: number } {
-  const preset = presetsOf(settings)
-    .sort((a, b) => a.maxWeightKg - b.maxWeightKg)
-    .find((candidate) => candidate.maxWeightKg * 1000 >= grams);
+  let boxes = sortedBoxes.get(settings);
+  if (!boxes) sortedBoxes.set(settings, (boxes = presetsOf(settings).sort((a, b) => a.maxWeightKg - b.maxWeightKg)));
+  const preset = boxes.find((candidate) => candidate.maxWeightKg * 1000 >= grams);
   return preset ?? { length: settings.packageLength, breadth: settings.packageBreadth, height: settings.packageHeight };
 }
 
