@@ -80,7 +80,8 @@ if (!stopping) console.log(`Open the Shopify admin, with Dakiya inside it:  ${st
   playsJourney
     ? `
   · Orders to ship: #1015 was held by the rules; open it, compare the rates and book it by hand
-  · Shipments: every awb with its tracking link, which opens the shopper's tracking page (${appUrl}/track/…)
+  · Shipments: every awb with its tracking link, which opens the shopper's tracking page (${appUrl}/track/…); select shipments to Print labels, or Print manifest for a pickup
+  · Orders (Shopify's own): a booked order's page has Print → Dakiya shipping label
   · Needs attention: the parcel that was not delivered and the one returning to the warehouse
   · Storefront: turn the delivery estimate on, then try a PIN code on the shop's product page (${store.productUrl})
 Ctrl-C stops Dakiya. The next \`npm run demo\` continues from here; \`npm run demo -- --no-journey\` only serves the admin.`
