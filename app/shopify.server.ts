@@ -6,6 +6,7 @@ import prisma from "./db.server";
 import { requestOrderReconcile } from "./orders/intake.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version.server";
 import { domainTransformationsFor, isShopDomain } from "./shopify/shop-domains";
+import { withStorefrontSessionCache } from "./shopify/storefront-sessions.server";
 
 const config = getConfig();
 
@@ -16,7 +17,8 @@ const shopify = shopifyApp({
   scopes: config.scopes,
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  // Offline sessions read on behalf of the storefront are kept a few seconds (storefront-sessions.server.ts).
+  sessionStorage: withStorefrontSessionCache(new PrismaSessionStorage(prisma)),
   distribution: AppDistribution.AppStore,
   // The library notes every authenticated request at Info; outside development only what needs a look is logged.
   logger: { level: config.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning },

@@ -283,6 +283,22 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
       ianaTimezone: shop.ianaTimezone,
       currencyCode: "INR",
       billingAddress: { countryCodeV2: "IN", country: "India" },
+      primaryDomain: { __typename: "Domain", id: gid("Domain", 1), host: shop.primaryDomainHost ?? shop.domain, url: `https://${shop.primaryDomainHost ?? shop.domain}`, sslEnabled: true },
+    },
+    productVariant: (args: Args) => {
+      const variant = shop.variants?.find((candidate) => candidate.id === args.id);
+      if (!variant) return null;
+      const inventoryItemId = variant.id.replace("/ProductVariant/", "/InventoryItem/");
+      return {
+        __typename: "ProductVariant",
+        id: variant.id,
+        title: variant.title,
+        inventoryItem: {
+          __typename: "InventoryItem",
+          id: inventoryItemId,
+          measurement: { __typename: "InventoryItemMeasurement", id: inventoryItemId.replace("/InventoryItem/", "/InventoryItemMeasurement/"), weight: variant.grams === null ? null : { __typename: "Weight", unit: "GRAMS", value: variant.grams } },
+        },
+      };
     },
     locations: (args: Args) => connection(shop.locations.map((location) => locationView(shop, location.id)), args),
     location: (args: Args) => (shop.locations.some((location) => location.id === args.id) ? locationView(shop, String(args.id)) : null),

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isSafeTrackingUrl } from "../app/shipping/tracking-url";
+import { ORDER_PRINT_TARGET, PRINT_MENU_SCRIPT_PATH, printActionsFor, servePrintActions } from "./admin-print-actions";
 import type { StoreOrder, StoreShop } from "./model";
 import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
@@ -133,9 +134,14 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
         .join("")
     : `<p class="muted">No shipping address</p>`;
   const customer = order.customer ? [order.customer.firstName, order.customer.lastName].filter(Boolean).join(" ") : (address?.name ?? null);
+  // Shopify's Print menu: the app's print actions for the order page (their frames and documents: admin-print-menu.js).
+  const printActions = printActionsFor(ORDER_PRINT_TARGET);
+  const printMenu = printActions.length
+    ? `<details class="menu"><summary class="button">Print</summary><div class="menu-items">${printActions.map((action) => `<button type="button" data-print-action="${escapeHtml(action.handle)}">${escapeHtml(action.name)}</button>`).join("")}</div></details>`
+    : "";
   const actions = order.cancelledAt
-    ? ""
-    : `<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
+    ? printMenu
+    : `${printMenu}<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
        <form method="post" action="/admin/orders/${escapeHtml(order.legacyResourceId)}/cancel?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="critical">Cancel order</button></form>`;
   return `<div class="page">
     <a class="back" href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">← Orders</a>
@@ -176,6 +182,16 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
       <div class="dialog-head" id="dakiya-action-title">Ship with Dakiya</div>
       <div class="dialog-body"></div>
       <div class="dialog-foot"></div>
+    </dialog>
+    <style>#print-dialog iframe[hidden], #print-dialog a[hidden] { display: none; } #print-dialog { width: min(720px, 94vw); }</style>
+    <dialog id="print-dialog" aria-labelledby="print-dialog-title" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}" data-order-gid="${escapeHtml(order.id)}">
+      <div class="dialog-head" id="print-dialog-title">Print</div>
+      <div class="dialog-body">
+        <iframe class="extension" title="Print" src="about:blank" style="width:100%;height:72px;border:0"></iframe>
+        <p class="print-status muted" role="status"></p>
+        <iframe class="preview" title="Print preview" hidden style="width:100%;height:480px;border:1px solid #e3e3e3"></iframe>
+      </div>
+      <div class="dialog-foot"><button type="button" class="close">Close</button><a class="download button" download="dakiya-label.pdf" hidden>Download</a><button type="button" class="print primary" disabled>Print</button></div>
     </dialog>
   </div>`;
 }
@@ -229,11 +245,13 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
     html(shellLayout({ shop: shop.domain, shopName: shop.name, title, current: "orders", main, scripts }), status);
   const notFound = (shop: StoreShop) => page(shop, "Not found", `<div class="page"><h1>Order not found</h1><p><a href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">Back to orders</a></p></div>`, 404);
   const showOrder = (shop: StoreShop, order: StoreOrder, notice = "", status = 200) =>
-    page(shop, order.name, orderPage(shop, order, { appUrl: appOrigin, notice }), status, `<script src="${ORDER_CARD_SCRIPT_PATH}" defer></script>`);
+    page(shop, order.name, orderPage(shop, order, { appUrl: appOrigin, notice }), status, `<script src="${ORDER_CARD_SCRIPT_PATH}" defer></script><script src="${PRINT_MENU_SCRIPT_PATH}" defer></script>`);
 
   return async function handle(request: Request, shopDomain: string): Promise<Response | null> {
     const url = new URL(request.url);
     if (url.pathname === ORDER_CARD_SCRIPT_PATH) return new Response(ORDER_CARD_SCRIPT, { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+    const printing = servePrintActions(request, { shop: shopDomain, appUrl: appOrigin });
+    if (printing) return printing;
     const match = /^\/admin\/orders(?:\/(\d{1,20})(\/cancel)?)?\/?$/.exec(url.pathname);
     if (!match) return null;
     const shop = simulator.shops.get(shopDomain);

@@ -23,6 +23,8 @@ if (playsJourney) process.env.TRACKING_SYNC_SECONDS ??= "2";
 const appPort = Number(process.env.PORT ?? 3000);
 const storePort = Number(process.env.STORE_PORT ?? 4000);
 const appUrl = process.env.SHOPIFY_APP_URL ?? `http://localhost:${appPort}`;
+// The day's labels and pickup manifests are written here as PDF files.
+const documentsDir = path.resolve(process.env.DEMO_OUTPUT_DIR || ".data/demo-output");
 
 const { getConfig } = await import("../app/config.server");
 const config = getConfig();
@@ -78,7 +80,8 @@ if (!stopping) console.log(`Open the Shopify admin, with Dakiya inside it:  ${st
   playsJourney
     ? `
   · Orders to ship: #1015 was held by the rules; open it, compare the rates and book it by hand
-  · Shipments: every awb with its tracking link, which opens the shopper's tracking page (${appUrl}/track/…)
+  · Shipments: every awb with its tracking link, which opens the shopper's tracking page (${appUrl}/track/…); select shipments to Print labels, or Print manifest for a pickup
+  · Orders (Shopify's own): a booked order's page has Print → Dakiya shipping label
   · Needs attention: the parcel that was not delivered and the one returning to the warehouse
   · Storefront: turn the delivery estimate on, then try a PIN code on the shop's product page (${store.productUrl})
 Ctrl-C stops Dakiya. The next \`npm run demo\` continues from here; \`npm run demo -- --no-journey\` only serves the admin.`
@@ -103,6 +106,7 @@ async function playTheDay(): Promise<void> {
       observe: (orderGids) => observeOrders(store.shop, orderGids),
       requestTrackingSweep: async () => void (await enqueue("tracking-sweep", {})),
       view,
+      documentsDir,
     });
     view.close();
     const seconds = Math.round(performance.now() / 1000);
@@ -111,6 +115,7 @@ async function playTheDay(): Promise<void> {
         ? `\n✓ Every order is where the day leaves it: ${outcome.done} of ${outcome.total}, ${seconds} s after start.\n`
         : `\n✗ ${outcome.total - outcome.done} of ${outcome.total} orders are not where the day should leave them: ${outcome.offCourse} went elsewhere (marked ✗)${outcome.unfinished.length ? `, still on the way: ${outcome.unfinished.join(", ")}` : ""}. The admin shows each.\n`,
     );
+    if (outcome.documents.length > 0) console.log(`The day's labels and pickup manifests, ready to print, are in ${documentsDir}:\n${outcome.documents.map((file) => `  · ${path.basename(file)}`).join("\n")}\n`);
   } catch (error) {
     view.close();
     if (stopping) return;

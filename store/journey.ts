@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import prisma from "../app/db.server";
 import { EXAMPLE_RULES } from "../app/automation/rules";
 import { draftOf } from "../app/automation/rules-form";
@@ -37,6 +39,8 @@ export interface JourneyDeps {
   view: JourneyView;
   /** How long each step may wait for the app before the journey says so and goes on. */
   stepTimeoutMs?: number;
+  /** Where the day's labels and pickup manifests are written as PDF files; without it the day prints nothing. */
+  documentsDir?: string;
 }
 
 export interface JourneyOutcome {
@@ -45,6 +49,8 @@ export interface JourneyOutcome {
   total: number;
   /** Planned orders that are neither at their end nor off course when the journey gave up waiting. */
   unfinished: string[];
+  /** The PDF files the day's end printed (labels first, then each pickup's manifest). */
+  documents: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -180,10 +186,14 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
     });
   }
   await until("every order to reach its end", settled);
+
+  // 6. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
+  const documents = deps.documentsDir ? await printTheDay(deps, deps.documentsDir) : [];
+
   const rows = await refresh();
   view.finish(rows);
   const counts = tally(rows.map((row) => row.progress));
-  return { ...counts, unfinished: rows.filter((row) => row.progress !== "done" && row.progress !== "off-course").map((row) => row.order) };
+  return { ...counts, unfinished: rows.filter((row) => row.progress !== "done" && row.progress !== "off-course").map((row) => row.order), documents };
 }
 
 // The Shopify library answers 410 to requests that look like bots (a bare "node" user agent does): the journey is
@@ -211,6 +221,58 @@ async function switchOnExampleRules({ appUrl, app, shop }: JourneyDeps): Promise
   const outcome = (await saved.json()) as { kind: string };
   if (!saved.ok || outcome.kind !== "saved") throw new JourneyError(`Saving the example rules answered ${saved.status} (${outcome.kind})`);
   return `✓ Auto-booking is on with the example rules: ${EXAMPLE_RULES.map((rule) => `${rule.name} → ${rule.action}`).join(" · ")}`;
+}
+
+interface ShipmentsPageData {
+  shipments: { id: number }[];
+  pickups: { warehouseId: number; courierName: string; count: number }[];
+}
+type DocumentAnswer = { ok: true; url: string; message: string } | { ok: false; error: string };
+
+/**
+ * The Shipments page as the merchant uses it at the end of the day, through its loader and action: "Not printed
+ * yet" selected whole and Print labels, then Print manifest for each pickup. Each answer is a signed link, opened
+ * as the browser's new tab would and saved as a file. Only counts, couriers and file names are said: the
+ * documents carry the shoppers' addresses, the terminal does not.
+ */
+async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDir: string): Promise<string[]> {
+  const page = `${appUrl}/app/shipments?index&_data=${encodeURIComponent("routes/app.shipments._index")}`;
+  const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
+  const read = async (): Promise<ShipmentsPageData> => {
+    const response = await fetch(`${page}&printed=no`, { headers: headers() });
+    if (!response.ok) throw new JourneyError(`The Shipments page answered ${response.status}`);
+    return (await response.json()) as ShipmentsPageData;
+  };
+  const saveDocument = async (fields: Record<string, string>, fileName: string): Promise<{ file: string; message: string }> => {
+    const answered = await fetch(page, { method: "POST", headers: headers(), body: new URLSearchParams(fields) });
+    const answer = (await answered.json()) as DocumentAnswer;
+    if (!answer.ok) throw new JourneyError(`Printing from the Shipments page was refused (${answered.status}): ${answer.error}`);
+    const pdf = await fetch(new URL(answer.url, appUrl), { headers: { "User-Agent": USER_AGENT } });
+    if (!pdf.ok || pdf.headers.get("Content-Type") !== "application/pdf") throw new JourneyError(`The printed document answered ${pdf.status}`);
+    const file = path.join(documentsDir, fileName);
+    writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+    return { file, message: answer.message };
+  };
+
+  mkdirSync(documentsDir, { recursive: true });
+  const day = new Date().toISOString().slice(0, 10);
+  const { shipments, pickups } = await read();
+  const files: string[] = [];
+  if (shipments.length > 0) {
+    const { file } = await saveDocument({ intent: "labels", shipmentIds: shipments.map((shipment) => shipment.id).join(",") }, `labels-${day}-${Date.now()}.pdf`);
+    files.push(file);
+    view.log(`✓ The day's ${shipments.length} shipping label${shipments.length === 1 ? "" : "s"}, printed from the Shipments page: ${file}`);
+  } else view.log("✓ Every shipment's label was printed on an earlier run");
+  for (const pickup of pickups) {
+    const { file, message } = await saveDocument(
+      { intent: "manifest", warehouseId: String(pickup.warehouseId), courierName: pickup.courierName },
+      `manifest-${day}-warehouse-${pickup.warehouseId}-${pickup.courierName.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 40) || "courier"}-${Date.now()}.pdf`,
+    );
+    files.push(file);
+    view.log(`✓ ${pickup.courierName || "The courier"}'s pickup from warehouse ${pickup.warehouseId}: ${message} ${file}`);
+  }
+  if (pickups.length === 0) view.log("✓ Every booked shipment was in a pickup manifest on an earlier run");
+  return files;
 }
 
 /**

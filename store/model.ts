@@ -127,11 +127,21 @@ export interface StoreOrder {
   metafields: StoreMetafield[];
 }
 
+export interface StoreVariant {
+  id: string;
+  title: string;
+  grams: number | null;
+}
+
 export interface StoreShop {
   domain: string;
   name: string;
   email: string;
   ianaTimezone: string;
+  /** The shop's own domain (Shopify's `primaryDomain`); unset, the myshopify domain is the primary one. */
+  primaryDomainHost?: string;
+  /** The catalogue's product variants, with the shipping weight the merchant entered (null: none). */
+  variants?: StoreVariant[];
   locations: StoreLocation[];
   orders: StoreOrder[];
   /** Access tokens issued by token exchange, with their expiry (ms since epoch). */

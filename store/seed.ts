@@ -223,6 +223,16 @@ function toOrder(seed: OrderSeed, now: number): StoreOrder {
 }
 
 /** A shop with two Indian warehouses and the orders a merchant meets, edge cases included. */
+/**
+ * The storefront's products' variants (store/storefront.ts), and one the merchant gave no weight. Their ids stay
+ * below the simulator's id sequence (model.ts), so an id handed out later never meets one of them.
+ */
+export const SEED_VARIANTS = [
+  { id: gid("ProductVariant", 4_400_101), title: "Handloom cotton kurta", grams: 450 },
+  { id: gid("ProductVariant", 4_400_102), title: "Brass diya set of 4", grams: 1_200 },
+  { id: gid("ProductVariant", 4_400_103), title: "Gift card", grams: null },
+] as const;
+
 export function seedShop(domain = SEED_SHOP, now = Date.now()): StoreShop {
   return {
     domain,
@@ -234,6 +244,7 @@ export function seedShop(domain = SEED_SHOP, now = Date.now()): StoreShop {
       { id: LOCATION_GURUGRAM, name: "Gurugram Warehouse", address: { address1: "Plot 52, Sector 37", city: "Gurugram", province: "Haryana", zip: "122001", countryCode: "IN" } },
     ],
     orders: ORDER_SEEDS.map((seed) => toOrder(seed, now)),
+    variants: SEED_VARIANTS.map((variant) => ({ ...variant })),
     accessTokens: new Map(),
     refreshTokens: new Map(),
     bucket: { available: Number.NaN, updatedAt: 0 },

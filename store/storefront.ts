@@ -79,21 +79,22 @@ export function createStorefront(options: StorefrontOptions) {
   const proxyPath = options.proxyPath ?? "/apps/dakiya";
   const withBlock = options.withBlock ?? true;
   const locales: Record<Language, Messages> = { en: readJson("locales/en.default.json"), hi: readJson("locales/hi.json") };
-  // Templates are read per request: the demo shows an edit to the block on the next reload.
-  const blockSource = () => readFileSync(path.join(EXTENSION_DIR, "blocks/delivery-estimate.liquid"), "utf8");
+  // Templates are read per request (and snippets uncached): the demo shows an edit to a block on the next reload.
+  const blockSource = (file: string) => readFileSync(path.join(EXTENSION_DIR, "blocks", file), "utf8");
 
-  async function renderBlock(product: StorefrontProduct, language: Language): Promise<string> {
+  /** One of the extension's app blocks, with the template's objects (`product` or `cart`), as the theme renders it. */
+  async function renderBlock(file: string, language: Language, objects: Record<string, unknown>, blockId: string): Promise<string> {
     const translate = (key: string) => lookup(locales[language], key) ?? lookup(locales.en, key) ?? `translation missing: ${key}`;
-    // An engine per language: `t` reads the storefront's locale, as at Shopify.
-    const engine = new Liquid({ strictFilters: true, ownPropertyOnly: true });
+    // An engine per language: `t` reads the storefront's locale, as at Shopify. `render` finds the extension's snippets,
+    // which see Shopify's global objects (`request`, `shop`) but not the block's own variables, as at Shopify.
+    const globals = { request: { locale: { iso_code: language } }, shop: { url: "", name: options.shopName } };
+    const engine = new Liquid({ strictFilters: true, ownPropertyOnly: true, root: [path.join(EXTENSION_DIR, "snippets")], extname: ".liquid", cache: false, globals });
     engine.registerTag("schema", SchemaTag);
     engine.registerFilter("asset_url", (file: string) => `${ASSET_PATH}${encodeURIComponent(file)}`);
     engine.registerFilter("t", translate);
-    return engine.parseAndRender(blockSource(), {
-      product: { title: product.title, selected_or_first_available_variant: { weight: product.grams, price: product.pricePaise } },
-      request: { locale: { iso_code: language } },
-      shop: { url: "", name: options.shopName },
-      block: { id: `AbCdEf${product.handle.length}`, settings: { proxy_path: proxyPath }, shopify_attributes: "" },
+    return engine.parseAndRender(blockSource(file), {
+      ...objects,
+      block: { id: blockId, settings: { proxy_path: proxyPath }, shopify_attributes: "" },
     });
   }
 
@@ -130,7 +131,9 @@ ${body}
 
   async function productPage(product: StorefrontProduct, language: Language): Promise<Response> {
     const price = new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(product.pricePaise / 100);
-    const block = withBlock ? await renderBlock(product, language) : "";
+    const block = withBlock
+      ? await renderBlock("delivery-estimate.liquid", language, { product: { title: product.title, selected_or_first_available_variant: { weight: product.grams, price: product.pricePaise } } }, `AbCdEf${product.handle.length}`)
+      : "";
     const body = `<main class="product">
   <div class="media" role="img" aria-label="${escapeHtml(product.title)}"></div>
   <div>
@@ -142,6 +145,24 @@ ${body}
   </div>
 </main>`;
     return page(layout({ title: product.title, language, body, switchTo: `${language === "hi" ? "" : "/hi"}/products/${product.handle}` }));
+  }
+
+  /** A cart of one of each product, with the cart's Delivery estimate block below its total (the merchant's choice). */
+  async function cartPage(language: Language): Promise<Response> {
+    const money = (paise: number) => new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(paise / 100);
+    const totalPaise = STOREFRONT_PRODUCTS.reduce((sum, product) => sum + product.pricePaise, 0);
+    const totalGrams = STOREFRONT_PRODUCTS.reduce((sum, product) => sum + product.grams, 0);
+    const block = withBlock ? await renderBlock("cart-delivery-estimate.liquid", language, { cart: { item_count: STOREFRONT_PRODUCTS.length, total_price: totalPaise, total_weight: totalGrams } }, "CaRtBlOcK1") : "";
+    const rows = STOREFRONT_PRODUCTS.map((product) => `<tr><td>${escapeHtml(product.title)}</td><td class="num">1</td><td class="num">${money(product.pricePaise)}</td></tr>`).join("");
+    const title = language === "hi" ? "आपका कार्ट" : "Your cart";
+    const body = `<main class="cart">
+  <h1>${title}</h1>
+  <table><tbody>${rows}</tbody></table>
+  <p class="price">${language === "hi" ? "कुल" : "Total"} ${money(totalPaise)}</p>
+  ${block}
+  <button class="buy" type="button">${language === "hi" ? "चेकआउट करें" : "Check out"}</button>
+</main>`;
+    return page(layout({ title, language, body, switchTo: `${language === "hi" ? "" : "/hi"}/cart` }));
   }
 
   /**
@@ -202,6 +223,8 @@ ${body}
     const url = new URL(request.url);
     if (url.pathname === proxyPath || url.pathname.startsWith(`${proxyPath}/`)) return forwardToApp(request, url);
     if (url.pathname.startsWith(ASSET_PATH)) return asset(decodeURIComponent(url.pathname.slice(ASSET_PATH.length)));
+    const cart = /^(?:\/(hi|en))?\/cart$/.exec(url.pathname);
+    if (cart) return cartPage((cart[1] as Language | undefined) ?? "en");
     const page = /^(?:\/(hi|en))?\/products\/([a-z0-9-]+)$/.exec(url.pathname);
     if (!page) return null;
     const product = STOREFRONT_PRODUCTS.find((candidate) => candidate.handle === page[2]);

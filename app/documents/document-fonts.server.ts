@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { inflateSync } from "node:zlib";
 import * as fontkit from "fontkit";
 
 /**
@@ -16,6 +17,9 @@ interface FontFile {
   /** The pdfkit name a document registers it under. */
   name: string;
   weight: FontWeight;
+  /** The published WOFF file it was read from. */
+  file: string;
+  /** The font unpacked from it (sfntOfWoff), as documents embed it. */
   data: Buffer;
   /** OpenType features to set for this font's runs, beside the defaults for its script. */
   features?: Record<string, boolean>;
@@ -43,7 +47,47 @@ const WEIGHTS: Record<FontWeight, number> = { regular: 400, bold: 700 };
 
 let loaded: FontFile[] | undefined;
 
-/** Every face in both weights, read once per process (about 1 MB in all). */
+/**
+ * The plain OpenType font a WOFF file wraps: the same tables, each inflated once, behind an sfnt table directory.
+ * pdfkit parses a registered font anew for every document, and fontkit inflates a WOFF table each time it reads
+ * one, so a WOFF font re-inflated its glyph table for every label; an sfnt font is read in place.
+ */
+export function sfntOfWoff(woff: Buffer): Buffer {
+  if (woff.toString("latin1", 0, 4) !== "wOFF") return woff;
+  const flavor = woff.readUInt32BE(4);
+  const numTables = woff.readUInt16BE(12);
+  const tables: { tag: number; checksum: number; data: Buffer }[] = [];
+  for (let index = 0; index < numTables; index += 1) {
+    const entry = 44 + index * 20;
+    const [tag, offset, compLength, origLength, checksum] = [0, 4, 8, 12, 16].map((at) => woff.readUInt32BE(entry + at)) as [number, number, number, number, number];
+    const stored = woff.subarray(offset, offset + compLength);
+    const data = compLength < origLength ? inflateSync(stored) : stored;
+    if (data.length !== origLength) throw new Error(`A font table is ${data.length} bytes, not the ${origLength} its WOFF header says`);
+    tables.push({ tag, checksum, data });
+  }
+  const pad = (length: number) => (length + 3) & ~3;
+  const headerLength = 12 + 16 * numTables;
+  const sfnt = Buffer.alloc(headerLength + tables.reduce((sum, table) => sum + pad(table.data.length), 0));
+  const searchPower = Math.floor(Math.log2(numTables));
+  sfnt.writeUInt32BE(flavor, 0);
+  sfnt.writeUInt16BE(numTables, 4);
+  sfnt.writeUInt16BE(16 * 2 ** searchPower, 6);
+  sfnt.writeUInt16BE(searchPower, 8);
+  sfnt.writeUInt16BE(16 * numTables - 16 * 2 ** searchPower, 10);
+  let offset = headerLength;
+  tables.forEach((table, index) => {
+    const entry = 12 + index * 16;
+    sfnt.writeUInt32BE(table.tag, entry);
+    sfnt.writeUInt32BE(table.checksum, entry + 4);
+    sfnt.writeUInt32BE(offset, entry + 8);
+    sfnt.writeUInt32BE(table.data.length, entry + 12);
+    table.data.copy(sfnt, offset);
+    offset += pad(table.data.length);
+  });
+  return sfnt;
+}
+
+/** Every face in both weights, read once per process (about 1 MB in all, 2 MB unpacked). */
 export function documentFonts(): readonly FontFile[] {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
@@ -51,12 +95,14 @@ export function documentFonts(): readonly FontFile[] {
   for (const weight of ["regular", "bold"] as const) {
     for (const face of FACES) {
       const dir = path.join(path.dirname(require.resolve(`@fontsource/${face.pkg}/package.json`)), "files");
-      const data = readFileSync(path.join(dir, `${face.stem}-${WEIGHTS[weight]}-normal.woff`));
+      const file = path.join(dir, `${face.stem}-${WEIGHTS[weight]}-normal.woff`);
+      const data = sfntOfWoff(readFileSync(file));
       const font = fontkit.create(data) as fontkit.Font;
       const seen = new Map<number, boolean>();
       files.push({
         name: `${face.stem}-${weight}`,
         weight,
+        file,
         data,
         features: face.features,
         covers: (codePoint) => {

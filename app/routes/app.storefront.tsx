@@ -7,11 +7,20 @@ import { authenticate } from "~/shopify.server";
 import { parseEstimateQuery } from "~/storefront/delivery-estimate";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
 import { formatCutoff, parseStorefrontForm, WEEKDAY_NAMES } from "~/storefront/storefront-form";
-import { getStorefrontSettings, saveStorefrontSettings } from "~/storefront/storefront-settings.server";
+import { getShopOverview } from "~/shopify/shop.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { getStorefrontSettings, rememberPrimaryDomain, saveStorefrontSettings } from "~/storefront/storefront-settings.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const settings = await getStorefrontSettings(session.shop);
+  // Tracking links on the shop's domain use its primary domain, which only an admin session can read: kept here.
+  // Shopify busy or down: the page still opens, with the domain last read.
+  const primaryDomain = await getShopOverview(shopAdmin(session.shop, admin)).then(
+    (overview) => overview.primaryDomain.host,
+    () => null,
+  );
+  if (primaryDomain && (await rememberPrimaryDomain(session.shop, primaryDomain, settings))) settings.primaryDomainHost = primaryDomain.toLowerCase();
   const pincode = new URL(request.url).searchParams.get("preview");
   let preview = null;
   if (pincode !== null) {
@@ -31,6 +40,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       defaultWeightGrams: String(settings.defaultWeightGrams),
       trackOnShopDomain: settings.trackOnShopDomain,
       proxyPathPrefix: settings.proxyPathPrefix,
+      trackingHost: settings.primaryDomainHost ?? session.shop,
     },
     preview,
   });
@@ -79,12 +89,12 @@ function Weekdays({ closed, error }: { closed: number[]; error?: string }) {
 }
 
 export default function StorefrontSettings() {
-  const { shop, settings, preview } = useLoaderData<typeof loader>();
+  const { settings, preview } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const busy = useNavigation().state !== "idle";
   const [pincode, setPincode] = useState(preview?.ok ? preview.answer.pincode : (preview?.pincode ?? ""));
-  const trackingBase = settings.proxyPathPrefix ? `https://${shop}${settings.proxyPathPrefix}/track/` : null;
+  const trackingBase = settings.proxyPathPrefix ? `https://${settings.trackingHost}${settings.proxyPathPrefix}/track/` : null;
 
   return (
     <Page title="Storefront" subtitle="What shoppers see before they buy and after they ship" backAction={{ content: "Settings", url: "/app/settings" }}>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/shopify.server";
+import { forStorefront } from "~/shopify/storefront-sessions.server";
 import { proxyPathOf } from "~/storefront/app-proxy";
 import { parseEstimateQuery, storefrontLanguage, storefrontStrings } from "~/storefront/delivery-estimate";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
@@ -17,7 +18,7 @@ const answer = (status: number, body: unknown, cacheControl = "no-store") =>
  * 404 here, since the library hands such a request through.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.public.appProxy(request);
+  const { session } = await forStorefront(() => authenticate.public.appProxy(request));
   const params = new URL(request.url).searchParams;
   if (!session) {
     const language = storefrontLanguage(params.get("locale"));

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
+import { forStorefront } from "~/shopify/storefront-sessions.server";
 import { proxyPathOf } from "~/storefront/app-proxy";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
 import { renderShopTracking, renderShopTrackingNotFound } from "~/storefront/shop-tracking.server";
@@ -20,7 +21,7 @@ const shopLookupLimiter = createLookupLimiter({ limits: { limit: 600, windowMs: 
  * uninstalled shop): 404.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session, liquid } = await authenticate.public.appProxy(request);
+  const { session, liquid } = await forStorefront(() => authenticate.public.appProxy(request));
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
   if (!session) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

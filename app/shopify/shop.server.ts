@@ -10,6 +10,9 @@ const SHOP_QUERY = adminDocument<ShopOverviewQuery, ShopOverviewQueryVariables>(
       myshopifyDomain
       ianaTimezone
       currencyCode
+      primaryDomain {
+        host
+      }
     }
   }
 `
@@ -20,6 +23,8 @@ export interface ShopOverview {
   myshopifyDomain: string;
   ianaTimezone: string;
   currencyCode: string;
+  /** The shop's own domain when it has one, else its myshopify domain. */
+  primaryDomain: { host: string };
 }
 
 export async function getShopOverview(admin: ShopAdmin): Promise<ShopOverview> {

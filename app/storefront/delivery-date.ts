@@ -73,6 +73,15 @@ export function deliveryWindow(now: Date, calendar: DispatchCalendar, courierDay
 }
 
 /** "Thu, 27 Nov" in the shopper's language, for a YYYY-MM-DD date. */
+// Building a DateTimeFormat costs far more than formatting with one; every storefront answer formats a date.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function formatDeliveryDate(isoDate: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+    // Locales come from a short fixed list; the bound only guards against a caller passing shoppers' own.
+    if (dayFormats.size < 20) dayFormats.set(locale, format);
+  }
+  return format.format(new Date(`${isoDate}T00:00:00Z`));
 }

@@ -1,11 +1,14 @@
 import type { ShopSettings, StorefrontSettings } from "@prisma/client";
 import { describeError } from "~/logging.server";
-import { courierClientFor, courierCredentialsOf, defaultWarehouseIdOf, getShopSettings } from "~/settings/shop-settings.server";
+import { courierClientFor, courierCredentialsOf, defaultWarehouseIdOf, getShopSettings, presetsOf } from "~/settings/shop-settings.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { unauthenticated } from "~/shopify.server";
 import type { CourierClient } from "~/shipping/client.server";
 import type { RateRequestInput } from "~/shipping/contract";
 import { createAnswerCache, type AnswerCacheOptions } from "./answer-cache";
 import { offAnswer, toEstimateAnswer, toRouteQuote, weightBandOf, type EstimateAnswer, type EstimateQuery, type RouteQuote } from "./delivery-estimate";
 import { getStorefrontSettings, noteProxyPath } from "./storefront-settings.server";
+import { variantGrams } from "./variant-weight.server";
 
 export interface ShopStorefront {
   settings: ShopSettings;
@@ -15,6 +18,8 @@ export interface ShopStorefront {
 export interface DeliveryEstimatesOptions {
   clientFor?: (settings: ShopSettings) => CourierClient;
   loadShop?: (shop: string) => Promise<ShopStorefront>;
+  /** A product variant's weight in grams, as Shopify has it (null: none); read through the shop's offline session. */
+  variantWeight?: (shop: string, variantGid: string) => Promise<number | null>;
   now?: () => Date;
   /** Routes × weight bands kept, across all shops (a few hundred bytes each). */
   maxQuotes?: number;
@@ -26,6 +31,19 @@ export interface DeliveryEstimatesOptions {
 
 /** The value quoted for: cash-on-delivery charges depend on it, the serviceability and days the estimate uses do not. */
 const NOMINAL_AMOUNT_RUPEES = 1_000;
+
+const readVariantWeight = async (shop: string, variantGid: string) => variantGrams(shopAdmin(shop, (await unauthenticated.admin(shop)).admin), variantGid);
+
+// The boxes are stored as JSON: read once per cached copy of the settings, not per shopper.
+const sortedBoxes = new WeakMap<ShopSettings, ReturnType<typeof presetsOf>>();
+
+/** The box a parcel of this weight goes in: the smallest of the merchant's boxes that takes it, else the default one. */
+function boxFor(settings: ShopSettings, grams: number): { length: number; breadth: number; height: number } {
+  let boxes = sortedBoxes.get(settings);
+  if (!boxes) sortedBoxes.set(settings, (boxes = presetsOf(settings).sort((a, b) => a.maxWeightKg - b.maxWeightKg)));
+  const preset = boxes.find((candidate) => candidate.maxWeightKg * 1000 >= grams);
+  return preset ?? { length: settings.packageLength, breadth: settings.packageBreadth, height: settings.packageHeight };
+}
 
 const loadShopStorefront = async (shop: string): Promise<ShopStorefront> => {
   const [settings, storefront] = await Promise.all([getShopSettings(shop), getStorefrontSettings(shop)]);
@@ -49,8 +67,27 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
   const pickupPincodes = createAnswerCache<number>(cacheOptions({ freshMs: 3_600_000 }));
   // Settings change rarely and are saved in the admin: a minute's delay on other processes is fine (this one forgets at once).
   const shops = createAnswerCache<ShopStorefront>(cacheOptions({ freshMs: options.shopFreshMs ?? 30_000, retryAfterMs: 5_000 }));
-
   const reported = new WeakSet<object>();
+  // A variant's weight changes when the merchant edits the product: an hour's delay is fine for an estimate.
+  const variantWeights = createAnswerCache<number | null>(cacheOptions({ freshMs: 3_600_000 }));
+  const variantWeight = options.variantWeight ?? readVariantWeight;
+
+  /** The weight to quote: the page's, else the variant's in Shopify, else the shop's default; Shopify down: the default. */
+  async function gramsFor(shop: string, query: EstimateQuery, defaultGrams: number): Promise<number> {
+    if (query.grams !== null) return query.grams;
+    if (!query.variantId) return defaultGrams;
+    const variantId = query.variantId;
+    try {
+      return (await variantWeights.get(`${shop}|${variantId}`, () => variantWeight(shop, variantId))).value ?? defaultGrams;
+    } catch (error) {
+      // Once per failure: the cache hands the same failure to every caller within its retry window.
+      const seen = typeof error === "object" && error !== null && reported.has(error);
+      if (!seen) console.warn(`Delivery estimate for ${shop}: a variant's weight could not be read (${describeError(error)})`);
+      if (typeof error === "object" && error !== null) reported.add(error);
+      return defaultGrams;
+    }
+  }
+
 
   async function quoteRoute(client: CourierClient, request: RateRequestInput): Promise<RouteQuote> {
     const codQuote = await client.calculateRate({ ...request, payment_mode: "cod" });
@@ -75,20 +112,21 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       const client = clientFor(settings);
       try {
         const pickup = (await pickupPincodes.get(`${shop}|${warehouseId}`, async () => (await client.getWarehouse(warehouseId)).pincode)).value;
-        const band = weightBandOf(query.grams ?? storefront.defaultWeightGrams);
+        const band = weightBandOf(await gramsFor(shop, query, storefront.defaultWeightGrams));
+        const box = boxFor(settings, band);
         const request: RateRequestInput = {
           shipment_type: "forward",
           payment_mode: "cod",
           pickup,
           delivery: Number(query.pincode),
-          length: settings.packageLength,
-          breadth: settings.packageBreadth,
-          height: settings.packageHeight,
+          length: box.length,
+          breadth: box.breadth,
+          height: box.height,
           actual_weight: band / 1000,
           amount: NOMINAL_AMOUNT_RUPEES,
         };
         const quote = await quotes.get(`${shop}|${pickup}>${query.pincode}|${band}`, () => quoteRoute(client, request));
-        return toEstimateAnswer({ query, quote: quote.value, settings: estimateSettings, now: now(), fresh: quote.fresh });
+        return { ...toEstimateAnswer({ query, quote: quote.value, settings: estimateSettings, now: now(), fresh: quote.fresh }), weightGrams: band };
       } catch (error) {
         // The courier is down (or refused the route) and nothing was cached for it: the shopper checks at checkout.
         // Once per failure: the cache hands the same failure to every caller within its retry window.
@@ -113,6 +151,7 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       shops.forget(shop);
       quotes.forget(`${shop}|`);
       pickupPincodes.forget(`${shop}|`);
+      variantWeights.forget(`${shop}|`);
     },
 
     stats() {

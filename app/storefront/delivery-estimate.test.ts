@@ -19,7 +19,13 @@ describe("estimate query", () => {
   const parse = (query: string) => parseEstimateQuery(new URLSearchParams(query));
 
   it("reads a PIN code with spaces, the weight, the value and the language", () => {
-    expect(parse("pincode=560 038&grams=750&amount=129900&locale=hi-IN")).toEqual({ ok: true, query: { pincode: "560038", grams: 750, amountPaise: 129_900, language: "hi" } });
+    expect(parse("pincode=560 038&grams=750&amount=129900&locale=hi-IN")).toEqual({ ok: true, query: { pincode: "560038", grams: 750, amountPaise: 129_900, language: "hi", variantId: null } });
+  });
+
+  it("reads a product variant by its id or its gid, as the variant's gid", () => {
+    for (const variant of ["44001002", "gid://shopify/ProductVariant/44001002"]) {
+      expect(parse(`pincode=560038&variant=${encodeURIComponent(variant)}`)).toMatchObject({ ok: true, query: { variantId: "gid://shopify/ProductVariant/44001002" } });
+    }
   });
 
   it.each([

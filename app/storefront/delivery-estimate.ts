@@ -32,6 +32,8 @@ export interface EstimateQuery {
   grams: number | null;
   /** The value of what the shopper is looking at (a variant's price, the cart's total), for the COD limit. */
   amountPaise: number | null;
+  /** The product variant looked at (`gid://shopify/ProductVariant/…`): its weight in Shopify, when `grams` is not given. */
+  variantId?: string | null;
   language: StorefrontLanguage;
 }
 
@@ -39,7 +41,7 @@ export type EstimateQueryResult = { ok: true; query: EstimateQuery } | { ok: fal
 
 const WHOLE_NUMBER = /^\d{1,10}$/;
 
-/** Reads `pincode`, `grams`, `amount` and `locale` from the query; a mistake is named in the shopper's language. */
+/** Reads `pincode`, `grams`, `amount`, `variant` and `locale` from the query; a mistake is named in the shopper's language. */
 export function parseEstimateQuery(params: URLSearchParams): EstimateQueryResult {
   const language = storefrontLanguage(params.get("locale")?.slice(0, 16));
   const t = STRINGS[language].errors;
@@ -57,7 +59,14 @@ export function parseEstimateQuery(params: URLSearchParams): EstimateQueryResult
   if (grams === undefined) return { ok: false, field: "grams", message: t.grams, language };
   const amountPaise = number("amount", MAX_AMOUNT_PAISE);
   if (amountPaise === undefined) return { ok: false, field: "amount", message: t.amount, language };
-  return { ok: true, query: { pincode: rawPincode, grams, amountPaise, language } };
+  const rawVariant = params.get("variant");
+  let variantId: string | null = null;
+  if (rawVariant !== null && rawVariant !== "") {
+    const id = /^(?:gid:\/\/shopify\/ProductVariant\/)?([1-9]\d{0,18})$/.exec(rawVariant.slice(0, 64))?.[1];
+    if (!id) return { ok: false, field: "variant", message: t.variant, language };
+    variantId = `gid://shopify/ProductVariant/${id}`;
+  }
+  return { ok: true, query: { pincode: rawPincode, grams, amountPaise, language, variantId } };
 }
 
 /**
@@ -112,6 +121,8 @@ export interface EstimateAnswer {
   codMessage: string | null;
   /** False when the courier's answer is older than the cache keeps answers fresh (it is being refreshed). */
   fresh: boolean;
+  /** The weight quoted for, in grams: the upper end of the parcel's weight band (absent when nothing was quoted). */
+  weightGrams?: number;
 }
 
 const formatRupees = (paise: number, language: StorefrontLanguage) =>

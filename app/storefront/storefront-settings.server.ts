@@ -23,6 +23,7 @@ export function defaultStorefrontSettings(shop: string): StorefrontSettings {
     trackOnShopDomain: false,
     proxyPathPrefix: null,
     proxyPathSeenAt: null,
+    primaryDomainHost: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -54,16 +55,31 @@ export async function noteProxyPath(shop: string, pathPrefix: string, known: Pic
   return true;
 }
 
+/** A host name as Shopify gives a shop's domain: letters, digits, dots and dashes, nothing else. */
+const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * Records the shop's primary domain as the admin's Shopify session just read it (the Storefront page does), so
+ * tracking links written later, in a booking with no page open, are on the domain shoppers know. Written only
+ * when it changed; a host that is not one is ignored.
+ */
+export async function rememberPrimaryDomain(shop: string, host: string, known: Pick<StorefrontSettings, "primaryDomainHost"> | null): Promise<boolean> {
+  const clean = host.trim().toLowerCase();
+  if (!HOST.test(clean) || known?.primaryDomainHost === clean) return false;
+  await prisma.storefrontSettings.upsert({ where: { shop }, create: { shop, primaryDomainHost: clean }, update: { primaryDomainHost: clean } });
+  return true;
+}
+
 /**
  * The tracking link to write on a new fulfillment when the merchant chose the shop's own domain and Dakiya has
- * seen the store's proxy path: `https://{shop}{path}/track/{awb}?token=…` (Shopify sends the myshopify domain on to
- * the shop's primary domain). The token is the one of the courier's own link when it has one, else a new random
+ * seen the store's proxy path: `https://{primary domain}{path}/track/{awb}?token=…`, on the shop's primary domain
+ * as last read (the myshopify domain until then, which Shopify sends on to the primary one). The token is the one of the courier's own link when it has one, else a new random
  * one: whoever holds the link sees the parcel's details, a number typed or guessed only its stage. Null otherwise:
  * the courier's link stands.
  */
 export async function shopDomainTrackingUrl(shop: string, awb: string, courierTrackingUrl?: string | null): Promise<string | null> {
-  const settings = await prisma.storefrontSettings.findUnique({ where: { shop }, select: { trackOnShopDomain: true, proxyPathPrefix: true } });
+  const settings = await prisma.storefrontSettings.findUnique({ where: { shop }, select: { trackOnShopDomain: true, proxyPathPrefix: true, primaryDomainHost: true } });
   if (!settings?.trackOnShopDomain || !settings.proxyPathPrefix) return null;
   const token = trackingLinkTokenOf(courierTrackingUrl) ?? randomBytes(16).toString("base64url");
-  return `https://${shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}?${TRACKING_LINK_TOKEN_PARAM}=${token}`;
+  return `https://${settings.primaryDomainHost ?? shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}?${TRACKING_LINK_TOKEN_PARAM}=${token}`;
 }

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { LOCAL_DEFAULTS } from "~/config.server";
@@ -6,6 +8,7 @@ import { SERVICE_STATUS } from "~/shipping/status";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { JOURNEY_ORDERS, PLACED_ORDERS } from "../../store/journey-plan";
 import { SEED_SHOP, seedShop } from "../../store/seed";
+import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
 import { walkTheAdmin } from "./support/admin";
 import { startDemo } from "./support/demo";
 
@@ -82,6 +85,34 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
       if (!address) continue;
       for (const personal of [address.name, address.address1, address.phone?.replace(/^\+91[\s-]?/, "")]) if (personal) expect(output).not.toContain(personal);
     }
+  });
+
+  it("ends the day by printing its labels and each pickup's manifest, and says where the files are", () => {
+    const output = walk.demo.output();
+    const { documentsDir } = walk.demo;
+    expect(output).toContain(`The day's labels and pickup manifests, ready to print, are in ${documentsDir}:`);
+    const files = readdirSync(documentsDir).sort();
+    for (const file of files) expect(output).toContain(`  · ${file}`);
+    const labels = files.filter((file) => file.startsWith("labels-"));
+    const manifests = files.filter((file) => file.startsWith("manifest-"));
+    expect(labels).toHaveLength(1);
+    expect(manifests.length).toBeGreaterThan(0);
+    expect(output).toMatch(new RegExp(`✓ The day's ${awbsAfterTheDay.size} shipping labels, printed from the Shipments page: `));
+
+    // One label a page, each with its awb in words and as a barcode a scanner reads.
+    const labelPdf = readFileSync(path.join(documentsDir, labels[0]!));
+    const pages = pdfPages(labelPdf);
+    const barcodes = pdfBarcodes(labelPdf, { dpi: 150 });
+    expect(pages).toHaveLength(awbsAfterTheDay.size);
+    for (const awb of awbsAfterTheDay.values()) {
+      const page = pages.findIndex((text) => text.includes(awb));
+      expect(page, `the label of awb ${awb}`).toBeGreaterThan(-1);
+      expect(barcodes[page]).toContain(awb);
+    }
+    // The manifests list every booked shipment once, between them.
+    const listed = manifests.map((file) => pdfPages(readFileSync(path.join(documentsDir, file))).join("\n"));
+    for (const awb of awbsAfterTheDay.values()) expect(listed.filter((text) => text.includes(awb))).toHaveLength(1);
+    expect(listed.join("\n")).toMatch(/Signature/i);
   });
 
   it("ships the held order by hand: settings, orders to ship, rates, book, Shopify's fulfillment, delivered in the admin and on the tracking page", async () => {
@@ -194,6 +225,9 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
     const rows = finalTable(output);
     for (const [order, awb] of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
+    // The day's end prints only what the first day left: never a label or a manifest line of its shipments again.
+    const printedAgain = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    for (const awb of awbsAfterTheDay.values()) expect(printedAgain.filter((text) => text.includes(awb))).toHaveLength(2);
     // Shipped by hand since, the held order is delivered and still counted as held by the rules.
     expect(rows.find((row) => row.order === HELD)!.line).toMatch(/Rule 1 'Expensive orders' → hold for review .*Delivered$/);
   });

@@ -135,6 +135,27 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
     });
   });
 
+  it("shows the cart's estimate for the whole cart, from the optional cart block", async () => {
+    const { page, step } = await shopperPage("storefront-cart-en", DESKTOP);
+    await step("the cart page, with the block below the total", async () => {
+      await page.goto(demo.adminUrl.replace(/\/admin$/, "/cart"));
+      await page.getByRole("heading", { level: 1, name: "Your cart" }).waitFor();
+      await page.waitForLoadState("load");
+    });
+    await step("the date for a PIN code, quoted for the cart's weight and total", async () => {
+      const asked = page.waitForRequest((request) => new URL(request.url()).pathname === "/apps/dakiya/delivery-estimate");
+      await page.getByLabel("Check delivery to your PIN code").fill("560038");
+      await page.getByRole("button", { name: "Check", exact: true }).click();
+      const query = new URL((await asked).url()).searchParams;
+      // One kurta (450 g, ₹1,299) and one diya set (1,200 g, ₹2,499).
+      expect(query.get("grams")).toBe("1650");
+      expect(query.get("amount")).toBe("379800");
+      await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toMatch(/^Delivered by \w{3}, \d{1,2} \w{3}$/);
+      expect(await codLine(page).textContent()).toBe("Cash on delivery available");
+      expect(await layoutShift(page)).toBeLessThan(NO_LAYOUT_SHIFT);
+    });
+  });
+
   it("shows a phone shopper in Hindi the date, with no layout shift", async () => {
     const { page, step } = await shopperPage("storefront-phone-hi", PHONE);
     await step("the product page in Hindi", async () => {

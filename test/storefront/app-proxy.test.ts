@@ -77,6 +77,28 @@ describe("the delivery estimate through the app proxy", () => {
     expect((await estimate(shopperRequest("/delivery-estimate?pincode=560038&grams=-1"))).status).toBe(400);
   });
 
+  it("quotes a product variant at its weight in Shopify, and names a malformed variant", async () => {
+    const weightFor = async (query: string) => {
+      const response = await estimate(shopperRequest(`/delivery-estimate?pincode=560038${query}`));
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { weightGrams: number }).weightGrams;
+    };
+    // The diya set weighs 1,200 g in Shopify: quoted in the band up to 2 kg, by its id or its gid.
+    expect(await weightFor("&variant=4400102")).toBe(2_000);
+    expect(await weightFor(`&variant=${encodeURIComponent("gid://shopify/ProductVariant/4400102")}`)).toBe(2_000);
+    // The page's own weight comes first; a variant with no weight, or none of this shop's, gets the shop's default.
+    expect(await weightFor("&variant=4400102&grams=450")).toBe(500);
+    expect(await weightFor("&variant=4400103")).toBe(500);
+    expect(await weightFor("&variant=4409999")).toBe(500);
+    for (const variant of ["abc", "0", "-44001002", "gid://shopify/Product/44001002", "1".repeat(25)]) {
+      const response = await estimate(shopperRequest(`/delivery-estimate?pincode=560038&variant=${encodeURIComponent(variant)}`));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "invalid", field: "variant", message: "The variant must be a Shopify product variant's id, for example 44001001" });
+    }
+    const hindi = await estimate(shopperRequest("/delivery-estimate?pincode=560038&variant=abc&locale=hi"));
+    expect((await hindi.json()).message).toContain("वेरिएंट");
+  });
+
   it("answers 404 for a shop Dakiya has no session for", async () => {
     const response = await estimate(shopperRequest("/delivery-estimate?pincode=560038", { shop: uniqueShop("never-installed") }));
     expect(response.status).toBe(404);

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
+import { loader as storefrontPageLoader } from "~/routes/app.storefront";
 import { loader as shopTrackLoader } from "~/routes/proxy.track.$awb";
 import { loader as trackLoader } from "~/routes/track.$awb";
 import { saveStorefrontSettings, shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
@@ -103,6 +104,12 @@ describe("tracking on the shop's own domain", () => {
     const [first, second] = [await shopDomainTrackingUrl(store.domain, AWB, "https://courier.example/t/1"), await shopDomainTrackingUrl(store.domain, AWB, null)];
     expect(first).toMatch(new RegExp(`^https://${store.domain.replace(/\./g, "\\.")}/a/parcel/track/${AWB}\\?token=[A-Za-z0-9_-]{22}$`));
     expect(second).not.toBe(first);
+
+    // The shop has its own domain: the Storefront page reads it from Shopify, and links are written on it from then.
+    store.shop.primaryDomainHost = "chai-point.example.in";
+    const page = (await (await storefrontPageLoader({ request: store.adminRequest("/app/storefront"), params: {}, context: {} })).json()) as { settings: { trackingHost: string } };
+    expect(page.settings.trackingHost).toBe("chai-point.example.in");
+    expect(await shopDomainTrackingUrl(store.domain, AWB, `${getConfig().SHOPIFY_APP_URL}/track/${AWB}?token=${TOKEN}`)).toBe(`https://chai-point.example.in/a/parcel/track/${AWB}?token=${TOKEN}`);
     const appPage = await responseOf(() => trackLoader({ request: new Request(`${getConfig().SHOPIFY_APP_URL}/track/${AWB}`), params: { awb: AWB }, context: { clientAddress: `10.9.${randomInt(250)}.${randomInt(250)}` } }) as Promise<Response>);
     expect(appPage.status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -55,6 +55,14 @@ export function pdfFonts(pdf: Buffer): string[] {
       .map((line) => line.split(/\s+/)[0]!)
       .filter(Boolean),
   );
+}
+
+/** The first page rasterised in grey (a PGM image's bytes), to compare how two documents look on paper. */
+export function pdfRaster(pdf: Buffer, dpi = 150): Buffer {
+  return withFile(pdf, (file, dir) => {
+    run("pdftoppm", ["-r", String(dpi), "-gray", "-f", "1", "-l", "1", "-singlefile", file, path.join(dir, "page")]);
+    return readFileSync(path.join(dir, "page.pgm"));
+  });
 }
 
 /** Rasterises each page (or one region of a page, in points) and decodes every barcode a scanner finds there. */

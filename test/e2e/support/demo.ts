@@ -11,6 +11,8 @@ export interface Demo {
   appUrl: string;
   /** The demo's database, for a test to wait on the app's background work. */
   databaseUrl: string;
+  /** Where the day's end writes its labels and manifests (DEMO_OUTPUT_DIR). */
+  documentsDir: string;
   /** Everything the demo printed so far: the first place to look when a page answers 500. */
   output(): string;
   stop(): Promise<void>;
@@ -50,7 +52,11 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
   const storePort = appPort + 1;
   const database = await createDatabase(`${name}_${worker}`, { replace: !resume });
   const storeState = path.join(TEST_DB_DIR, `${name}_${worker}-store.json`);
-  if (!resume) rmSync(storeState, { force: true });
+  const documentsDir = path.join(TEST_DB_DIR, `${name}_${worker}-documents`);
+  if (!resume) {
+    rmSync(storeState, { force: true });
+    rmSync(documentsDir, { recursive: true, force: true });
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     // Not production: the Shopify library's requests are redirected to the local store only outside production.
@@ -61,6 +67,7 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
     SHOPIFY_APP_URL: `http://localhost:${appPort}`,
     DEMO_EXTRA_ORDERS: String(extraOrders),
     DEMO_STORE_STATE: journey ? storeState : "",
+    DEMO_OUTPUT_DIR: documentsDir,
     ...(restoreRate ? { STORE_RESTORE_RATE: String(restoreRate) } : {}),
   };
   // The demo's own local defaults, not the unit tests' values.
@@ -90,6 +97,7 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
     adminUrl: `http://localhost:${storePort}/admin`,
     appUrl: `http://localhost:${appPort}`,
     databaseUrl: database,
+    documentsDir,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;

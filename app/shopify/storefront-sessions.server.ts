@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Session } from "@shopify/shopify-api";
+import type { SessionStorage } from "@shopify/shopify-app-session-storage";
+
+/**
+ * Storefront requests (the app proxy) outnumber the admin's by orders of magnitude, and each one makes the Shopify
+ * library read the shop's offline session from the database only to learn that the shop is installed: at storefront
+ * load that read was the largest single cost of an estimate answered from memory. Inside `forStorefront`, a
+ * shop's offline session is kept for a few seconds; everywhere else (the admin, webhooks, jobs) every read goes to
+ * the database. A session stored or deleted by this process is forgotten at once; another process's uninstall
+ * reaches this one's storefront answers within the time to live (an uninstall deletes the rows directly, so also
+ * in this process: the shop's storefront answers stop within seconds, its admin and jobs at once).
+ */
+const storefrontScope = new AsyncLocalStorage<true>();
+
+export const STOREFRONT_SESSION_TTL_MS = 5_000;
+const MAX_CACHED = 10_000;
+
+/** Runs `work` (the library's app proxy check) with offline sessions read through the short-lived cache. */
+export function forStorefront<T>(work: () => Promise<T>): Promise<T> {
+  return storefrontScope.run(true, work);
+}
+
+const isOfflineId = (id: string) => id.startsWith("offline_");
+
+export function withStorefrontSessionCache(inner: SessionStorage, { ttlMs = STOREFRONT_SESSION_TTL_MS, now = () => Date.now() } = {}): SessionStorage {
+  const cached = new Map<string, { session: Session | undefined; until: number }>();
+  const forget = (id: string) => cached.delete(id);
+  return {
+    async loadSession(id) {
+      if (!storefrontScope.getStore() || !isOfflineId(id)) return inner.loadSession(id);
+      const hit = cached.get(id);
+      if (hit && hit.until > now()) return hit.session;
+      const session = await inner.loadSession(id);
+      if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value!);
+      cached.delete(id);
+      cached.set(id, { session, until: now() + ttlMs });
+      return session;
+    },
+    async storeSession(session) {
+      forget(session.id);
+      const stored = await inner.storeSession(session);
+      forget(session.id);
+      return stored;
+    },
+    async deleteSession(id) {
+      forget(id);
+      return inner.deleteSession(id);
+    },
+    async deleteSessions(ids) {
+      for (const id of ids) forget(id);
+      return inner.deleteSessions(ids);
+    },
+    findSessionsByShop: (shop) => inner.findSessionsByShop(shop),
+  };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "StorefrontSettings" ADD COLUMN     "primaryDomainHost" TEXT;
+

@@ -1,0 +1,103 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * The local admin's Print menu, as Shopify's admin builds it: every app extension that declares a print-action
+ * target for the page is an entry, named by its `name` (from its English locale). Choosing it runs the
+ * extension's own built bundle (extensions/{handle}/dist, `npm run build`) in a frame, with a small `shopify`
+ * global standing in for the admin's (the selected resource, translations, and a `fetch` that resolves relative
+ * addresses against the app URL and adds the admin's session token). The menu then reads the `src` the extension
+ * set on `s-admin-print-action` and loads that document with the session token, as the admin's print preview
+ * does (store/admin-print-menu.js).
+ */
+
+export const ORDER_PRINT_TARGET = "admin.order-details.print-action.render";
+export const PRINT_MENU_SCRIPT_PATH = "/__shell/print-menu.js";
+const HOST_PREFIX = "/__shell/extensions/";
+
+const PRINT_MENU_SCRIPT = readFileSync(new URL("./admin-print-menu.js", import.meta.url), "utf8");
+
+export interface PrintAction {
+  handle: string;
+  target: string;
+  /** The menu entry, in English. */
+  name: string;
+  messages: Record<string, string>;
+}
+
+const EXTENSIONS_DIR = path.resolve("extensions");
+
+/** The print actions the app's extensions declare for `target`, read from their shopify.extension.toml. */
+export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAction[] {
+  if (!existsSync(root)) return [];
+  const actions: PrintAction[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const toml = path.join(root, entry.name, "shopify.extension.toml");
+    if (!entry.isDirectory() || !existsSync(toml)) continue;
+    const text = readFileSync(toml, "utf8");
+    const handle = /^\s*handle\s*=\s*"([\w-]+)"/m.exec(text)?.[1];
+    const targets = [...text.matchAll(/^\s*target\s*=\s*"([\w.-]+)"/gm)].map((match) => match[1]);
+    if (!handle || !targets.includes(target)) continue;
+    const locale = path.join(root, entry.name, "locales", "en.default.json");
+    const messages = existsSync(locale) ? (JSON.parse(readFileSync(locale, "utf8")) as Record<string, string>) : {};
+    actions.push({ handle, target, name: messages.name ?? handle, messages });
+  }
+  return actions.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Data for a script element: JSON that cannot close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+/** The frame an extension runs in: the admin's `shopify` global, then the extension's bundle. */
+function hostPage(action: PrintAction, { shop, appUrl, selectedGid }: { shop: string; appUrl: string; selectedGid: string }): string {
+  const config = { shop, appUrl, target: action.target, selected: [{ id: selectedGid }], messages: action.messages };
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${action.name.replace(/[<&]/g, "")}</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:8px;color:#303030} s-admin-print-action,s-banner,s-text{display:block}</style>
+<script>(() => {
+  const config = ${scriptJson(config)};
+  const appOrigin = new URL(config.appUrl).origin;
+  const nativeFetch = window.fetch.bind(window);
+  const idToken = () => nativeFetch("/__shell/session-token?shop=" + encodeURIComponent(config.shop), { cache: "no-store" }).then((response) => response.text());
+  // The admin's fetch for extensions: relative addresses go to the app, which gets the session token.
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url, config.appUrl);
+    if (url.origin !== appOrigin) return nativeFetch(input, init);
+    const headers = new Headers(init.headers);
+    headers.set("Authorization", "Bearer " + (await idToken()));
+    return nativeFetch(url, { ...init, headers });
+  };
+  const translate = (key, values) => String(config.messages[key] ?? key).replace(/\\{\\{\\s*(\\w+)\\s*\\}\\}/g, (_, name) => (values && values[name] !== undefined ? String(values[name]) : ""));
+  window.shopify = {
+    extension: { target: config.target },
+    data: { selected: config.selected },
+    i18n: { translate, locale: "en" },
+    auth: { idToken },
+    extend(target, run) {
+      if (target === config.target) void run();
+    },
+  };
+})();</script>
+<script src="${HOST_PREFIX}${action.handle}/bundle.js" defer></script>
+</head><body></body></html>`;
+}
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/** Serves the menu's script, each print action's frame and its built bundle; null for other addresses. */
+export function servePrintActions(request: Request, { shop, appUrl }: { shop: string; appUrl: string }): Response | null {
+  const url = new URL(request.url);
+  if (url.pathname === PRINT_MENU_SCRIPT_PATH) return new Response(PRINT_MENU_SCRIPT, { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+  if (!url.pathname.startsWith(HOST_PREFIX)) return null;
+  const match = /^([\w-]+)\/(frame|bundle\.js)$/.exec(url.pathname.slice(HOST_PREFIX.length));
+  const target = url.searchParams.get("target") ?? ORDER_PRINT_TARGET;
+  const action = match && printActionsFor(target).find((candidate) => candidate.handle === match[1]);
+  if (!match || !action) return notFound();
+  if (match[2] === "bundle.js") {
+    const bundle = path.join(EXTENSIONS_DIR, action.handle, "dist", `${action.handle}.js`);
+    if (!existsSync(bundle)) return new Response(`The extension ${action.handle} is not built: run npm run build`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response(readFileSync(bundle), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
+  }
+  const selectedGid = url.searchParams.get("selected") ?? "";
+  if (!/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(selectedGid)) return new Response("selected must be an order's gid", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(hostPage(action, { shop, appUrl, selectedGid }), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
