@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/shopify.server";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { forStorefront } from "~/shopify/storefront-sessions.server";
 import { proxyPathOf } from "~/storefront/app-proxy";
 import { parseEstimateQuery, storefrontLanguage, storefrontStrings } from "~/storefront/delivery-estimate";
@@ -18,7 +19,7 @@ const answer = (status: number, body: unknown, cacheControl = "no-store") =>
  * 404 here, since the library hands such a request through.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await forStorefront(() => authenticate.public.appProxy(request));
+  const { session, admin } = await forStorefront(() => authenticate.public.appProxy(request));
   const params = new URL(request.url).searchParams;
   if (!session) {
     const language = storefrontLanguage(params.get("locale"));
@@ -29,6 +30,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
   const proxyPath = proxyPathOf(params);
   if (proxyPath) await deliveryEstimates.noteProxyPath(session.shop, proxyPath);
-  const estimate = await deliveryEstimates.estimate(session.shop, parsed.query);
+  const estimate = await deliveryEstimates.estimate(session.shop, parsed.query, { admin: admin ? shopAdmin(session.shop, admin) : undefined });
   return answer(200, { ...estimate, proxyPath }, estimate.status === "unavailable" ? "no-store" : BROWSER_CACHE);
 };

@@ -1,8 +1,7 @@
 import type { ShopSettings, StorefrontSettings } from "@prisma/client";
 import { describeError } from "~/logging.server";
 import { courierClientFor, courierCredentialsOf, defaultWarehouseIdOf, getShopSettings, presetsOf } from "~/settings/shop-settings.server";
-import { shopAdmin } from "~/shopify/admin-graphql.server";
-import { unauthenticated } from "~/shopify.server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import type { CourierClient } from "~/shipping/client.server";
 import type { RateRequestInput } from "~/shipping/contract";
 import { createAnswerCache, type AnswerCacheOptions } from "./answer-cache";
@@ -31,8 +30,6 @@ export interface DeliveryEstimatesOptions {
 
 /** The value quoted for: cash-on-delivery charges depend on it, the serviceability and days the estimate uses do not. */
 const NOMINAL_AMOUNT_RUPEES = 1_000;
-
-const readVariantWeight = async (shop: string, variantGid: string) => variantGrams(shopAdmin(shop, (await unauthenticated.admin(shop)).admin), variantGid);
 
 // The boxes are stored as JSON: read once per cached copy of the settings, not per shopper.
 const sortedBoxes = new WeakMap<ShopSettings, ReturnType<typeof presetsOf>>();
@@ -70,13 +67,14 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
   const reported = new WeakSet<object>();
   // A variant's weight changes when the merchant edits the product: an hour's delay is fine for an estimate.
   const variantWeights = createAnswerCache<number | null>(cacheOptions({ freshMs: 3_600_000 }));
-  const variantWeight = options.variantWeight ?? readVariantWeight;
 
   /** The weight to quote: the page's, else the variant's in Shopify, else the shop's default; Shopify down: the default. */
-  async function gramsFor(shop: string, query: EstimateQuery, defaultGrams: number): Promise<number> {
+  async function gramsFor(shop: string, query: EstimateQuery, defaultGrams: number, admin: ShopAdmin | undefined): Promise<number> {
     if (query.grams !== null) return query.grams;
     if (!query.variantId) return defaultGrams;
     const variantId = query.variantId;
+    // Read with the Admin API client of the request (the app proxy's, on the shop's offline session).
+    const variantWeight = options.variantWeight ?? ((_shop: string, variantGid: string) => (admin ? variantGrams(admin, variantGid) : Promise.resolve(null)));
     try {
       return (await variantWeights.get(`${shop}|${variantId}`, () => variantWeight(shop, variantId))).value ?? defaultGrams;
     } catch (error) {
@@ -101,8 +99,11 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       return (await shops.get(shop, () => loadShop(shop))).value;
     },
 
-    /** `evenWhenOff`: the admin's preview, which shows what shoppers would see before the merchant turns it on. */
-    async estimate(shop: string, query: EstimateQuery, { evenWhenOff = false } = {}): Promise<EstimateAnswer> {
+    /**
+     * `evenWhenOff`: the admin's preview, which shows what shoppers would see before the merchant turns it on.
+     * `admin`: the request's Admin API client, which reads a named variant's weight (none: the shop's default weight).
+     */
+    async estimate(shop: string, query: EstimateQuery, { evenWhenOff = false, admin }: { evenWhenOff?: boolean; admin?: ShopAdmin } = {}): Promise<EstimateAnswer> {
       const { settings, storefront } = await this.shop(shop);
       if (!storefront.estimateEnabled && !evenWhenOff) return offAnswer(query);
       const estimateSettings = { ...storefront, codMaxPaise: storefront.codMaxPaise };
@@ -112,7 +113,7 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       const client = clientFor(settings);
       try {
         const pickup = (await pickupPincodes.get(`${shop}|${warehouseId}`, async () => (await client.getWarehouse(warehouseId)).pincode)).value;
-        const band = weightBandOf(await gramsFor(shop, query, storefront.defaultWeightGrams));
+        const band = weightBandOf(await gramsFor(shop, query, storefront.defaultWeightGrams, admin));
         const box = boxFor(settings, band);
         const request: RateRequestInput = {
           shipment_type: "forward",

@@ -1,10 +1,13 @@
 import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import { adminDocument } from "~/shopify/admin-document";
+import type { StorefrontVariantWeightQuery, StorefrontVariantWeightQueryVariables } from "~/types/admin.generated";
 
 /**
  * A product variant's shipping weight as the merchant entered it in Shopify (the variant's inventory item), for
  * storefronts that name the variant rather than its weight (a headless storefront, say). Needs `read_products`.
  */
-const VARIANT_WEIGHT_QUERY = `#graphql
+const VARIANT_WEIGHT_QUERY = adminDocument<StorefrontVariantWeightQuery, StorefrontVariantWeightQueryVariables>(
+  `#graphql
   query StorefrontVariantWeight($id: ID!) {
     productVariant(id: $id) {
       inventoryItem {
@@ -17,17 +20,14 @@ const VARIANT_WEIGHT_QUERY = `#graphql
       }
     }
   }
-`;
+`
+);
 
 const GRAMS_PER_UNIT: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
 
-interface VariantWeightAnswer {
-  productVariant: { inventoryItem: { measurement: { weight: { unit: string; value: number } | null } | null } | null } | null;
-}
-
 /** The variant's weight in whole grams; null when the shop has no such variant or it has no weight. */
 export async function variantGrams(admin: ShopAdmin, variantGid: string): Promise<number | null> {
-  const answer = await adminGraphql<VariantWeightAnswer>(admin, VARIANT_WEIGHT_QUERY, { id: variantGid });
+  const answer = await adminGraphql(admin, VARIANT_WEIGHT_QUERY, { id: variantGid });
   const weight = answer.productVariant?.inventoryItem?.measurement?.weight;
   const perUnit = weight ? GRAMS_PER_UNIT[weight.unit] : undefined;
   if (!weight || perUnit === undefined || !(weight.value > 0)) return null;
