@@ -84,7 +84,8 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
   });
 }
 
-const ORDER_CANCELLATION_QUERY = adminDocument<OrderCancellationQuery, OrderCancellationQueryVariables>( `#graphql
+const ORDER_CANCELLATION_QUERY = adminDocument<OrderCancellationQuery, OrderCancellationQueryVariables>(
+  `#graphql
   query OrderCancellation($id: ID!) {
     order(id: $id) {
       id

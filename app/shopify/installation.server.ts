@@ -5,7 +5,8 @@ import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
 import { adminDocument } from "./admin-document";
 import type { AppInstallationProbeQuery, AppInstallationProbeQueryVariables } from "~/types/admin.generated";
 
-const INSTALLATION_QUERY = adminDocument<AppInstallationProbeQuery, AppInstallationProbeQueryVariables>( `#graphql
+const INSTALLATION_QUERY = adminDocument<AppInstallationProbeQuery, AppInstallationProbeQueryVariables>(
+  `#graphql
   query AppInstallationProbe {
     shop {
       myshopifyDomain

@@ -137,7 +137,8 @@ export const ORDERS_TO_SHIP = adminDocument<OrdersToShipQuery, OrdersToShipQuery
 );
 
 /** The reconciliation's page: which orders were created or changed since a time, and when; 52 points for 50. */
-export const RECENTLY_UPDATED_ORDERS = adminDocument<RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables>( `#graphql
+export const RECENTLY_UPDATED_ORDERS = adminDocument<RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables>(
+  `#graphql
   query RecentlyUpdatedOrders($first: Int = 50, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
       pageInfo { hasNextPage endCursor }
@@ -163,7 +164,8 @@ export const BOOKED_ORDER_CHANGES = adminDocument<BookedOrderChangesQuery, Booke
 );
 
 
-export const LOCATIONS = adminDocument<LocationsQuery, LocationsQueryVariables>( `#graphql
+export const LOCATIONS = adminDocument<LocationsQuery, LocationsQueryVariables>(
+  `#graphql
   query Locations {
     locations(first: 50) {
       nodes {
@@ -176,7 +178,8 @@ export const LOCATIONS = adminDocument<LocationsQuery, LocationsQueryVariables>(
 `
 );
 
-export const FULFILLMENT_CREATE = adminDocument<FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables>( `#graphql
+export const FULFILLMENT_CREATE = adminDocument<FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables>(
+  `#graphql
   mutation FulfillmentCreateWithTracking($fulfillment: FulfillmentInput!, $message: String) {
     fulfillmentCreate(fulfillment: $fulfillment, message: $message) {
       fulfillment {
@@ -191,7 +194,8 @@ export const FULFILLMENT_CREATE = adminDocument<FulfillmentCreateWithTrackingMut
 );
 
 /** The events a fulfillment already has: what a sync checks before posting, so nothing is posted twice. */
-export const FULFILLMENT_EVENTS = adminDocument<FulfillmentEventsQuery, FulfillmentEventsQueryVariables>( `#graphql
+export const FULFILLMENT_EVENTS = adminDocument<FulfillmentEventsQuery, FulfillmentEventsQueryVariables>(
+  `#graphql
   query FulfillmentEvents($id: ID!, $first: Int = 50, $after: String) {
     fulfillment(id: $id) {
       id
@@ -205,7 +209,8 @@ export const FULFILLMENT_EVENTS = adminDocument<FulfillmentEventsQuery, Fulfillm
 `
 );
 
-export const FULFILLMENT_EVENT_CREATE = adminDocument<FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables>( `#graphql
+export const FULFILLMENT_EVENT_CREATE = adminDocument<FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables>(
+  `#graphql
   mutation FulfillmentEventCreate($fulfillmentEvent: FulfillmentEventInput!) {
     fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
       fulfillmentEvent { id status happenedAt }
@@ -215,7 +220,8 @@ export const FULFILLMENT_EVENT_CREATE = adminDocument<FulfillmentEventCreateMuta
 `
 );
 
-export const TAGS_ADD = adminDocument<TagsAddMutation, TagsAddMutationVariables>( `#graphql
+export const TAGS_ADD = adminDocument<TagsAddMutation, TagsAddMutationVariables>(
+  `#graphql
   mutation TagsAdd($id: ID!, $tags: [String!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
@@ -225,7 +231,8 @@ export const TAGS_ADD = adminDocument<TagsAddMutation, TagsAddMutationVariables>
 );
 
 /** The booked order's tag and app metafields, in one request (two mutations, run in order). */
-export const MARK_ORDER_BOOKED = adminDocument<MarkOrderBookedMutation, MarkOrderBookedMutationVariables>( `#graphql
+export const MARK_ORDER_BOOKED = adminDocument<MarkOrderBookedMutation, MarkOrderBookedMutationVariables>(
+  `#graphql
   mutation MarkOrderBooked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }

@@ -3,7 +3,8 @@ import { adminGraphql } from "./admin-graphql.server";
 import { adminDocument } from "./admin-document";
 import type { ShopOverviewQuery, ShopOverviewQueryVariables } from "~/types/admin.generated";
 
-const SHOP_QUERY = adminDocument<ShopOverviewQuery, ShopOverviewQueryVariables>( `#graphql
+const SHOP_QUERY = adminDocument<ShopOverviewQuery, ShopOverviewQueryVariables>(
+  `#graphql
   query ShopOverview {
     shop {
       name
