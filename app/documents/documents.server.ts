@@ -153,6 +153,7 @@ export async function printLabels(
       awb: shipment.awb!,
       courierName: shipment.courierName ?? "",
       routing: routing.get(shipment.id) ?? null,
+      booked: { zone: shipment.zone, edd: shipment.edd },
       requestPayload: shipment.requestPayload,
       bookedAt: shipment.createdAt,
       returnTo: addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!,

@@ -59,7 +59,10 @@ export interface LabelSource {
   orderName: string;
   awb: string;
   courierName: string;
+  /** The courier's routing text as the booking's answer gave it; null for shipments booked before it was kept. */
   routing: string | null;
+  /** What the booking's answer left on the shipment (its zone, its delivery days), for a routing line when `routing` is null. */
+  booked?: { zone: string | null; edd: string | null };
   /** The exact create-order body the booking sent (JSON). */
   requestPayload: string;
   bookedAt: Date;
@@ -68,6 +71,20 @@ export interface LabelSource {
 
 const text = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
 const number = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : Number(text(value)) || 0);
+
+/**
+ * For a shipment booked before the courier's routing text was kept: the route and what the booking's answer stored
+ * of it (zone, delivery days), in the same order the courier's text gives them; empty when nothing is known.
+ */
+function routingFromBooking(source: LabelSource, city: string, pincode: string): string {
+  const zone = source.booked?.zone?.trim();
+  const edd = source.booked?.edd?.trim();
+  if (!zone && !edd) return "";
+  const place = (name: string, pin: string) => [name, pin ? `(${pin})` : ""].filter(Boolean).join(" ");
+  const from = place(source.returnTo.city, source.returnTo.pincode);
+  const to = place(city, pincode);
+  return [from && to ? `${from} to ${to}` : "", zone ? `zone ${zone}` : "", edd ? `delivery in ${edd} days` : ""].filter(Boolean).join(", ");
+}
 
 export function labelFacts(source: LabelSource): LabelFacts {
   let body: StoredOrderBody = {};
@@ -83,7 +100,7 @@ export function labelFacts(source: LabelSource): LabelFacts {
     shopName: source.shopName,
     courierName: source.courierName,
     awb: source.awb,
-    routing: source.routing ?? "",
+    routing: source.routing ?? routingFromBooking(source, text(body.city), text(body.pincode)),
     orderName: source.orderName,
     payment: text(body.payment_mode) === "prepaid" ? { mode: "prepaid" } : { mode: "cod", collectPaise: toPaise(number(total)) },
     shipTo: {

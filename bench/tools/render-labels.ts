@@ -48,7 +48,7 @@ function labelAt(index: number) {
       package_weight: 0.5 + (index % 4) * 0.5,
       payment_mode: index % 2 === 0 ? "cod" : "prepaid",
       total_amount: 499 + index,
-      ewaybill_number: index % 10 === 0 ? `3410${String(index).padStart(8, "0")}` : undefined,
+      ewaybill_no: index % 10 === 0 ? `3410${String(index).padStart(8, "0")}` : undefined,
     }),
   });
 }

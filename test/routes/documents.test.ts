@@ -89,6 +89,23 @@ describe("labels behind the admin's session", () => {
     expect(pdfBarcodes(pdf, { region: { x: 10, y: 34, width: 268, height: 58 } })).toEqual([[delhivery.awb]]);
   });
 
+  it("gives a shipment booked before its routing text was kept the route and zone the booking's answer stored", async () => {
+    const kept = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: bluedart.id } }).catch(() => null);
+    await prisma.shipmentDocument.deleteMany({ where: { shipmentId: bluedart.id } });
+    try {
+      const { status, pdf } = await labels(`shipments=${bluedart.id}`);
+      expect(status).toBe(200);
+      const [page] = pdfPages(pdf);
+      expect(bluedart.zone).toBeTruthy();
+      expect(page).toMatch(new RegExp(`Bhiwandi \\(421302\\) to .+ \\(\\d{6}\\), zone ${bluedart.zone}`));
+      expect(page).not.toContain("see the courier's pickup scan");
+    } finally {
+      // As it was: the routing text kept, the label not printed yet (the next test counts it).
+      await prisma.shipmentDocument.deleteMany({ where: { shipmentId: bluedart.id } });
+      if (kept) await prisma.shipmentDocument.create({ data: kept });
+    }
+  });
+
   it("records when each label was first printed, and lists what is not printed yet", async () => {
     const first = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
     expect(first.labelFirstPrintedAt).toBeInstanceOf(Date);
