@@ -60,18 +60,20 @@ Local Shopify store: ${store.url} (shop ${store.shop}${stateFile ? `, ${store.re
 
 let closeJourneyView = () => {};
 let stopping = false;
-async function stop(): Promise<void> {
+async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   closeJourneyView();
+  console.log(`${signal}: stopping`);
   await server.close();
-  await store.close();
+  // The running jobs talk to the store (fulfillments, tracking events): they finish before it closes.
   await stopBackgroundWork();
+  await store.close();
   await database.close();
   process.exit(0);
 }
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop("SIGINT"));
+process.on("SIGTERM", () => void stop("SIGTERM"));
 
 if (playsJourney) await playTheDay();
 

@@ -41,6 +41,7 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.manifestShipment.deleteMany({ where: { shop } });
     await tx.manifest.deleteMany({ where: { shop } });
     await tx.shopDocumentSettings.deleteMany({ where: { shop } });
+    await tx.trackingPageSettings.deleteMany({ where: { shop } });
     await tx.orderRecord.deleteMany({ where: { shop } });
     await tx.shopSync.deleteMany({ where: { shop } });
     await tx.shopSettings.deleteMany({ where: { shop } });

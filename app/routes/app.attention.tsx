@@ -98,7 +98,7 @@ export default function NeedsAttentionPage() {
                           {item.action} · {formatDate(item.at)}
                         </Text>
                         <InlineStack gap="200">
-                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open ${item.orderName}`}>
+                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open order ${item.orderName}`}>
                             Open order
                           </Button>
                           {item.shipmentId !== undefined && DISMISSABLE_KINDS.includes(item.kind) ? (

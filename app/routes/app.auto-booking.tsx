@@ -67,7 +67,7 @@ function RuleCard({
     <Card>
       <BlockStack gap="300">
         <InlineStack align="space-between" blockAlign="center">
-          <Text as="h3" variant="headingSm">
+          <Text as="h2" variant="headingSm">
             Rule {index + 1}
             {draft.name ? `: ${draft.name}` : ""}
           </Text>

@@ -237,7 +237,7 @@ export default function ShipOrder() {
                 ) : (
                   <DataTable
                     columnContentTypes={["text", "text", "text", "numeric", "numeric", "numeric", "text", "text", "text"]}
-                    headings={["Courier", "Mode", "Chargeable weight", "Freight", "COD", "Total", "Zone", "Delivery days", ""]}
+                    headings={["Courier", "Mode", "Chargeable weight", "Freight", "COD", "Total", "Zone", "Delivery days", <Text key="book" as="span" visuallyHidden>Book</Text>]}
                     sortable={[true, false, false, true, false, true, false, true, false]}
                     defaultSortDirection="ascending"
                     initialSortColumnIndex={5}

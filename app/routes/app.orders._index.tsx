@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
 import { useEffect } from "react";
 import { listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { orderGidOf } from "~/booking/overrides";
@@ -132,11 +132,14 @@ export default function OrdersToShip() {
                   headings={[{ title: "Order" }, { title: "Date" }, { title: "Destination" }, { title: "Payment" }, { title: "Weight" }, { title: "Total", alignment: "end" }, { title: "Status" }]}
                 >
                   {rows.map((row, index) => (
-                    <IndexTable.Row id={row.legacyId} key={row.id} position={index} selected={selectedResources.includes(row.legacyId)} onClick={() => navigate(`/app/orders/${row.legacyId}/ship`)}>
+                    <IndexTable.Row id={row.legacyId} key={row.id} position={index} selected={selectedResources.includes(row.legacyId)}>
                       <IndexTable.Cell>
-                        <Text as="span" fontWeight="semibold">
-                          {row.name}
-                        </Text>
+                        {/* A real link, reached by Tab and named by the order, and the row's click target (dataPrimaryLink). */}
+                        <Link url={`/app/orders/${row.legacyId}/ship`} dataPrimaryLink monochrome removeUnderline>
+                          <Text as="span" fontWeight="semibold">
+                            {row.name}
+                          </Text>
+                        </Link>
                       </IndexTable.Cell>
                       <IndexTable.Cell>{formatDate(row.createdAt)}</IndexTable.Cell>
                       <IndexTable.Cell>{row.destination}</IndexTable.Cell>

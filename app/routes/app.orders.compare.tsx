@@ -45,7 +45,7 @@ export default function CompareRates() {
                     {outcome.kind === "quoted" ? (
                       <DataTable
                         columnContentTypes={["text", "numeric", "text", "text"]}
-                        headings={["Courier", "Total", "Delivery days", ""]}
+                        headings={["Courier", "Total", "Delivery days", "Marked"]}
                         rows={outcome.rates.map((rate) => [
                           rate.name,
                           formatRupees(rate.total_charges),

@@ -18,24 +18,32 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
-import { getDocumentSettings, saveLabelLayout } from "~/documents/documents.server";
+import { TrackingPageCard } from "~/components/TrackingPageCard";
+import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
 import { isLabelLayout, LABEL_LAYOUT_NAMES, LABEL_LAYOUTS } from "~/documents/label-layout";
 import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { listLocations } from "~/shopify/admin-orders.server";
+import { getShopOverview } from "~/shopify/shop.server";
+import { readSellerContact } from "~/tracking/seller-contact";
+import { getSellerContact, saveSellerContact } from "~/tracking/seller.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [settings, locations, warehouses, documents] = await Promise.all([
+  const [settings, locations, warehouses, documents, sellerContact, shopOverview] = await Promise.all([
     settingsForBrowser(session.shop),
     whenShopifyAnswers(() => listLocations(admin)),
     describeWarehouses(session.shop),
     getDocumentSettings(session.shop),
+    getSellerContact(session.shop),
+    whenShopifyAnswers(() => getShopOverview(admin)),
   ]);
-  return json({ settings, locations, warehouses, labelLayout: documents.labelLayout });
+  // The tracking page names the shop as Shopify does; a rename reaches it when Settings is next opened.
+  if (shopOverview.name !== documents.shopName) await rememberShopName(session.shop, shopOverview.name);
+  return json({ settings, locations, warehouses, labelLayout: documents.labelLayout, sellerContact });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -48,8 +56,12 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (labelLayout !== null && !isLabelLayout(labelLayout)) {
     return json({ ok: false as const, errors: { labelLayout: `Choose a label layout: ${Object.values(LABEL_LAYOUTS).join(" or ")}.` } }, { status: 422 });
   }
+  // The tracking page's fields are checked first, so that nothing is saved while any field is wrong.
+  const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() });
+  if (!sellerContact.ok) return json({ ok: false as const, errors: sellerContact.errors }, { status: 422 });
   const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id));
   if (result.ok && labelLayout !== null) await saveLabelLayout(session.shop, labelLayout);
+  if (result.ok && form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value);
   return json(result, { status: result.ok ? 200 : 422 });
 };
 
@@ -59,7 +71,7 @@ function Field({ name, label, value, error, type = "text", helpText, autoComplet
 }
 
 export default function Settings() {
-  const { settings, locations, warehouses, labelLayout } = useLoaderData<typeof loader>();
+  const { settings, locations, warehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
   const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
@@ -244,6 +256,8 @@ export default function Settings() {
                   />
                 </BlockStack>
               </Card>
+
+              <TrackingPageCard contact={sellerContact} errors={errors} />
 
               <InlineStack align="end">
                 <Button variant="primary" submit loading={saving}>

@@ -1,4 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
@@ -7,8 +7,12 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { authenticate } from "~/shopify.server";
 import { getConfig } from "~/config.server";
 import { isAppBridgePage } from "~/components/ShopifyBusyBoundary";
+import { pageTitle } from "~/components/page-titles";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+
+// The pages below inherit this title (none declares its own): one table names them all.
+export const meta: MetaFunction = ({ location }) => [{ title: pageTitle(location.pathname) }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
@@ -30,7 +34,10 @@ export default function App() {
         <Link to="/app/settings">Settings</Link>
         <Link to="/app/storefront">Storefront</Link>
       </NavMenu>
-      <Outlet />
+      {/* The page's content is the document's main landmark: a screen reader jumps to it, and nothing is left outside a region. */}
+      <main>
+        <Outlet />
+      </main>
     </AppProvider>
   );
 }

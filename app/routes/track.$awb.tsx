@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { getPublicTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
 import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
-import { fill, formatDay, formatMoment, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
+import { displayPhone } from "~/tracking/seller-contact";
+import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
 
 /**
  * The public tracking page, `GET /track/{awb}`: the link in Shopify's shipping email. No login and no Shopify
@@ -45,10 +46,10 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
   // The language switch keeps the token: the same page, in another language.
   const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;
   return htmlResponse(
-    <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={pagePath}>
+    <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={pagePath} seller={tracking.seller}>
       {tracking.detail === "full" ? <TrackingPage tracking={tracking} language={language} /> : <StageOnlyPage tracking={tracking} language={language} />}
     </TrackingDocument>,
-    { status: 200, language, cacheControl: "private, max-age=60" },
+    { status: 200, language, cacheControl: "private, max-age=60", logoUrl: tracking.seller?.logoUrl },
   );
 };
 
@@ -69,6 +70,11 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
             {t.facts.expected}: <time dateTime={tracking.expectedDeliveryAt}>{formatDay(language, tracking.expectedDeliveryAt)}</time>
           </p>
         ) : null}
+        {tracking.codDuePaise !== null ? (
+          <p className="cod">
+            <strong>{fill(t.cod.keepReady, { amount: formatRupees(tracking.codDuePaise) })}</strong> {t.cod.explain}
+          </p>
+        ) : null}
       </section>
 
       {tracking.milestone ? <Progress milestone={tracking.milestone} language={language} /> : null}
@@ -76,6 +82,12 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
       <section aria-labelledby="details">
         <h2 id="details">{t.facts.heading}</h2>
         <dl className="facts">
+          {tracking.orderName ? (
+            <div>
+              <dt>{t.facts.order}</dt>
+              <dd>{tracking.orderName}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>{t.facts.awb}</dt>
             <dd className="awb">{tracking.awb}</dd>
@@ -106,7 +118,18 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
               {tracking.timeline.map((entry) => (
                 <li key={`${entry.at}|${entry.code}|${entry.activity}`}>
                   <p className="entry-stage">{stageText(language, entry.code).label}</p>
-                  <p className="entry-activity">{entry.activity}</p>
+                  {/* The courier writes in English: a Hindi page says the stage in Hindi and keeps their words, marked as English. */}
+                  {language === "en" ? (
+                    <p className="entry-activity">{entry.activity}</p>
+                  ) : (
+                    <>
+                      <p className="entry-line">{stageText(language, entry.code).summary}</p>
+                      <p className="entry-activity" lang="en">
+                        <span className="visually-hidden">{t.timeline.courierWords}: </span>
+                        {entry.activity}
+                      </p>
+                    </>
+                  )}
                   <p className="entry-meta">
                     <time dateTime={entry.at}>{formatMoment(language, entry.at)}</time>
                     {entry.place ? <span className="entry-place">{entry.place}</span> : null}
@@ -117,7 +140,31 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
           </>
         )}
       </section>
+
+      {tracking.seller && (tracking.seller.email || tracking.seller.phone) ? <SellerContact seller={tracking.seller} language={language} /> : null}
     </>
+  );
+}
+
+function SellerContact({ seller, language }: { seller: NonNullable<PublicTracking["seller"]>; language: Language }) {
+  const t = stringsFor(language);
+  return (
+    <section aria-labelledby="seller">
+      <h2 id="seller">{t.seller.heading}</h2>
+      <p>{fill(t.seller.contact, { shop: seller.name })}</p>
+      <ul className="contact">
+        {seller.phone ? (
+          <li>
+            {t.seller.phone}: <a href={`tel:${seller.phone}`}>{displayPhone(seller.phone)}</a>
+          </li>
+        ) : null}
+        {seller.email ? (
+          <li>
+            {t.seller.email}: <a href={`mailto:${seller.email}`}>{seller.email}</a>
+          </li>
+        ) : null}
+      </ul>
+    </section>
   );
 }
 

@@ -9,11 +9,13 @@ import { describeError } from "~/logging.server";
 import { isServiceStatusCode, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
 import { TRACKING_LINK_TOKEN_SHAPE, trackingLinkTokenOf } from "~/shipping/tracking-url";
 import { isFinalStage, STAGES } from "./courier-progress";
+import { getPublicSeller, type PublicSeller } from "./seller.server";
 
 /**
  * What the public tracking page (`/track/{awb}`, linked from Shopify's shipping email) may show of a shipment: its
- * stage, dates, courier, awb, destination city and the courier's timeline — and nothing else. No name, phone,
- * e-mail, street, PIN code, order name or internal id leaves this module: the page gets a `PublicTracking`, built
+ * stage, dates, courier, awb, destination city, the courier's timeline, the order's number, the cash to keep ready and
+ * the seller (its name, store, logo and contact) — and nothing else. No name, phone, e-mail, street, PIN code or
+ * internal id of the shopper's leaves this module: the page gets a `PublicTracking`, built
  * field by field, never a row. The courier's own words (activity, place) pass through a redaction of the shopper's
  * details as stored in the booking body, since couriers write things like "Delivered to ASHA RAO".
  *
@@ -112,6 +114,10 @@ export interface PublicTracking {
   refreshRequested: boolean;
   /** Newest first. */
   timeline: PublicTimelineEntry[];
+  /** The shop's order number ("#1042"), the seller, and the cash on delivery to keep ready (paise; null when prepaid or no longer due): only in the full view. */
+  orderName: string | null;
+  seller: PublicSeller | null;
+  codDuePaise: number | null;
 }
 
 // ─── The booking body: the city to show, and the shopper's details to keep out of the courier's words ────────
@@ -134,6 +140,7 @@ const StoredBodySchema = z.object({
   address_line_2: textOrNumber,
   pincode: textOrNumber,
   delivery_remarks: textOrNumber,
+  total_amount: loose(z.coerce.number().positive().max(10_000_000)),
 });
 type StoredBody = z.infer<typeof StoredBodySchema>;
 
@@ -274,6 +281,8 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       shop: true,
+      orderName: true,
+      paymentMode: true,
       status: true,
       awb: true,
       courierName: true,
@@ -332,6 +341,9 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
       checkedAt: null,
       refreshRequested,
       timeline: [],
+      orderName: null,
+      seller: null,
+      codDuePaise: null,
     };
   }
 
@@ -349,6 +361,10 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     checkedAt: shipment.syncedAt?.toISOString() ?? null,
     refreshRequested,
     timeline,
+    orderName: shipment.orderName || null,
+    seller: await getPublicSeller(shipment.shop),
+    // The booked cash-on-delivery amount, while the parcel is still coming.
+    codDuePaise: shipment.paymentMode === "cod" && body.total_amount !== undefined && expectsDelivery && stage !== SERVICE_STATUS.DELIVERED ? Math.round(body.total_amount * 100) : null,
   };
 }
 

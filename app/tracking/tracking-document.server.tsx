@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import stylesheet from "~/styles/tracking.css";
+import type { PublicSeller } from "./seller.server";
 import { LANGUAGES, stringsFor, type Language } from "./tracking-locale";
 
 /**
@@ -31,12 +32,16 @@ export interface PageResponse {
   /** `Cache-Control`: a found shipment may be kept a minute by the shopper's browser; errors never. */
   cacheControl: string;
   headers?: Record<string, string>;
+  /** The seller's logo, the one image from elsewhere the page may load (its origin is added to img-src). */
+  logoUrl?: string | null;
 }
 
 /** The document as a response, with the headers every tracking page carries. */
-export function htmlResponse(document: ReactNode, { status, language, cacheControl, headers = {} }: PageResponse): Response {
+export function htmlResponse(document: ReactNode, { status, language, cacheControl, headers = {}, logoUrl }: PageResponse): Response {
   const html = `<!DOCTYPE html>${renderToStaticMarkup(document)}`;
-  return new Response(html, { status, headers: { ...SECURITY_HEADERS, "Content-Language": language, "Cache-Control": cacheControl, ...headers } });
+  const logoOrigin = logoUrl && URL.canParse(logoUrl) ? new URL(logoUrl).origin : null;
+  const csp = logoOrigin?.startsWith("https://") ? SECURITY_HEADERS["Content-Security-Policy"].replace("img-src 'self'", `img-src 'self' ${logoOrigin}`) : SECURITY_HEADERS["Content-Security-Policy"];
+  return new Response(html, { status, headers: { ...SECURITY_HEADERS, "Content-Security-Policy": csp, "Content-Language": language, "Cache-Control": cacheControl, ...headers } });
 }
 
 /** `/track/…?lang=xx`: the same page in another language (a path with a query keeps it). */
@@ -47,10 +52,12 @@ export interface TrackingDocumentProps {
   title: string;
   /** The page's own path, with any query but the language, for the language switch. */
   path: string;
+  /** The shop the parcel comes from, shown in the header with a link back to its store (the full view only). */
+  seller?: PublicSeller | null;
   children: ReactNode;
 }
 
-export function TrackingDocument({ language, title, path, children }: TrackingDocumentProps) {
+export function TrackingDocument({ language, title, path, seller, children }: TrackingDocumentProps) {
   const t = stringsFor(language);
   return (
     <html lang={language} dir="ltr">
@@ -66,7 +73,18 @@ export function TrackingDocument({ language, title, path, children }: TrackingDo
       </head>
       <body>
         <header className="bar">
-          <p className="brand">{t.document.brand}</p>
+          {seller ? (
+            <p className="brand">
+              {/* The shop's name is the link's text; the logo beside it says nothing more. */}
+              <a href={seller.storeUrl} rel="noopener">
+                {seller.logoUrl ? <img src={seller.logoUrl} alt="" className="logo" width={32} height={32} /> : null}
+                <span>{seller.name}</span>
+                <span className="visually-hidden"> – {t.seller.backToStore}</span>
+              </a>
+            </p>
+          ) : (
+            <p className="brand">{t.document.brand}</p>
+          )}
           <nav aria-label={t.language.switchLabel} className="languages">
             <ul>
               {LANGUAGES.map((other) => (

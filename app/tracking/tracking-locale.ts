@@ -66,7 +66,10 @@ function formatter(language: Language, kind: "day" | "moment"): Intl.DateTimeFor
   let format = formats.get(key);
   if (!format) {
     const options: Intl.DateTimeFormatOptions =
-      kind === "day" ? { weekday: "short", day: "numeric", month: "short", year: "numeric" } : { day: "numeric", month: "short", hour: "numeric", minute: "2-digit", hour12: true };
+      kind === "day"
+        ? { weekday: "short", day: "numeric", month: "short", year: "numeric" }
+        : // ICU writes Hindi's 12-hour clock with English "am"/"pm"; a day period reads "सुबह 9:15", "दोपहर 2:15", "रात 11:40".
+          { day: "numeric", month: "short", hour: "numeric", minute: "2-digit", ...(language === "hi" ? { dayPeriod: "short" } : { hour12: true }) };
     format = new Intl.DateTimeFormat(LOCALES[language], { ...options, timeZone: SHOP_TIME_ZONE });
     formats.set(key, format);
   }
@@ -76,8 +79,14 @@ function formatter(language: Language, kind: "day" | "moment"): Intl.DateTimeFor
 /** A day, in India: "Wed, 25 Nov 2026" / "बुध, 25 नव॰ 2026". */
 export const formatDay = (language: Language, iso: string): string => formatter(language, "day").format(new Date(iso));
 
-/** A moment, in India: "25 Nov, 2:15 pm". */
+/** A moment, in India: "25 Nov, 2:15 pm" / "25 नव॰, दोपहर 2:15". */
 export const formatMoment = (language: Language, iso: string): string => formatter(language, "moment").format(new Date(iso));
+
+/** Rupees as India writes them, from paise: "₹1,299", "₹1,29,999", "₹1,299.50". */
+export function formatRupees(paise: number): string {
+  const whole = paise % 100 === 0;
+  return new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(paise / 100);
+}
 
 type StageKey = keyof TrackingStrings["stages"];
 

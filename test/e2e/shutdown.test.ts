@@ -1,13 +1,15 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawn } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { npmStart, pidListeningOn, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 
 /*
  * Stopping Dakiya as an operator does: Ctrl-C in the terminal (SIGINT to every process of the foreground group,
  * the embedded PostgreSQL's too) and SIGTERM to the app alone (a process manager). Workers and pools stop in
- * order, the database it started shuts down cleanly, and the log ends with a line, not a stack trace.
+ * order, the database it started shuts down cleanly, and the log ends with a line, not a stack trace. The same for
+ * `npm run worker` and `npm run demo`; and a browser asking for a file that is not there is no stack in the log.
  */
 
 const port = 3170 + Number(process.env.VITEST_POOL_ID ?? 0) * 5;
@@ -25,6 +27,23 @@ afterEach(async () => {
   dataDir = undefined;
 });
 
+/** A request a browser makes on its own, for files no route serves. */
+const STATIC_MISSES = ["/favicon.ico", "/apple-touch-icon.png", "/robots.txt", "/build/missing-chunk.js"];
+
+/** Each miss a 404 that adds at most one line to the log, and no stack trace. */
+async function expectQuiet404s(appPort: number, output: () => string): Promise<void> {
+  const before = output().split("\n").length;
+  for (const missing of STATIC_MISSES) {
+    const response = await fetch(`http://localhost:${appPort}${missing}`, { headers: { Accept: "image/avif,image/webp,image/*,*/*;q=0.8" } });
+    expect(response.status, missing).toBe(404);
+    await response.arrayBuffer();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const added = output().split("\n").slice(before - 1).filter((line) => line.trim() !== "");
+  expect(added.length).toBeLessThanOrEqual(STATIC_MISSES.length);
+  expect(added.join("\n")).not.toMatch(/^\s+at |Error:/m);
+}
+
 async function startWithEmbeddedDatabase(): Promise<StartedServer> {
   dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-shutdown-")), "postgres");
   running = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port), WORKER_CONCURRENCY: "2" });
@@ -33,12 +52,12 @@ async function startWithEmbeddedDatabase(): Promise<StartedServer> {
   return running;
 }
 
-async function expectCleanStop(server: StartedServer, signal: string): Promise<void> {
+async function expectCleanStop(server: StartedServer, signal: string, said = `${signal}: stopping`): Promise<void> {
   const code = await server.exited;
   const output = server.output();
   // npm itself ends by the terminal's SIGINT (no exit code); the app under it exits 0.
   if (signal === "SIGTERM") expect(code).toBe(0);
-  expect(output).toContain(`${signal}: stopping`);
+  expect(output).toContain(said);
   // No stack trace, no unheard error: PostgreSQL's "terminating connection" (57P01) included.
   expect(output).not.toMatch(/^\s+at /m);
   expect(output).not.toMatch(/Unhandled|uncaught|57P01|terminating connection/i);
@@ -49,6 +68,7 @@ async function expectCleanStop(server: StartedServer, signal: string): Promise<v
 describe("stopping npm start", () => {
   it("Ctrl-C (SIGINT to the whole terminal group) stops workers, pools and the embedded PostgreSQL cleanly", { timeout: 120_000 }, async () => {
     const server = await startWithEmbeddedDatabase();
+    await expectQuiet404s(port, server.output);
     // Let the workers' pollers and the queue's LISTEN connection settle in.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     process.kill(-server.child.pid!, "SIGINT");
@@ -60,5 +80,58 @@ describe("stopping npm start", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     process.kill(pidListeningOn(port), "SIGTERM");
     await expectCleanStop(server, "SIGTERM");
+  });
+});
+
+/** A process of its own, in a group of its own as a terminal starts it, on a fresh embedded PostgreSQL. */
+function startInTerminal(command: string, args: string[], env: Record<string, string>): StartedServer {
+  dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-shutdown-")), "postgres");
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|PORT|DATABASE_|EMBEDDED_DATABASE_DIR|SHOPIFY_|COURIER_|SANDBOX_|WORKER_|STORE_|DEMO_)/.test(name)));
+  const child = spawn(command, args, { env: { ...inherited, EMBEDDED_DATABASE_DIR: dataDir, ...env } as Record<string, string> as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  running = {
+    child,
+    exited,
+    output: () => output,
+    async stop() {
+      if (child.pid && child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {
+          return;
+        }
+        await exited;
+      }
+    },
+  };
+  return running;
+}
+
+describe("stopping the worker and the demo", () => {
+  it("Ctrl-C on npm run worker lets its jobs finish and stops the embedded PostgreSQL, with no stack trace", { timeout: 120_000 }, async () => {
+    const worker = startInTerminal("npm", ["run", "worker"], { WORKER_CONCURRENCY: "2" });
+    await waitForOutput(/Dakiya worker running 2 jobs at once/, worker.output, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    process.kill(-worker.child.pid!, "SIGINT");
+    await expectCleanStop(worker, "SIGINT", "SIGINT: finishing running jobs");
+  });
+
+  it("Ctrl-C on the demo stops the app, its jobs, the local store and the embedded PostgreSQL, with no stack trace; a missing file is one line", { timeout: 120_000 }, async () => {
+    // `npm run demo` is the build, then this: the part that runs until Ctrl-C.
+    const demoPort = port + 3;
+    const demo = startInTerminal(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts", "--no-journey"], {
+      PORT: String(demoPort),
+      STORE_PORT: String(demoPort + 1),
+      SHOPIFY_APP_URL: `http://localhost:${demoPort}`,
+      DEMO_STORE_STATE: "",
+    });
+    await waitForOutput(/Open the Shopify admin/, demo.output, 60_000);
+    await expectQuiet404s(demoPort, demo.output);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    process.kill(-demo.child.pid!, "SIGINT");
+    await expectCleanStop(demo, "SIGINT");
   });
 });

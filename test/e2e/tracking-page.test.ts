@@ -31,7 +31,7 @@ const PHONE = {
   userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
 };
 const SHOPPER = { name: "Asha Rao", mobile: "9820012345", email: "asha.rao@example.in", address_line_1: "12, 3rd Cross, Indiranagar", city: "Bengaluru", state: "Karnataka", pincode: "560038" };
-const PERSONAL = ["Asha", "9820012345", "asha.rao@example.in", "3rd Cross", "Indiranagar", "560038", "#5531", "5531999"];
+const PERSONAL = ["Asha", "9820012345", "asha.rao@example.in", "3rd Cross", "Indiranagar", "560038", "5531999"];
 const AWB = "14123456789012";
 const STALE_AWB = "14999988887777";
 // The tokens the courier sandbox put into each shipment's tracking link: the link in the shipping email.
@@ -87,6 +87,8 @@ beforeAll(async () => {
   // by default): the page asks for a sync.
   await seed(AWB, { token: TOKEN, syncedAt: hoursFromNow(-1 / 60), nextSyncAt: hoursFromNow(0.5), orderNumber: 5531999 });
   await seed(STALE_AWB, { token: STALE_TOKEN, syncedAt: hoursFromNow(-2), nextSyncAt: hoursFromNow(-1.5), orderNumber: 5531998 });
+  await db.shopDocumentSettings.create({ data: { shop: SHOP, shopName: "Khadi & Co" } });
+  await db.trackingPageSettings.create({ data: { shop: SHOP, contactEmail: "help@khadi.example", contactPhone: "+919812345678" } });
   server = npmStart({ DATABASE_URL: url, PORT: String(port), WORKER_CONCURRENCY: "0" });
   expect((await waitForHealth(port, server.output)).status).toBe(200);
   browser = await launchBrowser();
@@ -131,6 +133,30 @@ async function expectNoScript({ page, requested }: PhonePage): Promise<void> {
   expect(await page.evaluate(() => "__remixRouter" in window || "__remixContext" in window)).toBe(false);
 }
 
+/**
+ * Every word of these elements sits on one line: a word wrapped inside itself ("Delivere" / "d") has a range over
+ * its letters that spans two lines. Answers the broken words.
+ */
+async function wordsBrokenIn(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) => {
+    const broken: string[] = [];
+    for (const element of elements) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          if (tops.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
 /** Fits a phone: no sideways scrolling, the stylesheet applied, one h1, the document's language declared. */
 async function expectPhoneLayout(page: Page, language: "en" | "hi"): Promise<void> {
   expect(await page.locator("html").getAttribute("lang")).toBe(language);
@@ -154,7 +180,12 @@ describe("the public tracking page on a phone", () => {
       await expect.poll(() => page.locator("h1").textContent()).toBe("In your city");
       expect(await page.locator(".stage").innerText()).toMatch(/Your parcel has reached the courier's delivery centre in your city\.\s+Expected delivery: \w{3}, \d{1,2} \w{3},? \d{4}/);
       expect(await page.locator(".facts").innerText()).toMatch(/Tracking number\s+14123456789012\s+Courier\s+Ekart\s+Delivering to\s+Bengaluru/);
+      expect(await page.locator(".stage").innerText()).toContain("Keep ₹1,299 ready");
       expect(await page.locator('.progress [aria-current="step"]').innerText()).toMatch(/^In your city/);
+      expect(await page.getByRole("link", { name: "Khadi & Co – back to the store" }).getAttribute("href")).toBe(`https://${SHOP}`);
+      expect(await page.locator(".facts").innerText()).toMatch(/^Order\s+#5531\s+/);
+      expect(await page.locator(".cod strong").innerText()).toBe("Keep ₹1,299 ready");
+      expect(await page.getByRole("link", { name: "+91 98123 45678" }).getAttribute("href")).toBe("tel:+919812345678");
       const entries = await page.locator(".timeline li .entry-activity").allInnerTexts();
       expect(entries).toEqual([
         "Shipment reached the Bengaluru delivery centre; consignee ••• informed on •••",
@@ -177,8 +208,26 @@ describe("the public tracking page on a phone", () => {
       expect(await page.locator(".facts").innerText()).toMatch(/ट्रैकिंग नंबर\s+14123456789012\s+कूरियर\s+Ekart\s+डिलीवरी का शहर\s+Bengaluru/);
       expect(await page.getByRole("heading", { level: 2, name: "कूरियर से मिली जानकारी" }).count()).toBe(1);
       expect(await page.getByRole("link", { name: "English" }).getAttribute("href")).toBe(`${linkOf(AWB, TOKEN)}&lang=en`);
+      expect(await page.locator(".cod strong").innerText()).toBe("₹1,299 तैयार रखें");
+      const times = (await page.locator(".timeline time").allInnerTexts()).join(" | ");
+      expect(times).toMatch(/सुबह|दोपहर|शाम|रात/);
+      expect(times).not.toMatch(/\b[ap]m\b/i);
+      expect(await page.locator(".timeline .entry-line").first().innerText()).toBe("आपका पार्सल आपके शहर में कूरियर के डिलीवरी सेंटर पर पहुँच गया है।");
       await expectNoScript(phone);
     });
+  });
+
+  it.each([320, 360])("at %i px wide, breaks no word inside itself, in English and in Hindi", async (width) => {
+    const phone = await openPhone(`tracking-page-${width}px`);
+    const { page, step } = phone;
+    await page.setViewportSize({ width, height: 780 });
+    for (const language of ["en", "hi"] as const) {
+      await step(`the page in ${language} at ${width} px`, async () => {
+        expect((await page.goto(`${BASE}${linkOf(AWB, TOKEN)}&lang=${language}`))?.status()).toBe(200);
+        await expectPhoneLayout(page, language);
+        expect(await wordsBrokenIn(page, ".progress li, .stage, .facts, .bar, h1, h2")).toEqual([]);
+      });
+    }
   });
 
   it("is in Hindi for a phone whose language is Hindi", async () => {

@@ -3,6 +3,7 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
+import { loader as trackLoader } from "~/routes/track.$awb";
 import type { RunningCourierService } from "../support/courier-service";
 import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
@@ -246,5 +247,52 @@ describe("shipping an order", () => {
     expect(resumed).toMatchObject({ status: "fulfilled", awb: lost.awb });
     expect(order.fulfillments).toHaveLength(1);
     expect(order.fulfillments[0]!.trackingInfo[0]!.number).toBe(lost.awb);
+  });
+});
+
+describe("the shopper's tracking page, as Settings set it", () => {
+  it("refuses a logo that is not https, an e-mail or phone of the wrong shape, and anything too long; nothing is saved", async () => {
+    for (const [field, value, message] of [
+      ["logoUrl", "http://cdn.example.in/logo.png", /https:\/\//],
+      ["logoUrl", "javascript:alert(1)", /https:\/\//],
+      ["logoUrl", `https://cdn.example.in/${"a".repeat(500)}.png`, /at most 500/],
+      ["contactEmail", "help at store", /help@yourstore\.in/],
+      ["contactEmail", `${"a".repeat(250)}@store.in`, /at most 254/],
+      ["contactPhone", "12345", /10-digit/],
+      ["contactPhone", "9".repeat(21), /at most 20/],
+    ] as const) {
+      const { status, body } = await saveSettings({ ...SETTINGS_FORM, logoUrl: "", contactEmail: "", contactPhone: "", [field]: value });
+      expect(status, `${field}=${value}`).toBe(422);
+      expect((body.errors as Record<string, string>)[field]).toMatch(message);
+    }
+    expect(await prisma.trackingPageSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
+  });
+
+  it("shows the shop's name from Shopify, its logo and contact, the order number and the cash to keep ready through the shipping email's link", async () => {
+    const saved = await saveSettings({ ...SETTINGS_FORM, logoUrl: " https://cdn.shopify.com/s/files/1/logo.png ", contactEmail: "help@store.example.in", contactPhone: "98765 43210" });
+    expect(saved.status).toBe(200);
+    // Settings reads the shop's name from Shopify, as a merchant opening the page does.
+    const loaded = (await (await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} })).json()) as { sellerContact: Record<string, string> };
+    expect(loaded.sellerContact).toEqual({ logoUrl: "https://cdn.shopify.com/s/files/1/logo.png", contactEmail: "help@store.example.in", contactPhone: "+919876543210" });
+
+    const booked = await book("#1004", 1);
+    expect(booked.status).toBe(200);
+    const { awb } = (booked.body as { shipment: { awb: string } }).shipment;
+    // This world's courier hands out its own tracking address; Dakiya's sandbox hands out the app's page with a token
+    // of the shipment's own, as here.
+    const link = new URL(`http://localhost:3000/track/${awb}?token=shippingTestToken000001`);
+    await prisma.shipment.updateMany({ where: { shop: store.domain, awb }, data: { trackingUrl: link.href } });
+    const response = await trackLoader({ request: new Request(link), params: { awb }, context: { clientAddress: "198.51.100.7" } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const order = orderNamed("#1004");
+    expect(html).toContain(`<a href="https://${store.domain}" rel="noopener"><img src="https://cdn.shopify.com/s/files/1/logo.png"`);
+    expect(html).toContain(`<span>${store.shop.name.replace(/&/g, "&amp;")}</span>`);
+    expect(html).toContain(`<dd>${order.name}</dd>`);
+    expect(html).toContain('<a href="tel:+919876543210">+91 98765 43210</a>');
+    // #1004 is cash on delivery: the booked amount, as India writes it.
+    expect(html).toMatch(/<strong>Keep ₹\d{1,2}(,\d\d)*,?\d{3}(\.\d\d)? ready<\/strong>/);
+    // The shopper's own details stay off the page.
+    for (const detail of [order.shippingAddress?.name, order.shippingAddress?.phone, order.shippingAddress?.address1].filter(Boolean)) expect(html).not.toContain(detail);
   });
 });

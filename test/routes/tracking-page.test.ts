@@ -33,7 +33,9 @@ const SHOPPER = {
 };
 const ORDER_NAME = "#98317";
 const ORDER_NUMBER = "7711223344";
-const PERSONAL = [SHOPPER.name, "Asha", "9820012345", "98200 12345", SHOPPER.email, "3rd Cross", "Indiranagar", "Sony Signal", SHOPPER.pincode, ORDER_NAME, "98317", ORDER_NUMBER];
+const SHOPPER_DETAILS = [SHOPPER.name, "Asha", "9820012345", "98200 12345", SHOPPER.email, "3rd Cross", "Indiranagar", "Sony Signal", SHOPPER.pincode, ORDER_NUMBER];
+/** The order's number is the shopper's to see through their own link, and nobody else's. */
+const ORDER_DETAILS = [ORDER_NAME, "98317"];
 
 const HOUR = 3_600_000;
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
@@ -133,16 +135,22 @@ const textOf = (html: string) =>
     .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ");
 
-function expectNoPersonalData(where: string) {
-  for (const value of PERSONAL) expect(where.toLowerCase(), `"${value}" must not appear`).not.toContain(value.toLowerCase());
+/** No shopper's detail; and, unless the page is the link holder's own (`full`), not the order's number either. */
+function expectNoPersonalData(where: string, view: "full" | "stage" = "stage") {
+  for (const value of view === "full" ? SHOPPER_DETAILS : [...SHOPPER_DETAILS, ...ORDER_DETAILS]) expect(where.toLowerCase(), `"${value}" must not appear`).not.toContain(value.toLowerCase());
   expect(where).not.toMatch(/\bRao\b/i);
 }
 
 beforeAll(async () => {
   await prisma.shipment.deleteMany({ where: { shop: { in: [SHOP, QUIET_SHOP] } } });
+  // The seller as Settings left it: Shopify's name for the shop, a logo and a contact.
+  await prisma.shopDocumentSettings.create({ data: { shop: SHOP, shopName: "Khadi & Co" } });
+  await prisma.trackingPageSettings.create({ data: { shop: SHOP, logoUrl: "https://cdn.shopify.com/s/files/1/khadi/logo.png", contactEmail: "help@khadi.example", contactPhone: "+919812345678" } });
 });
 afterAll(async () => {
   await prisma.shipment.deleteMany({ where: { shop: { in: [SHOP, QUIET_SHOP] } } });
+  await prisma.shopDocumentSettings.deleteMany({ where: { shop: SHOP } });
+  await prisma.trackingPageSettings.deleteMany({ where: { shop: SHOP } });
 });
 
 describe("GET /track/{awb}: a shipment on its way", () => {
@@ -174,7 +182,7 @@ describe("GET /track/{awb}: a shipment on its way", () => {
     expect(html).toMatch(/<li class="step-done">Booked/);
     // Nothing for the browser to run.
     expect(html).not.toMatch(/<script/i);
-    expectNoPersonalData(html);
+    expectNoPersonalData(html, "full");
   });
 
   it("hands the page exactly the public view: stage, dates, city and timeline, no personal field or internal id", async () => {
@@ -199,8 +207,11 @@ describe("GET /track/{awb}: a shipment on its way", () => {
         { code: 3, activity: "Courier executive out to pick up the shipment", place: "Bhiwandi", at: "2026-11-22T07:00:00.000Z" },
         { code: 2, activity: "Shipment manifested; awaiting pick-up", place: "Bhiwandi", at: "2026-11-22T04:30:00.000Z" },
       ],
+      orderName: ORDER_NAME,
+      seller: { name: "Khadi & Co", storeUrl: `https://${SHOP}`, logoUrl: "https://cdn.shopify.com/s/files/1/khadi/logo.png", email: "help@khadi.example", phone: "+919812345678" },
+      codDuePaise: 129_900,
     });
-    expectNoPersonalData(JSON.stringify(view));
+    expectNoPersonalData(JSON.stringify(view), "full");
     expect(await queuedJobs("tracking-sync", SHOP)).toHaveLength(0);
   });
 
@@ -221,7 +232,7 @@ describe("GET /track/{awb}: a shipment on its way", () => {
     expect(text).toContain("Out for delivery to •••, ••• 25 Nov");
     expect(text).toContain("••• DC, Bengaluru •••");
     expect(text).toContain("Consignee ••• not reachable on ••• / •••, mail ••• (order •••)");
-    expectNoPersonalData(html);
+    expectNoPersonalData(html, "full");
   });
 
   it("finds a number typed in small letters", async () => {
@@ -291,6 +302,9 @@ describe("GET /track/{awb}: without the link's token, the stage alone", () => {
       checkedAt: null,
       refreshRequested: false,
       timeline: [],
+      orderName: null,
+      seller: null,
+      codDuePaise: null,
     });
     const verified = await getPublicTracking(shipment.awb!, { ...asOf, verified: true });
     expect(verified).toMatchObject({ detail: "full", courier: "Delhivery Surface", destinationCity: "Bengaluru", expectedDeliveryAt: "2026-11-24T20:00:00.000Z" });
@@ -412,6 +426,58 @@ describe("GET /track/{awb}: rate limit", () => {
   });
 });
 
+describe("GET /track/{awb}: the seller, the order and the cash to keep ready", () => {
+  it("names the shop with its logo, linking back to the store, with the order number, the COD amount and the seller's contact", async () => {
+    const shipment = await seedShipment({ code: 7, events: IN_TRANSIT_EVENTS });
+    const { headers, html } = await visit(shipment);
+    expect(html).toContain(`<a href="https://${SHOP}" rel="noopener"><img src="https://cdn.shopify.com/s/files/1/khadi/logo.png" alt="" class="logo" width="32" height="32"/><span>Khadi &amp; Co</span><span class="visually-hidden"> – back to the store</span></a>`);
+    // The logo's origin, and only it, is allowed beside the page's own images.
+    expect(headers.get("content-security-policy")).toContain("img-src 'self' https://cdn.shopify.com;");
+    const text = textOf(html);
+    expect(text).toContain(`Order ${ORDER_NAME}`);
+    expect(text).toContain("Keep ₹1,299 ready Pay the courier in cash when the parcel arrives.");
+    expect(text).toContain("Questions about your order? Contact Khadi & Co: Phone: +91 98123 45678 E-mail: help@khadi.example");
+    expect(html).toContain('<a href="tel:+919812345678">+91 98123 45678</a>');
+    expect(html).toContain('<a href="mailto:help@khadi.example">help@khadi.example</a>');
+    expectNoPersonalData(html, "full");
+  });
+
+  it("writes lakhs the Indian way and says nothing to pay for a prepaid, a delivered or a returning parcel", async () => {
+    const big = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    await prisma.shipment.update({ where: { id: big.id }, data: { requestPayload: JSON.stringify({ order_id: ORDER_NAME, ...SHOPPER, payment_mode: "cod", total_amount: 129999.5 }) } });
+    expect(textOf((await visit(big)).html)).toContain("Keep ₹1,29,999.50 ready");
+
+    const prepaid = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    await prisma.shipment.update({ where: { id: prepaid.id }, data: { paymentMode: "prepaid" } });
+    const returning = await seedShipment({ code: 11, events: IN_TRANSIT_EVENTS });
+    const delivered = await seedShipment({ code: 8, events: IN_TRANSIT_EVENTS, deliveredAt: minutesAgo(60) });
+    for (const shipment of [prepaid, returning, delivered]) expect((await visit(shipment)).html).not.toContain("ready");
+  });
+
+  it("shows nothing of the seller, the order or the payment without the link's token", async () => {
+    const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    const { headers, html } = await visit(shipment.awb!);
+    for (const detail of ["Khadi", "khadi", "₹", "Order ", SHOP]) expect(html, detail).not.toContain(detail);
+    expect(html).toContain('<p class="brand">Parcel tracking</p>');
+    expect(headers.get("content-security-policy")).toContain("img-src 'self';");
+    expectNoPersonalData(html);
+  });
+
+  it("in Hindi: the courier's stages and the times in Hindi, the courier's own words kept and marked English", async () => {
+    const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    const { html } = await visit(shipment, { lang: "hi" });
+    const text = textOf(html);
+    // 09:15 UTC is 2:45 in the afternoon in India; 04:30 UTC is 10 in the morning.
+    expect(text).toContain("रास्ते में आपका पार्सल रास्ते में है।");
+    expect(text).toMatch(/23 नव॰?, दोपहर 2:45/);
+    expect(text).toMatch(/22 नव॰?, सुबह 10:00/);
+    expect(text).not.toMatch(/\b[ap]m\b/i);
+    expect(html).toContain('<p class="entry-activity" lang="en"><span class="visually-hidden">कूरियर के शब्दों में (अंग्रेज़ी): </span>Shipment picked up and in transit to Bengaluru</p>');
+    expect(text).toContain("₹1,299 तैयार रखें");
+    expect(text).toContain("Khadi & Co से संपर्क करें:");
+  });
+});
+
 describe("GET /track/{awb}: language", () => {
   it("in Hindi by ?lang=hi, with a switch back to English", async () => {
     const shipment = await seedShipment({ code: 7, events: IN_TRANSIT_EVENTS, estimatedDeliveryAt: new Date("2026-11-24T20:00:00Z") });
@@ -426,7 +492,7 @@ describe("GET /track/{awb}: language", () => {
     // The switch keeps the link's token: the same full page in the other language.
     expect(html).toContain(`<a href="/track/${shipment.awb}?token=${tokenOf(shipment)}&amp;lang=en" lang="en" hrefLang="en">English</a>`);
     expect(html).toContain(`<a href="/track/${shipment.awb}?token=${tokenOf(shipment)}&amp;lang=hi" lang="hi" hrefLang="hi" aria-current="true">हिन्दी</a>`);
-    expectNoPersonalData(html);
+    expectNoPersonalData(html, "full");
   });
 
   it("in Hindi by Accept-Language: hi-IN; ?lang=en wins over it; English otherwise", async () => {

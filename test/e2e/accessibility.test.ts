@@ -1,0 +1,134 @@
+import type { Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { walkTheAdmin } from "./support/admin";
+import { seriousViolations } from "./support/axe";
+import { PageWatcher } from "./support/browser";
+
+/*
+ * The app as a screen reader or keyboard user meets it, inside the local Shopify admin: every page checked with
+ * axe-core (no serious or critical violation; a document title and one main landmark), and an order booked from
+ * Orders to ship with Tab, Enter and Space alone. Then the shopper's tracking page from that booking, the same way.
+ * Screenshots: test-results/screenshots/accessibility/.
+ */
+
+const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 90_000 });
+const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
+
+/**
+ * The document's title, its main landmarks and axe's serious and critical findings, for one comparison; and, whatever
+ * axe rates them, content outside any landmark and headings that skip a level, which leave a screen reader's
+ * landmark and heading lists incomplete.
+ */
+async function audit(target: Page | Frame) {
+  return { title: await target.title(), mainLandmarks: await target.getByRole("main").count(), violations: await seriousViolations(target, ["region", "heading-order"]) };
+}
+
+const clean = (title: string | RegExp) => ({ title: expect.stringMatching(title), mainLandmarks: 1, violations: [] });
+
+/** What has the keyboard's focus in the app's frame: its role-ish tag, text and accessible label. */
+const focused = (frame: Frame) =>
+  frame.evaluate(() => {
+    const element = document.activeElement;
+    return element ? { tag: element.tagName.toLowerCase(), text: (element.textContent ?? "").trim(), label: element.getAttribute("aria-label") ?? "" } : null;
+  });
+
+/** Presses Tab until `wanted` has the focus (at most `limit` times); fails saying where the focus went instead. */
+async function tabTo(page: Page, frame: Frame, what: string, wanted: (element: { tag: string; text: string; label: string }) => boolean, limit = 120): Promise<void> {
+  const seen: string[] = [];
+  for (let presses = 0; presses < limit; presses += 1) {
+    const element = await focused(frame);
+    if (element && wanted(element)) return;
+    if (element) seen.push(`${element.tag} "${element.label || element.text.slice(0, 30)}"`);
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${what}; the focus went through: ${seen.slice(-40).join(", ")}`);
+}
+
+describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () => {
+  it("every page of the app's navigation has its title, one main landmark and no serious or critical axe violation", async () => {
+    const pages: [label: string, path: string, heading: string, title: string][] = [
+      ["Home", "/app", "Dakiya", "Home · Dakiya"],
+      ["Orders to ship", "/app/orders", "Orders to ship", "Orders to ship · Dakiya"],
+      ["Shipments", "/app/shipments", "Shipments", "Shipments · Dakiya"],
+      ["Needs attention", "/app/attention", "Needs attention", "Needs attention · Dakiya"],
+      ["Auto-booking", "/app/auto-booking", "Auto-booking", "Auto-booking · Dakiya"],
+      ["Settings", "/app/settings", "Settings", "Settings · Dakiya"],
+      ["Storefront", "/app/storefront", "Storefront", "Storefront · Dakiya"],
+    ];
+    for (const [label, path, heading, title] of pages) {
+      await walk.step(`axe: ${label}`, async () => {
+        await walk.admin.openFromNav(label, { path }, heading);
+        expect(await audit(walk.admin.frame), label).toEqual(clean(title));
+      });
+    }
+  });
+
+  it("Auto-booking with a rule: its headings in order", async () => {
+    await walk.step("axe: Auto-booking with a rule", async () => {
+      await walk.admin.openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
+      const rules = walk.admin.frame.getByRole("heading", { name: /^Rule \d/ });
+      const before = await rules.count();
+      await walk.admin.frame.getByRole("button", { name: "Add rule" }).click();
+      await expect.poll(() => rules.count()).toBe(before + 1);
+      expect(await audit(walk.admin.frame)).toEqual(clean("Auto-booking · Dakiya"));
+    });
+  });
+
+  it("Compare rates: its title and no serious or critical axe violation", async () => {
+    await walk.step("axe: Compare rates", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      // Each order's number links to its ship page, /app/orders/{id}/ship.
+      const idOf = async (name: string) => /\/app\/orders\/(\d+)\/ship/.exec((await walk.admin.frame.getByRole("link", { name, exact: true }).getAttribute("href")) ?? "")![1];
+      const ids = [await idOf("#1002"), await idOf("#1004")];
+      expect(await walk.admin.openDeepLink(`/app/orders/compare?id=${ids[0]}&id=${ids[1]}`, { path: "/app/orders/compare" })).toBe(200);
+      await walk.admin.frame.getByRole("table").first().waitFor();
+      expect(await audit(walk.admin.frame)).toEqual(clean("Compare rates · Dakiya"));
+    });
+  });
+
+  it("books an order with the keyboard alone: Tab to its number in Orders to ship, Enter, Tab to Book, Space", async () => {
+    const { page } = walk;
+    let frame = walk.admin.frame;
+    await walk.step("keyboard: Orders to ship", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      frame = walk.admin.frame;
+      // The keyboard starts in the app's frame, as after the admin's navigation hands it the focus.
+      await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await tabTo(page, frame, "the link of order #1003", (element) => element.tag === "a" && element.text === "#1003");
+    });
+    await walk.step("keyboard: Enter opens the order", async () => {
+      await walk.admin.navigateInBrowser("Enter on #1003", () => page.keyboard.press("Enter"), { path: SHIP_PAGE });
+      await walk.admin.expectTitle("Ship order #1003");
+      await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
+      expect(await audit(frame)).toEqual(clean("Ship order · Dakiya"));
+    });
+    await walk.step("keyboard: Space books with the recommended courier", async () => {
+      const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
+      const courier = (await recommended.getByRole("button", { name: /^Book with / }).getAttribute("aria-label"))!.replace(/^Book with /, "");
+      await tabTo(page, frame, `Book with ${courier}`, (element) => element.tag === "button" && element.label === `Book with ${courier}`);
+      await walk.admin.navigateInBrowser("Space on Book", () => page.keyboard.press("Space"), { path: SHIP_PAGE });
+      await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
+      expect(await audit(frame)).toEqual(clean("Ship order · Dakiya"));
+    });
+  });
+
+  it("the shopper's tracking page from that booking: no serious or critical axe violation, in English and in Hindi", async () => {
+    const link = await walk.admin.frame.locator('a[href*="/track/"]').first().getAttribute("href");
+    expect(link).toMatch(/\/track\/\w+\?token=/);
+    // The page allows no script at all: axe goes in with the page's Content-Security-Policy set aside.
+    const context = await walk.browser.newContext({ bypassCSP: true, viewport: { width: 360, height: 780 } });
+    try {
+      const phone = await context.newPage();
+      const watcher = new PageWatcher(phone);
+      for (const language of ["en", "hi"]) {
+        await walk.step(`axe: tracking page (${language})`, async () => {
+          expect((await phone.goto(`${link}&lang=${language}`))?.status()).toBe(200);
+          expect(await audit(phone)).toEqual({ title: expect.stringMatching(/– parcel \w+$|– पार्सल \w+$/), mainLandmarks: 1, violations: [] });
+        });
+      }
+      watcher.expectNone("The tracking page");
+    } finally {
+      await context.close();
+    }
+  });
+});
