@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Tabs, Text, TextField, Tooltip, useIndexResourceState } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Tabs, Text, TextField, Tooltip, useIndexResourceState } from "@shopify/polaris";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
 import { isOrderStage, ORDER_STAGE_ORDER, ORDER_STAGES } from "~/orders/order-stage";
@@ -91,6 +91,22 @@ export default function OrdersToShip() {
     setSearch("");
     setSearchParams(new URLSearchParams());
   };
+  // The list follows what is typed, once typing pauses; Enter applies it at once.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((searchParams.get("q") ?? "") !== search.trim()) searchNow();
+    }, 500);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
+  }, [search]);
+  const searchNow = (event?: KeyboardEvent) => {
+    event?.preventDefault();
+    const next = new URLSearchParams(searchParams);
+    next.delete("after");
+    if (search.trim()) next.set("q", search.trim());
+    else next.delete("q");
+    setSearchParams(next);
+  };
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -144,13 +160,11 @@ export default function OrdersToShip() {
               </Banner>
             ) : null}
             <Tabs tabs={tabs} selected={selectedTab} onSelect={showTab} />
-            <Form method="get" role="search" aria-label="Search orders">
-              {stage ? <input type="hidden" name="stage" value={stage} /> : null}
+            <div role="search" aria-label="Search orders" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">
-                <TextField label="Order number" name="q" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
-                <Button submit>Search</Button>
+                <TextField label="Order number" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
               </InlineStack>
-            </Form>
+            </div>
             <Card padding="0">
               {loading ? (
                 <BlockStack gap="200">

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Badge, Banner, Button, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
@@ -80,6 +80,23 @@ export default function Shipments() {
     setTo("");
     setSearchParams(new URLSearchParams());
   };
+  // The list follows what is typed, once typing pauses; Enter applies it at once.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((searchParams.get("q") ?? "") !== search.trim() || (searchParams.get("from") ?? "") !== from || (searchParams.get("to") ?? "") !== to) searchNow();
+    }, 500);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
+  }, [search, from, to]);
+  const searchNow = (event?: KeyboardEvent) => {
+    event?.preventDefault();
+    const next = new URLSearchParams(searchParams);
+    for (const [key, value] of [["q", search.trim()], ["from", from], ["to", to]] as const) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    setSearchParams(next);
+  };
   // The export is streamed by the server; the browser saves what arrives as a file.
   const exportCsv = async () => {
     setExporting("running");
@@ -106,16 +123,11 @@ export default function Shipments() {
             {exporting === "failed" ? <Banner tone="critical">The export did not finish. Try again.</Banner> : null}
             {problems.length > 0 ? <Banner tone="warning">{problems.join(" ")}</Banner> : null}
             <Tabs tabs={tabs} selected={selectedTab} onSelect={(index) => setParam("stage", index === 0 ? "" : tabs[index]!.id)} />
-            <Form method="get" role="search" aria-label="Search shipments">
-              {stage ? <input type="hidden" name="stage" value={stage} /> : null}
-              {searchParams.get("payment") ? <input type="hidden" name="payment" value={searchParams.get("payment")!} /> : null}
-              {searchParams.get("deliveredFrom") ? <input type="hidden" name="deliveredFrom" value={searchParams.get("deliveredFrom")!} /> : null}
-              {notPrinted ? <input type="hidden" name="printed" value="no" /> : null}
+            <div role="search" aria-label="Search shipments" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">
-                <TextField label="Order number, awb or phone" name="q" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
-                <TextField label="Booked from" type="date" name="from" value={from} onChange={setFrom} autoComplete="off" />
-                <TextField label="Booked until" type="date" name="to" value={to} onChange={setTo} autoComplete="off" />
-                <Button submit>Search</Button>
+                <TextField label="Order number, awb or phone" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
+                <TextField label="Booked from" type="date" value={from} onChange={setFrom} autoComplete="off" />
+                <TextField label="Booked until" type="date" value={to} onChange={setTo} autoComplete="off" />
                 <Select
                   label="Label"
                   labelInline
@@ -127,7 +139,7 @@ export default function Shipments() {
                   onChange={(value) => setParam("printed", value)}
                 />
               </InlineStack>
-            </Form>
+            </div>
             {pickups.length > 0 || manifests.length > 0 ? (
               <Card>
                 <BlockStack gap="300">
