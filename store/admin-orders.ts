@@ -252,6 +252,15 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
     if (url.pathname === ORDER_CARD_SCRIPT_PATH) return new Response(ORDER_CARD_SCRIPT, { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
     const printing = servePrintActions(request, { shop: shopDomain, appUrl: appOrigin });
     if (printing) return printing;
+    // Shopify's admin address for an order, https://admin.shopify.com/store/<handle>/orders/<id>: the same path here
+    // opens the same order, its shop named by the handle.
+    const storePath = /^\/store\/([a-z0-9][a-z0-9-]{0,60})\/orders\/(\d{1,20})\/?$/.exec(url.pathname);
+    if (storePath && request.method === "GET") {
+      const shop = simulator.shops.get(`${storePath[1]}.myshopify.com`);
+      const order = shop?.orders.find((candidate) => candidate.legacyResourceId === storePath[2]);
+      if (!shop) return new Response(`No shop ${storePath[1]} in the simulator`, { status: 404 });
+      return order ? seeOther(orderPath(shop.domain, order)) : notFound(shop);
+    }
     const match = /^\/admin\/orders(?:\/(\d{1,20})(\/cancel)?)?\/?$/.exec(url.pathname);
     if (!match) return null;
     const shop = simulator.shops.get(shopDomain);

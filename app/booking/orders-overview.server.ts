@@ -3,6 +3,7 @@ import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { fromPaise } from "~/money";
 import { problemsOf } from "~/orders/order-records.server";
+import { ORDER_STAGE_ORDER, ORDER_STAGES, orderStageOf, type OrderStage } from "~/orders/order-stage";
 import { READINESS } from "~/orders/readiness";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { quoteOrder, type QuoteOutcome } from "./book-order.server";
@@ -23,6 +24,8 @@ export interface OrderRow {
   /** The automatic decision on the order, with its reason, when auto-booking is on. */
   decision: string | null;
   decisionReason: string | null;
+  /** Ready, held or needing a fix; null once booked. */
+  stage: OrderStage | null;
 }
 
 const PAGE_SIZE = 20;
@@ -32,6 +35,30 @@ const LISTED_FOR_MS = 30 * 86_400_000;
 /** The orders of a shop still to ship, as Dakiya last checked them. */
 function toShipWhere(shop: string, now: Date): Prisma.OrderRecordWhereInput {
   return { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] }, placedAt: { gte: new Date(now.getTime() - LISTED_FOR_MS) } };
+}
+
+/** The orders in one stage (app/orders/order-stage.ts), read off the same table that names it. */
+export function orderStageWhere(stage: OrderStage): Prisma.OrderRecordWhereInput {
+  const definition = ORDER_STAGES[stage];
+  const decisions = definition.decisions.filter((decision): decision is string => decision !== null);
+  const takesNull = definition.decisions.includes(null) !== definition.decisionsExcluded;
+  // SQL's NOT IN is unknown for a null decision: "no decision yet" is said on its own.
+  const decided: Prisma.OrderRecordWhereInput = { OR: [definition.decisionsExcluded ? { decision: { notIn: decisions } } : { decision: { in: decisions } }, ...(takesNull ? [{ decision: null }] : [])] };
+  return { readiness: { in: [...definition.readiness] }, ...decided };
+}
+
+export const MAX_ORDER_SEARCH_LENGTH = 100;
+
+/** An order number, with or without its #. */
+function orderSearchWhere(search: string): Prisma.OrderRecordWhereInput {
+  const name = search.startsWith("#") ? search : `#${search}`;
+  return { OR: [{ orderName: { equals: search, mode: "insensitive" } }, { orderName: { equals: name, mode: "insensitive" } }] };
+}
+
+/** How many orders still to ship are in each stage: Home's counts and the tabs' numbers. */
+export async function countOrderStages(shop: string, now = new Date()): Promise<Record<OrderStage, number>> {
+  const counts = await Promise.all(ORDER_STAGE_ORDER.map((stage) => prisma.orderRecord.count({ where: { AND: [toShipWhere(shop, now), orderStageWhere(stage)] } })));
+  return Object.fromEntries(ORDER_STAGE_ORDER.map((stage, index) => [stage, counts[index]!])) as Record<OrderStage, number>;
 }
 
 const cursorOf = (record: { placedAt: Date | null; id: number }) => Buffer.from(JSON.stringify([record.placedAt?.toISOString() ?? null, record.id])).toString("base64url");
@@ -52,9 +79,9 @@ function afterCursor(after: string | null): Prisma.OrderRecordWhereInput {
  * One page of orders still to ship, newest first, each ready or with what stops it, from the readiness Dakiya
  * stored when it checked each order (no Shopify call). Booked orders stay listed until their fulfillment is done.
  */
-export async function listOrdersOverview(shop: string, { after, now = new Date() }: { after: string | null; now?: Date }) {
+export async function listOrdersOverview(shop: string, { after, stage = null, search = null, now = new Date() }: { after: string | null; stage?: OrderStage | null; search?: string | null; now?: Date }) {
   const records = await prisma.orderRecord.findMany({
-    where: { AND: [toShipWhere(shop, now), afterCursor(after)] },
+    where: { AND: [toShipWhere(shop, now), afterCursor(after), stage ? orderStageWhere(stage) : {}, search ? orderSearchWhere(search) : {}] },
     orderBy: [{ placedAt: "desc" }, { id: "desc" }],
     take: PAGE_SIZE + 1,
   });
@@ -78,6 +105,7 @@ export async function listOrdersOverview(shop: string, { after, now = new Date()
         awb: booked?.awb ?? null,
         decision: record.decision,
         decisionReason: record.decisionReason,
+        stage: booked ? null : orderStageOf(record),
       };
     });
   return { rows, nextCursor: records.length > PAGE_SIZE ? cursorOf(page[page.length - 1]!) : null };

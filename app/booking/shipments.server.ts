@@ -1,36 +1,194 @@
+import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import type { ShipmentStatus } from "~/shipments/lifecycle";
+import { toPaise } from "~/money";
+import { COD_OUT_STAGES, DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf, isDeliveryStage, type DeliveryStage } from "~/shipments/delivery-stage";
+import { startOfDay, startOfNextDay } from "~/shop-time";
+import { normaliseMobile } from "~/shopify/order-mapping";
 
-/** A shop's bookings, newest first, optionally in one state; what the Shipments page lists. */
-export async function listShipments(shop: string, status: ShipmentStatus | null, take = 100) {
-  return prisma.shipment.findMany({
-    where: { shop, ...(status ? { status } : {}) },
-    orderBy: { createdAt: "desc" },
-    take,
-    select: {
-      id: true,
-      orderGid: true,
-      orderName: true,
-      status: true,
-      awb: true,
-      courierName: true,
-      totalChargesPaise: true,
-      trackingUrl: true,
-      lastError: true,
-      createdAt: true,
-      courierStatusCode: true,
-      courierStatusLabel: true,
-      courierStatusAt: true,
-      estimatedDeliveryAt: true,
-      attention: true,
-    },
-  });
+/** Read each shipment's stage off the same table that names it (app/shipments/delivery-stage.ts). */
+export function stageWhere(stage: DeliveryStage): Prisma.ShipmentWhereInput {
+  return {
+    OR: DELIVERY_STAGES[stage].matches.map((match) => {
+      const statuses = { status: { in: [...match.statuses] } };
+      if (!match.codes) return statuses;
+      const codes = match.codes.filter((code): code is NonNullable<typeof code> => code !== null);
+      const codeWhere: Prisma.ShipmentWhereInput[] = [{ courierStatusCode: { in: codes } }];
+      if (match.codes.includes(null)) codeWhere.push({ courierStatusCode: null });
+      return { ...statuses, OR: codeWhere };
+    }),
+  };
 }
 
-/** How many of a shop's bookings are in each state. */
+export const MAX_SEARCH_LENGTH = 100;
+
+export interface ShipmentFilter {
+  stage: DeliveryStage | null;
+  /** An order number, an awb, or the shopper's mobile. */
+  search: string | null;
+  /** Booked from the start of this day to the end of `to`, in the shop's time zone. */
+  from: string | null;
+  to: string | null;
+  /** Delivered from the start of this day (Home's "delivered in the last 7 days" opens the list it counts). */
+  deliveredFrom: string | null;
+  /** COD or prepaid bookings; `cod_out`: COD parcels the courier has and has not delivered yet. */
+  payment: PaymentFilter | null;
+}
+
+export const PAYMENT_FILTERS = ["cod", "prepaid", "cod_out"] as const;
+export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
+
+export const NO_SHIPMENT_FILTER: ShipmentFilter = { stage: null, search: null, from: null, to: null, deliveredFrom: null, payment: null };
+
+/** The filter a list's query string (or an export's form) asks for; anything unreadable is left out and said why. */
+export function readShipmentFilter(params: URLSearchParams | FormData): { filter: ShipmentFilter; problems: string[] } {
+  const value = (key: string) => {
+    const raw = params.get(key);
+    return typeof raw === "string" && raw.trim() ? raw.trim() : null;
+  };
+  const problems: string[] = [];
+  const stage = value("stage");
+  const search = value("q");
+  const day = (key: "from" | "to" | "deliveredFrom") => {
+    const given = value(key);
+    if (given === null) return null;
+    if (startOfDay(given, "UTC")) return given;
+    problems.push(`The ${key === "to" ? "end" : "start"} date must be a day such as 2026-11-25.`);
+    return null;
+  };
+  if (search && search.length > MAX_SEARCH_LENGTH) problems.push(`Search for at most ${MAX_SEARCH_LENGTH} characters.`);
+  if (stage && !isDeliveryStage(stage)) problems.push("Choose one of the delivery stages.");
+  const payment = value("payment");
+  const knownPayment = (PAYMENT_FILTERS as readonly string[]).includes(payment ?? "") ? (payment as PaymentFilter) : null;
+  if (payment && !knownPayment) problems.push("Choose COD or prepaid.");
+  return {
+    filter: { stage: stage && isDeliveryStage(stage) ? stage : null, search: search && search.length <= MAX_SEARCH_LENGTH ? search : null, from: day("from"), to: day("to"), deliveredFrom: day("deliveredFrom"), payment: knownPayment },
+    problems,
+  };
+}
+
+/**
+ * The search: an order number (with or without its #), an awb, or the shopper's mobile. A mobile is matched in the
+ * booking body Dakiya sent (JSON.stringify writes it exactly as `"mobile":"9876543210"`) and never written back.
+ */
+function searchWhere(search: string): Prisma.ShipmentWhereInput {
+  const name = search.startsWith("#") ? search : `#${search}`;
+  const either: Prisma.ShipmentWhereInput[] = [
+    { orderName: { equals: search, mode: "insensitive" } },
+    { orderName: { equals: name, mode: "insensitive" } },
+    { awb: { equals: search, mode: "insensitive" } },
+  ];
+  const mobile = /\d{10}/.test(search.replace(/\D/g, "")) ? normaliseMobile(search) : null;
+  if (mobile) either.push({ requestPayload: { contains: `"mobile":"${mobile}"` } });
+  return { OR: either };
+}
+
+export function shipmentWhere(shop: string, filter: ShipmentFilter, timeZone: string): Prisma.ShipmentWhereInput {
+  const and: Prisma.ShipmentWhereInput[] = [{ shop }];
+  if (filter.stage) and.push(stageWhere(filter.stage));
+  if (filter.search) and.push(searchWhere(filter.search));
+  const from = filter.from ? startOfDay(filter.from, timeZone) : null;
+  const to = filter.to ? startOfNextDay(filter.to, timeZone) : null;
+  if (from || to) and.push({ createdAt: { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) } });
+  const deliveredFrom = filter.deliveredFrom ? startOfDay(filter.deliveredFrom, timeZone) : null;
+  if (deliveredFrom) and.push({ deliveredAt: { gte: deliveredFrom } });
+  if (filter.payment === "prepaid") and.push({ paymentMode: "prepaid" });
+  if (filter.payment === "cod") and.push({ paymentMode: "cod" });
+  if (filter.payment === "cod_out") and.push({ paymentMode: "cod", OR: COD_OUT_STAGES.map(stageWhere) });
+  return { AND: and };
+}
+
+const LISTED = {
+  id: true,
+  orderGid: true,
+  orderName: true,
+  status: true,
+  awb: true,
+  courierName: true,
+  totalChargesPaise: true,
+  paymentMode: true,
+  requestPayload: true,
+  trackingUrl: true,
+  lastError: true,
+  createdAt: true,
+  courierStatusCode: true,
+  courierStatusLabel: true,
+  courierStatusAt: true,
+  estimatedDeliveryAt: true,
+  deliveredAt: true,
+  attention: true,
+} as const satisfies Prisma.ShipmentSelect;
+
+type ListedRow = Prisma.ShipmentGetPayload<{ select: typeof LISTED }>;
+
+/** What a list shows of a booking body: the amount to collect on delivery and the shopper's name, nothing else. */
+export function bookingFacts(requestPayload: string): { codPaise: number | null; shopperName: string } {
+  try {
+    const body = JSON.parse(requestPayload) as Record<string, unknown>;
+    const total = typeof body.total_amount === "number" ? body.total_amount : typeof body.total_price === "number" ? body.total_price : null;
+    return { codPaise: body.payment_mode === "cod" && total !== null ? toPaise(total) : null, shopperName: typeof body.name === "string" ? body.name : "" };
+  } catch {
+    return { codPaise: null, shopperName: "" };
+  }
+}
+
+function toListed({ requestPayload, ...row }: ListedRow) {
+  const facts = bookingFacts(requestPayload);
+  return { ...row, stage: deliveryStageOf(row), codAmountPaise: facts.codPaise, shopperName: facts.shopperName };
+}
+export type ListedShipment = ReturnType<typeof toListed>;
+
+/** A shop's bookings, newest first, as filtered; what the Shipments page lists. */
+export async function listShipments(shop: string, filter: ShipmentFilter, { take = 100, timeZone }: { take?: number; timeZone: string }) {
+  const rows = await prisma.shipment.findMany({ where: shipmentWhere(shop, filter, timeZone), orderBy: [{ createdAt: "desc" }, { id: "desc" }], take, select: LISTED });
+  return rows.map(toListed);
+}
+
+/**
+ * Every booking the filter matches, a batch at a time (newest first, by id), so an export of any size holds one
+ * batch in memory.
+ */
+export async function* eachShipment(shop: string, filter: ShipmentFilter, { timeZone, batch = 500 }: { timeZone: string; batch?: number }) {
+  let before: number | null = null;
+  for (;;) {
+    const where = shipmentWhere(shop, filter, timeZone);
+    const rows: ListedRow[] = await prisma.shipment.findMany({ where: before === null ? where : { AND: [where, { id: { lt: before } }] }, orderBy: { id: "desc" }, take: batch, select: LISTED });
+    for (const row of rows) yield toListed(row);
+    if (rows.length < batch) return;
+    before = rows[rows.length - 1]!.id;
+  }
+}
+
+/** A shop's bookings by booking status (Dakiya's own states). */
 export async function countShipmentsByStatus(shop: string): Promise<{ status: string; count: number }[]> {
   const rows = await prisma.shipment.groupBy({ by: ["status"], where: { shop }, _count: { _all: true } });
   return rows.map((row) => ({ status: row.status, count: row._count._all }));
+}
+
+export interface StageCounts {
+  byStage: Record<DeliveryStage, number>;
+  deliveredSince: number;
+  /** COD amounts the courier still has to collect, and those collected since `since`. */
+  codOutPaise: number;
+  codDeliveredPaise: number;
+}
+
+/** Home's counts: every booking by stage, those delivered since `since`, and the COD money out and collected. */
+export async function countShipmentStages(shop: string, since: Date): Promise<StageCounts> {
+  const [groups, deliveredSince, cod] = await Promise.all([
+    prisma.shipment.groupBy({ by: ["status", "courierStatusCode"], where: { shop }, _count: { _all: true } }),
+    prisma.shipment.count({ where: { AND: [{ shop, deliveredAt: { gte: since } }, stageWhere("delivered")] } }),
+    prisma.shipment.findMany({ where: { AND: [{ shop, paymentMode: "cod" }, { OR: [...COD_OUT_STAGES.map(stageWhere), { AND: [stageWhere("delivered"), { deliveredAt: { gte: since } }] }] }] }, select: { status: true, courierStatusCode: true, requestPayload: true } }),
+  ]);
+  const byStage = Object.fromEntries(DELIVERY_STAGE_ORDER.map((stage) => [stage, 0])) as Record<DeliveryStage, number>;
+  for (const group of groups) byStage[deliveryStageOf(group)] += group._count._all;
+  let codOutPaise = 0;
+  let codDeliveredPaise = 0;
+  for (const shipment of cod) {
+    const amount = bookingFacts(shipment.requestPayload).codPaise ?? 0;
+    if (deliveryStageOf(shipment) === "delivered") codDeliveredPaise += amount;
+    else codOutPaise += amount;
+  }
+  return { byStage, deliveredSince, codOutPaise, codDeliveredPaise };
 }
 
 /** One order's booking, if it has one. */

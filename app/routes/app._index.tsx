@@ -1,36 +1,44 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { Link as RemixLink, useLoaderData } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { countNeedsAttention } from "~/attention/needs-attention.server";
-import { countShipmentsByStatus } from "~/booking/shipments.server";
+import { homeOverview } from "~/booking/home.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
-import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { formatPaise } from "~/components/formatting";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, counts, needsAttention] = await Promise.all([
-    whenShopifyAnswers(() => getShopOverview(admin)),
-    getShopSettings(session.shop),
-    countShipmentsByStatus(session.shop),
-    countNeedsAttention(session.shop),
-  ]);
-  return json({
-    shop: `${shop.name} (${shop.myshopifyDomain})`,
-    sandbox: usesSandbox(settings),
-    autoBooking: settings.autoBooking,
-    needsAttention,
-    counts,
-  });
+  const [shop, settings, needsAttention] = await Promise.all([whenShopifyAnswers(() => getShopOverview(admin)), getShopSettings(session.shop), countNeedsAttention(session.shop)]);
+  const overview = await homeOverview(session.shop, settings, { timeZone: shop.ianaTimezone });
+  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, ...overview });
 };
 
+function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
+  return (
+    <Card>
+      <RemixLink to={url} className="dakiya-count-link" aria-label={`${label}: ${value}`}>
+        <BlockStack gap="100">
+          <Text as="span" tone="subdued">
+            {label}
+          </Text>
+          <Text as="span" variant="headingLg">
+            {value}
+          </Text>
+        </BlockStack>
+      </RemixLink>
+    </Card>
+  );
+}
+
 export default function Home() {
-  const { shop, sandbox, autoBooking, needsAttention, counts } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, counts, setup } = useLoaderData<typeof loader>();
+  const setupLeft = setup.filter((step) => !step.done).length;
   return (
     <Page title="Dakiya" primaryAction={{ content: "Ship orders", url: "/app/orders" }}>
       <Layout>
@@ -42,66 +50,84 @@ export default function Home() {
                 fulfilled for real, with sandbox tracking numbers.
               </Banner>
             ) : null}
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Ship your orders with Indian couriers
-                </Text>
-                <Text as="p">
-                  Dakiya compares couriers&apos; rates and delivery days for each order, books the shipment, and adds the tracking number and
-                  link to the Shopify fulfillment so your customer is notified.
-                </Text>
-                <Text as="p" tone="subdued">
-                  Connected store: {shop}
-                </Text>
-              </BlockStack>
-            </Card>
+            {setupLeft > 0 ? (
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Set up Dakiya
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {setupLeft === 1 ? "1 step left" : `${setupLeft} steps left`}
+                  </Text>
+                  <BlockStack gap="200" as="ul">
+                    {setup.map((step) => (
+                      <Box as="li" key={step.key}>
+                        <InlineStack gap="200" blockAlign="center" wrap={false}>
+                          <Badge tone={step.done ? "success" : undefined}>{step.done ? "Done" : "To do"}</Badge>
+                          {step.done ? (
+                            <Text as="span" tone="subdued">
+                              {step.label}
+                            </Text>
+                          ) : (
+                            <RemixLink to={step.url}>{step.label}</RemixLink>
+                          )}
+                        </InlineStack>
+                      </Box>
+                    ))}
+                  </BlockStack>
+                </BlockStack>
+              </Card>
+            ) : null}
+            <Text as="h2" variant="headingMd">
+              Orders to ship
+            </Text>
+            <InlineGrid columns={{ xs: 2, md: 3 }} gap="300">
+              {counts.orders.map((count) => (
+                <CountCard key={count.key} label={count.label} value={count.count.toLocaleString("en-IN")} url={count.url} />
+              ))}
+            </InlineGrid>
+            <Text as="h2" variant="headingMd">
+              Shipments
+            </Text>
+            <InlineGrid columns={{ xs: 2, md: 3 }} gap="300">
+              {counts.shipments.map((count) => (
+                <CountCard key={count.key} label={count.label} value={count.count.toLocaleString("en-IN")} url={count.url} />
+              ))}
+            </InlineGrid>
+            <Text as="h2" variant="headingMd">
+              Cash on delivery
+            </Text>
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <CountCard label="COD out with couriers" value={formatPaise(counts.cod.outPaise)} url={counts.cod.outUrl} />
+              <CountCard label="COD delivered in the last 7 days" value={formatPaise(counts.cod.deliveredPaise)} url={counts.cod.deliveredUrl} />
+            </InlineGrid>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <Card>
-                <InlineStack align="space-between" blockAlign="center" gap="200">
-                  <BlockStack gap="100">
-                    <Text as="h2" variant="headingSm">
-                      Auto-booking is {autoBooking ? "on" : "off"}
-                    </Text>
-                    <Text as="p" tone="subdued">
-                      {autoBooking ? "New orders are booked by your rules as they arrive." : "New orders are checked as they arrive and wait for you."}
-                    </Text>
-                  </BlockStack>
-                  <Button url="/app/auto-booking">{autoBooking ? "Rules" : "Set up"}</Button>
-                </InlineStack>
+                <BlockStack gap="100">
+                  <Text as="h2" variant="headingSm">
+                    Auto-booking is {autoBooking ? "on" : "off"}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {autoBooking ? "New orders are booked by your rules as they arrive." : "New orders are checked as they arrive and wait for you."}
+                  </Text>
+                  <RemixLink to="/app/auto-booking">{autoBooking ? "Your rules" : "Set up auto-booking"}</RemixLink>
+                </BlockStack>
               </Card>
               <Card>
-                <InlineStack align="space-between" blockAlign="center" gap="200">
-                  <BlockStack gap="100">
-                    <Text as="h2" variant="headingSm">
-                      {needsAttention === 0 ? "Nothing needs you" : `${needsAttention} need${needsAttention === 1 ? "s" : ""} attention`}
-                    </Text>
-                    <Text as="p" tone="subdued">
-                      Orders to fix, held orders, delivery problems and stuck work.
-                    </Text>
-                  </BlockStack>
-                  <Button url="/app/attention" variant={needsAttention > 0 ? "primary" : undefined}>
-                    Open
-                  </Button>
-                </InlineStack>
+                <BlockStack gap="100">
+                  <Text as="h2" variant="headingSm">
+                    {needsAttention === 0 ? "Nothing needs you" : `${needsAttention} need${needsAttention === 1 ? "s" : ""} attention`}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    Orders to fix, held orders, delivery problems and stuck work.
+                  </Text>
+                  <RemixLink to="/app/attention">Open Needs attention</RemixLink>
+                </BlockStack>
               </Card>
             </InlineGrid>
-            {counts.length > 0 ? (
-              <InlineGrid columns={4} gap="300">
-                {counts.map((row) => (
-                  <Card key={row.status}>
-                    <BlockStack gap="100">
-                      <Text as="p" tone="subdued">
-                        {shipmentStatusLabel(row.status).label}
-                      </Text>
-                      <Text as="p" variant="headingLg">
-                        {row.count}
-                      </Text>
-                    </BlockStack>
-                  </Card>
-                ))}
-              </InlineGrid>
-            ) : null}
+            <Text as="p" tone="subdued">
+              Connected store: {shop}
+            </Text>
           </BlockStack>
         </Layout.Section>
       </Layout>

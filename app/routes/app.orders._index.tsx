@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Text, Tooltip, useIndexResourceState } from "@shopify/polaris";
-import { useEffect } from "react";
-import { listOrdersOverview, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
+import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Tabs, Text, TextField, Tooltip, useIndexResourceState } from "@shopify/polaris";
+import { useEffect, useState, type KeyboardEvent } from "react";
+import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
+import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
+import { isOrderStage, ORDER_STAGE_ORDER, ORDER_STAGES } from "~/orders/order-stage";
 import { orderGidOf } from "~/booking/overrides";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
@@ -17,9 +19,17 @@ import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const after = new URL(request.url).searchParams.get("after");
-  const [overview, intake] = await Promise.all([listOrdersOverview(session.shop, { after }), requestOrderReconcile(session.shop, { onlyIfNeverDone: true })]);
-  return json({ ...overview, isFirstPage: !after, reading: intake.neverDone });
+  const params = new URL(request.url).searchParams;
+  const after = params.get("after");
+  const stageParam = params.get("stage") ?? "";
+  const stage = isOrderStage(stageParam) ? stageParam : null;
+  const searchParam = (params.get("q") ?? "").trim().slice(0, MAX_ORDER_SEARCH_LENGTH);
+  const [overview, stageCounts, intake] = await Promise.all([
+    listOrdersOverview(session.shop, { after, stage, search: searchParam || null }),
+    countOrderStages(session.shop),
+    requestOrderReconcile(session.shop, { onlyIfNeverDone: true }),
+  ]);
+  return json({ ...overview, stage, stageCounts, shopDomain: session.shop, isFirstPage: !after, reading: intake.neverDone });
 };
 
 type ActionData = { error: string | null; results: ShipResult[]; checking: boolean };
@@ -51,8 +61,52 @@ function describe(result: ShipResult): string {
   return `${RESULT_TEXT[result.outcome]}${courier}${result.outcome === "failed" || result.outcome === "held" ? `: ${result.reason}` : ""}`;
 }
 
+/** A fix is made in Shopify: the order opens in Shopify's admin, in the whole window. */
+function EditInShopify({ shopDomain, legacyId, orderName }: { shopDomain: string; legacyId: string; orderName: string }) {
+  const url = shopifyOrderAdminUrl(shopDomain, legacyId);
+  if (!url) return null;
+  return (
+    <span onClick={(event) => event.stopPropagation()} onKeyDown={(event) => event.stopPropagation()} role="presentation">
+      <Link url={url} target="_top" accessibilityLabel={`Edit ${orderName} in Shopify`}>
+        Edit in Shopify
+      </Link>
+    </span>
+  );
+}
+
 export default function OrdersToShip() {
-  const { rows, nextCursor, isFirstPage, reading } = useLoaderData<typeof loader>();
+  const { rows, nextCursor, isFirstPage, reading, stage, stageCounts, shopDomain } = useLoaderData<typeof loader>();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [search, setSearch] = useState(searchParams.get("q") ?? "");
+  const tabs = [{ id: "all", content: "All" }, ...ORDER_STAGE_ORDER.map((id) => ({ id, content: `${ORDER_STAGES[id].label} (${stageCounts[id].toLocaleString("en-IN")})` }))];
+  const selectedTab = Math.max(0, tabs.findIndex((tab) => tab.id === stage));
+  const filtered = Boolean(stage || searchParams.get("q"));
+  const showTab = (index: number) => {
+    const next = new URLSearchParams();
+    if (index > 0) next.set("stage", tabs[index]!.id);
+    if (searchParams.get("q")) next.set("q", searchParams.get("q")!);
+    setSearchParams(next);
+  };
+  const clearFilters = () => {
+    setSearch("");
+    setSearchParams(new URLSearchParams());
+  };
+  // The list follows what is typed, once typing pauses; Enter applies it at once.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((searchParams.get("q") ?? "") !== search.trim()) searchNow();
+    }, 500);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
+  }, [search]);
+  const searchNow = (event?: KeyboardEvent) => {
+    event?.preventDefault();
+    const next = new URLSearchParams(searchParams);
+    next.delete("after");
+    if (search.trim()) next.set("q", search.trim());
+    else next.delete("q");
+    setSearchParams(next);
+  };
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -83,7 +137,6 @@ export default function OrdersToShip() {
     <Page
       title="Orders to ship"
       primaryAction={{ content: "Check for new orders", onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
-      secondaryActions={[{ content: "Shipments", url: "/app/shipments" }, { content: "Needs attention", url: "/app/attention" }, { content: "Settings", url: "/app/settings" }]}
     >
       <Layout>
         <Layout.Section>
@@ -106,11 +159,21 @@ export default function OrdersToShip() {
                 </List>
               </Banner>
             ) : null}
+            <Tabs tabs={tabs} selected={selectedTab} onSelect={showTab} />
+            <div role="search" aria-label="Search orders" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
+              <InlineStack gap="300" blockAlign="end">
+                <TextField label="Order number" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
+              </InlineStack>
+            </div>
             <Card padding="0">
               {loading ? (
                 <BlockStack gap="200">
                   <SkeletonBodyText lines={8} />
                 </BlockStack>
+              ) : rows.length === 0 && filtered ? (
+                <EmptyState heading="No orders match these filters" image="" action={{ content: "Clear filters", onAction: clearFilters }}>
+                  <p>Try another tab or order number.</p>
+                </EmptyState>
               ) : rows.length === 0 ? (
                 <EmptyState heading={reading ? "Reading your orders…" : "No orders waiting to ship"} image="" action={{ content: "Open Settings", url: "/app/settings" }}>
                   <p>New orders appear here as soon as customers place them.</p>
@@ -157,15 +220,18 @@ export default function OrdersToShip() {
                           ) : row.problems.length === 0 ? (
                             <Badge tone="success">Ready</Badge>
                           ) : (
-                            <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
-                              <InlineStack gap="100">
-                                {row.problems.map((problem) => (
-                                  <Badge key={problem.code} tone="warning">
-                                    {PROBLEM_LABELS[problem.code]}
-                                  </Badge>
-                                ))}
-                              </InlineStack>
-                            </Tooltip>
+                            <InlineStack gap="100" blockAlign="center">
+                              <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
+                                <InlineStack gap="100">
+                                  {row.problems.map((problem) => (
+                                    <Badge key={problem.code} tone="warning">
+                                      {PROBLEM_LABELS[problem.code]}
+                                    </Badge>
+                                  ))}
+                                </InlineStack>
+                              </Tooltip>
+                              <EditInShopify shopDomain={shopDomain} legacyId={row.legacyId} orderName={row.name} />
+                            </InlineStack>
                           )}
                           {row.decision === DECISION.HELD || row.decision === DECISION.FAILED ? (
                             <Tooltip content={row.decisionReason ?? ""}>
@@ -179,7 +245,15 @@ export default function OrdersToShip() {
                 </IndexTable>
               )}
             </Card>
-            <Pagination hasPrevious={!isFirstPage} previousTooltip="First page" onPrevious={() => navigate("/app/orders")} hasNext={Boolean(nextCursor)} onNext={() => navigate(`/app/orders?after=${encodeURIComponent(nextCursor!)}`)} />
+            <Pagination hasPrevious={!isFirstPage} previousTooltip="First page" onPrevious={() => {
+                const first = new URLSearchParams(searchParams);
+                first.delete("after");
+                navigate(`/app/orders?${first}`);
+              }} hasNext={Boolean(nextCursor)} onNext={() => {
+                const next = new URLSearchParams(searchParams);
+                next.set("after", nextCursor!);
+                navigate(`/app/orders?${next}`);
+              }} />
           </BlockStack>
         </Layout.Section>
       </Layout>

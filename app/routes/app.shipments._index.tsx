@@ -1,26 +1,34 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, Button, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Text, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
-import { useEffect } from "react";
+import { Badge, Banner, Button, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { isShipmentStatus, SHIPMENT_STATUSES, shipmentStatusLabel } from "~/shipments/lifecycle";
-import { listShipments } from "~/booking/shipments.server";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
+import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES } from "~/shipments/delivery-stage";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
+import { getShopOverview } from "~/shopify/shop.server";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { stageTone } from "~/tracking/courier-progress";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const status = new URL(request.url).searchParams.get("status") ?? "";
-  const filter = isShipmentStatus(status) ? status : null;
-  const notPrinted = new URL(request.url).searchParams.get("printed") === "no";
-  const shipments = await listShipments(session.shop, filter, notPrinted ? 500 : 100);
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const params = new URL(request.url).searchParams;
+  const { filter, problems } = readShipmentFilter(params);
+  const shop = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));
+  const timeZone = shop.ianaTimezone;
+  const notPrinted = params.get("printed") === "no";
+  const shipments = await listShipments(session.shop, filter, { take: notPrinted ? 500 : 100, timeZone });
   const documents = await documentsOverview(session.shop, shipments.map((shipment) => shipment.id));
   const listed = notPrinted ? shipments.filter((shipment) => shipment.awb && !documents.printedAt[shipment.id] && !["cancelled", "failed", "booking"].includes(shipment.status)).slice(0, 100) : shipments;
-  return json({ shipments: listed, filter, notPrinted, ...documents });
+  // The search itself is not sent back: it may be a shopper's mobile, and the page reads it from its own address.
+  const filtered = Boolean(filter.stage || filter.search || filter.from || filter.to || filter.deliveredFrom || filter.payment || notPrinted);
+  return json({ shipments: listed, stage: filter.stage, filtered, problems, notPrinted, timeZone, ...documents });
 };
 
 /** Print labels for the selected shipments, make a pickup's manifest, or print an earlier one: each answers a signed link. */
@@ -48,7 +56,7 @@ function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) 
 }
 
 export default function Shipments() {
-  const { shipments, filter, notPrinted, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
+  const { shipments, stage, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const printing = useFetcher<DocumentActionAnswer>();
@@ -60,31 +68,78 @@ export default function Shipments() {
     setSearchParams(next);
   };
   const submitDocument = (fields: Record<string, string>) => printing.submit(fields, { method: "post" });
+  const [search, setSearch] = useState(searchParams.get("q") ?? "");
+  const [from, setFrom] = useState(searchParams.get("from") ?? "");
+  const [to, setTo] = useState(searchParams.get("to") ?? "");
+  const [exporting, setExporting] = useState<"idle" | "running" | "failed">("idle");
+  const tabs = [{ id: "all", content: "All" }, ...DELIVERY_STAGE_ORDER.map((id) => ({ id, content: DELIVERY_STAGES[id].label }))];
+  const selectedTab = Math.max(0, tabs.findIndex((tab) => tab.id === stage));
+  const clearFilters = () => {
+    setSearch("");
+    setFrom("");
+    setTo("");
+    setSearchParams(new URLSearchParams());
+  };
+  // The list follows what is typed, once typing pauses; Enter applies it at once.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((searchParams.get("q") ?? "") !== search.trim() || (searchParams.get("from") ?? "") !== from || (searchParams.get("to") ?? "") !== to) searchNow();
+    }, 500);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
+  }, [search, from, to]);
+  const searchNow = (event?: KeyboardEvent) => {
+    event?.preventDefault();
+    const next = new URLSearchParams(searchParams);
+    for (const [key, value] of [["q", search.trim()], ["from", from], ["to", to]] as const) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    setSearchParams(next);
+  };
+  // The export is streamed by the server; the browser saves what arrives as a file.
+  const exportCsv = async () => {
+    setExporting("running");
+    try {
+      const response = await fetch("/app/shipments/export", { method: "POST", body: new URLSearchParams(searchParams) });
+      if (!response.ok) throw new Error(String(response.status));
+      const url = URL.createObjectURL(await response.blob());
+      const anchor = document.createElement("a");
+      anchor.href = url;
+      anchor.download = `shipments-${new Date().toISOString().slice(0, 10)}.csv`;
+      anchor.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setExporting("idle");
+    } catch {
+      setExporting("failed");
+    }
+  };
   return (
-    <Page title="Shipments" backAction={{ content: "Orders", url: "/app/orders" }}>
+    <Page title="Shipments" secondaryActions={[{ content: "Export CSV", onAction: exportCsv, loading: exporting === "running", disabled: shipments.length === 0 }]}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             <DocumentLink answer={printing.data} />
-            <InlineStack gap="400">
-              <Select
-                label="Status"
-                labelInline
-                options={[{ label: "All", value: "" }, ...SHIPMENT_STATUSES.map((status) => ({ label: shipmentStatusLabel(status).label, value: status }))]}
-                value={filter ?? ""}
-                onChange={(value) => setParam("status", value)}
-              />
-              <Select
-                label="Label"
-                labelInline
-                options={[
-                  { label: "Any", value: "" },
-                  { label: "Not printed yet", value: "no" },
-                ]}
-                value={notPrinted ? "no" : ""}
-                onChange={(value) => setParam("printed", value)}
-              />
-            </InlineStack>
+            {exporting === "failed" ? <Banner tone="critical">The export did not finish. Try again.</Banner> : null}
+            {problems.length > 0 ? <Banner tone="warning">{problems.join(" ")}</Banner> : null}
+            <Tabs tabs={tabs} selected={selectedTab} onSelect={(index) => setParam("stage", index === 0 ? "" : tabs[index]!.id)} />
+            <div role="search" aria-label="Search shipments" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
+              <InlineStack gap="300" blockAlign="end">
+                <TextField label="Order number, awb or phone" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
+                <TextField label="Booked from" type="date" value={from} onChange={setFrom} autoComplete="off" />
+                <TextField label="Booked until" type="date" value={to} onChange={setTo} autoComplete="off" />
+                <Select
+                  label="Label"
+                  labelInline
+                  options={[
+                    { label: "Any", value: "" },
+                    { label: "Not printed yet", value: "no" },
+                  ]}
+                  value={notPrinted ? "no" : ""}
+                  onChange={(value) => setParam("printed", value)}
+                />
+              </InlineStack>
+            </div>
             {pickups.length > 0 || manifests.length > 0 ? (
               <Card>
                 <BlockStack gap="300">
@@ -105,7 +160,7 @@ export default function Shipments() {
                   {manifests.map((manifest) => (
                     <InlineStack key={manifest.id} gap="300" blockAlign="center">
                       <Text as="span" tone="subdued">
-                        Manifest #{manifest.number} · warehouse {manifest.warehouseId} · {manifest.courierName} · {manifest.count} {manifest.count === 1 ? "shipment" : "shipments"} · {formatDate(manifest.createdAt)}
+                        Manifest #{manifest.number} · warehouse {manifest.warehouseId} · {manifest.courierName} · {manifest.count} {manifest.count === 1 ? "shipment" : "shipments"} · {formatDate(manifest.createdAt, timeZone)}
                       </Text>
                       <Button variant="plain" onClick={() => submitDocument({ intent: "manifest-again", manifestId: String(manifest.id) })}>
                         Print again
@@ -117,9 +172,15 @@ export default function Shipments() {
             ) : null}
             <Card padding="0">
               {shipments.length === 0 ? (
-                <EmptyState heading={notPrinted ? "Every label is printed" : filter ? "No shipments in this state" : "No shipments yet"} image="" action={{ content: "Ship an order", url: "/app/orders" }}>
-                  <p>Shipments appear here once you book an order with a courier.</p>
-                </EmptyState>
+                filtered ? (
+                  <EmptyState heading={notPrinted ? "Every label is printed" : "No shipments match these filters"} image="" action={{ content: "Clear filters", onAction: clearFilters }}>
+                    <p>Try another stage, search or dates.</p>
+                  </EmptyState>
+                ) : (
+                  <EmptyState heading="No shipments yet" image="" action={{ content: "Ship an order", url: "/app/orders" }}>
+                    <p>Shipments appear here once you book an order with a courier.</p>
+                  </EmptyState>
+                )
               ) : (
                 <IndexTable
                   resourceName={{ singular: "shipment", plural: "shipments" }}
@@ -127,16 +188,19 @@ export default function Shipments() {
                   selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
                   onSelectionChange={handleSelectionChange}
                   promotedBulkActions={[{ content: "Print labels", onAction: () => submitDocument({ intent: "labels", shipmentIds: selectedResources.join(",") }) }]}
-                  headings={[{ title: "Order" }, { title: "Booked" }, { title: "Courier" }, { title: "AWB" }, { title: "Label" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
+                  headings={[{ title: "Order" }, { title: "Booked" }, { title: "Shopper" }, { title: "Courier" }, { title: "AWB" }, { title: "Payment" }, { title: "COD amount", alignment: "end" }, { title: "Label" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
                 >
                   {shipments.map((shipment, index) => (
                     <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`)}>
                       <IndexTable.Cell>
-                        <Text as="span" fontWeight="semibold">
-                          {shipment.orderName}
-                        </Text>
+                        <Link url={`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`} dataPrimaryLink monochrome removeUnderline>
+                          <Text as="span" fontWeight="semibold">
+                            {shipment.orderName}
+                          </Text>
+                        </Link>
                       </IndexTable.Cell>
-                      <IndexTable.Cell>{formatDate(shipment.createdAt)}</IndexTable.Cell>
+                      <IndexTable.Cell>{formatDate(shipment.createdAt, timeZone)}</IndexTable.Cell>
+                      <IndexTable.Cell>{shipment.shopperName || "—"}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.courierName ?? "—"}</IndexTable.Cell>
                       <IndexTable.Cell>
                         {shipment.awb && shipment.trackingUrl && isSafeTrackingUrl(shipment.trackingUrl) ? (
@@ -147,10 +211,16 @@ export default function Shipments() {
                           (shipment.awb ?? "—")
                         )}
                       </IndexTable.Cell>
+                      <IndexTable.Cell>{shipment.paymentMode === "cod" ? "COD" : "Prepaid"}</IndexTable.Cell>
+                      <IndexTable.Cell>
+                        <Text as="span" alignment="end" numeric>
+                          {shipment.codAmountPaise === null ? "—" : formatPaise(shipment.codAmountPaise)}
+                        </Text>
+                      </IndexTable.Cell>
                       <IndexTable.Cell>
                         {printedAt[shipment.id] ? (
                           <Text as="span" tone="subdued" variant="bodySm">
-                            Printed {formatDate(printedAt[shipment.id]!)}
+                            Printed {formatDate(printedAt[shipment.id]!, timeZone)}
                           </Text>
                         ) : shipment.awb && (shipment.status === "booked_unfulfilled" || shipment.status === "fulfilled") ? (
                           <Badge tone="attention">Not printed yet</Badge>
@@ -165,7 +235,10 @@ export default function Shipments() {
                       </IndexTable.Cell>
                       <IndexTable.Cell>
                         <BlockStack gap="100">
-                          <Badge tone={shipmentStatusLabel(shipment.status).tone}>{shipmentStatusLabel(shipment.status).label}</Badge>
+                          <Badge tone={DELIVERY_STAGES[shipment.stage].tone}>{DELIVERY_STAGES[shipment.stage].label}</Badge>
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            {shipmentStatusLabel(shipment.status).label}
+                          </Text>
                           {shipment.lastError ? (
                             <Text as="span" tone="subdued" variant="bodySm">
                               {shipment.lastError}
@@ -180,8 +253,8 @@ export default function Shipments() {
                           <BlockStack gap="100">
                             <Badge tone={stageTone(shipment.courierStatusCode)}>{shipment.courierStatusLabel ?? `Status ${shipment.courierStatusCode}`}</Badge>
                             <Text as="span" tone="subdued" variant="bodySm">
-                              {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt) : ""}
-                              {shipment.courierStatusCode !== 8 && shipment.estimatedDeliveryAt ? ` · expected ${formatDate(shipment.estimatedDeliveryAt)}` : ""}
+                              {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt, timeZone) : ""}
+                              {shipment.estimatedDeliveryAt && ["awaiting_pickup", "in_transit", "out_for_delivery"].includes(shipment.stage) ? ` · expected ${formatDate(shipment.estimatedDeliveryAt, timeZone)}` : ""}
                             </Text>
                           </BlockStack>
                         )}

@@ -136,6 +136,37 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     });
   });
 
+  it("Home's counts open the list they count; Needs fixing gives each problem an Edit in Shopify link to the order in Shopify's admin", async () => {
+    await walk.step("home: the Needs fixing count", async () => {
+      await walk.admin.openFromNav("Home", { path: "/app" }, "Dakiya");
+      const count = frame.getByRole("link", { name: /^Needs fixing: \d+$/ });
+      const shown = Number((await count.getAttribute("aria-label"))!.replace(/\D/g, ""));
+      expect(shown).toBeGreaterThan(0);
+      await walk.admin.navigateInBrowser("Home's Needs fixing count", () => count.click(), { path: "/app/orders", search: { stage: "needs_fixing" } });
+      await frame.getByRole("tab", { name: /^Needs fixing \(\d+\)$/, selected: true }).waitFor();
+      expect(await orderNames()).toHaveLength(Math.min(shown, 20));
+    });
+    await walk.step("orders: Edit in Shopify", async () => {
+      const row = orderRows().filter({ hasText: "#1007" });
+      const edit = row.getByRole("link", { name: "Edit #1007 in Shopify" });
+      const href = (await edit.getAttribute("href"))!;
+      expect(href).toMatch(/^https:\/\/admin\.shopify\.com\/store\/dakiya-demo\/orders\/\d+$/);
+      // The local admin answers Shopify's admin address for an order with that order's page.
+      const local = new URL(new URL(href).pathname, walk.demo.adminUrl);
+      const answer = await walk.page.request.get(local.href);
+      expect(answer.status()).toBe(200);
+      expect(await answer.text()).toContain("#1007");
+    });
+    await walk.step("orders: search by order number", async () => {
+      await frame.getByLabel("Order number").fill("1007");
+      // Enter applies the search at once.
+      await walk.admin.navigateInBrowser("Enter in the search field", () => frame.getByLabel("Order number").press("Enter"), { path: "/app/orders", search: { q: "1007", stage: "needs_fixing" } });
+      await expect.poll(orderNames, { timeout: STEP_TIMEOUT }).toEqual(["#1007"]);
+      await walk.admin.navigateInBrowser("The All tab", () => frame.getByRole("tab", { name: "All" }).click(), { path: "/app/orders", search: { q: "1007", stage: false } });
+      await expect.poll(orderNames, { timeout: STEP_TIMEOUT }).toEqual(["#1007"]);
+    });
+  });
+
   it("Orders to ship → Compare rates: the selected orders' rates, each marked recommended, cheapest and fastest", async () => {
     let selected: string[] = [];
     await walk.step("orders: select two ready orders", async () => {
@@ -222,7 +253,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     let path = "";
     await walk.step("ship: open #1007", async () => {
       await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
-      await walk.admin.navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1007" }).click(), { path: SHIP_PAGE });
+      await walk.admin.navigateInBrowser("The order's link", () => frame.getByRole("link", { name: "#1007", exact: true }).click(), { path: SHIP_PAGE });
       path = new URL(frame.url()).pathname;
       await expectProblem();
     });
@@ -264,13 +295,15 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     });
   });
 
-  it("Shipments: the status filter changes the address and the list, and a shipment opens its order", async () => {
+  it("Shipments: the stage tabs and the search change the address and the list, an empty result clears, and a shipment opens its order", async () => {
     await walk.step("shipments: all", async () => {
       await walk.admin.openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
-      await frame.getByRole("cell", { name: "#1003" }).waitFor();
+      await frame.getByRole("link", { name: "#1003" }).waitFor();
+      // No back arrow on a top-level page.
+      expect(await frame.getByRole("link", { name: "Orders" }).count()).toBe(0);
     });
-    await walk.step("shipments: only fulfilled", async () => {
-      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("fulfilled"), { path: "/app/shipments", search: { status: "fulfilled" } });
+    await walk.step("shipments: awaiting pickup", async () => {
+      await walk.admin.navigateInBrowser("The stage tabs", () => frame.getByRole("tab", { name: "Awaiting pickup" }).click(), { path: "/app/shipments", search: { stage: "awaiting_pickup" } });
       const rows = frame.locator("table tbody tr");
       await rows.first().waitFor();
       // The Status column's badge (the Label column has one of its own).
@@ -278,18 +311,24 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       expect(statusColumn).toBeGreaterThan(-1);
       const statuses = await rows.evaluateAll((elements, column) => elements.map((row) => row.children[column]?.querySelector(".Polaris-Badge")?.textContent ?? ""), statusColumn);
       expect(statuses.length).toBeGreaterThanOrEqual(3);
-      expect(statuses.every((status) => status.endsWith("Fulfilled"))).toBe(true);
+      expect(statuses.every((status) => status.endsWith("Awaiting pickup"))).toBe(true);
     });
-    await walk.step("shipments: none failed", async () => {
-      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption("failed"), { path: "/app/shipments", search: { status: "failed" } });
-      await frame.getByText("No shipments in this state").waitFor();
+    await walk.step("shipments: none delivered, and the filters clear", async () => {
+      await walk.admin.navigateInBrowser("The stage tabs", () => frame.getByRole("tab", { name: "Delivered" }).click(), { path: "/app/shipments", search: { stage: "delivered" } });
+      await frame.getByText("No shipments match these filters").waitFor();
+      expect(await frame.getByRole("link", { name: "Ship an order" }).count()).toBe(0);
+      await walk.admin.navigateInBrowser("Clear filters", () => frame.getByRole("button", { name: "Clear filters" }).click(), { path: "/app/shipments", search: { stage: false } });
+      await frame.getByRole("link", { name: "#1003" }).waitFor();
     });
-    await walk.step("shipments: all again", async () => {
-      await walk.admin.navigateInBrowser("The status filter", () => frame.getByLabel("Status").selectOption(""), { path: "/app/shipments", search: { status: false } });
-      await frame.getByRole("cell", { name: "#1003" }).waitFor();
+    await walk.step("shipments: search by order number", async () => {
+      // The list follows what is typed.
+      await walk.admin.navigateInBrowser("The search field", () => frame.getByLabel("Order number, awb or phone").fill("1003"), { path: "/app/shipments", search: { q: "1003" } });
+      await expect.poll(() => frame.locator("table tbody tr").count(), { timeout: STEP_TIMEOUT }).toBe(1);
+      await frame.getByRole("link", { name: "#1003" }).waitFor();
     });
-    await walk.step("shipments: open #1003", async () => {
-      await walk.admin.navigateInBrowser("The shipment's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
+    await walk.step("shipments: open #1003 by its link, from the keyboard", async () => {
+      await frame.getByRole("link", { name: "#1003" }).focus();
+      await walk.admin.navigateInBrowser("The shipment's order link", () => walk.admin.page.keyboard.press("Enter"), { path: SHIP_PAGE });
       await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
       await frame.getByRole("link", { name: "Tracking page" }).waitFor();
     });

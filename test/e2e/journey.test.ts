@@ -177,9 +177,11 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     await walk.step("shipments: delivered in the admin, beside the day's bookings", async () => {
       await walk.reopenAdmin();
       await walk.admin.openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
-      await rowOf(HELD).getByText("Delivered", { exact: true }).waitFor();
-      await rowOf(AUTO_BOOKED).getByText("Delivered", { exact: true }).waitFor();
+      // The merchant's stage (the Status badge) beside the courier's own word (the Delivery column).
+      for (const name of [HELD, AUTO_BOOKED]) await expect.poll(() => rowOf(name).getByText("Delivered", { exact: true }).count(), { timeout: 20_000 }).toBe(2);
+      await rowOf("#1002").getByText("Returning to you", { exact: true }).waitFor();
       await rowOf("#1002").getByText("RTO", { exact: true }).waitFor();
+      await rowOf("#1004").getByText("Delivery problem", { exact: true }).waitFor();
       await rowOf("#1004").getByText("Undelivered", { exact: true }).waitFor();
       expect(await rowOf(HELD).getByRole("link", { name: awb }).getAttribute("href")).toBe(trackingUrl);
     });

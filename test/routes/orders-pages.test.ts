@@ -90,7 +90,7 @@ describe("orders to ship", () => {
   it("lists shipments, filtered by state, and only this shop's", async () => {
     const all = (await jsonOf(await shipmentsLoader({ request: store.adminRequest("/app/shipments"), params: {}, context: {} }))) as { shipments: { orderName: string; status: string }[] };
     expect(all.shipments).toEqual([expect.objectContaining({ orderName: "#1001", status: "fulfilled" })]);
-    const failed = (await jsonOf(await shipmentsLoader({ request: store.adminRequest("/app/shipments?status=failed"), params: {}, context: {} }))) as { shipments: unknown[] };
+    const failed = (await jsonOf(await shipmentsLoader({ request: store.adminRequest("/app/shipments?stage=not_booked"), params: {}, context: {} }))) as { shipments: unknown[] };
     expect(failed.shipments).toEqual([]);
   });
 });

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { action as ordersAction, loader as ordersLoader } from "~/routes/app.orders._index";
+import { loader as homeLoader } from "~/routes/app._index";
+import { action as exportAction } from "~/routes/app.shipments.export";
+import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
+import { resetJobs, runJobs } from "../support/jobs";
+import { startShippingWorld, type startStore } from "../support/store";
+
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+beforeAll(async () => {
+  await resetJobs();
+  world = await startShippingWorld();
+  ({ store } = world);
+  await ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} });
+  expect((await runJobs(["orders-reconcile", "order-check"])).failed).toEqual([]);
+});
+afterAll(() => world.close());
+
+const idOf = (name: string) => store.shop.orders.find((order) => order.name === name)!.legacyResourceId;
+const jsonOf = async (response: Response) => (await response.json()) as Record<string, unknown>;
+type Listed = { orderName: string; awb: string | null; stage: string; paymentMode: string; codAmountPaise: number | null };
+const shipments = async (query = "") => (await jsonOf(await shipmentsLoader({ request: store.adminRequest(`/app/shipments${query}`), params: {}, context: {} }))) as { shipments: Listed[]; filtered: boolean; problems: string[] };
+type Count = { key: string; count: number; url: string };
+const home = async () => (await jsonOf(await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }))) as {
+  counts: { orders: Count[]; shipments: Count[]; cod: { outPaise: number; deliveredPaise: number; outUrl: string } };
+  setup: { key: string; done: boolean }[];
+};
+const exportCsv = async (fields: Record<string, string> = {}) => {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.set(key, value);
+  return (await exportAction({ request: store.adminRequest("/app/shipments/export", { method: "POST", body }), params: {}, context: {} })) as Response;
+};
+
+describe("Home, Shipments and the export count and list by the merchant's stages", () => {
+  it("counts orders by stage, each linked to the list it counts, and shows the setup steps left", async () => {
+    const { counts, setup } = await home();
+    const ready = counts.orders.find((count) => count.key === "ready")!;
+    const fixing = counts.orders.find((count) => count.key === "needs_fixing")!;
+    expect(ready.count).toBeGreaterThan(0);
+    expect(fixing.count).toBeGreaterThan(0);
+    const readyList = (await jsonOf(await ordersLoader({ request: store.adminRequest(ready.url), params: {}, context: {} }))) as { rows: { stage: string }[] };
+    expect(readyList.rows).toHaveLength(ready.count);
+    expect(readyList.rows.every((row) => row.stage === "ready")).toBe(true);
+    const fixingList = (await jsonOf(await ordersLoader({ request: store.adminRequest(fixing.url), params: {}, context: {} }))) as { rows: { stage: string }[] };
+    expect(fixingList.rows).toHaveLength(fixing.count);
+    expect(setup.find((step) => step.key === "first")).toMatchObject({ done: false });
+  });
+
+  it("lists booked shipments by stage, searches by order number, awb and phone, and filters by dates", async () => {
+    const form = new FormData();
+    for (const name of ["#1001", "#1002", "#1003"]) form.append("orderId", idOf(name));
+    const { results } = (await jsonOf(await ordersAction({ request: store.adminRequest("/app/orders", { method: "POST", body: form }), params: {}, context: {} }))) as { results: { outcome: string }[] };
+    expect(results.map((result) => result.outcome)).toEqual(["booked", "booked", "booked"]);
+
+    const all = await shipments();
+    expect(all.shipments).toHaveLength(3);
+    expect(all.shipments.every((shipment) => shipment.stage === "awaiting_pickup")).toBe(true);
+    const cod = all.shipments.find((shipment) => shipment.paymentMode === "cod");
+    if (cod) expect(cod.codAmountPaise).toBeGreaterThan(0);
+
+    expect((await shipments("?stage=awaiting_pickup")).shipments).toHaveLength(3);
+    const none = await shipments("?stage=delivered");
+    expect(none).toMatchObject({ shipments: [], filtered: true });
+
+    expect((await shipments("?q=1002")).shipments.map((shipment) => shipment.orderName)).toEqual(["#1002"]);
+    expect((await shipments("?q=%231002")).shipments.map((shipment) => shipment.orderName)).toEqual(["#1002"]);
+    const awb = all.shipments.find((shipment) => shipment.orderName === "#1003")!.awb!;
+    expect((await shipments(`?q=${awb}`)).shipments.map((shipment) => shipment.orderName)).toEqual(["#1003"]);
+
+    const booked = await prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, orderName: "#1001" } });
+    const mobile = (JSON.parse(booked.requestPayload) as { mobile: string }).mobile;
+    const byPhone = await shipments(`?q=${encodeURIComponent(`+91 ${mobile.slice(0, 5)} ${mobile.slice(5)}`)}`);
+    expect(byPhone.shipments.map((shipment) => shipment.orderName)).toContain("#1001");
+    // The page never sends the search back: it may be a shopper's mobile.
+    expect(JSON.stringify(byPhone)).not.toContain(mobile);
+
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata" }).format(new Date());
+    expect((await shipments(`?from=${today}&to=${today}`)).shipments).toHaveLength(3);
+    expect((await shipments("?to=2020-01-01")).shipments).toHaveLength(0);
+    expect((await shipments("?from=yesterday")).problems).toEqual(["The start date must be a day such as 2026-11-25."]);
+
+    const { counts, setup } = await home();
+    expect(counts.shipments.find((count) => count.key === "awaiting_pickup")!.count).toBe(3);
+    expect(setup.find((step) => step.key === "first")).toMatchObject({ done: true });
+  });
+
+  it("exports the filtered list as CSV", async () => {
+    const response = await exportCsv({ q: "1002" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).trim().split("\r\n");
+    expect(lines[0]).toMatch(/^Order,Booked,Shopper,Courier,AWB,Payment,COD amount/);
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(/^#1002,/);
+    expect((await exportCsv({ stage: "nowhere" })).status).toBe(422);
+  });
+
+  it("streams an export of thousands of rows in order, one batch in memory at a time", async () => {
+    const template = await prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, orderName: "#1001" } });
+    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = template;
+    void [_id, _createdAt, _updatedAt];
+    const many = 5_000;
+    await prisma.shipment.createMany({
+      data: Array.from({ length: many }, (_, index) => ({ ...fields, orderGid: `gid://shopify/Order/9${index}`, orderName: `#9${index}`, awb: `BULK${index}`, courierStatusCode: 5, status: "fulfilled" })),
+    });
+    try {
+      const response = await exportCsv({ stage: "in_transit" });
+      const reader = response.body!.getReader();
+      let chunks = 0;
+      let text = "";
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks += 1;
+        text += decoder.decode(value, { stream: true });
+      }
+      const lines = text.trim().split("\r\n");
+      expect(lines).toHaveLength(many + 1);
+      expect(new Set(lines.slice(1).map((line) => line.split(",")[0])).size).toBe(many);
+      expect(chunks).toBeGreaterThan(many / 200);
+    } finally {
+      await prisma.shipment.deleteMany({ where: { shop: store.domain, awb: { startsWith: "BULK" } } });
+    }
+  });
+});
