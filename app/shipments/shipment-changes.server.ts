@@ -162,6 +162,9 @@ export interface CourierChoice {
   paymentMode: string;
   warehouseId: number | null;
   locationGid: string | null;
+  /** A return's pickup: "return", with the order whose items come back. */
+  direction?: "return";
+  returnOfOrderGid?: string;
 }
 
 /** The courier and the exact body to send, stored before it is sent. */

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookOrder } from "~/booking/book-order.server";
+import prisma from "~/db.server";
+import { defaultJobDeps } from "~/jobs/handlers.server";
+import { checkReturn } from "~/returns/check-return.server";
+import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
+import { action as returnsCancel } from "~/routes/webhooks.returns.cancel";
+import { action as returnsDecline } from "~/routes/webhooks.returns.decline";
+import { action as returnsRequest } from "~/routes/webhooks.returns.request";
+import { seedShop } from "../../store/seed";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { resetJobs, runJobs } from "../support/jobs";
+import { shopperOrder } from "../support/orders";
+import { serveRoutes, startStore } from "../support/store";
+import { uniqueShop } from "../support/webhooks";
+
+let courier: RunningCourierService;
+let app: Awaited<ReturnType<typeof serveRoutes>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+const deps = { ...defaultJobDeps, now: () => new Date() };
+
+beforeAll(async () => {
+  await resetJobs();
+  courier = await startAppCourierService();
+  app = await serveRoutes({
+    "/webhooks/orders/create": ordersCreate,
+    "/webhooks/returns/request": returnsRequest,
+    "/webhooks/returns/approve": returnsApprove,
+    "/webhooks/returns/decline": returnsDecline,
+    "/webhooks/returns/cancel": returnsCancel,
+  });
+  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  await store.install();
+  await prisma.shopSettings.upsert({ where: { shop: store.domain }, create: { shop: store.domain, returnRule: "cheapest" }, update: { returnRule: "cheapest" } });
+});
+afterAll(async () => {
+  await store.close();
+  await app.close();
+  await courier.close();
+});
+
+/** A shopper's order, shipped through Dakiya: delivered items the shopper can send back. */
+async function shippedOrder(index: number) {
+  const order = store.simulator.placeOrder(store.domain, shopperOrder(index));
+  const admin = await deps.adminFor(store.domain);
+  const booked = await bookOrder({ shop: store.domain, admin }, { orderGid: order.id, courierId: 1 });
+  expect(booked.kind).toBe("booked");
+  const fulfilled = store.shop.orders.find((candidate) => candidate.id === order.id)!;
+  return { order: fulfilled, fulfillmentLineId: fulfilled.fulfillments[0]!.lines[0]!.id! };
+}
+
+const returnShipments = (returnGid: string) => prisma.shipment.findMany({ where: { shop: store.domain, orderGid: returnGid } });
+const storeReturn = (returnGid: string) => store.shop.orders.flatMap((order) => order.returns ?? []).find((ret) => ret.id === returnGid)!;
+
+describe("a return approved in Shopify", () => {
+  it("gets exactly one reverse pickup and one reverse delivery with its tracking, however many webhooks and jobs", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(0);
+    const returnGid = store.simulator.returnAction(store.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1, customerNote: "Too small" }] } });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    // Requested: recorded, waiting for the merchant's approval, nothing booked.
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "REQUESTED", readiness: "requested", cancelledAt: null });
+    expect(await returnShipments(returnGid)).toEqual([]);
+
+    store.simulator.returnAction(store.domain, "returnApproveRequest", { input: { id: returnGid } });
+    await store.simulator.settled();
+    const approval = store.simulator.deliveries.find((delivery) => delivery.topic === "returns/approve" && delivery.returnId === returnGid)!;
+    expect(approval.delivered).toBe(true);
+    // Shopify redelivers the same webhook; a second, distinct approval delivery arrives too.
+    for (const webhookId of [approval.webhookId, approval.webhookId, undefined]) {
+      expect((await store.simulator.deliver("returns/approve", store.domain, { returnId: returnGid, webhookId })).delivered).toBe(true);
+    }
+    // Concurrent jobs on the same return, beside the queued ones.
+    await Promise.all([checkReturn(store.domain, returnGid, deps), checkReturn(store.domain, returnGid, deps), runJobs(["return-check"])]);
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+
+    const shipments = await returnShipments(returnGid);
+    expect(shipments).toHaveLength(1);
+    const [pickup] = shipments;
+    expect(pickup).toMatchObject({ direction: "return", returnOfOrderGid: order.id, status: "fulfilled", orderName: `${order.name}-R1`, paymentMode: "prepaid" });
+    expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ order_type: "reverse", order_id: `${order.name.slice(1)}-R1`, pincode: "560038", payment_mode: "prepaid" });
+    const deliveries = storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ tracking: { number: pickup!.awb, url: pickup!.trackingUrl }, notifyCustomer: true });
+    expect(pickup!.fulfillmentGid).toBe(deliveries[0]!.id);
+    // The courier service holds one reverse order for the return.
+    expect(await prisma.serviceOrder.findMany({ where: { orderId: `${order.name.slice(1)}-R1` } })).toEqual([expect.objectContaining({ orderType: "reverse", awb: pickup!.awb })]);
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "OPEN", readiness: "fulfilled", decision: "booked" });
+  });
+
+  it("books nothing for a declined return", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(2);
+    const returnGid = store.simulator.returnAction(store.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    store.simulator.returnAction(store.domain, "returnDeclineRequest", { input: { id: returnGid, declineReason: "FINAL_SALE" } });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await returnShipments(returnGid)).toEqual([]);
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "DECLINED", readiness: "cancelled", cancelledAt: expect.any(Date) });
+  });
+
+  it("cancels the pickup with the courier when the return is cancelled after booking", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(4);
+    // Created by the merchant: no webhook comes; the check runs as the reconciliation would run it.
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [booked] = await returnShipments(returnGid);
+    expect(booked).toMatchObject({ status: "fulfilled", direction: "return" });
+
+    store.simulator.returnAction(store.domain, "returnCancel", { id: returnGid });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "cancelled", awb: booked!.awb })]);
+    expect(await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked!.awb! } })).toMatchObject({ orderType: "reverse" });
+  });
+
+  it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
+    const other = store.simulator.addShop(seedShop(uniqueShop("other")));
+    const order = store.simulator.placeOrder(other.domain, shopperOrder(1));
+    const stored = other.orders.find((candidate) => candidate.id === order.id)!;
+    // The other shop's order shipped outside Dakiya: a fulfillment of its own with a line a return can name.
+    stored.fulfillments.push({ id: "gid://shopify/Fulfillment/990001", name: `${stored.name}-F1`, status: "SUCCESS", createdAt: stored.createdAt, updatedAt: stored.createdAt, trackingInfo: [], notifyCustomer: false, fulfillmentOrderIds: [], lines: [{ id: "gid://shopify/FulfillmentLineItem/990002", lineItemId: stored.lineItems[0]!.id, quantity: 1 }], events: [] });
+    const returnGid = store.simulator.returnAction(other.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: "gid://shopify/FulfillmentLineItem/990002", quantity: 1 }] } });
+    // Delivered as if for this shop, naming the other shop's return.
+    expect((await store.simulator.deliver("returns/approve", store.domain, { payload: { id: Number(returnGid.split("/").pop()), admin_graphql_api_id: returnGid, status: "open" } })).delivered).toBe(true);
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await prisma.shipment.findMany({ where: { orderGid: returnGid } })).toEqual([]);
+    expect(await prisma.returnRecord.findMany({ where: { returnGid } })).toEqual([]);
+    expect(other.orders.flatMap((candidate) => candidate.returns ?? []).flatMap((ret) => ret.reverseFulfillmentOrders).flatMap((rfo) => rfo.deliveries)).toEqual([]);
+  });
+});
