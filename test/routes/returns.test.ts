@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookOrder } from "~/booking/book-order.server";
 import prisma from "~/db.server";
 import { defaultJobDeps } from "~/jobs/handlers.server";
+import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
+import { claimShipment } from "~/shipments/shipment-changes.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
 import { action as returnsCancel } from "~/routes/webhooks.returns.cancel";
@@ -101,9 +103,9 @@ describe("a return approved in Shopify", () => {
 
   it("cancels the pickup with the courier when the return is cancelled after booking", async () => {
     const { order, fulfillmentLineId } = await shippedOrder(4);
-    // Created by the merchant: no webhook comes; the check runs as the reconciliation would run it.
+    // Created by the merchant: no webhook comes; the reconciliation finds it among the orders changed since its last pass.
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
-    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    expect((await runJobs(["orders-reconcile", "return-check", "shipment-complete"])).failed).toEqual([]);
     const [booked] = await returnShipments(returnGid);
     expect(booked).toMatchObject({ status: "fulfilled", direction: "return" });
 
@@ -112,6 +114,37 @@ describe("a return approved in Shopify", () => {
     expect((await runJobs(["return-check"])).failed).toEqual([]);
     expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "cancelled", awb: booked!.awb })]);
     expect(await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked!.awb! } })).toMatchObject({ orderType: "reverse" });
+  });
+
+  it("attaches the reverse delivery once Shopify takes it, after failing, and never a second awb", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(6);
+    store.shop.faults.set("reverseDeliveryCreateWithShipping", { kind: "HTTP_503", times: 20 });
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [waiting] = await returnShipments(returnGid);
+    expect(waiting).toMatchObject({ status: "booked_unfulfilled", lastError: expect.stringMatching(/Shopify did not take the reverse delivery yet/) });
+    store.shop.faults.delete("reverseDeliveryCreateWithShipping");
+    // The watchdog and a redelivered webhook's check both meet the same shipment.
+    await Promise.all([runJobs(["shipment-complete"]), checkReturn(store.domain, returnGid, deps)]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "fulfilled", awb: waiting!.awb })]);
+    expect(storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).map((delivery) => delivery.tracking?.number)).toEqual([waiting!.awb]);
+  });
+
+  it("books again by the return setting when the worker died mid-booking, before the courier was asked", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(8);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    // The rule decided and claimed the pickup; the worker died before sending anything to the courier.
+    await prisma.returnRecord.create({ data: { shop: store.domain, returnGid, orderGid: order.id, status: "OPEN", readiness: "shipment", decision: "booked", decisionReason: "Return setting" } });
+    await prisma.$transaction(async (tx) => {
+      const claim = await claimShipment(tx, { shop: store.domain, orderGid: returnGid }, { actor: { kind: "rule", name: "Return setting" }, at: new Date() });
+      await enqueue("shipment-complete", { shop: store.domain, shipmentId: claim.shipment.id }, { tx });
+    });
+    const later = { now: () => new Date(Date.now() + 10 * 60_000) };
+    expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
+    expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
+    const shipments = await returnShipments(returnGid);
+    expect(shipments).toEqual([expect.objectContaining({ status: "fulfilled", direction: "return" })]);
+    expect(await prisma.serviceOrder.count({ where: { orderId: `${order.name.slice(1)}-R1` } })).toBe(1);
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
