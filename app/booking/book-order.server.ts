@@ -16,7 +16,7 @@ import { toCourierOrder, type MappedShipment, type MappingProblem, type Shipment
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { bookOutcomeInWords } from "./book-outcome";
-import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
+import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
@@ -359,7 +359,7 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
       return { shipment: await markFulfillmentRetrying(shipment, `Booked with awb ${shipment.awb}, but Shopify refused the reverse delivery: ${outcome.message}`, change()), retry: false };
     }
     await noteFulfillment(shipment, outcome.reverseDeliveryGid);
-    const attached = await markFulfilled(shipment, outcome.reverseDeliveryGid, change());
+    const attached = await markReturnDispatched(shipment, outcome.reverseDeliveryGid, change());
     await setReadiness(prisma, attached, READINESS.FULFILLED);
     return { shipment: attached, retry: false };
   } catch (error) {

@@ -87,7 +87,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
 
   const existing = await getShipmentForOrder(shop, returnGid);
   if (existing && existing.status !== SHIPMENT_STATUS.FAILED) {
-    await prisma.returnRecord.updateMany({ where: { shop, returnGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: existing.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT } });
+    await prisma.returnRecord.updateMany({ where: { shop, returnGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: existing.status === SHIPMENT_STATUS.RETURN_IN_TRANSIT ? READINESS.FULFILLED : READINESS.SHIPMENT } });
     return { kind: "already_booked" };
   }
   if (ret.status !== "OPEN") {

@@ -198,6 +198,14 @@ export async function noteFulfillment(shipment: ShipmentRef, fulfillmentGid: str
   await note(shipment, "fulfillment_created", { fulfillmentGid });
 }
 
+/**
+ * A return's pickup is booked and Shopify's reverse delivery carries its tracking (its id is kept where a forward
+ * shipment keeps its fulfillment's); due for a sync at once.
+ */
+export async function markReturnDispatched(shipment: Shipment, reverseDeliveryGid: string, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "return_dispatched", await apply(shipment, "return_dispatched", change, { data: { fulfillmentGid: reverseDeliveryGid, lastError: null, nextSyncAt: change.at } }));
+}
+
 /** Fulfilled in Shopify; due for a sync at once, so the entries recorded so far become the fulfillment's first events. */
 export async function markFulfilled(shipment: Shipment, fulfillmentGid: string, change: Change): Promise<Shipment> {
   return orThrow(shipment, "fulfilled", await apply(shipment, "fulfilled", change, { data: { fulfillmentGid, lastError: null, nextSyncAt: change.at } }));

@@ -27,7 +27,7 @@ import { isFinalStage, STAGES } from "./courier-progress";
  */
 
 /** The shipments that have an awb: booked (fulfilled in Shopify or not) and cancelled ones. */
-const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.CANCELLED];
+const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.RETURN_IN_TRANSIT, SHIPMENT_STATUS.CANCELLED];
 
 /** The longest timeline shown: a real shipment has a few dozen scans. */
 const MAX_TIMELINE_ENTRIES = 200;
@@ -94,6 +94,8 @@ export type TrackingDetail = "full" | "stage";
 /** Everything the public page shows of a shipment. Dates are ISO 8601 instants; the page shows them in India's time. */
 export interface PublicTracking {
   awb: string;
+  /** A return's pickup is told in return words (tracking-locale.ts) and has no delivery steps to show. */
+  direction: "forward" | "return";
   detail: TrackingDetail;
   courier: string | null;
   destinationCity: string | null;
@@ -275,6 +277,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     select: {
       shop: true,
       status: true,
+      direction: true,
       awb: true,
       courierName: true,
       requestPayload: true,
@@ -316,10 +319,12 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     refreshRequested = await askForSync(shipment.shop, deps.requestSync ?? ((shop) => enqueue("tracking-sync", { shop })));
   }
 
-  const milestone = stage === null ? "booked" : MILESTONE_OF[stage];
+  const direction = shipment.direction === "return" ? "return" : "forward";
+  const milestone = direction === "return" ? null : stage === null ? "booked" : MILESTONE_OF[stage];
   if (!deps.verified && !isTrackingLinkToken(shipment.trackingUrl, deps.token)) {
     return {
       awb: shipment.awb,
+      direction,
       detail: "stage",
       courier: null,
       destinationCity: null,
@@ -337,6 +342,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
 
   return {
     awb: shipment.awb,
+    direction,
     detail: "full",
     courier: shipment.courierName,
     destinationCity: body.city ?? null,

@@ -4,6 +4,11 @@ import prisma from "~/db.server";
 import { defaultJobDeps } from "~/jobs/handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
+import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
+import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { getPublicTracking } from "~/tracking/public-tracking.server";
+import { syncShopTracking } from "~/tracking/sync.server";
+import { stageText } from "~/tracking/tracking-locale";
 import { claimShipment } from "~/shipments/shipment-changes.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
@@ -80,7 +85,7 @@ describe("a return approved in Shopify", () => {
     const shipments = await returnShipments(returnGid);
     expect(shipments).toHaveLength(1);
     const [pickup] = shipments;
-    expect(pickup).toMatchObject({ direction: "return", returnOfOrderGid: order.id, status: "fulfilled", orderName: `${order.name}-R1`, paymentMode: "prepaid" });
+    expect(pickup).toMatchObject({ direction: "return", returnOfOrderGid: order.id, status: "return_in_transit", orderName: `${order.name}-R1`, paymentMode: "prepaid" });
     expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ order_type: "reverse", order_id: `${order.name.slice(1)}-R1`, pincode: "560038", payment_mode: "prepaid" });
     const deliveries = storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries);
     expect(deliveries).toHaveLength(1);
@@ -107,7 +112,7 @@ describe("a return approved in Shopify", () => {
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
     expect((await runJobs(["orders-reconcile", "return-check", "shipment-complete"])).failed).toEqual([]);
     const [booked] = await returnShipments(returnGid);
-    expect(booked).toMatchObject({ status: "fulfilled", direction: "return" });
+    expect(booked).toMatchObject({ status: "return_in_transit", direction: "return" });
 
     store.simulator.returnAction(store.domain, "returnCancel", { id: returnGid });
     await store.simulator.settled();
@@ -126,7 +131,7 @@ describe("a return approved in Shopify", () => {
     store.shop.faults.delete("reverseDeliveryCreateWithShipping");
     // The watchdog and a redelivered webhook's check both meet the same shipment.
     await Promise.all([runJobs(["shipment-complete"]), checkReturn(store.domain, returnGid, deps)]);
-    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "fulfilled", awb: waiting!.awb })]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", awb: waiting!.awb })]);
     expect(storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).map((delivery) => delivery.tracking?.number)).toEqual([waiting!.awb]);
   });
 
@@ -143,8 +148,51 @@ describe("a return approved in Shopify", () => {
     expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
     expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
     const shipments = await returnShipments(returnGid);
-    expect(shipments).toEqual([expect.objectContaining({ status: "fulfilled", direction: "return" })]);
+    expect(shipments).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
     expect(await prisma.serviceOrder.count({ where: { orderId: `${order.name.slice(1)}-R1` } })).toBe(1);
+  });
+
+  it("follows the pickup back to the warehouse in return words, records the items for inspection, and asks the merchant to inspect them", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(10);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    const token = new URL(pickup!.trackingUrl!).searchParams.get("token");
+    const page = async (language: "en" | "hi") => stageText(language, (await getPublicTracking(pickup!.awb!, { token, requestSync: async () => undefined }))!.stage, "return").label;
+    expect((await getPublicTracking(pickup!.awb!, { token, requestSync: async () => undefined }))).toMatchObject({ direction: "return", milestone: null });
+    expect(await page("en")).toBe("Pickup scheduled");
+
+    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
+    const admin = await deps.adminFor(store.domain);
+    let clock = Date.now();
+    const syncNow = async () => {
+      clock += 3_600_000;
+      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+    };
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 5);
+    await syncNow();
+    expect(await page("en")).toBe("Picked up from you");
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 6);
+    await syncNow();
+    expect([await page("en"), await page("hi")]).toEqual(["On its way back to the seller", "विक्रेता को वापस जा रहा है"]);
+    // No fulfillment events for a reverse delivery: the shopper follows it on Dakiya's page.
+    expect(store.simulator.deliveries.filter((delivery) => delivery.returnId === returnGid)).toEqual([]);
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 8);
+    await syncNow();
+    expect(await page("en")).toBe("Returned to the seller");
+
+    // Left for inspection (the default setting), never refunded: Shopify's return is processed and closed.
+    const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
+    expect(record).toMatchObject({ receivedAt: expect.any(Date), processedAt: expect.any(Date), inspectedAt: null });
+    const ret = storeReturn(returnGid);
+    expect(ret.status).toBe("CLOSED");
+    expect(ret.reverseFulfillmentOrders[0]!.lines[0]!.dispositions).toEqual([expect.objectContaining({ type: "PROCESSING_REQUIRED", quantity: 1 })]);
+
+    const attention = await listNeedsAttention(store.domain);
+    const received = attention.items.find((item) => item.returnGid === returnGid && item.kind === "return_received");
+    expect(received).toMatchObject({ orderGid: order.id, orderName: `${order.name}-R1`, items: [{ title: order.lineItems[0]!.title, quantity: 1 }] });
+    expect(await markReturnInspected(store.domain, returnGid)).toBe(true);
+    expect((await listNeedsAttention(store.domain)).items.filter((item) => item.returnGid === returnGid && item.kind === "return_received")).toEqual([]);
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {

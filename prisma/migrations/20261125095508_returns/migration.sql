@@ -30,6 +30,7 @@ CREATE TABLE "ReturnRecord" (
     "checkedAt" TIMESTAMP(3),
     "receivedAt" TIMESTAMP(3),
     "processedAt" TIMESTAMP(3),
+    "inspectedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
