@@ -4,6 +4,7 @@ import prisma from "~/db.server";
 import { defaultJobDeps } from "~/jobs/handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
+import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { getPublicTracking } from "~/tracking/public-tracking.server";
@@ -193,6 +194,24 @@ describe("a return approved in Shopify", () => {
     expect(received).toMatchObject({ orderGid: order.id, orderName: `${order.name}-R1`, items: [{ title: order.lineItems[0]!.title, quantity: 1 }] });
     expect(await markReturnInspected(store.domain, returnGid)).toBe(true);
     expect((await listNeedsAttention(store.domain)).items.filter((item) => item.returnGid === returnGid && item.kind === "return_received")).toEqual([]);
+  });
+
+  it("erases the shopper's details from a return's pickup and record with the order's, and every return with the shop", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(12);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const phone = order.shippingAddress!.phone!.replace(/\D/g, "").slice(-10);
+    expect((await returnShipments(returnGid))[0]!.requestPayload).toContain(phone);
+    await redactCustomer(store.domain, [Number(order.legacyResourceId)]);
+    const [pickup] = await returnShipments(returnGid);
+    expect(pickup!.requestPayload).not.toContain(phone);
+    expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ name: "[redacted]", mobile: "[redacted]", order_type: "reverse" });
+
+    const erased = uniqueShop("erased");
+    await prisma.returnRecord.create({ data: { shop: erased, returnGid, orderGid: order.id, status: "OPEN" } });
+    await forgetShop(erased);
+    expect(await prisma.returnRecord.count({ where: { shop: erased } })).toBe(0);
+    expect(await prisma.returnRecord.count({ where: { shop: store.domain, returnGid } })).toBe(1);
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
