@@ -4,7 +4,7 @@ import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { READINESS } from "~/orders/readiness";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
-import { isLogisticId } from "~/shipping/contract";
+import { isLogisticId, LOGISTIC_IDS } from "~/shipping/contract";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import { PROBLEM_LABELS, type MappingProblem } from "~/shopify/order-mapping";
@@ -29,11 +29,14 @@ export interface ReturnRow {
 const PAGE_SIZE = 50;
 
 /** The shop's returns, newest first: what Dakiya recorded of each, and its pickup. No Shopify call. */
-export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; settings: ReturnSettings }> {
+export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; settings: ReturnSettings; courierNames: Record<number, string> }> {
   const [records, settings] = await Promise.all([prisma.returnRecord.findMany({ where: { shop }, orderBy: [{ requestedAt: "desc" }, { id: "desc" }], take: PAGE_SIZE }), getShopSettings(shop)]);
   const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } });
   const pickupOf = new Map(pickups.map((pickup) => [pickup.orderGid, pickup]));
+  const booked = await prisma.shipment.findMany({ where: { shop, courierId: { not: null }, courierName: { not: null } }, distinct: ["courierId"], select: { courierId: true, courierName: true } });
+  const named = new Map(booked.map((shipment) => [shipment.courierId!, shipment.courierName!]));
   return {
+    courierNames: Object.fromEntries(LOGISTIC_IDS.map((id) => [id, named.get(id) ?? `Courier ${id}`])),
     settings: returnSettingsOf(settings),
     rows: records.map((record) => {
       const pickup = pickupOf.get(record.returnGid);

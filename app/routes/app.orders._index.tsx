@@ -83,7 +83,7 @@ export default function OrdersToShip() {
     <Page
       title="Orders to ship"
       primaryAction={{ content: "Check for new orders", onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
-      secondaryActions={[{ content: "Shipments", url: "/app/shipments" }, { content: "Needs attention", url: "/app/attention" }, { content: "Settings", url: "/app/settings" }]}
+      secondaryActions={[{ content: "Returns", url: "/app/orders/returns" }, { content: "Shipments", url: "/app/shipments" }, { content: "Needs attention", url: "/app/attention" }, { content: "Settings", url: "/app/settings" }]}
     >
       <Layout>
         <Layout.Section>

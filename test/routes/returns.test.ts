@@ -4,6 +4,7 @@ import prisma from "~/db.server";
 import { defaultJobDeps } from "~/jobs/handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
+import { action as returnsAction, loader as returnsLoader } from "~/routes/app.orders.returns";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
@@ -212,6 +213,32 @@ describe("a return approved in Shopify", () => {
     await forgetShop(erased);
     expect(await prisma.returnRecord.count({ where: { shop: erased } })).toBe(0);
     expect(await prisma.returnRecord.count({ where: { shop: store.domain, returnGid } })).toBe(1);
+  });
+
+  it("Orders to ship → Returns: the setting holds a pickup, the merchant books it with one click, once", async () => {
+    const call = async (fields: Record<string, string>) => {
+      const response = await returnsAction({ request: store.adminRequest("/app/orders/returns", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} });
+      return { status: response.status, body: (await response.json()) as { ok: boolean; message: string; errors?: Record<string, string> } };
+    };
+    expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your return setting books" } } });
+    expect(await call({ intent: "settings", returnRule: "sometimes", returnDisposition: "inspect" })).toMatchObject({ status: 422 });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on" })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true });
+
+    const { order, fulfillmentLineId } = await shippedOrder(14);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "held" });
+    expect(await returnShipments(returnGid)).toEqual([]);
+    const page = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
+    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: expect.stringMatching(/holds every pickup/) });
+    expect((await listNeedsAttention(store.domain)).items.find((item) => item.returnGid === returnGid)).toMatchObject({ kind: "return_held" });
+
+    expect(await call({ intent: "book", returnGid: "gid://shopify/Order/1" })).toMatchObject({ status: 422 });
+    const [first, second] = await Promise.all([call({ intent: "book", returnGid }), call({ intent: "book", returnGid })]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
+    expect(await call({ intent: "nonsense" })).toMatchObject({ status: 400 });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect" } });
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
