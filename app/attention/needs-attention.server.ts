@@ -26,6 +26,9 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
   const courier = shipment.courierName ?? "The courier";
   switch (shipment.attention) {
     case "cancelled_after_pickup":
+      if (shipment.direction === "return") {
+        return { ...base, kind: "cancelled_after_pickup", at: flaggedAt, message: `The return was cancelled or declined after ${courier} collected the parcel from the shopper (awb ${shipment.awb}): it is on its way to your warehouse.`, action: "Receive the parcel and decide with the shopper, or ask the courier to take it back to them; then dismiss" };
+      }
       return { ...base, kind: "cancelled_after_pickup", at: flaggedAt, message: `The order was cancelled after pickup: ${courier} already has the parcel (awb ${shipment.awb}), so it cannot be cancelled with the courier.`, action: "Arrange a return to origin with the courier, then dismiss" };
     case "cancel_refused":
       return { ...base, kind: "cancel_refused", at: flaggedAt, message: shipment.lastError ?? `The order was cancelled, but the courier would not cancel awb ${shipment.awb}.`, action: "Cancel the shipment in the courier's panel, then dismiss" };

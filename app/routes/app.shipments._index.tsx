@@ -130,11 +130,12 @@ export default function Shipments() {
                   headings={[{ title: "Order" }, { title: "Booked" }, { title: "Courier" }, { title: "AWB" }, { title: "Label" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
                 >
                   {shipments.map((shipment, index) => (
-                    <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`)}>
+                    <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.returnOfOrderGid ?? shipment.orderGid)}/ship`)}>
                       <IndexTable.Cell>
                         <Text as="span" fontWeight="semibold">
                           {shipment.orderName}
                         </Text>
+                        {shipment.direction === "return" ? <Badge tone="info">Return</Badge> : null}
                       </IndexTable.Cell>
                       <IndexTable.Cell>{formatDate(shipment.createdAt)}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.courierName ?? "—"}</IndexTable.Cell>
