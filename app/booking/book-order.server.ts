@@ -21,6 +21,7 @@ import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
+import type { ShopifyReturn } from "~/shopify/return-queries";
 import { returnSettingsOf } from "~/returns/return-settings";
 
 /**
@@ -63,6 +64,8 @@ export interface QuoteRequest {
   overrides?: ShipmentOverrides;
   /** The order as just read from Shopify, to save reading it again. */
   order?: ShopifyOrder | null;
+  /** For a return's pickup: the return as just read from Shopify, likewise. */
+  returnRead?: ShopifyReturn | null;
 }
 
 async function prepare(context: BookingContext, request: QuoteRequest) {
@@ -73,9 +76,9 @@ async function prepare(context: BookingContext, request: QuoteRequest) {
  * A return's pickup goes through the same claim and courier path as an order: its Shipment is keyed by the
  * Return's id (one pickup per return), and its fields are the reverse mapping's (app/returns/return-mapping.ts).
  */
-async function prepareReturn({ shop, admin, now = () => new Date() }: BookingContext, { orderGid: returnGid }: QuoteRequest) {
+async function prepareReturn({ shop, admin, now = () => new Date() }: BookingContext, { orderGid: returnGid, returnRead }: QuoteRequest) {
   const settings = await getShopSettings(shop);
-  const ret = await getReturnForPickup(admin, returnGid);
+  const ret = returnRead === undefined ? await getReturnForPickup(admin, returnGid) : returnRead;
   if (!ret) return { settings, order: null, outcome: { kind: "not_found" } as const };
   const { shipment, problems } = toReverseCourierOrder(ret, { settings: toMappingSettings(settings), now: now() });
   if (!shipment || problems.length > 0) return { settings, order: null, outcome: { kind: "problems", shipment, problems } as const };

@@ -104,7 +104,8 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
   if (record.decision === DECISION.HELD || record.decision === DECISION.BOOKED || record.decision === DECISION.FAILED) return { kind: "held", reason: record.decisionReason ?? "" };
 
   const context = { shop, admin, now, actor: RETURN_RULE };
-  const quote = await quoteOrder(context, { orderGid: returnGid });
+  // The return as just read serves the quote and the booking: Shopify is read once more only to attach the delivery.
+  const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
   if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
   if (quote.kind !== "quoted") {
     await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
@@ -120,7 +121,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     return { kind: "held", reason: "unknown courier" };
   }
   await decide(shop, returnGid, DECISION.BOOKED, decision.reason, now());
-  const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote });
+  const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
   if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") return { kind: "already_booked" };
   if (outcome.kind === "cancelled") return { kind: "cancelled", courier: "nothing_booked" };
