@@ -4,6 +4,7 @@ import prisma from "~/db.server";
 import { defaultJobDeps } from "~/jobs/handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
+import { getOrderShipping } from "~/extension-api/order-shipping.server";
 import { action as returnsAction, loader as returnsLoader } from "~/routes/app.orders.returns";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
@@ -17,6 +18,7 @@ import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
 import { action as returnsCancel } from "~/routes/webhooks.returns.cancel";
 import { action as returnsDecline } from "~/routes/webhooks.returns.decline";
 import { action as returnsRequest } from "~/routes/webhooks.returns.request";
+import { action as returnsProcess } from "~/routes/webhooks.returns.process";
 import { seedShop } from "../../store/seed";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
@@ -38,6 +40,7 @@ beforeAll(async () => {
     "/webhooks/returns/approve": returnsApprove,
     "/webhooks/returns/decline": returnsDecline,
     "/webhooks/returns/cancel": returnsCancel,
+    "/webhooks/returns/process": returnsProcess,
   });
   store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   await store.install();
@@ -193,6 +196,14 @@ describe("a return approved in Shopify", () => {
     const attention = await listNeedsAttention(store.domain);
     const received = attention.items.find((item) => item.returnGid === returnGid && item.kind === "return_received");
     expect(received).toMatchObject({ orderGid: order.id, orderName: `${order.name}-R1`, items: [{ title: order.lineItems[0]!.title, quantity: 1 }] });
+    // Shopify's returns/process reaches the app, whose check records the return closed.
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    // The order-page card shows the return's pickup apart from the order's own shipment.
+    const card = await getOrderShipping({ shop: store.domain, admin, now: () => new Date() }, order.id);
+    expect(card).toMatchObject({ state: "shipment", shipment: { awb: expect.any(String) } });
+    expect(card.shipment!.awb).not.toBe(pickup!.awb);
+    expect(card.returns).toEqual([{ returnName: `${order.name}-R1`, status: "CLOSED", pickupLabel: "Return in transit", courierName: pickup!.courierName, awb: pickup!.awb, trackingUrl: pickup!.trackingUrl, note: null, receivedAt: expect.any(String) }]);
     expect(await markReturnInspected(store.domain, returnGid)).toBe(true);
     expect((await listNeedsAttention(store.domain)).items.filter((item) => item.returnGid === returnGid && item.kind === "return_received")).toEqual([]);
   });
