@@ -113,9 +113,11 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
   // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
   const isReturn = shipment.direction === "return";
   const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
-  if (isReturn && tracking.delivered_date) await recordReturnArrival({ ...shipment, deliveredAt: new Date(tracking.delivered_date) }, { admin: deps.admin, now });
-  // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again.
-  await scheduleNextSync(shipment, code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds));
+  const arrivalRecorded = isReturn && tracking.delivered_date ? await recordReturnArrival({ ...shipment, deliveredAt: new Date(tracking.delivered_date) }, { admin: deps.admin, now }) : true;
+  // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
+  // still to be recorded in Shopify.
+  const next = code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);
+  await scheduleNextSync(shipment, next ?? (arrivalRecorded ? null : new Date(now.getTime() + baseSeconds * 1000)));
   return { shipmentId: shipment.id, newEntries: inserted.count, posted, code };
 }
 

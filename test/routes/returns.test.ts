@@ -182,9 +182,15 @@ describe("a return approved in Shopify", () => {
     expect([await page("en"), await page("hi")]).toEqual(["On its way back to the seller", "विक्रेता को वापस जा रहा है"]);
     // No fulfillment events for a reverse delivery: the shopper follows it on Dakiya's page.
     expect(store.simulator.deliveries.filter((delivery) => delivery.returnId === returnGid)).toEqual([]);
+    // Shopify fails while the arrival is recorded: the shipment stays due, and the next pass records it.
+    store.shop.faults.set("return", { kind: "HTTP_503", times: 1_000 });
     await sandbox.advanceSandboxShipment(pickup!.awb!, 8);
     await syncNow();
     expect(await page("en")).toBe("Returned to the seller");
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ receivedAt: expect.any(Date), processedAt: null });
+    expect((await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).nextSyncAt).not.toBeNull();
+    store.shop.faults.delete("return");
+    await syncNow();
 
     // Left for inspection (the default setting), never refunded: Shopify's return is processed and closed.
     const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
