@@ -111,7 +111,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
     return { kind: "problems" };
   }
-  const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates);
+  const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, { totalPaise: toPaise(quote.shipment.fields.total_amount), pincode: quote.shipment.fields.pincode });
   if (decision.kind === "hold") {
     await decide(shop, returnGid, DECISION.HELD, decision.reason, now());
     return { kind: "held", reason: decision.reason };

@@ -20,20 +20,49 @@ export interface ReturnSettings {
   courierId: number | null;
   notifyCustomer: boolean;
   disposition: ReturnDisposition;
+  /** Returns worth this much or more (paise) wait for the merchant whatever the rule says. */
+  holdFromPaise: number | null;
+  /** Returns picked up from a PIN code starting with one of these wait for the merchant. */
+  holdPincodes: string[];
 }
 
-export function returnSettingsOf(settings: { returnRule: string; returnCourierId: number | null; returnNotifyCustomer: boolean; returnDisposition: string }): ReturnSettings {
+export function returnSettingsOf(settings: {
+  returnRule: string;
+  returnCourierId: number | null;
+  returnNotifyCustomer: boolean;
+  returnDisposition: string;
+  returnHoldFromPaise: number | null;
+  returnHoldPincodes: string;
+}): ReturnSettings {
   return {
     rule: (RETURN_RULES as readonly string[]).includes(settings.returnRule) ? (settings.returnRule as ReturnRule) : "hold",
     courierId: settings.returnCourierId,
     notifyCustomer: settings.returnNotifyCustomer,
     disposition: settings.returnDisposition === "restock" ? "restock" : "inspect",
+    holdFromPaise: settings.returnHoldFromPaise,
+    holdPincodes: pincodePrefixesOf(settings.returnHoldPincodes),
   };
+}
+
+/** "400, 560 " → ["400", "560"]: the PIN code prefixes a return rule holds. */
+export const pincodePrefixesOf = (text: string): string[] => [...new Set(text.split(",").map((prefix) => prefix.trim()).filter(Boolean))];
+
+/** What the return rules look at: the returning items' value and the PIN code the pickup is from. */
+export interface ReturnFacts {
+  totalPaise: number;
+  pincode: string;
 }
 
 export type ReturnDecision = { kind: "book"; courierId: number; courierName: string; reason: string } | { kind: "hold"; reason: string };
 
-export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId">, rates: readonly RankedRate[]): ReturnDecision {
+const rupees = (paise: number) => `₹${(paise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+
+export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "holdFromPaise" | "holdPincodes">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
+  if (settings.holdFromPaise !== null && facts.totalPaise >= settings.holdFromPaise) {
+    return { kind: "hold", reason: `The return is worth ${rupees(facts.totalPaise)}: your return rules hold returns of ${rupees(settings.holdFromPaise)} or more for you to book.` };
+  }
+  const prefix = settings.holdPincodes.find((candidate) => facts.pincode.startsWith(candidate));
+  if (prefix) return { kind: "hold", reason: `The pickup is from a PIN code starting ${prefix}: your return rules hold those for you to book.` };
   if (settings.rule === "hold") return { kind: "hold", reason: "Your return setting holds every pickup for you to book." };
   if (rates.length === 0) return { kind: "hold", reason: "No courier offers this pickup." };
   if (settings.rule === "courier") {

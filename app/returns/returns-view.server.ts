@@ -9,7 +9,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import { PROBLEM_LABELS, type MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { RETURN_DISPOSITIONS, RETURN_RULES, returnSettingsOf, type ReturnSettings } from "./return-settings";
+import { pincodePrefixesOf, RETURN_DISPOSITIONS, RETURN_RULES, returnSettingsOf, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
 export interface ReturnRow {
@@ -65,6 +65,12 @@ const ReturnSettingsForm = z
     returnCourierId: z.union([z.literal(""), z.coerce.number().int()]).optional(),
     returnNotifyCustomer: z.enum(["on"]).optional(),
     returnDisposition: z.enum(RETURN_DISPOSITIONS, { error: "Choose what happens to returned items: restock or inspect" }),
+    returnHoldFrom: z.union([z.literal(""), z.coerce.number({ error: "Enter an amount in rupees, e.g. 5000" }).min(0, { error: "The amount cannot be negative" }).max(10_000_000, { error: "At most ₹1,00,00,000" })]).optional(),
+    returnHoldPincodes: z
+      .string()
+      .max(400, { error: "At most 400 characters of PIN code prefixes" })
+      .refine((text) => pincodePrefixesOf(text).every((prefix) => /^[1-9]\d{0,5}$/.test(prefix)), { error: "PIN code prefixes are 1 to 6 digits, separated by commas, e.g. 400, 560" })
+      .optional(),
   })
   .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: "Choose the courier your return setting books" });
 
@@ -72,7 +78,9 @@ export type SaveResult = { ok: true } | { ok: false; errors: Record<string, stri
 
 /** Saves the return settings from the Returns view's form; a mistake is named per field and nothing is saved. */
 export async function saveReturnSettings(shop: string, form: FormData): Promise<SaveResult> {
-  const fields = Object.fromEntries(["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 20)]] : [])));
+  const fields = Object.fromEntries(
+    ["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition", "returnHoldFrom", "returnHoldPincodes"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])),
+  );
   const parsed = ReturnSettingsForm.safeParse(fields);
   if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) };
   const data = {
@@ -80,6 +88,8 @@ export async function saveReturnSettings(shop: string, form: FormData): Promise<
     returnCourierId: parsed.data.returnRule === "courier" ? Number(parsed.data.returnCourierId) : null,
     returnNotifyCustomer: parsed.data.returnNotifyCustomer === "on",
     returnDisposition: parsed.data.returnDisposition,
+    returnHoldFromPaise: parsed.data.returnHoldFrom === undefined || parsed.data.returnHoldFrom === "" ? null : Math.round(parsed.data.returnHoldFrom * 100),
+    returnHoldPincodes: pincodePrefixesOf(parsed.data.returnHoldPincodes ?? "").join(", "),
   };
   await prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return { ok: true };

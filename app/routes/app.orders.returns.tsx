@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
@@ -67,11 +67,16 @@ export default function ReturnsView() {
   const [courierId, setCourierId] = useState<string>(settings.courierId ? String(settings.courierId) : "");
   const [notify, setNotify] = useState<boolean>(settings.notifyCustomer);
   const [disposition, setDisposition] = useState<string>(settings.disposition);
+  const [holdFrom, setHoldFrom] = useState<string>(settings.holdFromPaise === null ? "" : String(settings.holdFromPaise / 100));
+  const [holdPincodes, setHoldPincodes] = useState<string>(settings.holdPincodes.join(", "));
   const busy = (intent: string, returnGid?: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent && (!returnGid || navigation.formData?.get("returnGid") === returnGid);
   const courierOptions = Object.entries(courierNames).map(([id, name]) => ({ label: name, value: id }));
   const save = () =>
-    submit({ intent: "settings", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, ...(notify ? { returnNotifyCustomer: "on" } : {}) }, { method: "post" });
+    submit(
+      { intent: "settings", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnHoldFrom: holdFrom, returnHoldPincodes: holdPincodes, ...(notify ? { returnNotifyCustomer: "on" } : {}) },
+      { method: "post" },
+    );
   const book = (returnGid: string) => submit({ intent: "book", returnGid }, { method: "post" });
 
   return (
@@ -147,6 +152,23 @@ export default function ReturnsView() {
               {rule === "courier" ? (
                 <Select label="Courier" options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
               ) : null}
+              <TextField
+                label="Hold returns worth at least (₹)"
+                type="number"
+                autoComplete="off"
+                value={holdFrom}
+                onChange={setHoldFrom}
+                error={result?.errors?.returnHoldFrom}
+                helpText="Leave empty to hold none for their value."
+              />
+              <TextField
+                label="Hold pickups from PIN codes starting"
+                autoComplete="off"
+                value={holdPincodes}
+                onChange={setHoldPincodes}
+                error={result?.errors?.returnHoldPincodes}
+                helpText="Prefixes separated by commas, e.g. 400, 560"
+              />
               <Checkbox label="Shopify e-mails the shopper the pickup's tracking" checked={notify} onChange={setNotify} />
               <InlineGrid columns={1}>
                 <Select

@@ -46,6 +46,8 @@ function defaultSettings(shop: string): ShopSettings {
     returnCourierId: null,
     returnNotifyCustomer: true,
     returnDisposition: "inspect",
+    returnHoldFromPaise: null,
+    returnHoldPincodes: "",
     createdAt: now,
     updatedAt: now,
   };
@@ -115,7 +117,7 @@ export function courierClientFor(credentials: CourierCredentials): CourierClient
 // The return settings are saved with their own section (app/returns/return-settings.server.ts).
 export type SettingsUpdate = Omit<
   ShopSettings,
-  "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules" | "returnRule" | "returnCourierId" | "returnNotifyCustomer" | "returnDisposition"
+  "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules" | "returnRule" | "returnCourierId" | "returnNotifyCustomer" | "returnDisposition" | "returnHoldFromPaise" | "returnHoldPincodes"
 > & {
   /** A new secret to seal; undefined keeps the stored one. */
   courierSecretKey?: string;

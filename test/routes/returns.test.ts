@@ -239,8 +239,10 @@ describe("a return approved in Shopify", () => {
     };
     expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your return setting books" } } });
     expect(await call({ intent: "settings", returnRule: "sometimes", returnDisposition: "inspect" })).toMatchObject({ status: 422 });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on" })).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldPincodes: "40x" })).toMatchObject({ status: 422, body: { errors: { returnHoldPincodes: expect.stringMatching(/1 to 6 digits/) } } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldFrom: "-5" })).toMatchObject({ status: 422, body: { errors: { returnHoldFrom: expect.any(String) } } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnHoldFrom: "5000", returnHoldPincodes: "400, 1100" })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true, returnHoldFromPaise: 500_000, returnHoldPincodes: "400, 1100" });
 
     const { order, fulfillmentLineId } = await shippedOrder(14);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
@@ -255,7 +257,7 @@ describe("a return approved in Shopify", () => {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
     expect(await call({ intent: "nonsense" })).toMatchObject({ status: 400 });
-    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect" } });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect", returnHoldFromPaise: null, returnHoldPincodes: "" } });
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {

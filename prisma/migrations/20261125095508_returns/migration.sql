@@ -1,6 +1,8 @@
 -- AlterTable
 ALTER TABLE "ShopSettings" ADD COLUMN     "returnCourierId" INTEGER,
 ADD COLUMN     "returnDisposition" TEXT NOT NULL DEFAULT 'inspect',
+ADD COLUMN     "returnHoldFromPaise" INTEGER,
+ADD COLUMN     "returnHoldPincodes" TEXT NOT NULL DEFAULT '',
 ADD COLUMN     "returnNotifyCustomer" BOOLEAN NOT NULL DEFAULT true,
 ADD COLUMN     "returnRule" TEXT NOT NULL DEFAULT 'hold';
 
