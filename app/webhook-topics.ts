@@ -14,6 +14,7 @@ const KB = 1024;
  * Topic → the largest body Shopify sends for it, with room to spare:
  * - orders/*: the subscriptions' `include_fields` (shopify.app.toml) send the order's ids and `cancelled_at` only,
  *   under 200 bytes; the limit leaves room for Shopify adding its own fields, never for a whole order;
+ * - returns/*: likewise only the return's ids and status, under 200 bytes;
  * - customers/*: a customer's id, e-mail and phone and up to a few thousand order ids (about 20 bytes each);
  * - app/uninstalled: the shop object, 2–3 KB; app/scopes_update: the previous and current scopes; shop/redact: the
  *   shop's id and domain.
@@ -21,6 +22,12 @@ const KB = 1024;
 export const WEBHOOK_BODY_LIMITS = {
   "orders/create": 16 * KB,
   "orders/cancelled": 16 * KB,
+  "returns/request": 16 * KB,
+  "returns/approve": 16 * KB,
+  "returns/decline": 16 * KB,
+  "returns/cancel": 16 * KB,
+  "returns/close": 16 * KB,
+  "returns/process": 16 * KB,
   "customers/data_request": 512 * KB,
   "customers/redact": 512 * KB,
   "app/uninstalled": 64 * KB,

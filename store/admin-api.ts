@@ -24,6 +24,7 @@ import {
 import { loadAdminSchema } from "../graphql/admin-schema";
 import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
+import { returnMutations, type ReturnEvent } from "./returns";
 import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
 type Args = Record<string, unknown>;
@@ -266,14 +267,15 @@ function findFulfillment(shop: StoreShop, id: unknown) {
   return undefined;
 }
 
-/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled). */
-export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder };
+/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, returns/*). */
+export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder } | ReturnEvent;
 
 function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) => void) {
   const stamp = () => now().toISOString();
   const touch = (order: StoreOrder) => (order.updatedAt = stamp());
   return {
     ...orderMutations(shop, { now, emit }),
+    ...returnMutations(shop, { now, emit }),
     shop: {
       __typename: "Shop",
       id: gid("Shop", 1),
@@ -351,7 +353,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
         if (fo!.status === "CANCELLED") return refuse("The fulfillment order is cancelled and cannot be fulfilled.");
         if (order.cancelledAt) return refuse("The order is cancelled and cannot be fulfilled.");
       }
-      const lines: { lineItemId: string; quantity: number }[] = [];
+      const lines: { id: string; lineItemId: string; quantity: number }[] = [];
       for (const { entry, fo } of targets) {
         const requested = entry.fulfillmentOrderLineItems ?? fo!.lines.filter((line) => line.remainingQuantity > 0).map((line) => ({ id: line.id, quantity: line.remainingQuantity }));
         for (const request of requested) {
@@ -363,7 +365,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
         for (const request of requested) {
           const line = fo!.lines.find((candidate) => candidate.id === request.id)!;
           line.remainingQuantity -= request.quantity;
-          lines.push({ lineItemId: line.lineItemId, quantity: request.quantity });
+          lines.push({ id: gid("FulfillmentLineItem", nextId()), lineItemId: line.lineItemId, quantity: request.quantity });
         }
         fo!.status = fo!.lines.every((line) => line.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
       }

@@ -133,7 +133,26 @@
       parts.push(stateMessage(order));
       if (order.state !== "cancelled") parts.push(button(order.state === "unavailable" ? "Try again" : "Check again", loadCard));
     }
+    for (const pickup of order.returns || []) parts.push(returnDetails(pickup));
     cardBody.replaceChildren(...parts.filter(Boolean));
+  }
+
+  // A return's pickup back to the warehouse, told apart from the order's own shipment.
+  function returnDetails(pickup) {
+    const facts = el("dl", { class: "facts" });
+    const fact = (label, value) => facts.append(el("dt", {}, label), el("dd", {}, value));
+    if (pickup.courierName) fact("Courier", pickup.courierName);
+    if (pickup.awb) fact("AWB", pickup.awb);
+    if (pickup.receivedAt) fact("Back at the warehouse", dateTime.format(new Date(pickup.receivedAt)));
+    return el(
+      "div",
+      { class: "return" },
+      el("h3", {}, "Return " + pickup.returnName),
+      el("span", { class: "badge" }, pickup.pickupLabel || ("Return " + pickup.status.toLowerCase())),
+      pickup.note ? el("p", { class: "muted" }, pickup.note) : null,
+      facts,
+      trackingLink(pickup.trackingUrl),
+    );
   }
 
   async function sync(order) {

@@ -5,6 +5,7 @@ import type { StoreOrder, StoreShop } from "./model";
 import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
 import { displayFulfillmentStatus, orderTotals } from "./views";
+import { fulfillmentLines, returnsOf } from "./returns";
 
 /**
  * The local admin's own order pages, as Shopify's admin has them: the Orders list (`/admin/orders`, with "Create
@@ -118,6 +119,60 @@ function fulfillmentsSection(order: StoreOrder): string {
   return `${fulfillments.join("")}${metafields ? `<section class="card" aria-labelledby="metafields-title"><h2 id="metafields-title">Metafields</h2><table aria-label="Metafields"><tbody>${metafields}</tbody></table></section>` : ""}`;
 }
 
+const RETURN_STATUS: Record<string, [label: string, tone: string]> = {
+  REQUESTED: ["Return requested", "attention"],
+  OPEN: ["Return in progress", "attention"],
+  DECLINED: ["Return declined", ""],
+  CANCELED: ["Return cancelled", ""],
+  CLOSED: ["Returned", ""],
+};
+
+/**
+ * The order's returns as Shopify's order page shows them: each return's items and status, its reverse deliveries
+ * with the tracking number and link the shopper sees, and the merchant's actions on it (approve, decline, cancel,
+ * close). A fulfilled order offers "Request return" (as the shopper does from their account) and "Create return"
+ * (as the merchant does, with no approval step and no webhook).
+ */
+function returnsSection(shop: StoreShop, order: StoreOrder): string {
+  const action = (ret: string, name: string, label: string, tone = "") =>
+    `<form method="post" action="/admin/orders/${escapeHtml(order.legacyResourceId)}/returns/${escapeHtml(name)}?${escapeHtml(shopQuery(shop.domain))}"><input type="hidden" name="returnId" value="${escapeHtml(ret)}"><button type="submit"${tone ? ` class="${tone}"` : ""}>${escapeHtml(label)}</button></form>`;
+  const returns = returnsOf(order).map((ret) => {
+    const [label, tone] = RETURN_STATUS[ret.status] ?? [ret.status, ""];
+    const items = ret.lines
+      .map((line) => {
+        const item = order.lineItems.find((candidate) => candidate.id === line.lineItemId);
+        return `<tr><td>${escapeHtml(item?.title ?? "Item")}</td><td class="num">× ${line.quantity}</td><td>${escapeHtml(line.customerNote ?? "")}</td><td>${line.processedQuantity > 0 ? `${line.processedQuantity} processed` : ""}</td></tr>`;
+      })
+      .join("");
+    const deliveries = ret.reverseFulfillmentOrders
+      .flatMap((rfo) => rfo.deliveries)
+      .map((delivery) => {
+        const link = delivery.tracking?.url && isSafeTrackingUrl(delivery.tracking.url) ? ` · <a href="${escapeHtml(delivery.tracking.url)}">${escapeHtml(delivery.tracking.url)}</a>` : "";
+        return `<p>Reverse delivery · tracking number <strong>${escapeHtml(delivery.tracking?.number ?? "none")}</strong>${link}</p>`;
+      })
+      .join("");
+    const dispositions = ret.reverseFulfillmentOrders
+      .flatMap((rfo) => rfo.lines.flatMap((line) => line.dispositions))
+      .map((disposition) => `<li>${disposition.quantity} ${escapeHtml(titleCase(disposition.type))}</li>`)
+      .join("");
+    const actions =
+      ret.status === "REQUESTED"
+        ? action(ret.id, "approve", "Approve return") + action(ret.id, "decline", "Decline return", "critical")
+        : ret.status === "OPEN"
+          ? action(ret.id, "close", "Close return") + action(ret.id, "cancel", "Cancel return", "critical")
+          : "";
+    return `<section class="card" aria-label="Return ${escapeHtml(ret.name)}"><h2>${escapeHtml(ret.name)} ${badge(label, tone)}</h2>
+      <table aria-label="Returning items"><tbody>${items}</tbody></table>${deliveries || (ret.status === "OPEN" ? `<p class="muted">No reverse delivery yet.</p>` : "")}
+      ${dispositions ? `<ul aria-label="Dispositions">${dispositions}</ul>` : ""}<div class="actions">${actions}</div></section>`;
+  });
+  const returnable = fulfillmentLines(order).length > 0 && !order.cancelledAt;
+  const start = returnable
+    ? `<div class="actions">${action("", "request", "Request return (as the shopper)")}${action("", "create", "Create return")}</div>`
+    : "";
+  if (returns.length === 0 && !start) return "";
+  return `<section class="card" aria-labelledby="returns-title"><h2 id="returns-title">Returns</h2>${start}</section>${returns.join("")}`;
+}
+
 function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { appUrl: string; notice: string }): string {
   const address = order.shippingAddress;
   const totals = orderTotals(order);
@@ -163,6 +218,7 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
           </tbody></table>
         </section>
         ${fulfillmentsSection(order)}
+        ${returnsSection(shop, order)}
         <section class="card" id="dakiya-card" aria-labelledby="dakiya-card-title" data-order-id="${escapeHtml(order.legacyResourceId)}" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}">
           <h2 id="dakiya-card-title">Dakiya</h2>
           <div class="dakiya-body" aria-live="polite"><p class="muted">Loading…</p></div>
@@ -261,7 +317,7 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
       if (!shop) return new Response(`No shop ${storePath[1]} in the simulator`, { status: 404 });
       return order ? seeOther(orderPath(shop.domain, order)) : notFound(shop);
     }
-    const match = /^\/admin\/orders(?:\/(\d{1,20})(\/cancel)?)?\/?$/.exec(url.pathname);
+    const match = /^\/admin\/orders(?:\/(\d{1,20})(\/cancel|\/returns\/(?:request|create|approve|decline|cancel|close))?)?\/?$/.exec(url.pathname);
     if (!match) return null;
     const shop = simulator.shops.get(shopDomain);
     if (!shop) return new Response(`No shop ${shopDomain} in the simulator`, { status: 404 });
@@ -281,6 +337,16 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
 
     const order = shop.orders.find((candidate) => candidate.legacyResourceId === legacyId);
     if (!order) return notFound(shop);
+    if (cancel?.startsWith("/returns/")) {
+      if (request.method !== "POST") return seeOther(orderPath(shop.domain, order));
+      const returnId = String((await request.formData()).get("returnId") ?? "").slice(0, 100);
+      try {
+        const done = returnPageAction(simulator, shop, order, cancel.slice("/returns/".length), returnId);
+        return seeOther(`${orderPath(shop.domain, order)}&returned=${encodeURIComponent(done)}`);
+      } catch (error) {
+        return showOrder(shop, order, `<div class="banner critical" role="alert"><p>${escapeHtml((error as Error).message)}</p></div>`, 409);
+      }
+    }
     if (cancel) {
       if (request.method !== "POST") return seeOther(orderPath(shop.domain, order));
       try {
@@ -290,7 +356,53 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
       }
       return seeOther(`${orderPath(shop.domain, order)}&cancelled=1`);
     }
-    const notice = url.searchParams.get("cancelled") === "1" && order.cancelledAt ? `<div class="banner success" role="status"><p>Order cancelled; Shopify sent <code>orders/cancelled</code> to the app.</p></div>` : "";
+    const returned = RETURN_NOTICES[url.searchParams.get("returned") ?? ""];
+    const notice =
+      url.searchParams.get("cancelled") === "1" && order.cancelledAt ? `<div class="banner success" role="status"><p>Order cancelled; Shopify sent <code>orders/cancelled</code> to the app.</p></div>`
+      : returned ? `<div class="banner success" role="status"><p>${returned}</p></div>`
+      : "";
     return showOrder(shop, order, notice);
   };
+}
+
+const RETURN_NOTICES: Record<string, string> = {
+  request: "Return requested; Shopify sent <code>returns/request</code> to the app.",
+  create: "Return created (no webhook: Shopify sends none for a return the merchant creates).",
+  approve: "Return approved; Shopify sent <code>returns/approve</code> to the app.",
+  decline: "Return declined; Shopify sent <code>returns/decline</code> to the app.",
+  cancel: "Return cancelled; Shopify sent <code>returns/cancel</code> to the app.",
+  close: "Return closed; Shopify sent <code>returns/close</code> to the app.",
+};
+
+/** One return action from the order page, through the simulator (which sends the webhook); the action's name back. */
+function returnPageAction(simulator: StoreSimulator, shop: StoreShop, order: StoreOrder, name: string, returnId: string): string {
+  // The shopper (or merchant) returns every fulfilled item not already in a live return.
+  const returning = () => {
+    const taken = returnsOf(order).filter((ret) => ret.status !== "CANCELED" && ret.status !== "DECLINED").flatMap((ret) => ret.lines);
+    const lines = fulfillmentLines(order)
+      .map((line) => ({ fulfillmentLineItemId: line.id, quantity: line.quantity - taken.filter((other) => other.fulfillmentLineItemId === line.id).reduce((sum, other) => sum + other.quantity, 0) }))
+      .filter((line) => line.quantity > 0);
+    if (lines.length === 0) throw new Error("Every fulfilled item is already in a return.");
+    return lines;
+  };
+  switch (name) {
+    case "request":
+      simulator.returnAction(shop.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: returning().map((line) => ({ ...line, customerNote: "Does not fit" })) } });
+      break;
+    case "create":
+      simulator.returnAction(shop.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: returning() } });
+      break;
+    case "approve":
+      simulator.returnAction(shop.domain, "returnApproveRequest", { input: { id: returnId } });
+      break;
+    case "decline":
+      simulator.returnAction(shop.domain, "returnDeclineRequest", { input: { id: returnId, declineReason: "OTHER" } });
+      break;
+    case "cancel":
+      simulator.returnAction(shop.domain, "returnCancel", { id: returnId });
+      break;
+    default:
+      simulator.returnAction(shop.domain, "returnClose", { id: returnId });
+  }
+  return name;
 }

@@ -48,6 +48,9 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1015", expected: { kind: "held" } },
 ];
 
+/** The delivered order a shopper returns an item of during the day (store/journey.ts, playReturn). */
+export const RETURNED_ORDER = "#1014";
+
 /**
  * Orders shoppers place while the journey runs, as Shopify's orderCreate input (store/order-mutations.ts); each
  * reaches the app as the orders/create webhook the store sends.

@@ -6,10 +6,12 @@ import { draftOf } from "../app/automation/rules-form";
 import type { ProblemCode } from "../app/shopify/order-mapping";
 import type { CourierClient } from "../app/shipping/client.server";
 import { READINESS } from "../app/orders/readiness";
-import { isServiceStatusCode, pathBetween, type ServiceStatusCode } from "../app/shipping/status";
+import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
 import { signSessionToken, type AppCredentials } from "./auth";
-import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
+import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
+import type { StoreOrder } from "./model";
+import { fulfillmentLines, returnsOf } from "./returns";
 import type { StoreSimulator } from "./simulator";
 
 /**
@@ -187,13 +189,70 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   }
   await until("every order to reach its end", settled);
 
-  // 6. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
+  // 6. A shopper sends something back: the return setting books the pickup, the courier brings it to the warehouse.
+  await playReturn(deps, orderIn(RETURNED_ORDER), stepTimeoutMs);
+
+  // 7. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
   const documents = deps.documentsDir ? await printTheDay(deps, deps.documentsDir) : [];
 
   const rows = await refresh();
   view.finish(rows);
   const counts = tally(rows.map((row) => row.progress));
   return { ...counts, unfinished: rows.filter((row) => row.progress !== "done" && row.progress !== "off-course").map((row) => row.order), documents };
+}
+
+/**
+ * The return of one delivered item, through the product's paths: the return setting set to the cheapest courier on
+ * the Returns view, the shopper's request and the merchant's approval in Shopify (each sends its returns/* webhook),
+ * the pickup the app books and attaches to the return as a reverse delivery, and the courier bringing the parcel to
+ * the warehouse while the app's tracking sync follows. Each step looks at what is already done first.
+ */
+async function playReturn(deps: JourneyDeps, order: StoreOrder | null, stepTimeoutMs: number): Promise<void> {
+  const { simulator, shop, view, appUrl, app } = deps;
+  if (!order) return;
+  const address = `${appUrl}/app/orders/returns?_data=${encodeURIComponent("routes/app.orders.returns")}`;
+  const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
+  const current = await fetch(address, { headers: headers() });
+  if (!current.ok) throw new JourneyError(`The Returns view answered ${current.status}`);
+  const { settings } = (await current.json()) as { settings: { rule: string } };
+  if (settings.rule === "hold") {
+    const saved = await fetch(address, { method: "POST", headers: headers(), body: new URLSearchParams({ intent: "settings", returnRule: "cheapest", returnDisposition: "inspect", returnNotifyCustomer: "on" }) });
+    if (!saved.ok) throw new JourneyError(`Saving the return setting answered ${saved.status}`);
+    view.log("✓ Return setting on the Returns view: book each pickup with the cheapest courier");
+  }
+  let ret = returnsOf(order).find((candidate) => candidate.status !== "CANCELED" && candidate.status !== "DECLINED");
+  if (!ret) {
+    const line = fulfillmentLines(order)[0];
+    if (!line) return void view.log(`✗ ${order.name} has nothing delivered to return`);
+    simulator.returnAction(shop, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: line.id, quantity: 1, customerNote: "The colour is not as pictured" }] } });
+    ret = returnsOf(order).at(-1)!;
+    view.log(`✓ A shopper asked to return an item of ${order.name}: the store sends returns/request`);
+  }
+  if (ret.status === "REQUESTED") {
+    simulator.returnAction(shop, "returnApproveRequest", { input: { id: ret.id } });
+    view.log(`✓ The merchant approved ${ret.name} in Shopify: the store sends returns/approve`);
+  }
+  const returnGid = ret.id;
+  const waitFor = async <T>(what: string, look: () => Promise<T | null>): Promise<T | null> => {
+    const deadline = Date.now() + stepTimeoutMs;
+    for (;;) {
+      const found = await look();
+      if (found) return found;
+      if (Date.now() > deadline) {
+        view.log(`✗ Gave up waiting after ${Math.round(stepTimeoutMs / 1000)} s for ${what}`);
+        return null;
+      }
+      await sleep(400);
+    }
+  };
+  const pickup = await waitFor("the return's pickup", () => prisma.shipment.findFirst({ where: { shop, orderGid: returnGid, status: { in: ["return_in_transit", "cancelled"] }, awb: { not: null } } }));
+  if (!pickup?.awb) return;
+  const delivery = ret.reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).find((candidate) => candidate.tracking?.number === pickup.awb);
+  view.log(`${delivery ? "✓" : "✗"} The return setting booked ${ret.name}'s pickup with ${pickup.courierName}: awb ${pickup.awb} on Shopify's reverse delivery`);
+  for (const hop of trackingHops(SERVICE_STATUS.DELIVERED)) await moveShipment(deps, pickup.awb, hop, SERVICE_STATUS.DELIVERED);
+  await deps.requestTrackingSweep();
+  const back = await waitFor("the return to reach the warehouse", () => prisma.returnRecord.findFirst({ where: { shop, returnGid, receivedAt: { not: null } } }));
+  if (back) view.log(`✓ ${ret.name} is back at the warehouse: Needs attention says "Return received: inspect it"`);
 }
 
 // The Shopify library answers 410 to requests that look like bots (a bare "node" user agent does): the journey is

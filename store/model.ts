@@ -85,8 +85,67 @@ export interface StoreFulfillment {
   trackingInfo: { company: string | null; number: string | null; url: string | null }[];
   notifyCustomer: boolean;
   fulfillmentOrderIds: string[];
-  lines: { lineItemId: string; quantity: number }[];
+  /** Each line's `id` is its FulfillmentLineItem id, what a return names; stores saved before returns existed lack it. */
+  lines: { id?: string; lineItemId: string; quantity: number }[];
   events: StoreFulfillmentEvent[];
+}
+
+export type ReturnStatus = "REQUESTED" | "OPEN" | "DECLINED" | "CANCELED" | "CLOSED";
+export type DispositionType = "RESTOCKED" | "NOT_RESTOCKED" | "PROCESSING_REQUIRED" | "MISSING";
+
+export interface StoreReturnLine {
+  id: string;
+  fulfillmentLineItemId: string;
+  lineItemId: string;
+  quantity: number;
+  processedQuantity: number;
+  returnReason: string;
+  returnReasonNote: string;
+  customerNote: string | null;
+}
+
+export interface StoreDisposition {
+  id: string;
+  type: DispositionType;
+  quantity: number;
+  locationId: string | null;
+  createdAt: string;
+}
+
+export interface StoreReverseFulfillmentOrderLine {
+  id: string;
+  returnLineId: string;
+  totalQuantity: number;
+  dispositions: StoreDisposition[];
+}
+
+export interface StoreReverseDelivery {
+  id: string;
+  lines: { id: string; reverseFulfillmentOrderLineId: string; quantity: number }[];
+  tracking: { number: string | null; url: string | null } | null;
+  label: { fileUrl: string; createdAt: string; updatedAt: string } | null;
+  notifyCustomer: boolean;
+}
+
+export interface StoreReverseFulfillmentOrder {
+  id: string;
+  status: "OPEN" | "CLOSED" | "CANCELED";
+  lines: StoreReverseFulfillmentOrderLine[];
+  deliveries: StoreReverseDelivery[];
+}
+
+/** A shopper's return of fulfilled items: requested (by the shopper) or created (by the merchant) on an order. */
+export interface StoreReturn {
+  id: string;
+  name: string;
+  status: ReturnStatus;
+  createdAt: string;
+  requestApprovedAt: string | null;
+  closedAt: string | null;
+  decline: { reason: string; note: string | null } | null;
+  lines: StoreReturnLine[];
+  /** Made when the return opens (approved or created), as Shopify does. */
+  reverseFulfillmentOrders: StoreReverseFulfillmentOrder[];
 }
 
 export interface StoreMetafield {
@@ -125,6 +184,8 @@ export interface StoreOrder {
   fulfillmentOrders: StoreFulfillmentOrder[];
   fulfillments: StoreFulfillment[];
   metafields: StoreMetafield[];
+  /** Absent in stores saved before returns existed. */
+  returns?: StoreReturn[];
 }
 
 export interface StoreVariant {

@@ -4,7 +4,8 @@ import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type A
 import type { StoreOrder, StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
 import { seedShop } from "./seed";
-import { asSubscribed, deliverWebhook, orderPayload, shopPayload, type DeliveryReport } from "./webhooks";
+import { findReturn, returnMutations } from "./returns";
+import { asSubscribed, deliverWebhook, orderPayload, returnPayload, shopPayload, type DeliveryReport } from "./webhooks";
 
 export interface StoreSimulatorOptions {
   app: AppCredentials;
@@ -97,17 +98,17 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
   let requests = 0;
   // Deliveries of the webhooks mutations cause, as Shopify sends them: after the answer, retried on failure.
   const inFlight = new Set<Promise<DeliveryReport>>();
-  const deliveries: (DeliveryReport & { topic: StoreEvent["topic"]; orderId: string })[] = [];
+  const deliveries: (DeliveryReport & { topic: StoreEvent["topic"]; orderId: string; returnId?: string })[] = [];
   function sendEvent(shop: StoreShop, event: StoreEvent): Promise<DeliveryReport> {
     const delivery = deliverWebhook({
       appUrl: options.appUrl,
       apiSecret: options.app.apiSecret,
       shop: shop.domain,
       topic: event.topic,
-      payload: asSubscribed(event.topic, orderPayload(event.order)),
+      payload: asSubscribed(event.topic, "return" in event ? returnPayload(event.order, event.return) : orderPayload(event.order)),
       retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000],
     }).then((report) => {
-      deliveries.push({ ...report, topic: event.topic, orderId: event.order.id });
+      deliveries.push({ ...report, topic: event.topic, orderId: event.order.id, ...("return" in event ? { returnId: event.return.id } : {}) });
       return report;
     });
     inFlight.add(delivery);
@@ -142,6 +143,23 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       if (answer.orderCancelUserErrors.length > 0) throw new Error(`The store refused to cancel: ${answer.orderCancelUserErrors[0]!.message}`);
       changed();
       return shop.orders.find((order) => order.id === orderGid)!;
+    },
+    /**
+     * A shopper or the merchant acts on returns in Shopify (not through the app's token, so not charged to its cost
+     * budget): `returnRequest` from the shopper's account, `returnApproveRequest`, `returnDeclineRequest`,
+     * `returnCreate`, `returnCancel`, `returnClose` from the admin. Takes the mutation's arguments as the schema names
+     * them; the returns/* webhook Shopify sends for it goes to the app. Returns the return's id.
+     */
+    returnAction(
+      domain: string,
+      action: "returnRequest" | "returnApproveRequest" | "returnDeclineRequest" | "returnCreate" | "returnCancel" | "returnClose",
+      args: Record<string, unknown>,
+    ): string {
+      const shop = this.shop(domain);
+      const answer = returnMutations(shop, { now, emit: (event) => void sendEvent(shop, event) })[action](args) as unknown as { return: { id: string } | null; userErrors: { message: string }[] };
+      if (!answer.return) throw new Error(`The store refused ${action}: ${answer.userErrors.map((error) => error.message).join("; ")}`);
+      changed();
+      return answer.return.id;
     },
     /**
      * The merchant uninstalls the app: as at Shopify, every access and refresh token the app holds for the shop stops
@@ -182,15 +200,18 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       return json(404, { errors: "Not Found" });
     },
 
-    /** Sends a topic for an order (orders/*) or a shop (app/uninstalled, compliance) to the app. */
+    /** Sends a topic for an order (orders/*), a return (returns/*) or a shop (app/uninstalled, compliance) to the app. */
     deliver(
       topic: string,
       shopDomain: string,
-      options2: { orderId?: string; payload?: unknown; webhookId?: string; triggeredAt?: string; retryDelaysMs?: number[] } = {},
+      options2: { orderId?: string; returnId?: string; payload?: unknown; webhookId?: string; triggeredAt?: string; retryDelaysMs?: number[] } = {},
     ): Promise<DeliveryReport> {
       const shop = this.shop(shopDomain);
       const order = options2.orderId ? shop.orders.find((candidate) => candidate.id === options2.orderId) : undefined;
-      const payload = options2.payload ?? (order ? asSubscribed(topic, orderPayload(order)) : shopPayload(shop));
+      const returned = options2.returnId ? findReturn(shop, options2.returnId) : undefined;
+      const payload =
+        options2.payload ??
+        (returned ? asSubscribed(topic, returnPayload(returned.order, returned.ret)) : order ? asSubscribed(topic, orderPayload(order)) : shopPayload(shop));
       return deliverWebhook({
         appUrl: options.appUrl,
         apiSecret: options.app.apiSecret,

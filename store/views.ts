@@ -1,4 +1,5 @@
 import { gid, money, nextId, type StoreFulfillment, type StoreFulfillmentOrder, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
+import { fulfillmentLines, matchesReturnSearch, orderReturnStatus, returnsOf, returnView } from "./returns";
 
 type Args = Record<string, unknown>;
 
@@ -138,6 +139,21 @@ export function fulfillmentView(shop: StoreShop, order: StoreOrder, fulfillment:
     createdAt: fulfillment.createdAt,
     updatedAt: fulfillment.updatedAt,
     trackingInfo: (args: Args) => fulfillment.trackingInfo.slice(0, typeof args.first === "number" ? args.first : undefined),
+    location: () => {
+      const fo = order.fulfillmentOrders.find((candidate) => fulfillment.fulfillmentOrderIds.includes(candidate.id));
+      return fo ? locationView(shop, fo.locationId) : null;
+    },
+    fulfillmentLineItems: (args: Args) =>
+      connection(
+        fulfillmentLines(order)
+          .filter((line) => line.fulfillment === fulfillment)
+          .map((line) => {
+            const item = order.lineItems.find((candidate) => candidate.id === line.lineItemId)!;
+            const total = money(item.discountedUnitPrice * line.quantity);
+            return { __typename: "FulfillmentLineItem", id: line.id, quantity: line.quantity, lineItem: lineItemView(item, order), originalTotalSet: money(item.unitPrice * line.quantity), discountedTotalSet: total };
+          }),
+        args,
+      ),
     events: (args: Args) => {
       const events = fulfillment.events.map((event) => ({ __typename: "FulfillmentEvent", ...event }));
       if (args.sortKey === "HAPPENED_AT") events.sort((a, b) => a.happenedAt.localeCompare(b.happenedAt));
@@ -222,6 +238,8 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
       ),
     fulfillments: (args: Args) =>
       order.fulfillments.slice(0, typeof args.first === "number" ? args.first : undefined).map((fulfillment) => fulfillmentView(shop, order, fulfillment)),
+    returnStatus: orderReturnStatus(order),
+    returns: (args: Args) => connection(returnsOf(order).filter((ret) => matchesReturnSearch(ret, args.query as string | undefined)).map((ret) => returnView(shop, order, ret)), args),
     metafield: (args: Args) => {
       const found = order.metafields.find((metafield) => metafield.namespace === args.namespace && metafield.key === args.key);
       return found ? metafieldView(found) : null;

@@ -1,11 +1,17 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { StoreOrder, StoreShop } from "./model";
+import type { StoreOrder, StoreReturn, StoreShop } from "./model";
 import { displayFulfillmentStatus, GRAMS_PER, orderTotals } from "./views";
 
 /** Where shopify.app.toml subscribes each topic. */
 export const WEBHOOK_PATHS: Record<string, string> = {
   "orders/create": "/webhooks/orders/create",
   "orders/cancelled": "/webhooks/orders/cancelled",
+  "returns/request": "/webhooks/returns/request",
+  "returns/approve": "/webhooks/returns/approve",
+  "returns/decline": "/webhooks/returns/decline",
+  "returns/cancel": "/webhooks/returns/cancel",
+  "returns/close": "/webhooks/returns/close",
+  "returns/process": "/webhooks/returns/process",
   "app/uninstalled": "/webhooks/app/uninstalled",
   "app/scopes_update": "/webhooks/app/scopes_update",
   "customers/data_request": "/webhooks/customers/data_request",
@@ -13,10 +19,18 @@ export const WEBHOOK_PATHS: Record<string, string> = {
   "shop/redact": "/webhooks/shop/redact",
 };
 
+const RETURN_FIELDS = ["id", "admin_graphql_api_id", "status"] as const;
+
 /** The fields each subscription asks for (`include_fields` in shopify.app.toml); a topic not listed gets the whole body. */
 export const SUBSCRIBED_FIELDS: Record<string, readonly string[]> = {
   "orders/create": ["id", "admin_graphql_api_id"],
   "orders/cancelled": ["id", "admin_graphql_api_id", "cancelled_at"],
+  "returns/request": RETURN_FIELDS,
+  "returns/approve": RETURN_FIELDS,
+  "returns/decline": RETURN_FIELDS,
+  "returns/cancel": RETURN_FIELDS,
+  "returns/close": RETURN_FIELDS,
+  "returns/process": RETURN_FIELDS,
 };
 
 /** The body as Shopify sends it to a subscription with `include_fields`: only those top-level fields. */
@@ -78,6 +92,28 @@ export function orderPayload(order: StoreOrder) {
       country: address.country,
       country_code: address.countryCodeV2,
     },
+  };
+}
+
+/** The REST representation of a return that returns/* webhooks carry (API 2026-10). */
+export function returnPayload(order: StoreOrder, ret: StoreReturn) {
+  return {
+    id: legacyId(ret.id),
+    admin_graphql_api_id: ret.id,
+    name: ret.name,
+    status: ret.status.toLowerCase(),
+    order: { id: legacyId(order.id), admin_graphql_api_id: order.id },
+    total_return_line_items: ret.lines.reduce((sum, line) => sum + line.quantity, 0),
+    return_line_items: ret.lines.map((line) => ({
+      id: legacyId(line.id),
+      admin_graphql_api_id: line.id,
+      fulfillment_line_item: { id: legacyId(line.fulfillmentLineItemId), admin_graphql_api_id: line.fulfillmentLineItemId },
+      quantity: line.quantity,
+      return_reason: line.returnReason.toLowerCase(),
+      return_reason_note: line.returnReasonNote,
+      customer_note: line.customerNote,
+    })),
+    decline: ret.decline && { reason: ret.decline.reason.toLowerCase(), note: ret.decline.note },
   };
 }
 

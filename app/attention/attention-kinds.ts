@@ -15,7 +15,10 @@ export type AttentionKind =
   | "tracking_exception"
   | "tracking_stalled"
   | "tracking_paused"
-  | "tracking_stopped";
+  | "tracking_stopped"
+  | "return_received"
+  | "return_problems"
+  | "return_held";
 
 export interface AttentionItem {
   kind: AttentionKind;
@@ -28,6 +31,9 @@ export interface AttentionItem {
   at: string;
   /** A shipment's flag the merchant can dismiss once dealt with. */
   shipmentId?: number;
+  /** A return (its Shopify id): the items that came back, for "Return received: inspect it". */
+  returnGid?: string;
+  items?: { title: string; quantity: number }[];
 }
 
 export interface NeedsAttention {
@@ -50,6 +56,9 @@ export const ATTENTION_LABELS: Record<AttentionKind, string> = {
   tracking_stalled: "No courier scan",
   tracking_paused: "Tracking paused",
   tracking_stopped: "Tracking stopped",
+  return_received: "Return received: inspect it",
+  return_problems: "Return pickup can't be booked",
+  return_held: "Return pickup held",
 };
 
 /** A flag on a shipment the merchant dismisses once dealt with (the others go away when their cause does). */

@@ -20,11 +20,15 @@ const RECENT_MS = 14 * 86_400_000;
 
 /** What a booking asks of the merchant, if anything: the Needs attention entry for this shipment. */
 export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null {
-  const base = { orderGid: shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id };
+  // A return's pickup is keyed by its Return; the merchant's link goes to the order whose items come back.
+  const base = { orderGid: shipment.returnOfOrderGid ?? shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id, ...(shipment.direction === "return" ? { returnGid: shipment.orderGid } : {}) };
   const flaggedAt = (shipment.attentionAt ?? shipment.updatedAt).toISOString();
   const courier = shipment.courierName ?? "The courier";
   switch (shipment.attention) {
     case "cancelled_after_pickup":
+      if (shipment.direction === "return") {
+        return { ...base, kind: "cancelled_after_pickup", at: flaggedAt, message: `The return was cancelled or declined after ${courier} collected the parcel from the shopper (awb ${shipment.awb}): it is on its way to your warehouse.`, action: "Receive the parcel and decide with the shopper, or ask the courier to take it back to them; then dismiss" };
+      }
       return { ...base, kind: "cancelled_after_pickup", at: flaggedAt, message: `The order was cancelled after pickup: ${courier} already has the parcel (awb ${shipment.awb}), so it cannot be cancelled with the courier.`, action: "Arrange a return to origin with the courier, then dismiss" };
     case "cancel_refused":
       return { ...base, kind: "cancel_refused", at: flaggedAt, message: shipment.lastError ?? `The order was cancelled, but the courier would not cancel awb ${shipment.awb}.`, action: "Cancel the shipment in the courier's panel, then dismiss" };
@@ -95,8 +99,57 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
     }
   }
   if (paused) items.push(paused);
+  items.push(...(await listReturnsNeedingAttention(shop, since)));
   items.sort((a, b) => b.at.localeCompare(a.at));
   return { items, failedJobs, dataRequests };
+}
+
+/**
+ * Returns waiting on the merchant: arrived at the warehouse and not yet inspected (with the items that came back),
+ * a pickup that cannot be booked (with the fixes), or one the return setting held for the merchant's click.
+ */
+async function listReturnsNeedingAttention(shop: string, since: Date): Promise<AttentionItem[]> {
+  const records = await prisma.returnRecord.findMany({
+    where: {
+      shop,
+      cancelledAt: null,
+      OR: [
+        { receivedAt: { not: null }, inspectedAt: null },
+        { requestedAt: { gte: since }, readiness: { in: [READINESS.PROBLEMS, READINESS.READY] }, status: "OPEN" },
+      ],
+    },
+    orderBy: { updatedAt: "desc" },
+    take: 200,
+  });
+  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } }, select: { orderGid: true, status: true, requestPayload: true } });
+  const pickupOf = new Map(pickups.map((pickup) => [pickup.orderGid, pickup]));
+  return records.flatMap((record): AttentionItem[] => {
+    const base = { orderGid: record.orderGid, orderName: record.returnName || "Return", returnGid: record.returnGid };
+    if (record.receivedAt) {
+      const body = pickupOf.get(record.returnGid)?.requestPayload;
+      const products = body ? ((JSON.parse(body) as { products?: { product_name: string; quantity: number }[] }).products ?? []) : [];
+      const items = products.map((product) => ({ title: product.product_name, quantity: product.quantity }));
+      const kept = record.processedAt ? " Shopify has it recorded as your return setting says." : "";
+      return [{ ...base, kind: "return_received", at: record.receivedAt.toISOString(), items, message: `The return reached your warehouse: ${items.map((item) => `${item.title} × ${item.quantity}`).join(", ") || "its items"}.${kept}`, action: "Inspect the items, then mark the return inspected. Refund the shopper in Shopify if you accept it." }];
+    }
+    const pickup = pickupOf.get(record.returnGid);
+    if (pickup && pickup.status !== SHIPMENT_STATUS.FAILED) return [];
+    const at = (record.decidedAt ?? record.checkedAt ?? record.updatedAt).toISOString();
+    if (record.readiness === READINESS.PROBLEMS) {
+      const problems = problemsOf(record as unknown as Parameters<typeof problemsOf>[0]);
+      return [{ ...base, kind: "return_problems", at, message: problems.map((problem) => problem.message).join(" "), action: problems.map((problem) => problem.fix).join(" ") }];
+    }
+    if (record.decision === DECISION.HELD || record.decision === DECISION.FAILED) {
+      return [{ ...base, kind: "return_held", at, message: record.decisionReason ?? "The return's pickup waits for you.", action: "Book the pickup in Orders to ship → Returns" }];
+    }
+    return [];
+  });
+}
+
+/** The merchant inspected what came back: "Return received: inspect it" goes. */
+export async function markReturnInspected(shop: string, returnGid: string, at = new Date()): Promise<boolean> {
+  const { count } = await prisma.returnRecord.updateMany({ where: { shop, returnGid, receivedAt: { not: null }, inspectedAt: null }, data: { inspectedAt: at } });
+  return count === 1;
 }
 
 /**

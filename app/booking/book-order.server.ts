@@ -16,9 +16,13 @@ import { toCourierOrder, type MappedShipment, type MappingProblem, type Shipment
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { bookOutcomeInWords, type BookOutcome, type QuoteOutcome } from "./book-outcome";
-import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
+import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
+import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
+import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
+import type { ShopifyReturn } from "~/shopify/return-queries";
+import { returnSettingsOf } from "~/returns/return-settings";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -51,6 +55,8 @@ export interface QuoteRequest {
   order?: ShopifyOrder | null;
   /** The shop's settings as just read, to save reading them again. */
   settings?: ShopSettings;
+  /** For a return's pickup: the return as just read from Shopify, likewise. */
+  returnRead?: ShopifyReturn | null;
   /**
    * The order as an earlier stage of the same check or booking prepared it (prepareOrder), so an order is read,
    * its shop's settings read and the order mapped once however many stages follow. Made with this request's overrides.
@@ -59,14 +65,32 @@ export interface QuoteRequest {
 }
 
 /**
- * An order made ready to quote and book: the shop's settings, the order as Shopify holds it, and the order mapped
- * onto the courier's fields with every problem that stops it (the readiness catalogue of shopify/order-mapping
- * and the pickup warehouse). Only an order with no problems carries the shipment to quote and the courier client.
+ * An order (or a return's pickup) made ready to quote and book: the shop's settings, the order as Shopify holds it
+ * (none for a return), and the order mapped onto the courier's fields with every problem that stops it (the
+ * readiness catalogue of shopify/order-mapping and the pickup warehouse). Only one with no problems carries the
+ * shipment to quote and the courier client.
  */
 export type PreparedOrder =
   | { settings: ShopSettings; order: null; mapped: null; problems: MappingProblem[]; outcome: { kind: "not_found" } }
-  | { settings: ShopSettings; order: ShopifyOrder; mapped: MappedShipment | null; problems: MappingProblem[]; outcome: { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] } }
-  | { settings: ShopSettings; order: ShopifyOrder; mapped: MappedShipment; problems: []; shipment: MappedShipment; client: CourierClient; outcome?: undefined };
+  | { settings: ShopSettings; order: ShopifyOrder | null; mapped: MappedShipment | null; problems: MappingProblem[]; outcome: { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] } }
+  | { settings: ShopSettings; order: ShopifyOrder | null; mapped: MappedShipment; problems: []; shipment: MappedShipment; client: CourierClient; outcome?: undefined };
+
+const prepare = (context: BookingContext, request: QuoteRequest): Promise<PreparedOrder> =>
+  request.prepared ? Promise.resolve(request.prepared) : isReturnGid(request.orderGid) ? prepareReturn(context, request) : prepareOrder(context, request);
+
+/**
+ * A return's pickup goes through the same claim and courier path as an order: its Shipment is keyed by the
+ * Return's id (one pickup per return), and its fields are the reverse mapping's (app/returns/return-mapping.ts).
+ */
+async function prepareReturn({ shop, admin, now = () => new Date() }: BookingContext, { orderGid: returnGid, returnRead, settings: known }: QuoteRequest): Promise<PreparedOrder> {
+  const settings = known ?? (await getShopSettings(shop));
+  const ret = returnRead === undefined ? await getReturnForPickup(admin, returnGid) : returnRead;
+  if (!ret) return { settings, order: null, mapped: null, problems: [], outcome: { kind: "not_found" } };
+  const { shipment, problems } = toReverseCourierOrder(ret, { settings: toMappingSettings(settings), now: now() });
+  const mapped = shipment as MappedShipment | null;
+  if (!mapped || problems.length > 0) return { settings, order: null, mapped, problems, outcome: { kind: "problems", shipment: mapped, problems } };
+  return { settings, order: null, mapped, problems: [], shipment: mapped, client: courierClientFor(courierCredentialsOf(settings)) };
+}
 
 export async function prepareOrder({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched, settings: known }: QuoteRequest): Promise<PreparedOrder> {
   const settings = known ?? (await getShopSettings(shop));
@@ -80,8 +104,6 @@ export async function prepareOrder({ shop, admin, now = () => new Date() }: Book
   return { settings, order, mapped: shipment, problems: [], shipment, client: courierClientFor(courierCredentialsOf(settings)) };
 }
 
-const prepare = (context: BookingContext, request: QuoteRequest): Promise<PreparedOrder> => (request.prepared ? Promise.resolve(request.prepared) : prepareOrder(context, request));
-
 /** The rates every courier offers for an order as it would be booked now. */
 export async function quoteOrder(context: BookingContext, request: QuoteRequest): Promise<QuoteOutcome> {
   const prepared = await prepare(context, request);
@@ -92,8 +114,9 @@ export async function quoteOrder(context: BookingContext, request: QuoteRequest)
 async function quoteMapped(client: CourierClient, shipment: MappedShipment): Promise<QuoteOutcome> {
   try {
     const warehouse = await client.getWarehouse(shipment.fields.warehouse_id!);
+    // A return is quoted as a reverse shipment between the same two PIN codes (the spec's pickup is the warehouse's).
     const rates = await client.calculateRate({
-      shipment_type: "forward",
+      shipment_type: shipment.fields.order_type,
       payment_mode: shipment.fields.payment_mode,
       pickup: warehouse.pincode,
       delivery: shipment.fields.pincode,
@@ -133,8 +156,10 @@ type Claim = ClaimedRow | { kind: "cancelled" };
  */
 async function claimShipment(shop: string, orderGid: string, now: Date, actor: Actor): Promise<Claim> {
   return prisma.$transaction(async (tx) => {
-    // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on.
+    // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on, nor
+    // is a return seen declined or cancelled.
     if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
+    if (isReturnGid(orderGid) && (await tx.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid: orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
     const claim = await claimRow(tx, { shop, orderGid }, { actor, at: now });
     if (claim.kind === "taken") return claim;
     await enqueue("shipment-complete", { shop, shipmentId: claim.shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
@@ -150,7 +175,11 @@ async function releaseClaim(shipment: Shipment, isNew: boolean, change: Change, 
 }
 
 /** Keeps the order's stored readiness in step with its booking, for the lists that read it. */
-async function setReadiness(db: Pick<typeof prisma, "orderRecord">, shipment: Pick<Shipment, "shop" | "orderGid">, readiness: Readiness): Promise<void> {
+async function setReadiness(db: Pick<typeof prisma, "orderRecord" | "returnRecord">, shipment: Pick<Shipment, "shop" | "orderGid">, readiness: Readiness): Promise<void> {
+  if (isReturnGid(shipment.orderGid)) {
+    await db.returnRecord.updateMany({ where: { shop: shipment.shop, returnGid: shipment.orderGid, cancelledAt: null }, data: { readiness } });
+    return;
+  }
   await db.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness } });
 }
 
@@ -230,6 +259,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
       paymentMode: mapped.fields.payment_mode,
       warehouseId: mapped.fields.warehouse_id ?? null,
       locationGid: mapped.locationGid,
+      ...(mapped.fields.order_type === "reverse" ? { direction: "return", returnOfOrderGid: (mapped as MappedReturn).orderGid } : {}),
     },
     { actor, at: now() },
     `${rate.name} ₹${rate.total_charges.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`,
@@ -295,6 +325,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   if (shipment.status !== SHIPMENT_STATUS.BOOKED_UNFULFILLED) return { shipment, retry: false };
   // Cancelled while it was being booked: not fulfilled; the cancellation's job cancels it with the courier.
   if (await isCancelled(shipment)) return { shipment, retry: false };
+  if (shipment.direction === "return") return attachPickup(shipment, deps.admin, settings, change);
 
   const tracked = {
     orderGid: shipment.orderGid,
@@ -322,7 +353,37 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   }
 }
 
+/**
+ * A booked return pickup reaches the shopper as a reverse delivery on the return, with the awb and Dakiya's tracking
+ * link: the counterpart of a forward shipment's fulfillment, through the same statuses.
+ */
+async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: ShopSettings, change: () => Change): Promise<Completion> {
+  try {
+    const outcome = await attachReverseDelivery(admin, {
+      returnGid: shipment.orderGid,
+      awb: shipment.awb!,
+      trackingUrl: shipment.trackingUrl!,
+      notifyCustomer: returnSettingsOf(settings).notifyCustomer,
+    });
+    if (outcome.kind === "refused") {
+      return { shipment: await markFulfillmentRetrying(shipment, `Booked with awb ${shipment.awb}, but Shopify refused the reverse delivery: ${outcome.message}`, change()), retry: false };
+    }
+    await noteFulfillment(shipment, outcome.reverseDeliveryGid);
+    const attached = await markReturnDispatched(shipment, outcome.reverseDeliveryGid, change());
+    await setReadiness(prisma, attached, READINESS.FULFILLED);
+    return { shipment: attached, retry: false };
+  } catch (error) {
+    if (error instanceof TransitionRefusedError) throw error;
+    const waiting = await markFulfillmentRetrying(shipment, `Booked with awb ${shipment.awb}, but Shopify did not take the reverse delivery yet (${shopifyReason(error)}). Dakiya will retry automatically.`, change());
+    return { shipment: waiting, retry: true };
+  }
+}
+
 async function isCancelled(shipment: Shipment): Promise<boolean> {
+  if (isReturnGid(shipment.orderGid)) {
+    const ret = await prisma.returnRecord.findUnique({ where: { shop_returnGid: { shop: shipment.shop, returnGid: shipment.orderGid } }, select: { cancelledAt: true } });
+    return Boolean(ret?.cancelledAt);
+  }
   const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: shipment.shop, orderGid: shipment.orderGid } }, select: { cancelledAt: true } });
   return Boolean(record?.cancelledAt);
 }
@@ -351,6 +412,16 @@ const releaseReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { pr
  * notice: the order is checked again, and the rules book it through a fresh claim.
  */
 async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
+  if (isReturnGid(shipment.orderGid)) {
+    await prisma.$transaction(async (tx) => {
+      const { count } = await tx.returnRecord.updateMany({
+        where: { shop: shipment.shop, returnGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
+        data: { decision: null, decisionReason: null, decidedAt: null },
+      });
+      if (count === 1) await enqueue("return-check", { shop: shipment.shop, returnGid: shipment.orderGid }, { tx });
+    });
+    return;
+  }
   await prisma.$transaction(async (tx) => {
     const { count } = await tx.orderRecord.updateMany({
       where: { shop: shipment.shop, orderGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
@@ -362,6 +433,10 @@ async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGi
 
 /** A booking that did not happen: the order is ready to ship again, in the lists that read its stored readiness. */
 async function orderFreeAgain(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
+  if (isReturnGid(shipment.orderGid)) {
+    await prisma.returnRecord.updateMany({ where: { shop: shipment.shop, returnGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
+    return;
+  }
   await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
 }
 

@@ -101,6 +101,8 @@ const LISTED = {
   id: true,
   orderGid: true,
   orderName: true,
+  direction: true,
+  returnOfOrderGid: true,
   status: true,
   awb: true,
   courierName: true,

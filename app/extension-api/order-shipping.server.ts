@@ -1,4 +1,5 @@
 import { bookOutcomeInWords } from "~/booking/book-outcome";
+import prisma from "~/db.server";
 import type { OrderRecord, Shipment } from "@prisma/client";
 import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 // The wire types the admin extensions were built and tested against (extensions/shared/api.ts): answering them
@@ -8,6 +9,7 @@ import type {
   BookOutcome as WireBookOutcome,
   BulkAnswer,
   OrderShipping,
+  ReturnPickupView,
   Problem,
   RateView,
   ShipmentStatus as WireShipmentStatus,
@@ -171,6 +173,32 @@ function baseOf(orderGid: string, record: OrderRecord | null, shipment: Shipment
  * rates offered are the ones a booking gets now, and "Check again" after a fix in Shopify sees the fix.
  */
 export async function getOrderShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
+  const [order, returns] = await Promise.all([getForwardShipping(context, orderGid), listReturnPickups(context.shop, orderGid)]);
+  return returns.length > 0 ? { ...order, returns } : order;
+}
+
+/** The order's returns as the order-page card shows them, beside (never mixed with) its forward shipment. */
+async function listReturnPickups(shop: string, orderGid: string): Promise<ReturnPickupView[]> {
+  const records = await prisma.returnRecord.findMany({ where: { shop, orderGid }, orderBy: { id: "asc" }, take: 20 });
+  if (records.length === 0) return [];
+  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } });
+  return records.map((record) => {
+    const pickup = pickups.find((candidate) => candidate.orderGid === record.returnGid && candidate.status !== "failed");
+    const problems = problemsOf(record);
+    return {
+      returnName: record.returnName,
+      status: record.status,
+      pickupLabel: pickup && isShipmentStatus(pickup.status) ? SHIPMENT_STATUS_LABELS[pickup.status].label : null,
+      courierName: pickup?.courierName ?? null,
+      awb: pickup?.awb ?? null,
+      trackingUrl: pickup?.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null,
+      note: pickup ? null : problems.length > 0 ? problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ") : record.decisionReason,
+      receivedAt: record.receivedAt?.toISOString() ?? null,
+    };
+  });
+}
+
+async function getForwardShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
   const [record, shipment] = await Promise.all([getOrderRecord(context.shop, orderGid), getShipmentForOrder(context.shop, orderGid)]);
   const base = baseOf(orderGid, record, shipment);
   if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) {

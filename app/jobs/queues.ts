@@ -12,6 +12,7 @@ import { z } from "zod";
 export const ShopJobSchema = z.object({ shop: z.string().min(1).max(255) });
 const ShipmentJobSchema = ShopJobSchema.extend({ shipmentId: z.number().int().positive() });
 const OrderJobSchema = ShopJobSchema.extend({ orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d{1,20}$/) });
+const ReturnJobSchema = ShopJobSchema.extend({ returnGid: z.string().regex(/^gid:\/\/shopify\/Return\/\d{1,20}$/) });
 /** Work for every shop at once (a scheduled sweep that enqueues per-shop jobs). */
 const SweepSchema = z.object({}).strict();
 
@@ -42,6 +43,11 @@ export const JOB_SCHEMAS = {
   "order-check": OrderJobSchema,
   /** An order cancelled in Shopify: never booked from then on; a booking is cancelled with the courier. */
   "order-cancelled": OrderJobSchema,
+  /**
+   * A return changed in Shopify (returns/* webhooks, the reconciliation): read it fresh, record it, book its pickup
+   * by the shop's return rule, cancel the pickup of a return cancelled or declined.
+   */
+  "return-check": ReturnJobSchema,
   /** Orders created or changed since the last pass, whose webhook never came: each gets an order-check. */
   "orders-reconcile": ShopJobSchema,
   /** Every ten minutes: an orders-reconcile for each installed shop. */
@@ -94,6 +100,8 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "scopes-updated": { ...DEFAULT_POLICY, label: "Recording the scopes a shop granted" },
   "app-uninstalled": { ...DEFAULT_POLICY, label: "Signing out an uninstalled shop" },
   "order-check": { ...DEFAULT_POLICY, busy: true, label: "Checking an order (readiness and auto-booking)" },
+  // Cancelling a pickup with an unreachable courier is retried as long as a forward cancellation is.
+  "return-check": { ...DEFAULT_POLICY, retryForSeconds: 2 * DAY, busy: true, label: "Checking a return (its pickup and the reverse delivery)" },
   // A cancellation with an unreachable courier is retried for about two days before it needs the merchant.
   "order-cancelled": { ...DEFAULT_POLICY, retryForSeconds: 2 * DAY, busy: true, label: "Cancelling a shipment with the courier" },
   // The next pass comes within ten minutes anyway.
@@ -147,6 +155,7 @@ export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string 
   if (!("shop" in data)) return `sweep|${queue}`;
   if ("shipmentId" in data) return `${data.shop}|shipment:${data.shipmentId}`;
   if ("orderGid" in data) return `${data.shop}|${data.orderGid}`;
+  if ("returnGid" in data) return `${data.shop}|${data.returnGid}`;
   if ("requestId" in data) return `${data.shop}|request:${data.requestId}`;
   if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
   if ("awbs" in data && data.awbs) return `${data.shop}|awbs:${[...data.awbs].sort().join(",")}`;

@@ -41,6 +41,20 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
   const cancelledAt = await cancelledAtInShopify(await adminFor(shop), orderGid);
   if (!cancelledAt) return { kind: "not_cancelled" };
   await recordCancellation(shop, orderGid, cancelledAt);
+  return cancelShipmentWithCourier(shop, orderGid, { actor: CANCELLATION, reason: "The order was cancelled in Shopify.", tagOrder: true }, { adminFor, now });
+}
+
+/**
+ * The courier side of a cancellation, for an order's shipment or a return's pickup (keyed by its Return's id):
+ * not yet booked → failed; booked and not picked up → cancelled with the courier; picked up → Needs attention.
+ */
+export async function cancelShipmentWithCourier(
+  shop: string,
+  orderGid: string,
+  { actor, reason, tagOrder }: { actor: Actor; reason: string; tagOrder: boolean },
+  { adminFor, now }: CancelDeps,
+): Promise<CancelResult> {
+  const CANCELLATION = actor;
   const found = await getShipmentForOrder(shop, orderGid);
   if (!found || found.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, found.id, async () => {
@@ -49,7 +63,7 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
     const client = courierClientFor(courierCredentialsOf(settings));
     if (shipment.status === SHIPMENT_STATUS.BOOKING) {
       if (shipment.requestPayload === "") {
-        await markFailed(shipment, "The order was cancelled in Shopify before it was booked.", { actor: CANCELLATION, at: now() });
+        await markFailed(shipment, `${reason.replace(/\.$/, "")} before it was booked.`, { actor: CANCELLATION, at: now() });
         return { kind: "nothing_booked" };
       }
       // The body may have reached the courier: resend it (the service replays the awb, or books now) to know.
@@ -59,7 +73,7 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
       if (shipment.status === SHIPMENT_STATUS.BOOKING) return { kind: "retry", reason: shipment.lastError ?? "The courier could not be reached" };
     }
     if (shipment.status === SHIPMENT_STATUS.CANCELLED) {
-      await tagOrderCancelled(await adminFor(shop), shipment);
+      if (tagOrder) await tagOrderCancelled(await adminFor(shop), shipment);
       return { kind: "cancelled_with_courier", awb: shipment.awb! };
     }
     if (!shipment.awb) return { kind: "nothing_booked" };
@@ -78,8 +92,8 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
       }
       return { kind: "retry", reason: courierMessage(error) };
     }
-    const cancelled = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, "The order was cancelled in Shopify.")) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
-    await tagOrderCancelled(await adminFor(shop), cancelled);
+    const cancelled = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, reason)) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
+    if (tagOrder) await tagOrderCancelled(await adminFor(shop), cancelled);
     return { kind: "cancelled_with_courier", awb: cancelled.awb! };
   });
 }

@@ -2,6 +2,7 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { listRecentlyUpdatedOrders } from "~/shopify/admin-orders.server";
+import { listOpenReturnsOfRecentOrders } from "~/shopify/admin-returns.server";
 
 export interface ReconcileDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
@@ -49,8 +50,31 @@ export async function reconcileOrders(shop: string, { adminFor, now }: Reconcile
     after = nextCursor;
   }
   report.seenUntil = seenUntil;
+  report.enqueued += await reconcileReturns(shop, admin, since);
   await prisma.shopSync.upsert({ where: { shop }, create: { shop, ordersSeenUntil: seenUntil, reconciledAt: now() }, update: { ordersSeenUntil: seenUntil, reconciledAt: now() } });
   return report;
+}
+
+/**
+ * Open returns whose webhook never came, over the same window: a return Shopify's returns/approve did not reach
+ * Dakiya with, or one the merchant created directly (`returnCreate` opens a return and no webhook announces it).
+ * A return changes its order's `updated_at`, so the orders changed since the last pass carry every new one. Each
+ * open return Dakiya has not recorded as open gets a return-check.
+ */
+async function reconcileReturns(shop: string, admin: ShopAdmin, since: Date): Promise<number> {
+  let enqueued = 0;
+  let after: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const { returns, nextCursor } = await listOpenReturnsOfRecentOrders(admin, { since, after });
+    const known = await prisma.returnRecord.findMany({ where: { shop, returnGid: { in: returns.map((ret) => ret.id) } }, select: { returnGid: true, status: true } });
+    const recorded = new Map(known.map((record) => [record.returnGid, record.status]));
+    for (const ret of returns) {
+      if (recorded.get(ret.id) !== ret.status && (await enqueue("return-check", { shop, returnGid: ret.id }))) enqueued += 1;
+    }
+    if (!nextCursor) break;
+    after = nextCursor;
+  }
+  return enqueued;
 }
 
 /** The shops Dakiya is installed on: those with an offline session. */

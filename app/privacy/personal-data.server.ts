@@ -43,6 +43,7 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.shopDocumentSettings.deleteMany({ where: { shop } });
     await tx.trackingPageSettings.deleteMany({ where: { shop } });
     await tx.orderRecord.deleteMany({ where: { shop } });
+    await tx.returnRecord.deleteMany({ where: { shop } });
     await tx.shopSync.deleteMany({ where: { shop } });
     await tx.shopSettings.deleteMany({ where: { shop } });
     await tx.dataRequest.deleteMany({ where: { shop } });
@@ -58,7 +59,7 @@ export async function forgetShop(shop: string): Promise<void> {
  * Removes what identifies one customer of a shop (`customers/redact`), here first and unconditionally: the name,
  * phone, e-mail and address in the booking bodies Dakiya stored for the given orders; the courier's words in their
  * tracking entries and errors; the tags, address digest, problems and decision reasons kept with the orders; what
- * the queue stored of those orders' jobs. Then, in the same transaction, a durable `sandbox-erase` job for the
+ * the queue stored of those orders' jobs; the same of their returns and return pickups. Then, in the same transaction, a durable `sandbox-erase` job for the
  * sandbox's copy of those bookings. Awbs, charges, statuses, city and PIN code stay: they identify no one.
  * `orderIds` are Shopify's numeric order ids. Returns how many shipments were redacted.
  */
@@ -66,7 +67,8 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
   if (orderIds.length === 0) return 0;
   const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
   const shipmentIds = await prisma.$transaction(async (tx) => {
-    const shipments = await tx.shipment.findMany({ where: { shop, orderGid: { in: orderGids } } });
+    // A return's pickup is keyed by its Return and names the order it comes back from: its body holds the same shopper.
+    const shipments = await tx.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: orderGids } }, { returnOfOrderGid: { in: orderGids } }] } });
     for (const shipment of shipments) {
       const payload = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as Record<string, unknown>) : null;
       if (payload) for (const field of PERSONAL_FIELDS) if (payload[field] !== undefined) payload[field] = REDACTED;
@@ -84,6 +86,11 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
         where: { id: record.id },
         data: { addressDigest: null, tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED },
       });
+    }
+    // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.
+    for (const record of await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
+      const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
+      await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED } });
     }
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { ATTENTION_LABELS, CRITICAL_KINDS, DISMISSABLE_KINDS } from "~/attention/attention-kinds";
-import { listNeedsAttention } from "~/attention/needs-attention.server";
+import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
 import { clearShipmentAttention } from "~/shipments/shipment-changes.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
@@ -31,6 +31,12 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       );
     const cleared = await clearShipmentAttention(session.shop, shipmentId);
     return json(cleared ? { ok: true, message: "Dismissed." } : { ok: false, message: "That item was already dealt with." }, { status: cleared ? 200 : 404 });
+  }
+  if (form.get("intent") === "inspected") {
+    const returnGid = String(form.get("returnGid") ?? "").slice(0, 100);
+    if (!/^gid:\/\/shopify\/Return\/\d{1,20}$/.test(returnGid)) return json({ ok: false, message: "Say which return was inspected (returnGid, a Shopify return id)." }, { status: 400 });
+    const marked = await markReturnInspected(session.shop, returnGid);
+    return json(marked ? { ok: true, message: "Marked inspected." } : { ok: false, message: "That return was already marked inspected." }, { status: marked ? 200 : 404 });
   }
   if (form.get("intent") === "answered") {
     const requestId = Number(form.get("dataRequestId"));
@@ -84,7 +90,7 @@ export default function NeedsAttentionPage() {
               <Card>
                 <BlockStack gap="400" as="ul">
                   {items.map((item, index) => (
-                    <BlockStack gap="400" as="li" key={`${item.kind}-${item.orderGid}`}>
+                    <BlockStack gap="400" as="li" key={`${item.kind}-${item.returnGid ?? item.orderGid}`}>
                       {index > 0 ? <Divider /> : null}
                       <BlockStack gap="100">
                         <InlineStack gap="200">
@@ -92,6 +98,7 @@ export default function NeedsAttentionPage() {
                             {item.orderName || "Order"}
                           </Text>
                           <Badge tone={CRITICAL_KINDS.includes(item.kind) ? "critical" : "attention"}>{ATTENTION_LABELS[item.kind]}</Badge>
+                          {item.returnGid ? <Badge tone="info">Return</Badge> : null}
                         </InlineStack>
                         <Text as="p">{item.message}</Text>
                         <Text as="p" tone="subdued">
@@ -112,6 +119,15 @@ export default function NeedsAttentionPage() {
                                 accessibilityLabel={`Dismiss ${ATTENTION_LABELS[item.kind]} for ${item.orderName}`}
                               >
                                 Dismiss
+                              </Button>
+                            </Form>
+                          ) : null}
+                          {item.kind === "return_received" && item.returnGid ? (
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="inspected" />
+                              <input type="hidden" name="returnGid" value={item.returnGid} />
+                              <Button submit size="slim" accessibilityLabel={`Mark ${item.orderName} inspected`}>
+                                Mark inspected
                               </Button>
                             </Form>
                           ) : null}

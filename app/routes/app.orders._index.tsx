@@ -137,6 +137,7 @@ export default function OrdersToShip() {
     <Page
       title="Orders to ship"
       primaryAction={{ content: "Check for new orders", onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
+      secondaryActions={[{ content: "Returns", url: "/app/orders/returns" }]}
     >
       <Layout>
         <Layout.Section>

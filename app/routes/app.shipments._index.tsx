@@ -191,13 +191,14 @@ export default function Shipments() {
                   headings={[{ title: "Order" }, { title: "Booked" }, { title: "Shopper" }, { title: "Courier" }, { title: "AWB" }, { title: "Payment" }, { title: "COD amount", alignment: "end" }, { title: "Label" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
                 >
                   {shipments.map((shipment, index) => (
-                    <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`)}>
+                    <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.returnOfOrderGid ?? shipment.orderGid)}/ship`)}>
                       <IndexTable.Cell>
-                        <Link url={`/app/orders/${legacyIdOf(shipment.orderGid)}/ship`} dataPrimaryLink monochrome removeUnderline>
+                        <Link url={`/app/orders/${legacyIdOf(shipment.returnOfOrderGid ?? shipment.orderGid)}/ship`} dataPrimaryLink monochrome removeUnderline>
                           <Text as="span" fontWeight="semibold">
                             {shipment.orderName}
                           </Text>
                         </Link>
+                        {shipment.direction === "return" ? <Badge tone="info">Return</Badge> : null}
                       </IndexTable.Cell>
                       <IndexTable.Cell>{formatDate(shipment.createdAt, timeZone)}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.shopperName || "—"}</IndexTable.Cell>

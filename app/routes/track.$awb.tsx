@@ -42,7 +42,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
     );
   }
 
-  const stage = stageText(language, tracking.stage);
+  const stage = stageText(language, tracking.stage, tracking.direction);
   // The language switch keeps the token: the same page, in another language.
   const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;
   return htmlResponse(
@@ -55,7 +55,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
 
 function TrackingPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage);
+  const stage = stageText(language, tracking.stage, tracking.direction);
   return (
     <>
       <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">
@@ -97,7 +97,7 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
             <dd>{tracking.courier ?? t.facts.unknown}</dd>
           </div>
           <div>
-            <dt>{t.facts.destination}</dt>
+            <dt>{tracking.direction === "return" ? t.facts.pickupFrom : t.facts.destination}</dt>
             <dd>{tracking.destinationCity ?? t.facts.unknown}</dd>
           </div>
         </dl>
@@ -117,13 +117,13 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
             <ol className="timeline">
               {tracking.timeline.map((entry) => (
                 <li key={`${entry.at}|${entry.code}|${entry.activity}`}>
-                  <p className="entry-stage">{stageText(language, entry.code).label}</p>
+                  <p className="entry-stage">{stageText(language, entry.code, tracking.direction).label}</p>
                   {/* The courier writes in English: a Hindi page says the stage in Hindi and keeps their words, marked as English. */}
                   {language === "en" ? (
                     <p className="entry-activity">{entry.activity}</p>
                   ) : (
                     <>
-                      <p className="entry-line">{stageText(language, entry.code).summary}</p>
+                      <p className="entry-line">{stageText(language, entry.code, tracking.direction).summary}</p>
                       <p className="entry-activity" lang="en">
                         <span className="visually-hidden">{t.timeline.courierWords}: </span>
                         {entry.activity}
@@ -171,7 +171,7 @@ function SellerContact({ seller, language }: { seller: NonNullable<PublicTrackin
 /** A number typed or guessed, or an older link: the stage and the progress, nothing that says where or when. */
 function StageOnlyPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage);
+  const stage = stageText(language, tracking.stage, tracking.direction);
   return (
     <>
       <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">

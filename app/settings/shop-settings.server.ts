@@ -42,6 +42,12 @@ function defaultSettings(shop: string): ShopSettings {
     notifyCustomer: true,
     autoBooking: false,
     bookingRules: "[]",
+    returnRule: "hold",
+    returnCourierId: null,
+    returnNotifyCustomer: true,
+    returnDisposition: "inspect",
+    returnHoldFromPaise: null,
+    returnHoldPincodes: "",
     createdAt: now,
     updatedAt: now,
   };
@@ -108,7 +114,11 @@ export function courierClientFor(credentials: CourierCredentials): CourierClient
   });
 }
 
-export type SettingsUpdate = Omit<ShopSettings, "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules"> & {
+// The return settings are saved with their own section (app/returns/return-settings.server.ts).
+export type SettingsUpdate = Omit<
+  ShopSettings,
+  "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules" | "returnRule" | "returnCourierId" | "returnNotifyCustomer" | "returnDisposition" | "returnHoldFromPaise" | "returnHoldPincodes"
+> & {
   /** A new secret to seal; undefined keeps the stored one. */
   courierSecretKey?: string;
 };

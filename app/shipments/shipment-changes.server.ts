@@ -162,6 +162,9 @@ export interface CourierChoice {
   paymentMode: string;
   warehouseId: number | null;
   locationGid: string | null;
+  /** A return's pickup: "return", with the order whose items come back. */
+  direction?: "return";
+  returnOfOrderGid?: string;
 }
 
 /** The courier and the exact body to send, stored before it is sent. */
@@ -193,6 +196,14 @@ export async function markFulfillmentRetrying(shipment: Shipment, lastError: str
 /** The fulfillment's id, noted as soon as Shopify answers, before the order is tagged. */
 export async function noteFulfillment(shipment: ShipmentRef, fulfillmentGid: string): Promise<void> {
   await note(shipment, "fulfillment_created", { fulfillmentGid });
+}
+
+/**
+ * A return's pickup is booked and Shopify's reverse delivery carries its tracking (its id is kept where a forward
+ * shipment keeps its fulfillment's); due for a sync at once.
+ */
+export async function markReturnDispatched(shipment: Shipment, reverseDeliveryGid: string, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "return_dispatched", await apply(shipment, "return_dispatched", change, { data: { fulfillmentGid: reverseDeliveryGid, lastError: null, nextSyncAt: change.at } }));
 }
 
 /** Fulfilled in Shopify; due for a sync at once, so the entries recorded so far become the fulfillment's first events. */

@@ -61,7 +61,9 @@ export type ProblemCode =
   | "EWAYBILL_REQUIRED"
   | "PAYMENT_MODE_UNKNOWN"
   | "NO_WAREHOUSE"
-  | "NO_COURIER";
+  | "NO_COURIER"
+  | "RETURN_NOT_OPEN"
+  | "NOTHING_TO_RETURN";
 
 /** Short names for lists; the message and fix say the rest. */
 export const PROBLEM_LABELS: Record<ProblemCode, string> = {
@@ -81,6 +83,8 @@ export const PROBLEM_LABELS: Record<ProblemCode, string> = {
   PAYMENT_MODE_UNKNOWN: "COD or prepaid?",
   NO_WAREHOUSE: "No pickup warehouse",
   NO_COURIER: "No courier serves the route",
+  RETURN_NOT_OPEN: "Return not open",
+  NOTHING_TO_RETURN: "Nothing to pick up",
 };
 
 export interface MappingProblem {
@@ -95,7 +99,8 @@ export interface MappingProblem {
 export interface CourierOrderFields {
   order_id: string;
   order_date: string;
-  order_type: "forward";
+  /** forward: to the shopper; reverse: a pickup from the shopper back to the warehouse (app/returns/return-mapping.ts). */
+  order_type: "forward" | "reverse";
   name: string;
   mobile: string;
   alt_mobile?: string;
@@ -127,7 +132,7 @@ export interface MappedShipment {
   fulfillmentOrderIds: string[];
   weightSource: "line items" | "default weight" | "edited";
   packageSource: string;
-  paymentModeSource: "tag" | "payment gateway" | "financial status" | "edited";
+  paymentModeSource: "tag" | "payment gateway" | "financial status" | "edited" | "return";
   destination: string;
 }
 
@@ -137,7 +142,7 @@ export interface MappingResult {
   problems: MappingProblem[];
 }
 
-const GRAMS: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
+export const GRAMS: Record<string, number> = { GRAMS: 1, KILOGRAMS: 1000, POUNDS: 453.59237, OUNCES: 28.349523125 };
 const COD_GATEWAY = /cash on delivery|\bcod\b/i;
 const PREPAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "REFUNDED"]);
 
@@ -164,7 +169,7 @@ export function withPlainText<T>(value: T): T {
 }
 
 /** One line of Shopify's text, as a courier field takes it: see toPlainText. */
-const oneLine = (value: string | null | undefined) => toPlainText(value ?? "").trim();
+export const oneLine = (value: string | null | undefined) => toPlainText(value ?? "").trim();
 
 const amount = (value: { shopMoney: { amount: string } } | null | undefined) => Math.round(Number(value?.shopMoney.amount ?? 0) * 100) / 100;
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;

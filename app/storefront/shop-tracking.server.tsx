@@ -25,7 +25,7 @@ const STYLE = `<style>
 
 export function renderShopTracking(tracking: PublicTracking, language: Language): string {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage);
+  const stage = stageText(language, tracking.stage, tracking.direction);
   const markup = renderToStaticMarkup(
     <div className="dakiya-track" lang={language}>
       <h1>{stage.label}</h1>
@@ -45,7 +45,7 @@ export function renderShopTracking(tracking: PublicTracking, language: Language)
         <dd>{tracking.awb}</dd>
         <dt>{t.facts.courier}</dt>
         <dd>{tracking.courier ?? t.facts.unknown}</dd>
-        <dt>{t.facts.destination}</dt>
+        <dt>{tracking.direction === "return" ? t.facts.pickupFrom : t.facts.destination}</dt>
         <dd>{tracking.destinationCity ?? t.facts.unknown}</dd>
       </dl>
       <h2>{t.timeline.heading}</h2>
@@ -57,7 +57,7 @@ export function renderShopTracking(tracking: PublicTracking, language: Language)
           {tracking.timeline.map((entry) => (
             <li key={`${entry.at}|${entry.code}|${entry.activity}`}>
               <p>
-                <strong>{stageText(language, entry.code).label}</strong>
+                <strong>{stageText(language, entry.code, tracking.direction).label}</strong>
               </p>
               <p>{entry.activity}</p>
               <p>

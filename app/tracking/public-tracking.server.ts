@@ -29,7 +29,7 @@ import { getPublicSeller, type PublicSeller } from "./seller.server";
  */
 
 /** The shipments that have an awb: booked (fulfilled in Shopify or not) and cancelled ones. */
-const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.CANCELLED];
+const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.RETURN_IN_TRANSIT, SHIPMENT_STATUS.CANCELLED];
 
 /** The longest timeline shown: a real shipment has a few dozen scans. */
 const MAX_TIMELINE_ENTRIES = 200;
@@ -96,6 +96,8 @@ export type TrackingDetail = "full" | "stage";
 /** Everything the public page shows of a shipment. Dates are ISO 8601 instants; the page shows them in India's time. */
 export interface PublicTracking {
   awb: string;
+  /** A return's pickup is told in return words (tracking-locale.ts) and has no delivery steps to show. */
+  direction: "forward" | "return";
   detail: TrackingDetail;
   courier: string | null;
   destinationCity: string | null;
@@ -284,6 +286,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
       orderName: true,
       paymentMode: true,
       status: true,
+      direction: true,
       awb: true,
       courierName: true,
       requestPayload: true,
@@ -325,10 +328,12 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     refreshRequested = await askForSync(shipment.shop, deps.requestSync ?? ((shop) => enqueue("tracking-sync", { shop })));
   }
 
-  const milestone = stage === null ? "booked" : MILESTONE_OF[stage];
+  const direction = shipment.direction === "return" ? "return" : "forward";
+  const milestone = direction === "return" ? null : stage === null ? "booked" : MILESTONE_OF[stage];
   if (!deps.verified && !isTrackingLinkToken(shipment.trackingUrl, deps.token)) {
     return {
       awb: shipment.awb,
+      direction,
       detail: "stage",
       courier: null,
       destinationCity: null,
@@ -349,6 +354,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
 
   return {
     awb: shipment.awb,
+    direction,
     detail: "full",
     courier: shipment.courierName,
     destinationCity: body.city ?? null,

@@ -7,6 +7,7 @@ import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/setti
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { TrackingEntry } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
+import { recordReturnArrival } from "~/returns/return-arrival.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
 import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
@@ -109,9 +110,14 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     },
     { actor: courierOf(shipment), at: now },
   );
-  const posted = shipment.fulfillmentGid ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
-  // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again.
-  await scheduleNextSync(shipment, code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds));
+  // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
+  const isReturn = shipment.direction === "return";
+  const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
+  const arrivalRecorded = isReturn && tracking.delivered_date ? await recordReturnArrival({ ...shipment, deliveredAt: new Date(tracking.delivered_date) }, { admin: deps.admin, now }) : true;
+  // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
+  // still to be recorded in Shopify.
+  const next = code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);
+  await scheduleNextSync(shipment, next ?? (arrivalRecorded ? null : new Date(now.getTime() + baseSeconds * 1000)));
   return { shipmentId: shipment.id, newEntries: inserted.count, posted, code };
 }
 

@@ -90,9 +90,21 @@ export function formatRupees(paise: number): string {
 
 type StageKey = keyof TrackingStrings["stages"];
 
+type ReturnStageKey = keyof TrackingStrings["returnStages"];
+
+/**
+ * A return's pickup in return words: the shopper hands the parcel over rather than receives it. The courier's
+ * stages map onto the few a shopper sending something back cares about; the exceptions keep their own words.
+ */
+const RETURN_STAGE_OF: Partial<Record<number, ReturnStageKey>> = { 2: "pending", 3: "3", 4: "4", 5: "5", 6: "6", 7: "6", 9: "6", 8: "8", 10: "10" };
+
 /** A stage's name and its meaning for the shopper, in plain words; `null` is "booked, nothing from the courier yet". */
-export function stageText(language: Language, code: number | null): { label: string; summary: string } {
-  const { stages } = stringsFor(language);
+export function stageText(language: Language, code: number | null, direction: "forward" | "return" = "forward"): { label: string; summary: string } {
+  const { stages, returnStages } = stringsFor(language);
+  if (direction === "return") {
+    const returnKey = code === null ? "pending" : RETURN_STAGE_OF[code];
+    if (returnKey) return returnStages[returnKey];
+  }
   const key = (code === null ? "pending" : String(code)) as StageKey;
   return stages[key] ?? stages.pending;
 }

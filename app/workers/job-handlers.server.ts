@@ -7,6 +7,7 @@ import { unauthenticated } from "~/shopify.server";
 import { installationOf, recordGrantedScopes } from "~/shopify/installation.server";
 import { handleCancellation } from "~/orders/cancel-order.server";
 import { checkOrder } from "~/orders/check-order.server";
+import { checkReturn } from "~/returns/check-return.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
@@ -61,6 +62,10 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   "order-check": async ({ shop, orderGid }) => {
     const result = await checkOrder(shop, orderGid, { adminFor, now });
     if (result.kind === "courier_unavailable") throw new RetryLaterError(result.message);
+  },
+  "return-check": async ({ shop, returnGid }) => {
+    const result = await checkReturn(shop, returnGid, { adminFor, now });
+    if (result.kind === "retry") throw new RetryLaterError(result.reason);
   },
   "order-cancelled": async ({ shop, orderGid }) => {
     const result = await handleCancellation(shop, orderGid, { adminFor, now });

@@ -3,6 +3,7 @@ import { courierService } from "./courier-service";
 import { documentsRender } from "./documents";
 import { jobStart } from "./job-start";
 import type { Measurement } from "./measurement";
+import { returnsMeasurement } from "./returns";
 import { microBenchmarks } from "./micro";
 import { orderIntake } from "./order-intake";
 import { pages } from "./pages";
@@ -18,7 +19,7 @@ import { webhookIngest } from "./webhook-ingest";
  * (bench/lib/store-world.ts) and stop them again, so they run before the webhook runs leave a backlog; pages start
  * their own demo server; the PostgreSQL restart comes last, since it drops every connection of the run.
  */
-export const MEASUREMENTS: Measurement[] = [microBenchmarks, documentsRender, jobStart, trackingSync, orderIntake, bookingBudget, webhookIngest, courierService, storefrontEstimate, pages, postgresRestart];
+export const MEASUREMENTS: Measurement[] = [microBenchmarks, documentsRender, jobStart, trackingSync, orderIntake, bookingBudget, returnsMeasurement, webhookIngest, courierService, storefrontEstimate, pages, postgresRestart];
 
 /**
  * Measurements to come: listed in the report as not measured yet. Each becomes a module beside these

@@ -75,6 +75,22 @@ export interface OrderShipping {
   decision: { reason: string; at: string } | null;
   /** Set when `state` is "shipment". */
   shipment: ShipmentView | null;
+  /** The order's returns and their pickups back to the warehouse, apart from its forward shipment. */
+  returns?: ReturnPickupView[];
+}
+
+export interface ReturnPickupView {
+  returnName: string;
+  /** Shopify's return status: REQUESTED, OPEN, DECLINED, CANCELED, CLOSED. */
+  status: string;
+  /** The pickup's booking status words ("Return in transit"), or null while none is booked. */
+  pickupLabel: string | null;
+  courierName: string | null;
+  awb: string | null;
+  trackingUrl: string | null;
+  /** What stops the pickup, or why it waits, in words. */
+  note: string | null;
+  receivedAt: string | null;
 }
 
 export type BookOutcome = "booked" | "already_booked" | "problems" | "refused" | "unavailable" | "not_found";

@@ -6,7 +6,7 @@ import { LOCAL_DEFAULTS } from "~/config.server";
 import { createCourierClient } from "~/shipping/client.server";
 import { SERVICE_STATUS } from "~/shipping/status";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
-import { JOURNEY_ORDERS, PLACED_ORDERS } from "../../store/journey-plan";
+import { JOURNEY_ORDERS, PLACED_ORDERS, RETURNED_ORDER } from "../../store/journey-plan";
 import { SEED_SHOP, seedShop } from "../../store/seed";
 import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
 import { walkTheAdmin } from "./support/admin";
@@ -68,6 +68,11 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     expect(Number(webhooks![2])).toBeLessThanOrEqual(JOURNEY_ORDERS.length - PLACED_ORDERS.length);
     expect(output).toContain(`✓ A shopper placed ${HELD}`);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
+    // A shopper returns an item of a delivered order: approved in Shopify, picked up by the return setting, back home.
+    expect(output).toContain(`✓ A shopper asked to return an item of ${RETURNED_ORDER}: the store sends returns/request`);
+    expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
+    expect(output).toMatch(new RegExp(`✓ The return setting booked ${RETURNED_ORDER}-R1's pickup with .+: awb \\w+ on Shopify's reverse delivery`));
+    expect(output).toContain(`✓ ${RETURNED_ORDER}-R1 is back at the warehouse: Needs attention says "Return received: inspect it"`);
     const rows = finalTable(output);
     expect(rows.map((row) => row.order)).toEqual(JOURNEY_ORDERS.map((planned) => planned.name));
     expect(rows.filter((row) => row.mark !== "✓")).toEqual([]);
@@ -211,6 +216,14 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
       await item("#1004").getByText("Delivery problem").waitFor();
       await item("#1007").getByText("Can't ship yet").waitFor();
       expect(await item(HELD).count()).toBe(0);
+      await item(`${RETURNED_ORDER}-R1`).getByText("Return received: inspect it").waitFor();
+    });
+    await walk.step("Shopify's order: the return and its reverse delivery with the pickup's tracking", async () => {
+      await walk.page.locator("nav").getByText("Orders", { exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+      await walk.page.getByRole("link", { name: RETURNED_ORDER, exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: RETURNED_ORDER, exact: true }).waitFor();
+      await walk.page.getByText(/Reverse delivery · tracking number \w+/).waitFor();
     });
   });
 
@@ -224,6 +237,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     expect(output).toContain("✓ The orders' orders/create webhooks were delivered on an earlier run");
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
+    expect(output).not.toContain("A shopper asked to return");
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
     const rows = finalTable(output);
     for (const [order, awb] of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);

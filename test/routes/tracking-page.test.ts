@@ -191,6 +191,7 @@ describe("GET /track/{awb}: a shipment on its way", () => {
     const view = await getPublicTracking(shipment.awb!, { token: tokenOf(shipment), now: () => new Date("2026-11-23T10:05:00Z"), baseSeconds: 600 });
     expect(view).toEqual({
       awb: shipment.awb,
+      direction: "forward",
       detail: "full",
       courier: "Delhivery Surface",
       destinationCity: "Bengaluru",
@@ -290,6 +291,7 @@ describe("GET /track/{awb}: without the link's token, the stage alone", () => {
     const asOf = { now: () => new Date("2026-11-23T10:05:00Z"), baseSeconds: 600 };
     expect(await getPublicTracking(shipment.awb!, asOf)).toEqual({
       awb: shipment.awb,
+      direction: "forward",
       detail: "stage",
       courier: null,
       destinationCity: null,

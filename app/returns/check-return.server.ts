@@ -1,0 +1,135 @@
+import type { Prisma } from "@prisma/client";
+import prisma from "~/db.server";
+import { bookOrder, quoteOrder } from "~/booking/book-order.server";
+import { getShipmentForOrder } from "~/booking/shipments.server";
+import { cancelShipmentWithCourier } from "~/orders/cancel-order.server";
+import { DECISION, READINESS } from "~/orders/readiness";
+import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
+import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { getReturnForPickup } from "~/shopify/admin-returns.server";
+import { toPaise } from "~/money";
+import { isLogisticId } from "~/shipping/contract";
+import { toReverseCourierOrder } from "./return-mapping";
+import { decideReturnPickup, returnSettingsOf } from "./return-settings";
+
+export interface ReturnCheckDeps {
+  adminFor: (shop: string) => Promise<ShopAdmin>;
+  now: () => Date;
+}
+
+export type ReturnCheckResult =
+  | { kind: "not_found" }
+  /** Requested and not yet approved, or closed: recorded, nothing to book. */
+  | { kind: "recorded"; status: string }
+  | { kind: "problems" }
+  | { kind: "held"; reason: string }
+  | { kind: "booked"; awb: string | null }
+  | { kind: "already_booked" }
+  | { kind: "cancelled"; courier: string }
+  /** The courier or Shopify could not be reached: the job retries. */
+  | { kind: "retry"; reason: string };
+
+/** The return rule books in the shipment's history under this name. */
+const RETURN_RULE: Actor = { kind: "rule", name: "Return setting" };
+const RETURN_CANCELLATION: Actor = { kind: "webhook", name: "returns/cancel" };
+
+/**
+ * The `return-check` job, for a return that changed in Shopify (returns/* webhooks, the reconciliation). It reads the
+ * return fresh (the webhook's body is not believed), records it, and then:
+ * - declined or cancelled: never booked from then on; a pickup already booked is cancelled with the courier, or
+ *   goes to Needs attention when the courier has it;
+ * - open: mapped onto a reverse shipment; problems are recorded with their fixes; otherwise the return setting
+ *   decides (hold, the cheapest, a named courier) and the booking goes through the same exactly-once claim as an
+ *   order's, keyed by the return.
+ */
+export async function checkReturn(shop: string, returnGid: string, { adminFor, now }: ReturnCheckDeps): Promise<ReturnCheckResult> {
+  const admin = await adminFor(shop);
+  const ret = await getReturnForPickup(admin, returnGid);
+  if (!ret) {
+    await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness: READINESS.NOT_FOUND, checkedAt: now() } });
+    return { kind: "not_found" };
+  }
+  const settings = await getShopSettings(shop);
+  const { shipment: mapped, problems } = toReverseCourierOrder(ret, { settings: toMappingSettings(settings), now: now() });
+  const stopped = ret.status === "DECLINED" || ret.status === "CANCELED";
+  const blocking = problems.filter((problem) => problem.code !== "RETURN_NOT_OPEN");
+  const readiness = stopped ? READINESS.CANCELLED : ret.status === "OPEN" ? (blocking.length > 0 ? READINESS.PROBLEMS : READINESS.READY) : ret.status.toLowerCase();
+  const facts = {
+    orderGid: ret.order.id,
+    returnName: ret.name,
+    status: ret.status,
+    problems: blocking as unknown as Prisma.InputJsonValue,
+    weightGrams: mapped?.totalGrams ?? null,
+    totalPaise: mapped ? toPaise(mapped.fields.total_amount) : null,
+    pincode: mapped?.fields.pincode || null,
+    reasons: mapped?.reasons ?? [],
+    requestedAt: new Date(ret.createdAt),
+    checkedAt: now(),
+  };
+  await prisma.returnRecord.upsert({
+    where: { shop_returnGid: { shop, returnGid } },
+    create: { shop, returnGid, ...facts, readiness, cancelledAt: stopped ? now() : null },
+    update: { ...facts, ...(stopped ? { readiness } : {}) },
+  });
+  if (stopped) {
+    // Recorded before the courier is asked, so no booking starts from here on; one already held never re-opens.
+    await prisma.returnRecord.updateMany({ where: { shop, returnGid, cancelledAt: null }, data: { cancelledAt: now() } });
+    const result = await cancelShipmentWithCourier(
+      shop,
+      returnGid,
+      { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: `The return was ${ret.status === "DECLINED" ? "declined" : "cancelled"} in Shopify.`, tagOrder: false },
+      { adminFor, now },
+    );
+    if (result.kind === "retry") return result;
+    return { kind: "cancelled", courier: result.kind };
+  }
+
+  const existing = await getShipmentForOrder(shop, returnGid);
+  if (existing && existing.status !== SHIPMENT_STATUS.FAILED) {
+    await prisma.returnRecord.updateMany({ where: { shop, returnGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: existing.status === SHIPMENT_STATUS.RETURN_IN_TRANSIT ? READINESS.FULFILLED : READINESS.SHIPMENT } });
+    return { kind: "already_booked" };
+  }
+  if (ret.status !== "OPEN") {
+    await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness } });
+    return { kind: "recorded", status: ret.status };
+  }
+  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness } });
+  if (blocking.length > 0) {
+    await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
+    return { kind: "problems" };
+  }
+  // Decided once: a return the setting held waits for the merchant, however many webhooks follow.
+  const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop, returnGid } } });
+  if (record.decision === DECISION.HELD || record.decision === DECISION.BOOKED || record.decision === DECISION.FAILED) return { kind: "held", reason: record.decisionReason ?? "" };
+
+  const context = { shop, admin, now, actor: RETURN_RULE };
+  // The return as just read serves the quote and the booking: Shopify is read once more only to attach the delivery.
+  const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
+  if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
+  if (quote.kind !== "quoted") {
+    await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
+    return { kind: "problems" };
+  }
+  const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, { totalPaise: toPaise(quote.shipment.fields.total_amount), pincode: quote.shipment.fields.pincode });
+  if (decision.kind === "hold") {
+    await decide(shop, returnGid, DECISION.HELD, decision.reason, now());
+    return { kind: "held", reason: decision.reason };
+  }
+  if (!isLogisticId(decision.courierId)) {
+    await decide(shop, returnGid, DECISION.HELD, "The courier your return setting names is not one Dakiya books.", now());
+    return { kind: "held", reason: "unknown courier" };
+  }
+  await decide(shop, returnGid, DECISION.BOOKED, decision.reason, now());
+  const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
+  if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
+  if (outcome.kind === "already_booked") return { kind: "already_booked" };
+  if (outcome.kind === "cancelled") return { kind: "cancelled", courier: "nothing_booked" };
+  const reason = outcome.kind === "refused" ? outcome.message : `The pickup could not be booked (${outcome.kind}).`;
+  await decide(shop, returnGid, DECISION.FAILED, reason, now());
+  return { kind: "held", reason };
+}
+
+async function decide(shop: string, returnGid: string, decision: string, reason: string, at: Date): Promise<void> {
+  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { decision, decisionReason: reason, decidedAt: at } });
+}

@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookOrder } from "~/booking/book-order.server";
+import prisma from "~/db.server";
+import { defaultJobDeps } from "~/workers/job-handlers.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { checkReturn } from "~/returns/check-return.server";
+import { getOrderShipping } from "~/extension-api/order-shipping.server";
+import { action as returnsAction, loader as returnsLoader } from "~/routes/app.orders.returns";
+import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
+import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
+import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { getPublicTracking } from "~/tracking/public-tracking.server";
+import { syncShopTracking } from "~/tracking/sync.server";
+import { stageText } from "~/tracking/tracking-locale";
+import { claimShipment } from "~/shipments/shipment-changes.server";
+import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
+import { action as returnsCancel } from "~/routes/webhooks.returns.cancel";
+import { action as returnsDecline } from "~/routes/webhooks.returns.decline";
+import { action as returnsRequest } from "~/routes/webhooks.returns.request";
+import { action as returnsProcess } from "~/routes/webhooks.returns.process";
+import { seedShop } from "../../store/seed";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { resetJobs, runJobs } from "../support/jobs";
+import { shopperOrder } from "../support/orders";
+import { serveRoutes, startStore } from "../support/store";
+import { uniqueShop } from "../support/webhooks";
+
+let courier: RunningCourierService;
+let app: Awaited<ReturnType<typeof serveRoutes>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+const deps = { ...defaultJobDeps, now: () => new Date() };
+
+beforeAll(async () => {
+  await resetJobs();
+  courier = await startAppCourierService();
+  app = await serveRoutes({
+    "/webhooks/orders/create": ordersCreate,
+    "/webhooks/returns/request": returnsRequest,
+    "/webhooks/returns/approve": returnsApprove,
+    "/webhooks/returns/decline": returnsDecline,
+    "/webhooks/returns/cancel": returnsCancel,
+    "/webhooks/returns/process": returnsProcess,
+  });
+  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  await store.install();
+  await prisma.shopSettings.upsert({ where: { shop: store.domain }, create: { shop: store.domain, returnRule: "cheapest" }, update: { returnRule: "cheapest" } });
+});
+afterAll(async () => {
+  await store.close();
+  await app.close();
+  await courier.close();
+});
+
+/** A shopper's order, shipped through Dakiya: delivered items the shopper can send back. */
+async function shippedOrder(index: number) {
+  const order = store.simulator.placeOrder(store.domain, shopperOrder(index));
+  const admin = await deps.adminFor(store.domain);
+  const booked = await bookOrder({ shop: store.domain, admin }, { orderGid: order.id, courierId: 1 });
+  expect(booked.kind).toBe("booked");
+  const fulfilled = store.shop.orders.find((candidate) => candidate.id === order.id)!;
+  return { order: fulfilled, fulfillmentLineId: fulfilled.fulfillments[0]!.lines[0]!.id! };
+}
+
+const returnShipments = (returnGid: string) => prisma.shipment.findMany({ where: { shop: store.domain, orderGid: returnGid } });
+const storeReturn = (returnGid: string) => store.shop.orders.flatMap((order) => order.returns ?? []).find((ret) => ret.id === returnGid)!;
+
+describe("a return approved in Shopify", () => {
+  it("gets exactly one reverse pickup and one reverse delivery with its tracking, however many webhooks and jobs", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(0);
+    const returnGid = store.simulator.returnAction(store.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1, customerNote: "Too small" }] } });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    // Requested: recorded, waiting for the merchant's approval, nothing booked.
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "REQUESTED", readiness: "requested", cancelledAt: null });
+    expect(await returnShipments(returnGid)).toEqual([]);
+
+    store.simulator.returnAction(store.domain, "returnApproveRequest", { input: { id: returnGid } });
+    await store.simulator.settled();
+    const approval = store.simulator.deliveries.find((delivery) => delivery.topic === "returns/approve" && delivery.returnId === returnGid)!;
+    expect(approval.delivered).toBe(true);
+    // Shopify redelivers the same webhook; a second, distinct approval delivery arrives too.
+    for (const webhookId of [approval.webhookId, approval.webhookId, undefined]) {
+      expect((await store.simulator.deliver("returns/approve", store.domain, { returnId: returnGid, webhookId })).delivered).toBe(true);
+    }
+    // Concurrent jobs on the same return, beside the queued ones.
+    await Promise.all([checkReturn(store.domain, returnGid, deps), checkReturn(store.domain, returnGid, deps), runJobs(["return-check"])]);
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+
+    const shipments = await returnShipments(returnGid);
+    expect(shipments).toHaveLength(1);
+    const [pickup] = shipments;
+    expect(pickup).toMatchObject({ direction: "return", returnOfOrderGid: order.id, status: "return_in_transit", orderName: `${order.name}-R1`, paymentMode: "prepaid" });
+    expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ order_type: "reverse", order_id: `${order.name.slice(1)}-R1`, pincode: "560038", payment_mode: "prepaid" });
+    const deliveries = storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ tracking: { number: pickup!.awb, url: pickup!.trackingUrl }, notifyCustomer: true });
+    expect(pickup!.fulfillmentGid).toBe(deliveries[0]!.id);
+    // The courier service holds one reverse order for the return.
+    expect(await prisma.serviceOrder.findMany({ where: { orderId: `${order.name.slice(1)}-R1` } })).toEqual([expect.objectContaining({ orderType: "reverse", awb: pickup!.awb })]);
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "OPEN", readiness: "fulfilled", decision: "booked" });
+  });
+
+  it("books nothing for a declined return", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(2);
+    const returnGid = store.simulator.returnAction(store.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    store.simulator.returnAction(store.domain, "returnDeclineRequest", { input: { id: returnGid, declineReason: "FINAL_SALE" } });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await returnShipments(returnGid)).toEqual([]);
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "DECLINED", readiness: "cancelled", cancelledAt: expect.any(Date) });
+  });
+
+  it("cancels the pickup with the courier when the return is cancelled after booking", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(4);
+    // Created by the merchant: no webhook comes; the reconciliation finds it among the orders changed since its last pass.
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect((await runJobs(["orders-reconcile", "return-check", "shipment-complete"])).failed).toEqual([]);
+    const [booked] = await returnShipments(returnGid);
+    expect(booked).toMatchObject({ status: "return_in_transit", direction: "return" });
+
+    store.simulator.returnAction(store.domain, "returnCancel", { id: returnGid });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "cancelled", awb: booked!.awb })]);
+    expect(await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked!.awb! } })).toMatchObject({ orderType: "reverse" });
+  });
+
+  it("attaches the reverse delivery once Shopify takes it, after failing, and never a second awb", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(6);
+    store.shop.faults.set("reverseDeliveryCreateWithShipping", { kind: "HTTP_503", times: 20 });
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [waiting] = await returnShipments(returnGid);
+    expect(waiting).toMatchObject({ status: "booked_unfulfilled", lastError: expect.stringMatching(/Shopify did not take the reverse delivery yet/) });
+    store.shop.faults.delete("reverseDeliveryCreateWithShipping");
+    // The watchdog and a redelivered webhook's check both meet the same shipment.
+    await Promise.all([runJobs(["shipment-complete"]), checkReturn(store.domain, returnGid, deps)]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", awb: waiting!.awb })]);
+    expect(storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).map((delivery) => delivery.tracking?.number)).toEqual([waiting!.awb]);
+  });
+
+  it("books again by the return setting when the worker died mid-booking, before the courier was asked", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(8);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    // The rule decided and claimed the pickup; the worker died before sending anything to the courier.
+    await prisma.returnRecord.create({ data: { shop: store.domain, returnGid, orderGid: order.id, status: "OPEN", readiness: "shipment", decision: "booked", decisionReason: "Return setting" } });
+    await prisma.$transaction(async (tx) => {
+      const claim = await claimShipment(tx, { shop: store.domain, orderGid: returnGid }, { actor: { kind: "rule", name: "Return setting" }, at: new Date() });
+      await enqueue("shipment-complete", { shop: store.domain, shipmentId: claim.shipment.id }, { tx });
+    });
+    const later = { now: () => new Date(Date.now() + 10 * 60_000) };
+    expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
+    expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
+    const shipments = await returnShipments(returnGid);
+    expect(shipments).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
+    expect(await prisma.serviceOrder.count({ where: { orderId: `${order.name.slice(1)}-R1` } })).toBe(1);
+  });
+
+  it("follows the pickup back to the warehouse in return words, records the items for inspection, and asks the merchant to inspect them", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(10);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    const token = new URL(pickup!.trackingUrl!).searchParams.get("token");
+    const page = async (language: "en" | "hi") => stageText(language, (await getPublicTracking(pickup!.awb!, { token, requestSync: async () => undefined }))!.stage, "return").label;
+    expect((await getPublicTracking(pickup!.awb!, { token, requestSync: async () => undefined }))).toMatchObject({ direction: "return", milestone: null });
+    expect(await page("en")).toBe("Pickup scheduled");
+
+    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
+    const admin = await deps.adminFor(store.domain);
+    let clock = Date.now();
+    const syncNow = async () => {
+      clock += 3_600_000;
+      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+    };
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 5);
+    await syncNow();
+    expect(await page("en")).toBe("Picked up from you");
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 6);
+    await syncNow();
+    expect([await page("en"), await page("hi")]).toEqual(["On its way back to the seller", "विक्रेता को वापस जा रहा है"]);
+    // No fulfillment events for a reverse delivery: the shopper follows it on Dakiya's page.
+    expect(store.simulator.deliveries.filter((delivery) => delivery.returnId === returnGid)).toEqual([]);
+    // Shopify fails while the arrival is recorded: the shipment stays due, and the next pass records it.
+    store.shop.faults.set("return", { kind: "HTTP_503", times: 1_000 });
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 8);
+    await syncNow();
+    expect(await page("en")).toBe("Returned to the seller");
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ receivedAt: expect.any(Date), processedAt: null });
+    expect((await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).nextSyncAt).not.toBeNull();
+    store.shop.faults.delete("return");
+    await syncNow();
+
+    // Left for inspection (the default setting), never refunded: Shopify's return is processed and closed.
+    const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
+    expect(record).toMatchObject({ receivedAt: expect.any(Date), processedAt: expect.any(Date), inspectedAt: null });
+    const ret = storeReturn(returnGid);
+    expect(ret.status).toBe("CLOSED");
+    expect(ret.reverseFulfillmentOrders[0]!.lines[0]!.dispositions).toEqual([expect.objectContaining({ type: "PROCESSING_REQUIRED", quantity: 1 })]);
+
+    const attention = await listNeedsAttention(store.domain);
+    const received = attention.items.find((item) => item.returnGid === returnGid && item.kind === "return_received");
+    expect(received).toMatchObject({ orderGid: order.id, orderName: `${order.name}-R1`, items: [{ title: order.lineItems[0]!.title, quantity: 1 }] });
+    // Shopify's returns/process reaches the app, whose check records the return closed.
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    // The order-page card shows the return's pickup apart from the order's own shipment.
+    const card = await getOrderShipping({ shop: store.domain, admin, now: () => new Date() }, order.id);
+    expect(card).toMatchObject({ state: "shipment", shipment: { awb: expect.any(String) } });
+    expect(card.shipment!.awb).not.toBe(pickup!.awb);
+    expect(card.returns).toEqual([{ returnName: `${order.name}-R1`, status: "CLOSED", pickupLabel: "Return in transit", courierName: pickup!.courierName, awb: pickup!.awb, trackingUrl: pickup!.trackingUrl, note: null, receivedAt: expect.any(String) }]);
+    expect(await markReturnInspected(store.domain, returnGid)).toBe(true);
+    expect((await listNeedsAttention(store.domain)).items.filter((item) => item.returnGid === returnGid && item.kind === "return_received")).toEqual([]);
+  });
+
+  it("erases the shopper's details from a return's pickup and record with the order's, and every return with the shop", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(12);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const phone = order.shippingAddress!.phone!.replace(/\D/g, "").slice(-10);
+    expect((await returnShipments(returnGid))[0]!.requestPayload).toContain(phone);
+    await redactCustomer(store.domain, [Number(order.legacyResourceId)]);
+    const [pickup] = await returnShipments(returnGid);
+    expect(pickup!.requestPayload).not.toContain(phone);
+    expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ name: "[redacted]", mobile: "[redacted]", order_type: "reverse" });
+
+    const erased = uniqueShop("erased");
+    await prisma.returnRecord.create({ data: { shop: erased, returnGid, orderGid: order.id, status: "OPEN" } });
+    await forgetShop(erased);
+    expect(await prisma.returnRecord.count({ where: { shop: erased } })).toBe(0);
+    expect(await prisma.returnRecord.count({ where: { shop: store.domain, returnGid } })).toBe(1);
+  });
+
+  it("Orders to ship → Returns: the setting holds a pickup, the merchant books it with one click, once", async () => {
+    const call = async (fields: Record<string, string>) => {
+      const response = await returnsAction({ request: store.adminRequest("/app/orders/returns", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} });
+      return { status: response.status, body: (await response.json()) as { ok: boolean; message: string; errors?: Record<string, string> } };
+    };
+    expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your return setting books" } } });
+    expect(await call({ intent: "settings", returnRule: "sometimes", returnDisposition: "inspect" })).toMatchObject({ status: 422 });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldPincodes: "40x" })).toMatchObject({ status: 422, body: { errors: { returnHoldPincodes: expect.stringMatching(/1 to 6 digits/) } } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldFrom: "-5" })).toMatchObject({ status: 422, body: { errors: { returnHoldFrom: expect.any(String) } } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnHoldFrom: "5000", returnHoldPincodes: "400, 1100" })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true, returnHoldFromPaise: 500_000, returnHoldPincodes: "400, 1100" });
+
+    const { order, fulfillmentLineId } = await shippedOrder(14);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "held" });
+    expect(await returnShipments(returnGid)).toEqual([]);
+    const page = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
+    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: expect.stringMatching(/holds every pickup/) });
+    expect((await listNeedsAttention(store.domain)).items.find((item) => item.returnGid === returnGid)).toMatchObject({ kind: "return_held" });
+
+    expect(await call({ intent: "book", returnGid: "gid://shopify/Order/1" })).toMatchObject({ status: 422 });
+    const [first, second] = await Promise.all([call({ intent: "book", returnGid }), call({ intent: "book", returnGid })]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
+    expect(await call({ intent: "nonsense" })).toMatchObject({ status: 400 });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect", returnHoldFromPaise: null, returnHoldPincodes: "" } });
+  });
+
+  it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
+    const other = store.simulator.addShop(seedShop(uniqueShop("other")));
+    const order = store.simulator.placeOrder(other.domain, shopperOrder(1));
+    const stored = other.orders.find((candidate) => candidate.id === order.id)!;
+    // The other shop's order shipped outside Dakiya: a fulfillment of its own with a line a return can name.
+    stored.fulfillments.push({ id: "gid://shopify/Fulfillment/990001", name: `${stored.name}-F1`, status: "SUCCESS", createdAt: stored.createdAt, updatedAt: stored.createdAt, trackingInfo: [], notifyCustomer: false, fulfillmentOrderIds: [], lines: [{ id: "gid://shopify/FulfillmentLineItem/990002", lineItemId: stored.lineItems[0]!.id, quantity: 1 }], events: [] });
+    const returnGid = store.simulator.returnAction(other.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: "gid://shopify/FulfillmentLineItem/990002", quantity: 1 }] } });
+    // Delivered as if for this shop, naming the other shop's return.
+    expect((await store.simulator.deliver("returns/approve", store.domain, { payload: { id: Number(returnGid.split("/").pop()), admin_graphql_api_id: returnGid, status: "open" } })).delivered).toBe(true);
+    expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
+    expect(await prisma.shipment.findMany({ where: { orderGid: returnGid } })).toEqual([]);
+    expect(await prisma.returnRecord.findMany({ where: { returnGid } })).toEqual([]);
+    expect(other.orders.flatMap((candidate) => candidate.returns ?? []).flatMap((ret) => ret.reverseFulfillmentOrders).flatMap((rfo) => rfo.deliveries)).toEqual([]);
+  });
+});
