@@ -6,7 +6,7 @@
  *   courier      shipping/ (the courier domain, shared with the embedded service; knows nothing of Shopify)
  *   shopify      shopify/ (Admin API access and the pure order mapping)
  *   domain       shipments/, settings/, automation/, orders/, booking/, tracking/, documents/, storefront/,
- *                attention/, privacy/, extension-api/, and webhooks.server.ts
+ *                attention/, privacy/, extension-api/, returns/, and webhooks.server.ts
  *   entry        routes/, components/, workers/ (the job handler table), root, entry.server, shopify.server
  *
  * The embedded courier service (courier-service/) is reached over HTTP only; eslint.config.js guards that boundary.
