@@ -102,6 +102,22 @@ describe("the local store's returns, on Shopify's 2026-10 schema", () => {
     expect(events).toEqual(["returns/request #1011-R1", "returns/decline #1011-R1"]);
   });
 
+  it("disposes of returned items by reverse fulfillment order line, refusing more than came back", async () => {
+    const { admin, order, shipped, shop } = world();
+    const created = await admin(`mutation C($input: ReturnInput!) { returnCreate(returnInput: $input) { return { id status } userErrors { message code } } }`, {
+      input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: shipped.id, quantity: 1 }] },
+    });
+    const read = (await admin(RETURN_READ, { id: created.returnCreate!.return!.id })) as unknown as ReadReturn;
+    const line = read.return.reverseFulfillmentOrders.nodes[0]!.lineItems.nodes[0]!;
+    const DISPOSE = `mutation X($inputs: [ReverseFulfillmentOrderDisposeInput!]!) { reverseFulfillmentOrderDispose(dispositionInputs: $inputs) { reverseFulfillmentOrderLineItems { id dispositions { type quantity } } userErrors { message code } } }`;
+    const answer = (await admin(DISPOSE, { inputs: [{ reverseFulfillmentOrderLineItemId: line.id, quantity: 2, dispositionType: "NOT_RESTOCKED" }] })) as unknown as { reverseFulfillmentOrderDispose: { userErrors: { message: string }[] } };
+    expect(answer.reverseFulfillmentOrderDispose.userErrors[0]!.message).toMatch(/between 1 and the 1/);
+    const done = (await admin(DISPOSE, { inputs: [{ reverseFulfillmentOrderLineItemId: line.id, quantity: 1, dispositionType: "RESTOCKED", locationId: shop.locations[1]!.id }] })) as unknown as {
+      reverseFulfillmentOrderDispose: { reverseFulfillmentOrderLineItems: { id: string; dispositions: { type: string; quantity: number }[] }[] };
+    };
+    expect(done.reverseFulfillmentOrderDispose.reverseFulfillmentOrderLineItems).toEqual([{ id: line.id, dispositions: [{ type: "RESTOCKED", quantity: 1 }] }]);
+  });
+
   it("the local admin's order page shows the returns and their reverse deliveries, and approves a request", async () => {
     const { simulator, order, shipped, shop } = world();
     const handle = createAdminShell({ app: APP, appUrl: "http://127.0.0.1:1", defaultShop: SEED_SHOP, shopName: () => shop.name, simulator });
