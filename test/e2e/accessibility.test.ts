@@ -146,6 +146,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       expect(await walk.admin.frame.title()).toBe("सेटिंग्स · Dakiya");
       await walk.admin.frame.getByRole("heading", { level: 2, name: "ट्रैकिंग पेज" }).waitFor();
       expect(await walk.admin.frame.getByRole("textbox", { name: "संपर्क ईमेल" }).count()).toBe(1);
+      expect(await walk.admin.frame.getByRole("heading", { level: 2, name: "ट्रैकिंग पेज" }).evaluate((heading) => heading.closest("[lang]")?.getAttribute("lang"))).toBe("hi");
     });
     await walk.step("Hindi: a navigation inside the app keeps the language", async () => {
       await walk.admin.navigateInBrowser("Settings' Edit rules", () => walk.admin.frame.getByRole("link", { name: "Edit rules" }).click(), { path: "/app/auto-booking" });
