@@ -52,13 +52,13 @@ function shimScript(shop: string): string {
 }
 
 /** The admin with the app framed in it; the navigation's app links load their page into the frame, as the admin's do. */
-function shellPage(shop: string, shopName: string, frameSrc: string): string {
+function shellPage(shop: string, shopName: string, frameSrc: string, localeQuery: string): string {
   const main = `<iframe id="app" title="Dakiya" src="${escapeHtml(frameSrc)}"></iframe>`;
   const script = `<script>
     for (const link of document.querySelectorAll("nav a[data-path]")) link.addEventListener("click", async (event) => {
       event.preventDefault();
       const token = await fetch("/__shell/session-token?shop=${encodeURIComponent(shop)}").then((r) => r.text());
-      document.getElementById("app").src = link.dataset.path + "?embedded=1&shop=${encodeURIComponent(shop)}&host=${encodeURIComponent(hostOf(shop))}&id_token=" + token;
+      document.getElementById("app").src = link.dataset.path + "?embedded=1&shop=${encodeURIComponent(shop)}&host=${encodeURIComponent(hostOf(shop))}${localeQuery}&id_token=" + token;
     });
   </script>`;
   return shellLayout({ shop, shopName, title: "Dakiya", current: "app", main, scripts: script, framed: true });
@@ -76,7 +76,7 @@ export interface AdminShellOptions {
 
 /**
  * The Shopify admin, locally: GET /admin frames the app as the admin does (embedded=1, shop, host,
- * id_token), at `?app=<path>` when given. The app is served through this origin so its script can be
+ * id_token, and the admin's language as `locale` when `?locale=hi` is given), at `?app=<path>` when given. The app is served through this origin so its script can be
  * swapped for the shim and its frame-ancestors admit this shell; nothing of this reaches the app's code.
  * The admin's own Orders pages (store/admin-orders.ts) show Dakiya's order-page extensions.
  */
@@ -119,8 +119,11 @@ export function createAdminShell(options: AdminShellOptions) {
       if (!shopName) return new Response(`No shop ${shop} in the simulator`, { status: 404 });
       const requested = url.searchParams.get("app") ?? "/app";
       const appPath = isAppPath(requested) ? requested : "/app";
-      const frameSrc = `${appPath}?embedded=1&shop=${encodeURIComponent(shop)}&host=${hostOf(shop)}&id_token=${signSessionToken(options.app, shop)}`;
-      return new Response(shellPage(shop, shopName, frameSrc), { headers: { "Content-Type": "text/html; charset=utf-8" } });
+      // The admin's language, as Shopify passes it to an embedded app on every load of its frame: `/admin?locale=hi`.
+      const locale = url.searchParams.get("locale");
+      const localeQuery = locale && /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})?$/.test(locale) ? `&locale=${locale}` : "";
+      const frameSrc = `${appPath}?embedded=1&shop=${encodeURIComponent(shop)}&host=${hostOf(shop)}${localeQuery}&id_token=${signSessionToken(options.app, shop)}`;
+      return new Response(shellPage(shop, shopName, frameSrc, localeQuery), { headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
     if (url.pathname === "/__shell/session-token") {
       if (!options.shopName(shop)) return new Response("Unknown shop", { status: 404 });

@@ -1,24 +1,25 @@
+import { adminStrings, type AdminLanguage, type AdminStrings } from "./admin-language";
+
 /**
  * Each admin page's document title, as a screen reader announces the page and the browser names its history
  * entry: the page's own name, then the app's. One table for the layout (app/routes/app.tsx), so that the pages need
  * no title code of their own. Pure.
  */
-const TITLES: ReadonlyArray<[pattern: RegExp, title: string]> = [
-  [/^\/app\/?$/, "Home"],
-  [/^\/app\/orders\/compare\/?$/, "Compare rates"],
-  [/^\/app\/orders\/[^/]+\/ship\/?$/, "Ship order"],
-  [/^\/app\/orders\/?$/, "Orders to ship"],
-  [/^\/app\/shipments\/?$/, "Shipments"],
-  [/^\/app\/attention\/?$/, "Needs attention"],
-  [/^\/app\/auto-booking\/?$/, "Auto-booking"],
-  [/^\/app\/settings\/?$/, "Settings"],
-  [/^\/app\/storefront\/?$/, "Storefront"],
-  [/^\/app\/data-requests\/[^/]+\/?$/, "Data request"],
+const TITLES: ReadonlyArray<[pattern: RegExp, page: keyof AdminStrings["pages"]]> = [
+  [/^\/app\/?$/, "home"],
+  [/^\/app\/orders\/compare\/?$/, "compare"],
+  [/^\/app\/orders\/[^/]+\/ship\/?$/, "ship"],
+  [/^\/app\/orders\/?$/, "ordersToShip"],
+  [/^\/app\/shipments\/?$/, "shipments"],
+  [/^\/app\/attention\/?$/, "needsAttention"],
+  [/^\/app\/auto-booking\/?$/, "autoBooking"],
+  [/^\/app\/settings\/?$/, "settings"],
+  [/^\/app\/storefront\/?$/, "storefront"],
+  [/^\/app\/data-requests\/[^/]+\/?$/, "dataRequest"],
 ];
 
-export const APP_NAME = "Dakiya";
-
-export function pageTitle(pathname: string): string {
+export function pageTitle(pathname: string, language: AdminLanguage = "en"): string {
+  const strings = adminStrings(language);
   const page = TITLES.find(([pattern]) => pattern.test(pathname))?.[1];
-  return page ? `${page} · ${APP_NAME}` : APP_NAME;
+  return page ? `${strings.pages[page]} · ${strings.appName}` : strings.appName;
 }

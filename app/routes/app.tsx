@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, type ShouldRevalidateFunction } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
@@ -7,37 +7,51 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { authenticate } from "~/shopify.server";
 import { getConfig } from "~/config.server";
 import { isAppBridgePage } from "~/components/ShopifyBusyBoundary";
+import { AdminLanguageProvider } from "~/components/AdminLanguage";
+import { adminLanguageOf, adminStrings, type AdminLanguage } from "~/components/admin-language";
 import { pageTitle } from "~/components/page-titles";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 // The pages below inherit this title (none declares its own): one table names them all.
-export const meta: MetaFunction = ({ location }) => [{ title: pageTitle(location.pathname) }];
+export const meta: MetaFunction<typeof loader> = ({ location, data }) => [{ title: pageTitle(location.pathname, data?.language) }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey: getConfig().SHOPIFY_API_KEY };
+  // Shopify sends the admin's language as `locale` when it loads the app's frame; a navigation inside the app has none.
+  const asked = adminLanguageOf(new URL(request.url).searchParams.get("locale"));
+  return { apiKey: getConfig().SHOPIFY_API_KEY, language: asked ?? ("en" as AdminLanguage) };
 };
 
+/**
+ * The layout's answer (the API key, the admin's language) holds for the frame's whole visit: a navigation inside the
+ * app, whose address carries no `locale`, keeps it; an address that names a locale reads it again. Every page's own
+ * loader still authenticates its request.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ nextUrl, defaultShouldRevalidate }) => nextUrl.searchParams.has("locale") && defaultShouldRevalidate;
+
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, language } = useLoaderData<typeof loader>();
+  const t = adminStrings(language).pages;
   return (
     <AppProvider isEmbeddedApp apiKey={apiKey}>
       <NavMenu>
         <Link to="/app" rel="home">
-          Home
+          {t.home}
         </Link>
-        <Link to="/app/orders">Orders to ship</Link>
-        <Link to="/app/shipments">Shipments</Link>
-        <Link to="/app/attention">Needs attention</Link>
-        <Link to="/app/auto-booking">Auto-booking</Link>
-        <Link to="/app/settings">Settings</Link>
-        <Link to="/app/storefront">Storefront</Link>
+        <Link to="/app/orders">{t.ordersToShip}</Link>
+        <Link to="/app/shipments">{t.shipments}</Link>
+        <Link to="/app/attention">{t.needsAttention}</Link>
+        <Link to="/app/auto-booking">{t.autoBooking}</Link>
+        <Link to="/app/settings">{t.settings}</Link>
+        <Link to="/app/storefront">{t.storefront}</Link>
       </NavMenu>
       {/* The page's content is the document's main landmark: a screen reader jumps to it, and nothing is left outside a region. */}
-      <main>
-        <Outlet />
-      </main>
+      <AdminLanguageProvider language={language}>
+        <main>
+          <Outlet />
+        </main>
+      </AdminLanguageProvider>
     </AppProvider>
   );
 }

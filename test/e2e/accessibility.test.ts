@@ -1,13 +1,14 @@
 import type { Frame, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { walkTheAdmin } from "./support/admin";
+import { openEmbeddedAdmin, walkTheAdmin } from "./support/admin";
 import { seriousViolations } from "./support/axe";
 import { PageWatcher } from "./support/browser";
 
 /*
  * The app as a screen reader or keyboard user meets it, inside the local Shopify admin: every page checked with
  * axe-core (no serious or critical violation; a document title and one main landmark), and an order booked from
- * Orders to ship with Tab, Enter and Space alone. Then the shopper's tracking page from that booking, the same way.
+ * Orders to ship with Tab, Enter and Space alone. Then the shopper's tracking page from that booking, the same way;
+ * and the app in Hindi when the admin opens it with `?locale=hi`, as Shopify passes the admin's language.
  * Screenshots: test-results/screenshots/accessibility/.
  */
 
@@ -130,5 +131,26 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     } finally {
       await context.close();
     }
+  });
+
+  it("in Hindi when the admin opens the app with ?locale=hi: the titles, the navigation's pages and the layout's words", async () => {
+    await walk.step("Hindi: the admin opened with ?locale=hi", async () => {
+      walk.admin = await openEmbeddedAdmin(walk.page, walk.watcher, `${walk.demo.adminUrl}?locale=hi`);
+      const frame = walk.admin.frame;
+      await expect.poll(() => new URL(frame.url()).searchParams.get("locale")).toBe("hi");
+      await expect.poll(() => frame.title()).toBe("होम · Dakiya");
+    });
+    await walk.step("Hindi: Settings from the admin's navigation", async () => {
+      await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      expect(new URL(walk.admin.frame.url()).searchParams.get("locale")).toBe("hi");
+      expect(await walk.admin.frame.title()).toBe("सेटिंग्स · Dakiya");
+      await walk.admin.frame.getByRole("heading", { level: 2, name: "ट्रैकिंग पेज" }).waitFor();
+      expect(await walk.admin.frame.getByRole("textbox", { name: "संपर्क ईमेल" }).count()).toBe(1);
+      expect(await walk.admin.frame.getByRole("heading", { level: 2, name: "ट्रैकिंग पेज" }).evaluate((heading) => heading.closest("[lang]")?.getAttribute("lang"))).toBe("hi");
+    });
+    await walk.step("Hindi: a navigation inside the app keeps the language", async () => {
+      await walk.admin.navigateInBrowser("Settings' Edit rules", () => walk.admin.frame.getByRole("link", { name: "Edit rules" }).click(), { path: "/app/auto-booking" });
+      await expect.poll(() => walk.admin.frame.title()).toBe("ऑटो-बुकिंग · Dakiya");
+    });
   });
 });
