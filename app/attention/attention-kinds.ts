@@ -65,3 +65,12 @@ export const ATTENTION_LABELS: Record<AttentionKind, string> = {
 export const DISMISSABLE_KINDS: readonly AttentionKind[] = ["cancelled_after_pickup", "cancel_refused", "address_changed", "tracking_exception", "tracking_stalled"];
 
 export const CRITICAL_KINDS: readonly AttentionKind[] = ["booking_failed", "auto_booking_failed", "cancelled_after_pickup", "cancel_refused", "tracking_exception", "tracking_paused"];
+
+/** One tone per meaning, as on Orders to ship: a booking gone wrong is critical, an order to fix warning, the rest attention. */
+export function attentionTone(kind: AttentionKind): "critical" | "warning" | "attention" {
+  if (CRITICAL_KINDS.includes(kind)) return "critical";
+  return kind === "order_problems" ? "warning" : "attention";
+}
+
+/** Kinds fixed on the order in Shopify (its address, phone, items), not in Dakiya. */
+export const FIXED_IN_SHOPIFY_KINDS: readonly AttentionKind[] = ["order_problems", "address_changed"];

@@ -1,4 +1,5 @@
 import type { Shipment } from "@prisma/client";
+import { dayIn, DEFAULT_SHOP_TIME_ZONE } from "~/shop-time";
 import prisma from "~/db.server";
 import type { AttentionItem, NeedsAttention } from "./attention-kinds";
 import { SHIPMENT_STATUS, TRACKING_STATE } from "~/shipments/lifecycle";
@@ -19,7 +20,7 @@ export type { AttentionItem, AttentionKind, NeedsAttention } from "./attention-k
 const RECENT_MS = 14 * 86_400_000;
 
 /** What a booking asks of the merchant, if anything: the Needs attention entry for this shipment. */
-export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null {
+export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHOP_TIME_ZONE): AttentionItem | null {
   // A return's pickup is keyed by its Return; the merchant's link goes to the order whose items come back.
   const base = { orderGid: shipment.returnOfOrderGid ?? shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id, ...(shipment.direction === "return" ? { returnGid: shipment.orderGid } : {}) };
   const flaggedAt = (shipment.attentionAt ?? shipment.updatedAt).toISOString();
@@ -38,7 +39,8 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
     case "tracking_stalled": {
       const code = shipment.courierStatusCode ?? 2;
       const stage = shipment.courierStatusLabel ?? stageLabel(code);
-      const since = (shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt).toISOString().slice(0, 10);
+      // The day in the shop's time zone: a scan at 04:00 in India is that day, not UTC's day before.
+      const since = dayIn(shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt, timeZone);
       if (shipment.attention === "tracking_exception") {
         const advice = (isServiceStatusCode(code) && STAGES[code].exception) || "Ask the courier what happened.";
         return { ...base, kind: "tracking_exception", at: flaggedAt, message: `${courier} reports "${stage}" for awb ${shipment.awb} (${since}).`, action: `${advice} Then dismiss.` };
@@ -56,7 +58,7 @@ export function shipmentAttentionItem(shipment: Shipment): AttentionItem | null 
   return null;
 }
 
-export async function listNeedsAttention(shop: string, now = new Date()): Promise<NeedsAttention> {
+export async function listNeedsAttention(shop: string, now = new Date(), timeZone = DEFAULT_SHOP_TIME_ZONE): Promise<NeedsAttention> {
   const since = new Date(now.getTime() - RECENT_MS);
   const [records, shipments, failedJobs, dataRequests, paused] = await Promise.all([
     prisma.orderRecord.findMany({
@@ -84,7 +86,7 @@ export async function listNeedsAttention(shop: string, now = new Date()): Promis
     listPausedTracking(shop),
   ]);
 
-  const items: AttentionItem[] = shipments.map(shipmentAttentionItem).filter((item): item is AttentionItem => item !== null);
+  const items: AttentionItem[] = shipments.map((shipment) => shipmentAttentionItem(shipment, timeZone)).filter((item): item is AttentionItem => item !== null);
   const booked = new Set(shipments.filter((shipment) => shipment.status !== SHIPMENT_STATUS.FAILED).map((shipment) => shipment.orderGid));
   for (const record of records) {
     if (booked.has(record.orderGid)) continue;

@@ -24,7 +24,14 @@ const OverridesSchema = z.object({
   weightKg: optionalNumber("Weight", (value) => value > 0 && value <= 1000, "must be between 0 and 1000 kg"),
   warehouseId: optionalNumber("Warehouse", (value) => Number.isInteger(value) && value > 0, "must be a warehouse number"),
   paymentMode: z.enum(["cod", "prepaid", ""], { error: "Payment mode must be COD or prepaid" }).optional().transform((value) => value || undefined),
-  ewaybillNo: z.string().trim().max(20, { error: "E-waybill number is at most 20 characters" }).optional().transform((value) => value || undefined),
+  // An e-waybill number (GST) is exactly 12 digits; spaces typed between the groups are dropped.
+  ewaybillNo: z
+    .string()
+    .max(40, { error: "An e-waybill number is 12 digits" })
+    .transform((value) => value.replace(/\s+/g, ""))
+    .refine((value) => value === "" || /^\d{12}$/.test(value), { error: "An e-waybill number is 12 digits" })
+    .optional()
+    .transform((value) => value || undefined),
 });
 
 export type OverrideErrors = Partial<Record<keyof ShipmentOverrides, string>>;

@@ -16,7 +16,7 @@ const settings: MappingSettings = {
 const now = new Date("2026-11-25T06:00:00Z");
 
 function aReturn(overrides: { status?: ShopifyReturn["status"]; address?: Partial<NonNullable<ShopifyReturn["order"]["shippingAddress"]>> | null; phone?: string | null; delivered?: boolean; location?: string | null } = {}): ShopifyReturn {
-  const address = overrides.address === null ? null : { name: "Asha Rao", firstName: "Asha", lastName: "Rao", company: null, phone: "+91 98450 12345", address1: "12, 3rd Cross, Indiranagar", address2: null, city: "Bengaluru", province: "Karnataka", zip: "560038", countryCodeV2: "IN", ...overrides.address };
+  const address = overrides.address === null ? null : { name: "Asha Rao", firstName: "Asha", lastName: "Rao", company: null, phone: "+91 98450 12345", address1: "12, 3rd Cross, Indiranagar", address2: null, city: "Bengaluru", province: "Karnataka", zip: "560038", countryCodeV2: "IN" as const, ...overrides.address };
   return {
     id: "gid://shopify/Return/9001",
     name: "#1001-R1",

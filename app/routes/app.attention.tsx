@@ -2,7 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { ATTENTION_LABELS, CRITICAL_KINDS, DISMISSABLE_KINDS } from "~/attention/attention-kinds";
+import { ATTENTION_LABELS, attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS } from "~/attention/attention-kinds";
+import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
+import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { whenShopifyAnswers } from "~/shopify/busy.server";
+import { getShopOverview } from "~/shopify/shop.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
 import { clearShipmentAttention } from "~/shipments/shipment-changes.server";
 import { legacyIdOf } from "~/booking/overrides";
@@ -12,8 +16,9 @@ import { markDataRequestAnswered } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  return json(await listNeedsAttention(session.shop));
+  const { admin: shopify, session } = await authenticate.admin(request);
+  const shop = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));
+  return json({ ...(await listNeedsAttention(session.shop, new Date(), shop.ianaTimezone)), timeZone: shop.ianaTimezone, shopDomain: session.shop });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -66,7 +71,7 @@ async function downloadDataRequest(id: number): Promise<void> {
 }
 
 export default function NeedsAttentionPage() {
-  const { items, failedJobs, dataRequests } = useLoaderData<typeof loader>();
+  const { items, failedJobs, dataRequests, timeZone, shopDomain } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
@@ -74,7 +79,7 @@ export default function NeedsAttentionPage() {
   const answering = navigation.state === "submitting" ? navigation.formData?.get("dataRequestId") : null;
   const empty = items.length === 0 && failedJobs.length === 0 && dataRequests.length === 0;
   return (
-    <Page title="Needs attention" backAction={{ content: "Home", url: "/app" }}>
+    <Page title="Needs attention">
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
@@ -97,16 +102,21 @@ export default function NeedsAttentionPage() {
                           <Text as="span" fontWeight="semibold">
                             {item.orderName || "Order"}
                           </Text>
-                          <Badge tone={CRITICAL_KINDS.includes(item.kind) ? "critical" : "attention"}>{ATTENTION_LABELS[item.kind]}</Badge>
+                          <Badge tone={attentionTone(item.kind)}>{ATTENTION_LABELS[item.kind]}</Badge>
                           {item.returnGid ? <Badge tone="info">Return</Badge> : null}
                         </InlineStack>
                         <Text as="p">{item.message}</Text>
                         <Text as="p" tone="subdued">
-                          {item.action} · {formatDate(item.at)}
+                          {item.action} · {formatDate(item.at, timeZone)}
                         </Text>
                         <InlineStack gap="200">
-                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`} accessibilityLabel={`Open order ${item.orderName}`}>
-                            Open order
+                          {FIXED_IN_SHOPIFY_KINDS.includes(item.kind) && shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid)) ? (
+                            <Button size="slim" variant="primary" url={shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid))!} target="_top">
+                              {`Edit ${item.orderName} in Shopify`}
+                            </Button>
+                          ) : null}
+                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`}>
+                            {`Open ${item.orderName}`}
                           </Button>
                           {item.shipmentId !== undefined && DISMISSABLE_KINDS.includes(item.kind) ? (
                             <Form method="post">
@@ -151,7 +161,7 @@ export default function NeedsAttentionPage() {
                   {dataRequests.map((request) => (
                     <InlineStack key={request.id} align="space-between" blockAlign="center" gap="300">
                       <Text as="p">
-                        Customer {request.customerId || "(no id)"} · {request.orders} {request.orders === 1 ? "order" : "orders"} · asked {formatDate(request.requestedAt)}
+                        Customer {request.customerId || "(no id)"} · {request.orders} {request.orders === 1 ? "order" : "orders"} · asked {formatDate(request.requestedAt, timeZone)}
                       </Text>
                       <InlineStack gap="200">
                         <Button size="slim" onClick={() => downloadDataRequest(request.id)} accessibilityLabel={`Download the data for customer ${request.customerId}`}>
@@ -187,7 +197,7 @@ export default function NeedsAttentionPage() {
                           {job.label} ({job.subject})
                         </Text>
                         <Text as="p" tone="subdued">
-                          {job.reason} · {job.attempts} attempts · last {formatDate(job.failedAt)}
+                          {job.reason} · {job.attempts} attempts · last {formatDate(job.failedAt, timeZone)}
                         </Text>
                       </BlockStack>
                       <Form method="post">

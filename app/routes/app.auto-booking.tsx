@@ -169,7 +169,7 @@ function RuleCard({
           <Text as="p" tone="subdued">
             {matched.orders.length === 0
               ? "Would have decided none of the recent orders."
-              : `Would have decided ${matched.orders.length} recent order(s): ${matched.orders
+              : `Would have decided ${matched.orders.length === 1 ? "1 recent order" : `${matched.orders.length} recent orders`}: ${matched.orders
                   .slice(0, 8)
                   .map((order) => `${order.orderName} (${order.outcome})`)
                   .join(", ")}${matched.orders.length > 8 ? "…" : ""}`}
@@ -211,7 +211,6 @@ export default function AutoBooking() {
     <Page
       title="Auto-booking"
       subtitle="New orders are checked as they arrive; with auto-booking on, the first rule that matches an order books it or holds it."
-      backAction={{ content: "Settings", url: "/app/settings" }}
       primaryAction={{ content: "Save", onAction: () => send("save"), loading: busy === "save" }}
       secondaryActions={[{ content: "Preview on recent orders", onAction: () => send("preview"), loading: busy === "preview" }]}
     >

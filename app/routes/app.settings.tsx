@@ -81,7 +81,7 @@ export default function Settings() {
   const [notify, setNotify] = useState(settings.notifyCustomer);
 
   return (
-    <Page title="Settings" backAction={{ content: "Orders", url: "/app/orders" }}>
+    <Page title="Settings">
       <Form method="post">
         <Layout>
           <Layout.Section>
@@ -109,7 +109,7 @@ export default function Settings() {
                       Auto-booking {settings.autoBooking ? "is on" : "is off"}
                     </Text>
                     <Text as="p" tone="subdued">
-                      {settings.bookingRuleCount === 0 ? "No rules yet." : `${settings.bookingRuleCount} rule(s) decide which new orders book themselves and with which courier.`}
+                      {settings.bookingRuleCount === 0 ? "No rules yet." : `${settings.bookingRuleCount === 1 ? "1 rule decides" : `${settings.bookingRuleCount} rules decide`} which new orders book themselves and with which courier.`}
                     </Text>
                   </BlockStack>
                   <Button url="/app/auto-booking">Edit rules</Button>

@@ -97,7 +97,7 @@ export default function StorefrontSettings() {
   const trackingBase = settings.proxyPathPrefix ? `https://${settings.trackingHost}${settings.proxyPathPrefix}/track/` : null;
 
   return (
-    <Page title="Storefront" subtitle="What shoppers see before they buy and after they ship" backAction={{ content: "Settings", url: "/app/settings" }}>
+    <Page title="Storefront" subtitle="What shoppers see before they buy and after they ship">
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">

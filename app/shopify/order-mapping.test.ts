@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runAdminGraphql } from "../../store/admin-api";
 import { LOCATION_BHIWANDI, LOCATION_GURUGRAM, seedShop } from "../../store/seed";
 import { createOrderRequestSchema } from "../shipping/contract";
-import { normaliseMobile, toCourierOrder, toPlainText, withPlainText, type MappingSettings, type ProblemCode } from "./order-mapping";
+import { countryName, normaliseMobile, toCourierOrder, toPlainText, withPlainText, type MappingSettings, type ProblemCode } from "./order-mapping";
 import { ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
 
 const NOW = new Date("2026-03-10T06:30:00Z");
@@ -208,5 +208,13 @@ describe("text PostgreSQL or the courier cannot hold", () => {
       weight: { value: 2, unit: "KILOGRAMS" },
       cancelledAt: null,
     });
+  });
+});
+
+describe("country names", () => {
+  it("names the country an order ships to instead of its code", () => {
+    expect(countryName("AE")).toBe("United Arab Emirates");
+    expect(countryName("GB")).toBe("United Kingdom");
+    expect(countryName(null)).toBe("another country");
   });
 });

@@ -127,7 +127,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
       await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       await frame().getByText("You are using Dakiya's sandbox courier service").waitFor();
       await frame().getByText("Auto-booking is on").waitFor();
-      await frame().getByText("3 rule(s) decide which new orders book themselves and with which courier.").waitFor();
+      await frame().getByText("3 rules decide which new orders book themselves and with which courier.").waitFor();
     });
     await walk.step("orders to ship: the held order and the ones to fix", async () => {
       await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
