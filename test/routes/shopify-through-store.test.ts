@@ -24,7 +24,13 @@ describe("the app against the local store", () => {
     const response = await responseOf(async () => {
       return homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} });
     });
-    expect(await response.json()).toEqual({ shop: `Dakiya Demo Store (${store.domain})`, sandbox: true, autoBooking: false, needsAttention: 0, counts: [] });
+    const home = await response.json();
+    expect(home).toMatchObject({ shop: `Dakiya Demo Store (${store.domain})`, sandbox: true, autoBooking: false, needsAttention: 0 });
+    // A shop just installed: nothing counted in any of the merchant's stages yet, and no COD with couriers.
+    const counted = [...home.counts.orders, ...home.counts.shipments].map((stage: { count: number }) => stage.count);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted.every((count: number) => count === 0)).toBe(true);
+    expect(home.counts.cod).toMatchObject({ outPaise: 0, deliveredPaise: 0 });
 
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${store.domain}` } });
     expect(session.accessToken).toMatch(/^shpat_/);
