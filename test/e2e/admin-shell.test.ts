@@ -366,7 +366,9 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
       await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
-      await frame.getByText("Settings saved").waitFor();
+      // The save is confirmed in a toast, as well as in the page's banner with what the courier said.
+      await frame.locator("body > div[role=status]").filter({ hasText: /^Settings saved$/ }).waitFor();
+      await frame.locator(".Polaris-Banner").getByText("Settings saved").waitFor();
       await frame.getByText(/^Warehouse 1: /).first().waitFor();
     });
   });
