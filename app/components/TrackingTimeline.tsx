@@ -22,6 +22,9 @@ export interface CourierProgress {
   nextSyncAt: string | null;
 }
 
+/** Codes of a parcel still on its way to the shopper: only then is a delivery estimate worth showing. */
+const ON_ITS_WAY: readonly number[] = [2, 3, 5, 6, 7];
+
 /** The courier's progress on a shipment, newest first, as the shopper is told it; with "Sync now". */
 export function TrackingTimeline({ progress, entries, syncing }: { progress: CourierProgress; entries: TimelineEntry[]; syncing: boolean }) {
   const code = progress.courierStatusCode;
@@ -47,9 +50,11 @@ export function TrackingTimeline({ progress, entries, syncing }: { progress: Cou
         <Text as="p" tone="subdued">
           {progress.deliveredAt
             ? `Delivered ${formatDate(progress.deliveredAt)}`
-            : progress.estimatedDeliveryAt
+            : progress.estimatedDeliveryAt && (code === null || ON_ITS_WAY.includes(code))
               ? `Estimated delivery ${formatDate(progress.estimatedDeliveryAt)}`
-              : "No delivery estimate yet"}
+              : code === null || ON_ITS_WAY.includes(code)
+                ? "No delivery estimate yet"
+                : "No delivery estimate: the parcel is held up or going back"}
           {progress.syncedAt ? ` · read from the courier ${formatDate(progress.syncedAt)}` : ""}
           {progress.nextSyncAt ? ` · next read ${formatDate(progress.nextSyncAt)}` : progress.syncedAt ? " · no longer read (final stage)" : ""}
         </Text>

@@ -22,7 +22,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
   return (
     <Card>
-      <RemixLink to={url} className="dakiya-count-link" aria-label={`${label}: ${value}`}>
+      <RemixLink to={url} className="dakiya-count-link">
         <BlockStack gap="100">
           <Text as="span" tone="subdued">
             {label}

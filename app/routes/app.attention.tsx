@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useEffect } from "react";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { ATTENTION_LABELS, attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS } from "~/attention/attention-kinds";
@@ -73,6 +75,10 @@ async function downloadDataRequest(id: number): Promise<void> {
 export default function NeedsAttentionPage() {
   const { items, failedJobs, dataRequests, timeZone, shopDomain } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const shopify = useAppBridge();
+  useEffect(() => {
+    if (result?.ok) shopify.toast.show(result.message);
+  }, [result, shopify]);
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
   const dismissing = navigation.state === "submitting" ? navigation.formData?.get("shipmentId") : null;

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { useAppBridge } from "@shopify/app-bridge-react";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
   Badge,
@@ -183,6 +184,10 @@ function RuleCard({
 export default function AutoBooking() {
   const loaded = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const shopify = useAppBridge();
+  useEffect(() => {
+    if (result?.kind === "saved") shopify.toast.show("Auto-booking saved");
+  }, [result, shopify]);
   const navigation = useNavigation();
   const submit = useSubmit();
   const [drafts, setDrafts] = useState<RuleDraft[]>(loaded.drafts);

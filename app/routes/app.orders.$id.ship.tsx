@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { RATE_BADGE_TONES } from "../../extensions/shared/badge-tones";
+import { RECOMMENDATION_EXPLAINED, zoneInWords } from "~/shipping/zone-words";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import {
   Badge,
@@ -13,6 +15,7 @@ import {
   InlineStack,
   Layout,
   Link,
+  List,
   Page,
   Select,
   Text,
@@ -34,6 +37,7 @@ import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { labelLink } from "~/documents/documents.server";
@@ -126,6 +130,11 @@ export default function ShipOrder() {
   const bookingCourier = navigation.state === "submitting" ? navigation.formData?.get("courierId") : null;
   const current = result && "shipment" in result && result.shipment && "status" in result.shipment ? result.shipment : booked;
   const title = fields ? `Ship order #${fields.order_id}` : current?.orderName ? `Order ${current.orderName}` : "Ship order";
+  // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
+  const stage = current && booked ? deliveryStageOf({ status: current.status, courierStatusCode: booked.courierStatusCode }) : null;
+  const movedByCourier = stage !== null && !["booking", "awaiting_pickup", "not_booked"].includes(stage);
+  const bannerLabel = current ? (movedByCourier ? DELIVERY_STAGES[stage].label : shipmentStatusLabel(current.status).label) : "";
+  const bannerTone = !current ? undefined : movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning";
   const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
 
   return (
@@ -134,7 +143,7 @@ export default function ShipOrder() {
         <Layout.Section>
           <BlockStack gap="400">
             {current ? (
-              <Banner tone={current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning"} title={`${shipmentStatusLabel(current.status).label}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
+              <Banner tone={bannerTone} title={`${bannerLabel}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
                 {current.lastError ? <p>{current.lastError}</p> : null}
                 {current.trackingUrl && isSafeTrackingUrl(current.trackingUrl) ? (
                   <Link url={current.trackingUrl} target="_blank">
@@ -150,7 +159,7 @@ export default function ShipOrder() {
                 ) : null}
               </Banner>
             ) : null}
-            {decision ? (
+            {decision && (decision.kind === DECISION.BOOKED || !current || current.status === "failed") ? (
               <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? "Booked automatically" : decision.kind === DECISION.HELD ? "Held by your rules" : "Not booked automatically"}>
                 {decision.reason}
               </Banner>
@@ -170,7 +179,7 @@ export default function ShipOrder() {
                     Shipment
                   </Text>
                   <Text as="p">
-                    {current.courierName} · {current.zone ? `zone ${current.zone} · ` : ""}
+                    {current.courierName} · {current.zone ? `${zoneInWords(current.zone)} · ` : ""}
                     {current.totalChargesPaise !== null ? `${formatPaise(current.totalChargesPaise)} charges` : ""}
                     {current.edd ? ` · ${current.edd} days` : ""} · {current.paymentMode === "cod" ? "Cash on delivery" : "Prepaid"}
                   </Text>
@@ -198,10 +207,18 @@ export default function ShipOrder() {
                     {fields.address_line_2 ? `, ${fields.address_line_2}` : ""}, {fields.city}, {fields.state} {fields.pincode} · {fields.mobile}
                   </Text>
                   <Text as="p" tone="subdued">
-                    {fields.products.length} item(s) · {formatRupees(fields.total_amount)} · {fields.payment_mode === "cod" ? "Cash on delivery" : "Prepaid"} ({shipment.paymentModeSource}) ·{" "}
+                    {fields.products.length === 1 ? "1 item" : `${fields.products.length} items`} · {formatRupees(fields.total_amount)} · {fields.payment_mode === "cod" ? "Cash on delivery" : "Prepaid"} ({shipment.paymentModeSource}) ·{" "}
                     {formatKg(fields.package_weight)} ({shipment.weightSource}) · {fields.package_length}×{fields.package_breadth}×{fields.package_height} cm ({shipment.packageSource})
                     {shipment.locationName ? ` · from ${shipment.locationName}` : ""}
                   </Text>
+                  <List>
+                    {fields.products.map((product, index) => (
+                      <List.Item key={`${product.sku ?? ""}-${index}`}>
+                        {product.product_name}
+                        {product.sku ? ` · SKU ${product.sku}` : ""} · × {product.quantity}
+                      </List.Item>
+                    ))}
+                  </List>
                   <Form method="get">
                     <FormLayout>
                       <InlineGrid columns={4} gap="200">
@@ -247,16 +264,16 @@ export default function ShipOrder() {
                         <Text as="span" fontWeight="semibold">
                           {rate.name}
                         </Text>
-                        {rate.isRecommended ? <Badge tone="success">Recommended</Badge> : null}
-                        {rate.isCheapest ? <Badge tone="info">Cheapest</Badge> : null}
-                        {rate.isFastest ? <Badge tone="attention">Fastest</Badge> : null}
+                        {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>Recommended</Badge> : null}
+                        {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
+                        {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>Fastest</Badge> : null}
                       </InlineStack>,
                       rate.type,
                       rate.chargeable_weight,
                       formatRupees(rate.freight_charges),
                       formatRupees(rate.cod_charges),
                       formatRupees(rate.total_charges),
-                      rate.zone,
+                      zoneInWords(rate.zone),
                       `${rate.edd} days`,
                       <Form method="post" key="book">
                         {Object.entries(Object.fromEntries(searchParams)).map(([key, value]) => (
@@ -273,7 +290,7 @@ export default function ShipOrder() {
               </Card>
             ) : null}
             <Text as="p" tone="subdued">
-              Recommended = lowest 0.6 × price ÷ cheapest price + 0.4 × delivery days ÷ fastest delivery days.
+              {RECOMMENDATION_EXPLAINED}
             </Text>
           </BlockStack>
         </Layout.Section>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { RATE_BADGE_TONES } from "../../extensions/shared/badge-tones";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { compareOrders, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
@@ -51,9 +52,9 @@ export default function CompareRates() {
                           formatRupees(rate.total_charges),
                           `${rate.edd} days`,
                           <InlineStack key="badges" gap="100">
-                            {rate.isRecommended ? <Badge tone="success">Recommended</Badge> : null}
-                            {rate.isCheapest ? <Badge tone="info">Cheapest</Badge> : null}
-                            {rate.isFastest ? <Badge tone="attention">Fastest</Badge> : null}
+                            {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>Recommended</Badge> : null}
+                            {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
+                            {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>Fastest</Badge> : null}
                           </InlineStack>,
                         ])}
                       />

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { useAppBridge } from "@shopify/app-bridge-react";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   Banner,
@@ -17,7 +18,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
 import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
 import { isLabelLayout, LABEL_LAYOUT_NAMES, LABEL_LAYOUTS } from "~/documents/label-layout";
@@ -74,6 +75,10 @@ export default function Settings() {
   const { settings, locations, warehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
   const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
+  const shopify = useAppBridge();
+  useEffect(() => {
+    if (result?.ok) shopify.toast.show("Settings saved");
+  }, [result, shopify]);
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const saving = useNavigation().state === "submitting";
   const [mode, setMode] = useState<string[]>([settings.usesSandbox ? "sandbox" : "account"]);

@@ -201,6 +201,11 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("The order's row", () => frame.getByRole("cell", { name: "#1003" }).click(), { path: SHIP_PAGE });
       await walk.admin.expectTitle("Ship order #1003");
       for (const badge of ["Recommended", "Cheapest", "Fastest"]) expect(await frame.locator("table").getByText(badge, { exact: true }).count()).toBe(1);
+      // Zones in words, the recommendation in a sentence, the items by name and quantity.
+      const zones = await frame.locator("table tbody tr").evaluateAll((rows) => rows.map((row) => row.querySelectorAll("th, td")[6]?.textContent?.trim() ?? ""));
+      expect(zones.every((zone) => /^(Within the city|Within the state or region|Metro to metro|Rest of India|Special area .+)$/.test(zone))).toBe(true);
+      await frame.getByText(/^Recommended is the courier with the best balance of price and speed/).waitFor();
+      await frame.getByText(/ · × \d+$/).first().waitFor();
       expect(isSorted((await rateRows()).map((rate) => rate.total), "ascending")).toBe(true);
     });
     await walk.step("ship: sort by delivery days", async () => {
@@ -361,7 +366,9 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
       await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
-      await frame.getByText("Settings saved").waitFor();
+      // The save is confirmed in a toast, as well as in the page's banner with what the courier said.
+      await frame.locator("body > div[role=status]").filter({ hasText: /^Settings saved$/ }).waitFor();
+      await frame.locator(".Polaris-Banner").getByText("Settings saved").waitFor();
       await frame.getByText(/^Warehouse 1: /).first().waitFor();
     });
   });

@@ -192,7 +192,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 120_000 
     });
     await walk.step("an order the rules booked: its tracking, delivered", async () => {
       await walk.admin.navigateInBrowser("The shipment's row", () => frame().getByRole("cell", { name: AUTO_BOOKED }).click(), { path: SHIP_PAGE });
-      await frame().getByText(new RegExp(`^Fulfilled: awb ${awbsAfterTheDay.get(AUTO_BOOKED)} with .+$`)).waitFor();
+      // The banner says where the parcel is: delivered, no longer just "Fulfilled".
+      await frame().getByText(new RegExp(`^Delivered: awb ${awbsAfterTheDay.get(AUTO_BOOKED)} with .+$`)).waitFor();
       await frame().getByText(/^Delivered \d/).waitFor();
       await frame().getByText("no longer read (final stage)", { exact: false }).waitFor();
     });

@@ -1,4 +1,5 @@
 import type { Signal } from "@preact/signals";
+import { RATE_BADGE_TONES } from "../../shared/badge-tones";
 import type { ApiFailure, OrderShipping, Problem, RateView, ShipmentStatus, ShipmentView } from "../../shared/api";
 import { formatDay, formatRupees } from "../../shared/format";
 
@@ -104,9 +105,9 @@ function RateChoices({
             price: formatRupees(i18n, rate.totalCharges),
             edd: rate.edd,
           })}
-          {rate.isRecommended && <s-badge tone="info">{i18n.translate("rates.recommended")}</s-badge>}
-          {rate.isCheapest && <s-badge tone="success">{i18n.translate("rates.cheapest")}</s-badge>}
-          {rate.isFastest && <s-badge tone="success">{i18n.translate("rates.fastest")}</s-badge>}
+          {rate.isRecommended && <s-badge tone={RATE_BADGE_TONES.recommended}>{i18n.translate("rates.recommended")}</s-badge>}
+          {rate.isCheapest && <s-badge tone={RATE_BADGE_TONES.cheapest}>{i18n.translate("rates.cheapest")}</s-badge>}
+          {rate.isFastest && <s-badge tone={RATE_BADGE_TONES.fastest}>{i18n.translate("rates.fastest")}</s-badge>}
         </s-choice>
       ))}
     </s-choice-list>
