@@ -26,9 +26,17 @@ export type ShipmentSelection = { shipmentIds: readonly number[] } | { orderGids
 
 const BOOKED: readonly string[] = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED];
 
+/**
+ * A return is collected from the shopper, not handed over at the warehouse: the courier's agent brings its label to
+ * the pickup, so the merchant prints nothing for it and no manifest lists it.
+ */
+export function isReturnShipment(shipment: Pick<Shipment, "direction">): boolean {
+  return shipment.direction === "return";
+}
+
 /** A booked shipment's label as a signed link (a path on the app), or null when it has none to print. */
-export function labelLink(shipment: Pick<Shipment, "id" | "shop" | "awb" | "status">): string | null {
-  if (!shipment.awb || !BOOKED.includes(shipment.status)) return null;
+export function labelLink(shipment: Pick<Shipment, "id" | "shop" | "awb" | "status" | "direction">): string | null {
+  if (!shipment.awb || !BOOKED.includes(shipment.status) || isReturnShipment(shipment)) return null;
   return signDocumentLink({ kind: "labels", shop: shipment.shop, shipmentIds: [shipment.id] });
 }
 
@@ -61,6 +69,7 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
     // Another shop's shipment and one that does not exist answer alike: nothing is revealed.
     if (!shipment) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
     const name = shipment.orderName || `Shipment ${shipment.id}`;
+    if (isReturnShipment(shipment)) throw new DocumentRefusal(409, `${name} is a return: the courier's agent brings its label to the shopper at pickup, so there is nothing to print for it.`);
     if (shipment.status === SHIPMENT_STATUS.CANCELLED || cancelledOrders.has(shipment.orderGid)) throw new DocumentRefusal(409, `${name} was cancelled: it has no label to print.`);
     if (!BOOKED.includes(shipment.status) || !shipment.awb) throw new DocumentRefusal(409, `${name} is not booked yet: book it first, then print its label.`);
     ordered.push(shipment);
@@ -70,7 +79,7 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
 }
 
 function isPrintable(shipment: Shipment, cancelledOrders: ReadonlySet<string>): boolean {
-  return BOOKED.includes(shipment.status) && Boolean(shipment.awb) && !cancelledOrders.has(shipment.orderGid);
+  return BOOKED.includes(shipment.status) && Boolean(shipment.awb) && !isReturnShipment(shipment) && !cancelledOrders.has(shipment.orderGid);
 }
 
 /** The pickup warehouses of a set of shipments, read once each; one the courier cannot give is named by its id. */
@@ -184,7 +193,7 @@ export async function shipmentsNotPrinted(shop: string, take = MAX_SHIPMENTS_PER
   const rows = await prisma.$queryRaw<Array<{ id: number }>>`
     SELECT s.id FROM "Shipment" s
     LEFT JOIN "ShipmentDocument" d ON d."shipmentId" = s.id
-    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND d."labelFirstPrintedAt" IS NULL
+    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND s.direction = 'forward' AND d."labelFirstPrintedAt" IS NULL
     ORDER BY s."createdAt" DESC LIMIT ${take}`;
   return rows.map((row) => row.id);
 }
@@ -196,7 +205,7 @@ export async function pendingPickups(shop: string): Promise<Array<{ warehouseId:
     SELECT s."warehouseId", s."courierName", count(*) AS count FROM "Shipment" s
     LEFT JOIN "ManifestShipment" m ON m."shipmentId" = s.id
     LEFT JOIN "OrderRecord" o ON o.shop = s.shop AND o."orderGid" = s."orderGid"
-    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
+    WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND s.direction = 'forward' AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
     GROUP BY s."warehouseId", s."courierName"`;
   const groups = new Map<string, { warehouseId: number; courierName: string; count: number }>();
   for (const row of rows) {
@@ -225,7 +234,7 @@ export async function createManifest(shop: string, warehouseId: number, courierN
       SELECT s.id FROM "Shipment" s
       LEFT JOIN "ManifestShipment" m ON m."shipmentId" = s.id
       LEFT JOIN "OrderRecord" o ON o.shop = s.shop AND o."orderGid" = s."orderGid"
-      WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
+      WHERE s.shop = ${shop} AND s.status = ANY(${[...BOOKED]}::text[]) AND s.awb IS NOT NULL AND s.direction = 'forward' AND m."shipmentId" IS NULL AND o."cancelledAt" IS NULL
         AND s."courierName" = ${courierName} AND (s."warehouseId" = ${warehouseId} OR (s."warehouseId" IS NULL AND ${warehouseId} = ${primary}))
       ORDER BY s."createdAt", s.id LIMIT ${MAX_SHIPMENTS_PER_DOCUMENT}`;
     if (candidates.length === 0) throw new DocumentRefusal(409, `Nothing is waiting for a ${courierName || "courier"} pickup at warehouse ${warehouseId}: every booked shipment there is in a manifest already.`);

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Badge, Banner, Button, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
 import { useEffect, useState, type KeyboardEvent } from "react";
+import { isReturnShipment } from "~/documents/documents.server";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
@@ -25,7 +26,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const notPrinted = params.get("printed") === "no";
   const shipments = await listShipments(session.shop, filter, { take: notPrinted ? 500 : 100, timeZone });
   const documents = await documentsOverview(session.shop, shipments.map((shipment) => shipment.id));
-  const listed = notPrinted ? shipments.filter((shipment) => shipment.awb && !documents.printedAt[shipment.id] && !["cancelled", "failed", "booking"].includes(shipment.status)).slice(0, 100) : shipments;
+  const listed = notPrinted ? shipments.filter((shipment) => shipment.awb && !isReturnShipment(shipment) && !documents.printedAt[shipment.id] && !["cancelled", "failed", "booking"].includes(shipment.status)).slice(0, 100) : shipments;
   // The search itself is not sent back: it may be a shopper's mobile, and the page reads it from its own address.
   const filtered = Boolean(filter.stage || filter.search || filter.from || filter.to || filter.deliveredFrom || filter.payment || notPrinted);
   return json({ shipments: listed, stage: filter.stage, filtered, problems, notPrinted, timeZone, ...documents });
@@ -222,6 +223,10 @@ export default function Shipments() {
                         {printedAt[shipment.id] ? (
                           <Text as="span" tone="subdued" variant="bodySm">
                             Printed {formatDate(printedAt[shipment.id]!, timeZone)}
+                          </Text>
+                        ) : shipment.direction === "return" ? (
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            Label comes with the pickup
                           </Text>
                         ) : shipment.awb && (shipment.status === "booked_unfulfilled" || shipment.status === "fulfilled") ? (
                           <Badge tone="attention">Not printed yet</Badge>

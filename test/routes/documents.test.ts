@@ -134,6 +134,13 @@ describe("labels behind the admin's session", () => {
     expect(await labels(`shipments=${bluedart.id}`)).toMatchObject({ status: 409, error: expect.stringContaining("#1003 was cancelled") });
     await prisma.orderRecord.update({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } }, data: { cancelledAt: null } });
 
+    // A return's label comes with the courier's agent to the shopper: nothing prints here, and no pickup manifest lists it.
+    const comingBack = await prisma.shipment.create({
+      data: { shop: store.domain, orderGid: "gid://shopify/Return/9001", returnOfOrderGid: orderNamed("#1002").id, direction: "return", orderName: "#1002-R1", status: "booked_unfulfilled", awb: "RET9001", courierName: "Delhivery", warehouseId: 1, requestPayload: "{}", courierEnvironment: "test", paymentMode: "prepaid" },
+    });
+    expect(await labels(`shipments=${comingBack.id}`)).toMatchObject({ status: 409, error: expect.stringContaining("#1002-R1 is a return: the courier's agent brings its label") });
+    expect(await shipmentsNotPrinted(store.domain)).not.toContain(comingBack.id);
+
     const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(",");
     expect(await labels(`shipments=${tooMany}`)).toMatchObject({ status: 400, error: expect.stringContaining("at most 500 shipments; 501") });
     expect(await labels("shipments=abc")).toMatchObject({ status: 400, error: '"abc" is not a shipment id.' });
