@@ -1,6 +1,12 @@
-import { readFileSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { Transform } from "node:stream";
-import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
+
+const brotliCompressAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 export type ContentEncoding = "br" | "gzip";
 
@@ -24,6 +30,21 @@ export function chooseEncoding(acceptEncoding: string | undefined): ContentEncod
   if (br > 0 && br >= gzip) return "br";
   if (gzip > 0) return "gzip";
   return null;
+}
+
+/** The types of the files served from public/ (what `npm run build` writes there). */
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+};
+
+export function staticContentType(file: string): string {
+  return CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
 }
 
 /** Text compresses; images, fonts and PDFs are compressed already. */
@@ -52,35 +73,45 @@ export function compressorFor(encoding: ContentEncoding): Transform {
   return createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH });
 }
 
-interface CompressedAsset {
-  mtimeMs: number;
-  size: number;
-  body: Buffer;
+const PRECOMPRESSED_SUFFIX: Record<ContentEncoding, string> = { br: ".br", gzip: ".gz" };
+
+/**
+ * The file as `npm run build` compressed it beside itself (`file.br`, `file.gz`), when that is there and was made
+ * from this file (not older than it); null otherwise, and the answer is compressed as it streams. The strongest
+ * levels take seconds of CPU for the build's scripts (brotli 11: about 12 s for all of them here), so they are paid
+ * once at build time, never by the first requests after a start, which would wait behind them with every other request.
+ */
+export function precompressedFile(file: string, encoding: ContentEncoding, source: Pick<Stats, "mtimeMs">): { path: string; size: number } | null {
+  const candidate = file + PRECOMPRESSED_SUFFIX[encoding];
+  try {
+    const stats = statSync(candidate);
+    return stats.isFile() && stats.mtimeMs >= source.mtimeMs ? { path: candidate, size: stats.size } : null;
+  } catch {
+    return null;
+  }
 }
 
-// Fingerprinted build assets never change under one name, so each is compressed once, at the strongest level, and
-// kept. Bounded all the same: a deployment's assets are a few megabytes.
-const ASSET_CACHE_BYTES = 64 * 1024 * 1024;
-const assetCache = new Map<string, CompressedAsset>();
-let assetCacheBytes = 0;
-
-/** The file (as the caller found it on disk) compressed with `encoding`, from memory after the first request. */
-export function compressedAsset(file: string, encoding: ContentEncoding, { mtimeMs, size }: Pick<Stats, "mtimeMs" | "size">): Buffer {
-  const key = `${encoding}:${file}`;
-  const cached = assetCache.get(key);
-  if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached.body;
-  const raw = readFileSync(file);
-  const body =
-    encoding === "br"
-      ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.byteLength } })
-      : gzipSync(raw, { level: 9 });
-  if (cached) {
-    assetCacheBytes -= cached.body.byteLength;
-    assetCache.delete(key);
-  }
-  if (assetCacheBytes + body.byteLength <= ASSET_CACHE_BYTES) {
-    assetCache.set(key, { mtimeMs, size, body });
-    assetCacheBytes += body.byteLength;
-  }
-  return body;
+/** Writes `file.br` (brotli 11) and `file.gz` (gzip 9) beside every compressible file under `directory`. */
+export async function precompressDirectory(directory: string, contentTypeOf: (file: string) => string | undefined): Promise<{ files: number; bytes: number; brotliBytes: number }> {
+  const files = (await readdir(directory, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => isCompressible(contentTypeOf(file)));
+  const totals = { files: 0, bytes: 0, brotliBytes: 0 };
+  // zlib's asynchronous calls run in its thread pool: every core works on a file at once.
+  await Promise.all(
+    files.map(async (file) => {
+      const raw = await readFile(file);
+      if (raw.byteLength < MIN_COMPRESSIBLE_BYTES) return;
+      const [brotli, gzipped] = await Promise.all([
+        brotliCompressAsync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: raw.byteLength } }),
+        gzipAsync(raw, { level: 9 }),
+      ]);
+      await Promise.all([writeFile(file + PRECOMPRESSED_SUFFIX.br, brotli), writeFile(file + PRECOMPRESSED_SUFFIX.gzip, gzipped)]);
+      totals.files += 1;
+      totals.bytes += raw.byteLength;
+      totals.brotliBytes += brotli.byteLength;
+    }),
+  );
+  return totals;
 }

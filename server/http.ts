@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { webhookHeaderRefusal } from "../app/webhook-topics";
 import { bodyLimitFor } from "./body-limits";
-import { chooseEncoding, compressedAsset, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES } from "./compression";
+import { chooseEncoding, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType } from "./compression";
 
 export interface AppServer {
   url: string;
@@ -71,15 +71,6 @@ export function clientAddressOf(incoming: Pick<IncomingMessage, "headers" | "soc
   return caller;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".map": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-};
 
 class BodyTooLarge extends Error {}
 
@@ -269,7 +260,7 @@ function serveStatic(publicDir: string, pathname: string, incoming: IncomingMess
   if (!file.startsWith(publicDir + path.sep) || !existsSync(file)) return false;
   const stats = statSync(file);
   if (!stats.isFile()) return false;
-  const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
+  const contentType = staticContentType(file);
   const headers: Record<string, string> = {
     "Content-Type": contentType,
     // Remix fingerprints everything under /build/.
@@ -277,9 +268,14 @@ function serveStatic(publicDir: string, pathname: string, incoming: IncomingMess
   };
   const encoding = isCompressible(contentType) && stats.size >= MIN_COMPRESSIBLE_BYTES ? chooseEncoding(incoming.headers["accept-encoding"]) : null;
   if (encoding) {
-    const body = compressedAsset(file, encoding, stats);
-    outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, "Content-Length": String(body.byteLength), Vary: "Accept-Encoding" });
-    outgoing.end(body);
+    const precompressed = precompressedFile(file, encoding, stats);
+    if (precompressed) {
+      outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, "Content-Length": String(precompressed.size), Vary: "Accept-Encoding" });
+      createReadStream(precompressed.path).pipe(outgoing);
+    } else {
+      outgoing.writeHead(200, { ...headers, "Content-Encoding": encoding, Vary: "Accept-Encoding" });
+      createReadStream(file).pipe(compressorFor(encoding)).pipe(outgoing);
+    }
     return true;
   }
   outgoing.writeHead(200, { ...headers, Vary: "Accept-Encoding" });

@@ -67,7 +67,7 @@ function EditInShopify({ shopDomain, legacyId, orderName }: { shopDomain: string
   if (!url) return null;
   return (
     <span onClick={(event) => event.stopPropagation()} onKeyDown={(event) => event.stopPropagation()} role="presentation">
-      <Link url={url} target="_top" accessibilityLabel={`Edit ${orderName} in Shopify`}>
+      <Link url={url} target="_top" accessibilityLabel={`Edit in Shopify: ${orderName}`}>
         Edit in Shopify
       </Link>
     </span>

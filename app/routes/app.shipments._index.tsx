@@ -9,7 +9,7 @@ import { legacyIdOf } from "~/booking/overrides";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
-import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES } from "~/shipments/delivery-stage";
+import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
@@ -56,6 +56,8 @@ function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) 
   );
 }
 
+const TAB_STAGES: readonly DeliveryStage[] = ["awaiting_pickup", "in_transit", "out_for_delivery", "delivery_problem", "returning", "delivered"];
+
 export default function Shipments() {
   const { shipments, stage, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
@@ -73,8 +75,12 @@ export default function Shipments() {
   const [from, setFrom] = useState(searchParams.get("from") ?? "");
   const [to, setTo] = useState(searchParams.get("to") ?? "");
   const [exporting, setExporting] = useState<"idle" | "running" | "failed">("idle");
-  const tabs = [{ id: "all", content: "All" }, ...DELIVERY_STAGE_ORDER.map((id) => ({ id, content: DELIVERY_STAGES[id].label }))];
+  // The stages a merchant looks at every day are tabs; the rest are one choice away. Every stage as a tab overflows
+  // into Polaris' "More views", whose button inside the tab list screen readers cannot make sense of.
+  const shownStages = [...TAB_STAGES, ...(stage && !TAB_STAGES.includes(stage) ? [stage] : [])];
+  const tabs = [{ id: "all", content: "All" }, ...shownStages.map((id) => ({ id, content: DELIVERY_STAGES[id].label }))];
   const selectedTab = Math.max(0, tabs.findIndex((tab) => tab.id === stage));
+  const otherStages = DELIVERY_STAGE_ORDER.filter((id) => !TAB_STAGES.includes(id));
   const clearFilters = () => {
     setSearch("");
     setFrom("");
@@ -129,6 +135,13 @@ export default function Shipments() {
                 <TextField label="Order number, awb or phone" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
                 <TextField label="Booked from" type="date" value={from} onChange={setFrom} autoComplete="off" />
                 <TextField label="Booked until" type="date" value={to} onChange={setTo} autoComplete="off" />
+                <Select
+                  label="Other stages"
+                  labelInline
+                  options={[{ label: "—", value: "" }, ...otherStages.map((id) => ({ label: DELIVERY_STAGES[id].label, value: id }))]}
+                  value={stage && otherStages.includes(stage) ? stage : ""}
+                  onChange={(value) => setParam("stage", value)}
+                />
                 <Select
                   label="Label"
                   labelInline

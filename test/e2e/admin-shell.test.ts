@@ -139,8 +139,9 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
   it("Home's counts open the list they count; Needs fixing gives each problem an Edit in Shopify link to the order in Shopify's admin", async () => {
     await walk.step("home: the Needs fixing count", async () => {
       await walk.admin.openFromNav("Home", { path: "/app" }, "Dakiya");
-      const count = frame.getByRole("link", { name: /^Needs fixing: \d+$/ });
-      const shown = Number((await count.getAttribute("aria-label"))!.replace(/\D/g, ""));
+      // The card's link is named by what it shows: the stage, then its count.
+      const count = frame.getByRole("link", { name: /^Needs fixing\s*\d+$/ });
+      const shown = Number((await count.textContent())!.replace(/\D/g, ""));
       expect(shown).toBeGreaterThan(0);
       await walk.admin.navigateInBrowser("Home's Needs fixing count", () => count.click(), { path: "/app/orders", search: { stage: "needs_fixing" } });
       await frame.getByRole("tab", { name: /^Needs fixing \(\d+\)$/, selected: true }).waitFor();
@@ -148,7 +149,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     });
     await walk.step("orders: Edit in Shopify", async () => {
       const row = orderRows().filter({ hasText: "#1007" });
-      const edit = row.getByRole("link", { name: "Edit #1007 in Shopify" });
+      const edit = row.getByRole("link", { name: "Edit in Shopify: #1007" });
       const href = (await edit.getAttribute("href"))!;
       expect(href).toMatch(/^https:\/\/admin\.shopify\.com\/store\/dakiya-demo\/orders\/\d+$/);
       // The local admin answers Shopify's admin address for an order with that order's page.
@@ -317,6 +318,11 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       const statuses = await rows.evaluateAll((elements, column) => elements.map((row) => row.children[column]?.querySelector(".Polaris-Badge")?.textContent ?? ""), statusColumn);
       expect(statuses.length).toBeGreaterThanOrEqual(3);
       expect(statuses.every((status) => status.endsWith("Awaiting pickup"))).toBe(true);
+    });
+    await walk.step("shipments: a rarer stage, chosen from Other stages, becomes a tab while chosen", async () => {
+      await walk.admin.navigateInBrowser("Other stages", () => frame.getByLabel("Other stages").selectOption({ label: "Cancelled" }), { path: "/app/shipments", search: { stage: "cancelled" } });
+      await frame.getByRole("tab", { name: "Cancelled", selected: true }).waitFor();
+      await frame.getByText("No shipments match these filters").waitFor();
     });
     await walk.step("shipments: none delivered, and the filters clear", async () => {
       await walk.admin.navigateInBrowser("The stage tabs", () => frame.getByRole("tab", { name: "Delivered" }).click(), { path: "/app/shipments", search: { stage: "delivered" } });

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -47,7 +47,7 @@ function decoded(answer: RawAnswer): Buffer {
 function largestStylesheet(): string {
   const assets = path.resolve("public/build/_assets");
   const [largest] = readdirSync(assets)
-    .filter((file) => file.endsWith(".css"))
+    .filter((file) => file.endsWith(".css") && !file.endsWith(".css.map"))
     .map((file) => ({ file, size: statSync(path.join(assets, file)).size }))
     .sort((a, b) => b.size - a.size);
   return `/build/_assets/${largest!.file}`;
@@ -67,7 +67,7 @@ describe("compressed answers", () => {
     expect(isCompressible("application/pdf")).toBe(false);
   });
 
-  it("sends the stylesheet brotli-compressed, cached for a year, and the same bytes once decoded", async () => {
+  it("sends the stylesheet as the build compressed it, brotli, cached for a year, and the same bytes once decoded", async () => {
     const stylesheet = largestStylesheet();
     const plain = await get(stylesheet);
     const compressed = await get(stylesheet, "gzip, deflate, br");
@@ -76,9 +76,28 @@ describe("compressed answers", () => {
     expect(compressed.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(compressed.headers.vary).toContain("Accept-Encoding");
     expect(Number(compressed.headers["content-length"])).toBe(compressed.bytes.byteLength);
+    expect(compressed.bytes.equals(readFileSync(path.resolve(`public${stylesheet}.br`)))).toBe(true);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(decoded(compressed).equals(plain.bytes)).toBe(true);
     expect(compressed.bytes.byteLength).toBeLessThan(plain.bytes.byteLength / 4);
+    const gzipped = await get(stylesheet, "gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(decoded(gzipped).equals(plain.bytes)).toBe(true);
+  });
+
+  it("compresses an asset changed since the build as it streams, never sending the stale compressed copy", async () => {
+    const stylesheet = largestStylesheet();
+    const file = path.resolve(`public${stylesheet}`);
+    const { atime, mtime } = statSync(file);
+    utimesSync(file, atime, new Date(Date.now() + 60_000));
+    try {
+      const compressed = await get(stylesheet, "br");
+      expect(compressed.headers["content-encoding"]).toBe("br");
+      expect(compressed.headers["content-length"]).toBeUndefined();
+      expect(decoded(compressed).equals(readFileSync(file))).toBe(true);
+    } finally {
+      utimesSync(file, atime, mtime);
+    }
   });
 
   it("compresses pages and JSON as they are rendered, gzip for a client without brotli", async () => {
