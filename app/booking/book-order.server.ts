@@ -13,6 +13,7 @@ import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import type { ShopifyOrder } from "~/shopify/queries";
 import { fulfillWithTracking, markOrderBooked } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
+import { orderProblem } from "~/shopify/readiness-checks";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { bookOutcomeInWords, type BookOutcome, type QuoteOutcome } from "./book-outcome";
@@ -31,10 +32,6 @@ import { returnSettingsOf } from "~/returns/return-settings";
 const staleBookingMs = () => getConfig().BOOKING_RESUME_SECONDS * 1000;
 
 export type { BookOutcome, QuoteOutcome };
-
-function problem(code: MappingProblem["code"], message: string, fix: string): MappingProblem {
-  return { code, message, fix };
-}
 
 export interface BookingContext {
   shop: string;
@@ -98,7 +95,7 @@ export async function prepareOrder({ shop, admin, now = () => new Date() }: Book
   if (!order) return { settings, order: null, mapped: null, problems: [], outcome: { kind: "not_found" } };
   const { shipment, problems } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides });
   if (shipment && shipment.fields.warehouse_id === undefined) {
-    problems.push(problem("NO_WAREHOUSE", "No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings."));
+    problems.push(orderProblem("NO_WAREHOUSE"));
   }
   if (!shipment || problems.length > 0) return { settings, order, mapped: shipment, problems, outcome: { kind: "problems", shipment, problems } };
   return { settings, order, mapped: shipment, problems: [], shipment, client: courierClientFor(courierCredentialsOf(settings)) };
@@ -127,13 +124,13 @@ async function quoteMapped(client: CourierClient, shipment: MappedShipment): Pro
       amount: shipment.fields.total_amount,
     });
     if (rates.logistics.length === 0) {
-      return { kind: "problems", shipment, problems: [problem("NO_COURIER", `No courier delivers from ${warehouse.city} (${warehouse.pincode}) to ${shipment.fields.pincode}.`, "Check the PIN code, or ship from another warehouse.")] };
+      return { kind: "problems", shipment, problems: [orderProblem("NO_COURIER", { city: warehouse.city, from: warehouse.pincode, to: shipment.fields.pincode })] };
     }
     return { kind: "quoted", shipment, warehouse, rates: rankRates(rates.logistics) };
   } catch (error) {
     if (!(error instanceof CourierError)) throw error;
     if (error.kind === "not_found") {
-      return { kind: "problems", shipment, problems: [problem("NO_WAREHOUSE", `Warehouse ${shipment.fields.warehouse_id} does not exist in your courier account.`, "Choose another pickup warehouse in Settings.")] };
+      return { kind: "problems", shipment, problems: [orderProblem("NO_WAREHOUSE", shipment.fields.warehouse_id)] };
     }
     return { kind: "unavailable", shipment, message: courierMessage(error) };
   }

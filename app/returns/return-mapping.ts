@@ -1,5 +1,6 @@
 import { indiaDate, MAX_PRODUCTS } from "../shipping/contract";
-import { deliveryContactOf, destinationOf, GRAMS, oneLine, type CourierOrderFields, type MappedShipment, type MappingProblem, type MappingSettings, type ProblemCode } from "../shopify/order-mapping";
+import { countryName, deliveryContactOf, destinationOf, GRAMS, oneLine, type CourierOrderFields, type MappedShipment, type MappingProblem, type MappingSettings } from "../shopify/order-mapping";
+import { returnProblem } from "../shopify/readiness-checks";
 import type { ShopifyReturn } from "../shopify/return-queries";
 
 /**
@@ -32,42 +33,35 @@ const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 
 
 export function toReverseCourierOrder(ret: ShopifyReturn, { settings, now }: { settings: MappingSettings; now: Date }): ReturnMappingResult {
   const problems: MappingProblem[] = [];
-  const problem = (code: ProblemCode, message: string, fix: string) => problems.push({ code, message, fix });
+  const problem = (found: MappingProblem) => problems.push(found);
 
-  if (ret.status !== "OPEN") {
-    const words: Record<string, string> = { REQUESTED: "is waiting for your approval", DECLINED: "was declined", CANCELED: "was cancelled", CLOSED: "is closed" };
-    problem(
-      "RETURN_NOT_OPEN",
-      `The return ${words[ret.status] ?? `is ${ret.status.toLowerCase()}`}.`,
-      ret.status === "REQUESTED" ? "Approve the return in Shopify; Dakiya books the pickup once it is open." : "Nothing to pick up.",
-    );
-  }
+  if (ret.status !== "OPEN") problem(returnProblem("RETURN_NOT_OPEN", ret.status));
 
   const rfo = ret.reverseFulfillmentOrders.nodes.find((candidate) => candidate.status === "OPEN") ?? null;
   const alreadyInDelivery = new Set(rfo?.reverseDeliveries.nodes.length ? rfo.lineItems.nodes.map((line) => line.id) : []);
   const deliveryLines = (rfo?.lineItems.nodes ?? []).filter((line) => !alreadyInDelivery.has(line.id)).map((line) => ({ reverseFulfillmentOrderLineItemId: line.id, quantity: line.totalQuantity }));
   if (ret.status === "OPEN" && deliveryLines.length === 0) {
-    problem("NOTHING_TO_RETURN", "Every item of this return already has a pickup in Shopify.", "Nothing to book; the existing reverse delivery carries the tracking.");
+    problem(returnProblem("NOTHING_TO_RETURN"));
   }
   const lines = ret.returnLineItems.nodes;
   if (ret.returnLineItems.pageInfo.hasNextPage || lines.length > MAX_PRODUCTS) {
-    problem("TOO_MANY_ITEMS", `The return has more than ${MAX_PRODUCTS} items; the courier accepts at most ${MAX_PRODUCTS} per shipment.`, "Split the return in Shopify and book each part.");
+    problem(returnProblem("TOO_MANY_ITEMS"));
   }
 
   const order = ret.order;
   const address = order.shippingAddress;
   const { phoneCandidates, mobiles, contact } = deliveryContactOf(order);
   if (!address) {
-    problem("NO_SHIPPING_ADDRESS", "The order has no shipping address to pick the return up from.", "Add the shopper's address to the order in Shopify.");
+    problem(returnProblem("NO_SHIPPING_ADDRESS"));
   } else if (address.countryCodeV2 && address.countryCodeV2 !== "IN") {
-    problem("OUTSIDE_INDIA", `The shopper is in ${address.countryCodeV2}; the courier picks up within India only.`, "Ask the shopper to send the parcel back with an international carrier.");
+    problem(returnProblem("OUTSIDE_INDIA", countryName(address.countryCodeV2)));
   } else {
-    if (!contact.pincode) problem("PINCODE_MISSING", "The pickup address has no PIN code.", "Add the 6-digit PIN code to the order's shipping address in Shopify.");
-    else if (!/^[1-9]\d{5}$/.test(contact.pincode)) problem("PINCODE_INVALID", `The PIN code "${oneLine(address.zip)}" is not 6 digits.`, "Correct the PIN code in the order's shipping address (6 digits, e.g. 560066).");
+    if (!contact.pincode) problem(returnProblem("PINCODE_MISSING"));
+    else if (!/^[1-9]\d{5}$/.test(contact.pincode)) problem(returnProblem("PINCODE_INVALID", oneLine(address.zip)));
     const missing = [["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]].filter(([, value]) => !value).map(([label]) => label);
-    if (missing.length > 0) problem("ADDRESS_INCOMPLETE", `The pickup address has no ${missing.join(", ")}.`, "Complete the order's shipping address in Shopify.");
-    if (phoneCandidates.length === 0) problem("PHONE_MISSING", "The order has no phone number; the courier calls the shopper before the pickup.", "Add the shopper's mobile number to the order's shipping address in Shopify.");
-    else if (mobiles.length === 0) problem("PHONE_INVALID", `"${phoneCandidates[0]}" is not a 10-digit Indian mobile number.`, "Correct the phone number in the order's shipping address (10 digits, optionally +91).");
+    if (missing.length > 0) problem(returnProblem("ADDRESS_INCOMPLETE", missing));
+    if (phoneCandidates.length === 0) problem(returnProblem("PHONE_MISSING"));
+    else if (mobiles.length === 0) problem(returnProblem("PHONE_INVALID", phoneCandidates[0]!));
   }
 
   // The items go back to the location that shipped them: the fulfillment holding the first returning line.
@@ -75,7 +69,7 @@ export function toReverseCourierOrder(ret: ShopifyReturn, { settings, now }: { s
   const fulfillment = order.fulfillments.find((candidate) => candidate.fulfillmentLineItems.nodes.some((line) => line.id === firstLine));
   const locationGid = fulfillment?.location?.id ?? null;
   const warehouseId = (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
-  if (warehouseId === undefined) problem("NO_WAREHOUSE", "No warehouse is set for the location the items return to.", "Choose a pickup warehouse in Dakiya's Settings.");
+  if (warehouseId === undefined) problem(returnProblem("NO_WAREHOUSE"));
 
   if (lines.length === 0) return { shipment: null, problems };
 

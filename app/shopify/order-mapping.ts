@@ -7,6 +7,7 @@ import {
   type Product,
 } from "../shipping/contract";
 import type { ShopifyFulfillmentOrder, ShopifyOrder } from "./queries";
+import { orderProblem, type MappingProblem } from "./readiness-checks";
 
 /**
  * Shopify order → the courier service's Order fields. Pure: no I/O, no clock of its own.
@@ -45,55 +46,7 @@ export interface ShipmentOverrides {
   ewaybillNo?: string;
 }
 
-export type ProblemCode =
-  | "CANCELLED"
-  | "ALREADY_FULFILLED"
-  | "NO_SHIPPING_ADDRESS"
-  | "OUTSIDE_INDIA"
-  | "PINCODE_MISSING"
-  | "PINCODE_INVALID"
-  | "ADDRESS_INCOMPLETE"
-  | "PHONE_MISSING"
-  | "PHONE_INVALID"
-  | "ORDER_TOO_OLD"
-  | "NOTHING_TO_SHIP"
-  | "TOO_MANY_ITEMS"
-  | "EWAYBILL_REQUIRED"
-  | "PAYMENT_MODE_UNKNOWN"
-  | "NO_WAREHOUSE"
-  | "NO_COURIER"
-  | "RETURN_NOT_OPEN"
-  | "NOTHING_TO_RETURN";
-
-/** Short names for lists; the message and fix say the rest. */
-export const PROBLEM_LABELS: Record<ProblemCode, string> = {
-  CANCELLED: "Cancelled",
-  ALREADY_FULFILLED: "Already fulfilled",
-  NO_SHIPPING_ADDRESS: "No shipping address",
-  OUTSIDE_INDIA: "Outside India",
-  PINCODE_MISSING: "No PIN code",
-  PINCODE_INVALID: "PIN code not 6 digits",
-  ADDRESS_INCOMPLETE: "Address incomplete",
-  PHONE_MISSING: "No phone",
-  PHONE_INVALID: "Phone not valid",
-  ORDER_TOO_OLD: "Older than 7 days",
-  NOTHING_TO_SHIP: "Nothing to ship",
-  TOO_MANY_ITEMS: "More than 10 items",
-  EWAYBILL_REQUIRED: "E-waybill needed",
-  PAYMENT_MODE_UNKNOWN: "COD or prepaid?",
-  NO_WAREHOUSE: "No pickup warehouse",
-  NO_COURIER: "No courier serves the route",
-  RETURN_NOT_OPEN: "Return not open",
-  NOTHING_TO_RETURN: "Nothing to pick up",
-};
-
-export interface MappingProblem {
-  code: ProblemCode;
-  /** What is wrong, in the merchant's words. */
-  message: string;
-  /** What to do about it. */
-  fix: string;
-}
+export { PROBLEM_LABELS, type MappingProblem, type ProblemCode } from "./readiness-checks";
 
 /** The spec's Order fields, less the courier choice (logistic_id), which the merchant makes. */
 export interface CourierOrderFields {
@@ -258,30 +211,26 @@ export interface MappingInput {
 
 export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides = {} }: MappingInput): MappingResult {
   const problems: MappingProblem[] = [];
-  const problem = (code: ProblemCode, message: string, fix: string) => problems.push({ code, message, fix });
+  const problem = (found: MappingProblem) => problems.push(found);
 
-  if (order.cancelledAt) problem("CANCELLED", "The order is cancelled.", "Cancelled orders are not shipped; nothing to do.");
+  if (order.cancelledAt) problem(orderProblem("CANCELLED"));
 
   const openOrders = order.fulfillmentOrders.nodes.filter(isOpenFulfillmentOrder);
   const shippable = order.lineItems.nodes
     .filter((item) => item.requiresShipping && item.unfulfilledQuantity > 0 && openOrders.length > 0)
     .map((item) => ({ item, quantity: item.unfulfilledQuantity }));
   if (!order.cancelledAt && (order.displayFulfillmentStatus === "FULFILLED" || (openOrders.length === 0 && order.fulfillments.length > 0))) {
-    problem("ALREADY_FULFILLED", "The order is already fulfilled.", "Nothing is left to ship.");
+    problem(orderProblem("ALREADY_FULFILLED"));
   } else if (!order.cancelledAt && shippable.length === 0) {
-    problem("NOTHING_TO_SHIP", "No item of this order is left to ship.", "Check the order's fulfillment status in Shopify; items may be on hold or not need shipping.");
+    problem(orderProblem("NOTHING_TO_SHIP"));
   }
   if (order.lineItems.pageInfo.hasNextPage || shippable.length > MAX_PRODUCTS) {
-    problem(
-      "TOO_MANY_ITEMS",
-      `The order has more than ${MAX_PRODUCTS} items to ship; the courier accepts at most ${MAX_PRODUCTS} per shipment.`,
-      "Split the order in Shopify (move some items to another fulfillment) and ship each part.",
-    );
+    problem(orderProblem("TOO_MANY_ITEMS"));
   }
 
   const ageDays = Math.round((Date.parse(`${indiaDate(now)}T00:00:00Z`) - Date.parse(`${indiaDate(new Date(order.createdAt))}T00:00:00Z`)) / 86_400_000);
   if (ageDays > ORDER_DATE_MAX_AGE_DAYS) {
-    problem("ORDER_TOO_OLD", `The order was placed ${ageDays} days ago; the courier only takes orders from the last ${ORDER_DATE_MAX_AGE_DAYS} days.`, "Ship it another way, or create a fresh order for it in Shopify.");
+    problem(orderProblem("ORDER_TOO_OLD", ageDays));
   }
 
   const address = order.shippingAddress;
@@ -289,39 +238,38 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   const isAbroad = Boolean(address?.countryCodeV2 && address.countryCodeV2 !== "IN");
   const { phoneCandidates, mobiles, contact } = deliveryContactOf(order);
   if (!address) {
-    problem("NO_SHIPPING_ADDRESS", "The order has no shipping address.", "Add the customer's shipping address to the order in Shopify.");
+    problem(orderProblem("NO_SHIPPING_ADDRESS"));
   } else if (isAbroad) {
-    problem("OUTSIDE_INDIA", `The order ships to ${countryName(address.countryCodeV2)}; the courier delivers within India only.`, "Ship international orders with an international carrier.");
+    problem(orderProblem("OUTSIDE_INDIA", countryName(address.countryCodeV2)));
   } else {
     const zip = contact.pincode;
-    if (!zip) problem("PINCODE_MISSING", "The shipping address has no PIN code.", "Add the 6-digit PIN code to the shipping address in Shopify.");
+    if (!zip) problem(orderProblem("PINCODE_MISSING"));
     else if (!/^[1-9]\d{5}$/.test(zip)) {
-      problem("PINCODE_INVALID", `The PIN code "${oneLine(address.zip)}" is not 6 digits.`, "Correct the PIN code in the shipping address (6 digits, e.g. 560066).");
+      problem(orderProblem("PINCODE_INVALID", oneLine(address.zip)));
     }
     const missing = [["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]].filter(([, value]) => !value).map(([label]) => label);
-    if (missing.length > 0) problem("ADDRESS_INCOMPLETE", `The shipping address has no ${missing.join(", ")}.`, "Complete the shipping address in Shopify.");
+    if (missing.length > 0) problem(orderProblem("ADDRESS_INCOMPLETE", missing));
     if (phoneCandidates.length === 0) {
-      problem("PHONE_MISSING", "The order has no phone number; the courier needs one to deliver.", "Add the customer's mobile number to the shipping address in Shopify.");
+      problem(orderProblem("PHONE_MISSING"));
     } else if (mobiles.length === 0) {
-      problem("PHONE_INVALID", `"${phoneCandidates[0]}" is not a 10-digit Indian mobile number.`, "Correct the phone number in the shipping address (10 digits, optionally +91).");
+      problem(orderProblem("PHONE_INVALID", phoneCandidates[0]!));
     }
   }
 
   const total = amount(order.currentTotalPriceSet);
   if (total >= EWAYBILL_THRESHOLD_RUPEES && !overrides.ewaybillNo?.trim()) {
-    problem(
-      "EWAYBILL_REQUIRED",
-      `The order is worth ₹${total.toLocaleString("en-IN")}; shipments of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more need an e-waybill.`,
-      "Generate an e-waybill on the GST e-waybill portal and enter its number before booking.",
-    );
+    problem(orderProblem("EWAYBILL_REQUIRED", total));
   }
 
   const payment = overrides.paymentMode ? { mode: overrides.paymentMode, source: "edited" as const } : paymentModeOf(order, settings);
   if (!payment) {
     problem(
-      "PAYMENT_MODE_UNKNOWN",
-      `Dakiya cannot tell whether the order is cash on delivery or prepaid (gateway: ${oneLine(order.paymentGatewayNames.join(", ")) || "none"}, payment: ${order.displayFinancialStatus ?? "unknown"}).`,
-      `Tag the order "${settings.codTag}" or "${settings.prepaidTag}", or choose the payment mode when shipping.`,
+      orderProblem("PAYMENT_MODE_UNKNOWN", {
+        gateways: oneLine(order.paymentGatewayNames.join(", ")),
+        financialStatus: order.displayFinancialStatus ?? "unknown",
+        codTag: settings.codTag,
+        prepaidTag: settings.prepaidTag,
+      }),
     );
   }
 

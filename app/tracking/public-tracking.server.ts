@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { SHIPMENT_STATUS } from "~/shipments/lifecycle";
+import { SHIPMENT_STATUS, TRACKED_STATUSES } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
@@ -28,8 +28,6 @@ import { getPublicSeller, type PublicSeller } from "./seller.server";
  * gets its shop's `tracking-sync` job enqueued (de-duplicated by the queue), and the page shows what is known now.
  */
 
-/** The shipments that have an awb: booked (fulfilled in Shopify or not) and cancelled ones. */
-const TRACKED_STATUSES = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED, SHIPMENT_STATUS.RETURN_IN_TRANSIT, SHIPMENT_STATUS.CANCELLED];
 
 /** The longest timeline shown: a real shipment has a few dozen scans. */
 const MAX_TIMELINE_ENTRIES = 200;
@@ -279,7 +277,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
   if (!awb) return null;
   const now = (deps.now ?? (() => new Date()))();
   const shipment = await prisma.shipment.findFirst({
-    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: TRACKED_STATUSES }, ...(deps.shop ? { shop: deps.shop } : {}) },
+    where: { awb: { in: [...new Set([awb, awb.toUpperCase()])] }, status: { in: [...TRACKED_STATUSES] }, ...(deps.shop ? { shop: deps.shop } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       shop: true,
