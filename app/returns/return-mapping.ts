@@ -58,7 +58,7 @@ export function toReverseCourierOrder(ret: ShopifyReturn, { settings, now }: { s
   } else {
     if (!contact.pincode) problem(returnProblem("PINCODE_MISSING"));
     else if (!/^[1-9]\d{5}$/.test(contact.pincode)) problem(returnProblem("PINCODE_INVALID", oneLine(address.zip)));
-    const missing = [["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]].filter(([, value]) => !value).map(([label]) => label);
+    const missing = ([["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]] as const).filter(([, value]) => !value).map(([label]) => label);
     if (missing.length > 0) problem(returnProblem("ADDRESS_INCOMPLETE", missing));
     if (phoneCandidates.length === 0) problem(returnProblem("PHONE_MISSING"));
     else if (mobiles.length === 0) problem(returnProblem("PHONE_INVALID", phoneCandidates[0]!));

@@ -247,7 +247,7 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
     else if (!/^[1-9]\d{5}$/.test(zip)) {
       problem(orderProblem("PINCODE_INVALID", oneLine(address.zip)));
     }
-    const missing = [["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]].filter(([, value]) => !value).map(([label]) => label);
+    const missing = ([["address", contact.address_line_1], ["city", contact.city], ["state", contact.state]] as const).filter(([, value]) => !value).map(([label]) => label);
     if (missing.length > 0) problem(orderProblem("ADDRESS_INCOMPLETE", missing));
     if (phoneCandidates.length === 0) {
       problem(orderProblem("PHONE_MISSING"));
