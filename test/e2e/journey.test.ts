@@ -62,9 +62,10 @@ interface HistoryLine {
 
 /** The ship page's History card, oldest first. */
 async function shownHistory(): Promise<HistoryLine[]> {
-  const card = frame().locator(".Polaris-Card").filter({ has: frame().getByRole("heading", { level: 2, name: "History", exact: true }) });
-  await card.waitFor();
-  return card.locator("ol > li").evaluateAll((items) =>
+  // Polaris' Card has no class of its own: the list is the one after the card's heading.
+  const list = frame().getByRole("heading", { level: 2, name: "History", exact: true }).locator("xpath=following::ol[1]");
+  await list.waitFor();
+  return list.locator(":scope > li").evaluateAll((items) =>
     items.map((item) => {
       const [what, when] = Array.from(item.querySelectorAll("span"), (span) => span.textContent?.trim() ?? "");
       return { what: what ?? "", by: (when ?? "").split(" · ").slice(1).join(" · "), reason: item.querySelector("p")?.textContent?.trim() ?? null };
