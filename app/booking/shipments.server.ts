@@ -1,6 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { toPaise } from "~/money";
+import { isRecordedTransition, type TransitionName } from "~/shipments/lifecycle";
 import { COD_OUT_STAGES, DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf, isDeliveryStage, type DeliveryStage } from "~/shipments/delivery-stage";
 import { startOfDay, startOfNextDay } from "~/shop-time";
 import { normaliseMobile } from "~/shopify/order-mapping";
@@ -32,12 +33,14 @@ export interface ShipmentFilter {
   deliveredFrom: string | null;
   /** COD or prepaid bookings; `cod_out`: COD parcels the courier has and has not delivered yet. */
   payment: PaymentFilter | null;
+  /** The shipments whose most recent history event is this transition ("Tracking stopped", "Booking failed"…). */
+  lastEvent: TransitionName | null;
 }
 
 export const PAYMENT_FILTERS = ["cod", "prepaid", "cod_out"] as const;
 export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 
-export const NO_SHIPMENT_FILTER: ShipmentFilter = { stage: null, search: null, from: null, to: null, deliveredFrom: null, payment: null };
+export const NO_SHIPMENT_FILTER: ShipmentFilter = { stage: null, search: null, from: null, to: null, deliveredFrom: null, payment: null, lastEvent: null };
 
 /** The filter a list's query string (or an export's form) asks for; anything unreadable is left out and said why. */
 export function readShipmentFilter(params: URLSearchParams | FormData): { filter: ShipmentFilter; problems: string[] } {
@@ -60,8 +63,19 @@ export function readShipmentFilter(params: URLSearchParams | FormData): { filter
   const payment = value("payment");
   const knownPayment = (PAYMENT_FILTERS as readonly string[]).includes(payment ?? "") ? (payment as PaymentFilter) : null;
   if (payment && !knownPayment) problems.push("Choose COD or prepaid.");
+  const event = value("event");
+  const lastEvent = event && isRecordedTransition(event) ? event : null;
+  if (event && !lastEvent) problems.push("Choose one of the events a shipment's history records.");
   return {
-    filter: { stage: stage && isDeliveryStage(stage) ? stage : null, search: search && search.length <= MAX_SEARCH_LENGTH ? search : null, from: day("from"), to: day("to"), deliveredFrom: day("deliveredFrom"), payment: knownPayment },
+    filter: {
+      stage: stage && isDeliveryStage(stage) ? stage : null,
+      search: search && search.length <= MAX_SEARCH_LENGTH ? search : null,
+      from: day("from"),
+      to: day("to"),
+      deliveredFrom: day("deliveredFrom"),
+      payment: knownPayment,
+      lastEvent,
+    },
     problems,
   };
 }
@@ -82,8 +96,23 @@ function searchWhere(search: string): Prisma.ShipmentWhereInput {
   return { OR: either };
 }
 
-export function shipmentWhere(shop: string, filter: ShipmentFilter, timeZone: string): Prisma.ShipmentWhereInput {
+/**
+ * The shop's shipments whose most recent history event is this transition: each shipment's last event (the history's
+ * own order, time then id) read off the events' (shop, shipmentId, at) index, one short index scan a shipment.
+ */
+async function shipmentIdsWithLastEvent(shop: string, transition: TransitionName): Promise<number[]> {
+  const rows = await prisma.$queryRaw<{ id: number }[]>`
+    SELECT s.id FROM "Shipment" s
+    CROSS JOIN LATERAL (
+      SELECT e.transition FROM "ShipmentEvent" e WHERE e.shop = s.shop AND e."shipmentId" = s.id ORDER BY e.at DESC, e.id DESC LIMIT 1
+    ) latest
+    WHERE s.shop = ${shop} AND latest.transition = ${transition}`;
+  return rows.map((row) => row.id);
+}
+
+export async function shipmentWhere(shop: string, filter: ShipmentFilter, timeZone: string): Promise<Prisma.ShipmentWhereInput> {
   const and: Prisma.ShipmentWhereInput[] = [{ shop }];
+  if (filter.lastEvent) and.push({ id: { in: await shipmentIdsWithLastEvent(shop, filter.lastEvent) } });
   if (filter.stage) and.push(stageWhere(filter.stage));
   if (filter.search) and.push(searchWhere(filter.search));
   const from = filter.from ? startOfDay(filter.from, timeZone) : null;
@@ -141,7 +170,7 @@ export type ListedShipment = ReturnType<typeof toListed>;
 
 /** A shop's bookings, newest first, as filtered; what the Shipments page lists. */
 export async function listShipments(shop: string, filter: ShipmentFilter, { take = 100, timeZone }: { take?: number; timeZone: string }) {
-  const rows = await prisma.shipment.findMany({ where: shipmentWhere(shop, filter, timeZone), orderBy: [{ createdAt: "desc" }, { id: "desc" }], take, select: LISTED });
+  const rows = await prisma.shipment.findMany({ where: await shipmentWhere(shop, filter, timeZone), orderBy: [{ createdAt: "desc" }, { id: "desc" }], take, select: LISTED });
   return rows.map(toListed);
 }
 
@@ -151,8 +180,8 @@ export async function listShipments(shop: string, filter: ShipmentFilter, { take
  */
 export async function* eachShipment(shop: string, filter: ShipmentFilter, { timeZone, batch = 500 }: { timeZone: string; batch?: number }) {
   let before: number | null = null;
+  const where = await shipmentWhere(shop, filter, timeZone);
   for (;;) {
-    const where = shipmentWhere(shop, filter, timeZone);
     const rows: ListedRow[] = await prisma.shipment.findMany({ where: before === null ? where : { AND: [where, { id: { lt: before } }] }, orderBy: { id: "desc" }, take: batch, select: LISTED });
     for (const row of rows) yield toListed(row);
     if (rows.length < batch) return;

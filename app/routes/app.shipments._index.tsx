@@ -6,7 +6,7 @@ import { useEffect, useState, type KeyboardEvent } from "react";
 import { isReturnShipment } from "~/documents/documents.server";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { RECORDED_TRANSITIONS, shipmentStatusLabel, transitionLabel } from "~/shipments/lifecycle";
 import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
@@ -28,8 +28,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const documents = await documentsOverview(session.shop, shipments.map((shipment) => shipment.id));
   const listed = notPrinted ? shipments.filter((shipment) => shipment.awb && !isReturnShipment(shipment) && !documents.printedAt[shipment.id] && !["cancelled", "failed", "booking"].includes(shipment.status)).slice(0, 100) : shipments;
   // The search itself is not sent back: it may be a shopper's mobile, and the page reads it from its own address.
-  const filtered = Boolean(filter.stage || filter.search || filter.from || filter.to || filter.deliveredFrom || filter.payment || notPrinted);
-  return json({ shipments: listed, stage: filter.stage, filtered, problems, notPrinted, timeZone, ...documents });
+  const filtered = Boolean(filter.stage || filter.search || filter.from || filter.to || filter.deliveredFrom || filter.payment || filter.lastEvent || notPrinted);
+  return json({ shipments: listed, stage: filter.stage, lastEvent: filter.lastEvent, filtered, problems, notPrinted, timeZone, ...documents });
 };
 
 /** Print labels for the selected shipments, make a pickup's manifest, or print an earlier one: each answers a signed link. */
@@ -59,7 +59,7 @@ function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) 
 const TAB_STAGES: readonly DeliveryStage[] = ["awaiting_pickup", "in_transit", "out_for_delivery", "delivery_problem", "returning", "delivered"];
 
 export default function Shipments() {
-  const { shipments, stage, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
+  const { shipments, stage, lastEvent, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const printing = useFetcher<DocumentActionAnswer>();
@@ -143,6 +143,13 @@ export default function Shipments() {
                   onChange={(value) => setParam("stage", value)}
                 />
                 <Select
+                  label="Last event"
+                  labelInline
+                  options={[{ label: "Any", value: "" }, ...RECORDED_TRANSITIONS.map((name) => ({ label: transitionLabel(name), value: name }))]}
+                  value={lastEvent ?? ""}
+                  onChange={(value) => setParam("event", value)}
+                />
+                <Select
                   label="Label"
                   labelInline
                   options={[
@@ -188,7 +195,7 @@ export default function Shipments() {
               {shipments.length === 0 ? (
                 filtered ? (
                   <EmptyState heading={notPrinted ? "Every label is printed" : "No shipments match these filters"} image="" action={{ content: "Clear filters", onAction: clearFilters }}>
-                    <p>Try another stage, search or dates.</p>
+                    <p>Try another stage, search, dates or event.</p>
                   </EmptyState>
                 ) : (
                   <EmptyState heading="No shipments yet" image="" action={{ content: "Ship an order", url: "/app/orders" }}>

@@ -137,6 +137,13 @@ export const SHIPMENT_STATUS_MOVES: Readonly<Record<ShipmentStatus, readonly Shi
   SHIPMENT_STATUSES.map((from) => [from, [...new Set(TRANSITION_NAMES.flatMap((name) => { const rule = ruleOf(name); return rule.to && rule.to !== from && rule.from.includes(from) ? [rule.to] : []; }))]]),
 ) as Record<ShipmentStatus, ShipmentStatus[]>;
 
+/** The transitions a shipment's history keeps, in the table's order: what the Shipments list's "Last event" offers. */
+export const RECORDED_TRANSITIONS = TRANSITION_NAMES.filter((name) => ruleOf(name).recorded);
+
+export function isRecordedTransition(value: string): value is TransitionName {
+  return (RECORDED_TRANSITIONS as string[]).includes(value);
+}
+
 export function transitionLabel(name: string): string {
   return (TRANSITION_NAMES as string[]).includes(name) ? ruleOf(name as TransitionName).label : name;
 }

@@ -331,6 +331,19 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("Clear filters", () => frame.getByRole("button", { name: "Clear filters" }).click(), { path: "/app/shipments", search: { stage: false } });
       await frame.getByRole("link", { name: "#1003" }).waitFor();
     });
+    await walk.step("shipments: by the last event of each one's history, an unknown one named", async () => {
+      expect(await walk.admin.openDeepLink("/app/shipments?event=nothing", { path: "/app/shipments", search: { event: "nothing" } })).toBe(200);
+      await frame.locator(".Polaris-Banner").getByText("Choose one of the events a shipment's history records.").waitFor();
+      await frame.getByRole("link", { name: "#1003" }).waitFor();
+      const lastEvent = frame.getByLabel("Last event");
+      expect(await lastEvent.inputValue()).toBe("");
+      await walk.admin.navigateInBrowser("Last event", () => lastEvent.selectOption({ label: "Tracking stopped" }), { path: "/app/shipments", search: { event: "tracking_stopped" } });
+      await frame.getByText("No shipments match these filters").waitFor();
+      expect(await frame.getByText("Choose one of the events a shipment's history records.").count()).toBe(0);
+      expect(await lastEvent.inputValue()).toBe("tracking_stopped");
+      await walk.admin.navigateInBrowser("Last event", () => lastEvent.selectOption({ label: "Any" }), { path: "/app/shipments", search: { event: false } });
+      await frame.getByRole("link", { name: "#1003" }).waitFor();
+    });
     await walk.step("shipments: search by order number", async () => {
       // The list follows what is typed.
       await walk.admin.navigateInBrowser("The search field", () => frame.getByLabel("Order number, awb or phone").fill("1003"), { path: "/app/shipments", search: { q: "1003" } });

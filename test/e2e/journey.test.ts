@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { LOCAL_DEFAULTS } from "~/config.server";
@@ -50,6 +51,50 @@ function finalTable(output: string): { mark: string; order: string; line: string
 /** A table's row (IndexTable or DataTable) holding this order's name. */
 function rowOf(name: string): Locator {
   return frame().locator("table tbody tr").filter({ has: frame().getByText(name, { exact: true }) });
+}
+
+/** One line of a shipment's history as the ship page shows it. */
+interface HistoryLine {
+  what: string;
+  by: string;
+  reason: string | null;
+}
+
+/** The ship page's History card, oldest first. */
+async function shownHistory(): Promise<HistoryLine[]> {
+  // Polaris' Card has no class of its own: the list is the one after the card's heading.
+  const list = frame().getByRole("heading", { level: 2, name: "History", exact: true }).locator("xpath=following::ol[1]");
+  await list.waitFor();
+  return list.locator(":scope > li").evaluateAll((items) =>
+    items.map((item) => {
+      const [what, when] = Array.from(item.querySelectorAll("span"), (span) => span.textContent?.trim() ?? "");
+      return { what: what ?? "", by: (when ?? "").split(" · ").slice(1).join(" · "), reason: item.querySelector("p")?.textContent?.trim() ?? null };
+    }),
+  );
+}
+
+const BOOKING = ["Booking started", "Courier chosen", "Booked with the courier", "Fulfilled in Shopify with the tracking"];
+
+/**
+ * A booked shipment's history: the booking's four steps by whoever booked it, the courier's awb in words, then the
+ * courier's updates (each by the courier) through `stages` in order, with `between` (and nothing else) among them.
+ */
+function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [] }: { by: string | RegExp; stages: string[]; between?: string[] }): void {
+  expect(lines.slice(0, 4).map((line) => line.what)).toEqual(BOOKING);
+  for (const line of lines.slice(0, 4)) {
+    if (typeof by === "string") expect(line.by).toBe(by);
+    else expect(line.by).toMatch(by);
+  }
+  const courier = /^(.+), awb \w+$/.exec(lines[2]!.reason ?? "")?.[1];
+  expect(courier, `the courier named in "${lines[2]!.reason}"`).toBeTruthy();
+  const rest = lines.slice(4);
+  const updates = rest.filter((line) => line.what.startsWith("Courier update: "));
+  for (const update of updates) expect(update.by).toBe(courier);
+  // Each update names the stage it left and the one it reached: they follow on from each other.
+  const moves = updates.map((update) => /^Courier update: (?:(.+) → )?(.+)$/.exec(update.what)!).map(([, from, to]) => ({ from: from ?? null, to: to! }));
+  moves.forEach((move, index) => expect(move.from).toBe(index === 0 ? null : moves[index - 1]!.to));
+  expect(moves.map((move) => move.to).filter((stage) => stages.includes(stage))).toEqual(stages);
+  expect(rest.filter((line) => !line.what.startsWith("Courier update: ")).map((line) => line.what)).toEqual(between);
 }
 
 describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 }, () => {
@@ -248,5 +293,67 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     for (const awb of awbsAfterTheDay.values()) expect(printedAgain.filter((text) => text.includes(awb))).toHaveLength(2);
     // Shipped by hand since, the held order is delivered and still counted as held by the rules.
     expect(rows.find((row) => row.order === HELD)!.line).toMatch(/Rule 1 'Expensive orders' → hold for review .*Delivered$/);
+  });
+
+  it("each shipment's history on its ship page tells its day: booked by a rule, by hand, returned to origin, cancelled in Shopify", async () => {
+    const status = async (orderName: string) => {
+      const client = new pg.Client({ connectionString: walk.demo.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ status: string }>(`SELECT status FROM "Shipment" WHERE "orderName" = $1 AND direction = 'forward'`, [orderName]);
+        return rows[0]?.status ?? null;
+      } finally {
+        await client.end();
+      }
+    };
+    let cancelled = "";
+    await walk.step("Shopify: a shopper's order, booked by the rules, then cancelled in Shopify before its pickup", async () => {
+      await walk.reopenAdmin();
+      await walk.page.locator("nav").getByText("Orders", { exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+      await walk.page.getByRole("button", { name: "Create test order" }).click();
+      const created = walk.page.getByRole("status").filter({ hasText: /^Created order #\d+/ });
+      await created.waitFor();
+      cancelled = /#\d+/.exec((await created.textContent())!)![0];
+      await expect.poll(() => status(cancelled), { timeout: 60_000, interval: 500 }).toBe("fulfilled");
+      await created.getByRole("link", { name: cancelled }).click();
+      await walk.page.getByRole("heading", { level: 1, name: cancelled, exact: true }).waitFor();
+      await walk.page.getByRole("button", { name: "Cancel order" }).click();
+      await walk.page.getByText(/^Order cancelled; Shopify sent/).waitFor();
+      await expect.poll(() => status(cancelled), { timeout: 60_000, interval: 500 }).toBe("cancelled");
+    });
+
+    const histories = new Map<string, HistoryLine[]>();
+    for (const name of [AUTO_BOOKED, "#1002", HELD, cancelled]) {
+      await walk.step(`ship page: ${name}'s history`, async () => {
+        await walk.reopenAdmin();
+        await walk.admin.openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
+        await walk.admin.navigateInBrowser("The shipment's row", () => frame().getByRole("cell", { name, exact: true }).click(), { path: SHIP_PAGE });
+        // A booked order's page is titled by the order.
+        await walk.admin.expectTitle(`Order ${name}`);
+        histories.set(name, await shownHistory());
+      });
+    }
+    const RULE = /^Rule \d '.+'$/;
+    // Booked by the example rules at the start of the day, then delivered.
+    const ruleBooked = histories.get(AUTO_BOOKED)!;
+    expectBookedHistory(ruleBooked, { by: "Rule 3 'Everything else'", stages: ["In Transit", "Out for Delivery", "Delivered"] });
+    // Returned to origin: the courier's RTO raised it for the merchant.
+    expectBookedHistory(histories.get("#1002")!, { by: RULE, stages: ["In Transit", "Reached at Destination", "RTO"], between: ["Needs attention: Delivery problem"] });
+    // Held by the rules, booked by the merchant on the ship page, then delivered.
+    expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", stages: ["Delivered"] });
+    // Cancelled in Shopify: the webhook cancelled it with the courier, and says why.
+    const cancelledLines = histories.get(cancelled)!;
+    expectBookedHistory(cancelledLines.filter((line) => line.what !== "Cancelled with the courier"), { by: RULE, stages: [] });
+    expect(cancelledLines.find((line) => line.what === "Cancelled with the courier")).toEqual({ what: "Cancelled with the courier", by: "Shopify (orders/cancelled)", reason: "The order was cancelled in Shopify." });
+
+    // The history names no shopper: no name, street or phone of any order's address.
+    const shown = JSON.stringify([...histories.values()]);
+    for (const order of seedShop().orders) {
+      const address = order.shippingAddress;
+      if (!address) continue;
+      for (const personal of [address.name, address.address1, address.phone?.replace(/^\+91[\s-]?/, "")]) if (personal) expect(shown).not.toContain(personal);
+    }
+    for (const personal of [PLACED_ORDERS[0].input.shippingAddress.firstName, PLACED_ORDERS[0].input.shippingAddress.address1, "98310"]) expect(shown).not.toContain(personal);
   });
 });

@@ -4,6 +4,7 @@ import { action as ordersAction, loader as ordersLoader } from "~/routes/app.ord
 import { loader as homeLoader } from "~/routes/app._index";
 import { action as exportAction } from "~/routes/app.shipments.export";
 import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
+import { resumeTracking, stopTracking } from "~/shipments/shipment-changes.server";
 import { resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
 
@@ -84,6 +85,46 @@ describe("Home, Shipments and the export count and list by the merchant's stages
     const { counts, setup } = await home();
     expect(counts.shipments.find((count) => count.key === "awaiting_pickup")!.count).toBe(3);
     expect(setup.find((step) => step.key === "first")).toMatchObject({ done: true });
+  });
+
+  it("filters by each shipment's latest history event, in the list and the export, and names an unknown one", async () => {
+    const names = async (query: string) => (await shipments(query)).shipments.map((shipment) => shipment.orderName).sort();
+    // Booked by hand above, each one's history ends with Shopify's fulfillment.
+    expect(await names("?event=fulfilled")).toEqual(["#1001", "#1002", "#1003"]);
+    expect(await names("?event=tracking_stopped")).toEqual([]);
+
+    const tracking = { actor: { kind: "job", name: "tracking-sync" }, at: new Date() } as const;
+    const shipmentOf = (orderName: string) => prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, orderName } });
+    expect(await stopTracking(await shipmentOf("#1002"), "Tracking stopped: the courier does not know this awb", tracking)).not.toBeNull();
+    expect(await stopTracking(await shipmentOf("#1003"), "Tracking stopped: the courier does not know this awb", tracking)).not.toBeNull();
+    // Stopped, then started again: its latest event is the resumption, whatever came before.
+    expect(await resumeTracking(await shipmentOf("#1003"), { actor: { kind: "merchant", name: "Ship order page" }, at: new Date(Date.now() + 1_000) })).not.toBeNull();
+
+    expect(await names("?event=tracking_stopped")).toEqual(["#1002"]);
+    expect(await names("?event=tracking_resumed")).toEqual(["#1003"]);
+    expect(await names("?event=fulfilled")).toEqual(["#1001"]);
+    // With the other filters, and marked as a filtered list.
+    expect(await names("?event=tracking_stopped&q=1003")).toEqual([]);
+    expect(await shipments("?event=tracking_stopped&stage=awaiting_pickup")).toMatchObject({ filtered: true, problems: [] });
+    expect(await names("?event=tracking_stopped&stage=awaiting_pickup")).toEqual(["#1002"]);
+
+    // A transition the history never keeps, or no transition at all, is named as a problem and not applied.
+    for (const unknown of ["tracking_checked", "nothing"]) {
+      const answer = await shipments(`?event=${unknown}`);
+      expect(answer.problems).toEqual(["Choose one of the events a shipment's history records."]);
+      expect(answer.shipments).toHaveLength(3);
+    }
+
+    const csv = async (fields: Record<string, string>) => (await (await exportCsv(fields)).text()).trim().split("\r\n").slice(1).map((line) => line.split(",")[0]);
+    expect(await csv({ event: "tracking_stopped" })).toEqual(["#1002"]);
+    expect(await csv({ event: "tracking_resumed" })).toEqual(["#1003"]);
+    const refused = await exportCsv({ event: "nothing" });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toBe("Choose one of the events a shipment's history records.");
+
+    // Started again, the list has nothing stopped.
+    expect(await resumeTracking(await shipmentOf("#1002"), { actor: { kind: "merchant", name: "Ship order page" }, at: new Date(Date.now() + 2_000) })).not.toBeNull();
+    expect(await names("?event=tracking_stopped")).toEqual([]);
   });
 
   it("exports the filtered list as CSV", async () => {
