@@ -96,8 +96,11 @@ function searchWhere(search: string): Prisma.ShipmentWhereInput {
   return { OR: either };
 }
 
+// The ids go back to the list's query as one IN list, which a statement's parameters bound: the newest this many.
+const LAST_EVENT_FILTER_LIMIT = 10_000;
+
 /**
- * The shop's shipments whose most recent history event is this transition: each shipment's last event (the history's
+ * The shop's shipments (the newest 10,000) whose most recent history event is this transition: each shipment's last event (the history's
  * own order, time then id) read off the events' (shop, shipmentId, at) index, one short index scan a shipment.
  */
 async function shipmentIdsWithLastEvent(shop: string, transition: TransitionName): Promise<number[]> {
@@ -106,7 +109,8 @@ async function shipmentIdsWithLastEvent(shop: string, transition: TransitionName
     CROSS JOIN LATERAL (
       SELECT e.transition FROM "ShipmentEvent" e WHERE e.shop = s.shop AND e."shipmentId" = s.id ORDER BY e.at DESC, e.id DESC LIMIT 1
     ) latest
-    WHERE s.shop = ${shop} AND latest.transition = ${transition}`;
+    WHERE s.shop = ${shop} AND latest.transition = ${transition}
+    ORDER BY s.id DESC LIMIT ${LAST_EVENT_FILTER_LIMIT}`;
   return rows.map((row) => row.id);
 }
 
