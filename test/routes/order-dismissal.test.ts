@@ -20,7 +20,7 @@ beforeAll(async () => {
   await resetJobs();
   courier = await startAppCourierService();
   app = await serveRoutes({});
-  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 }, webhookRetryDelaysMs: [50, 200] });
   await store.install();
   await runJobs(["orders-reconcile", "order-check"]);
 });
