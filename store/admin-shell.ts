@@ -9,7 +9,7 @@ const SHIM_PATH = "/__shell/app-bridge.js";
 /**
  * Stands in for App Bridge's CDN script, which cannot load offline: session tokens from the
  * simulator, the Authorization header on the app's own fetches (as App Bridge adds it), the
- * bounce page's reload, and toasts.
+ * bounce page's reload, toasts (with an action), and the contextual save bar.
  */
 function shimScript(shop: string): string {
   return `(() => {
@@ -33,18 +33,86 @@ function shimScript(shop: string): string {
       location.replace(target.pathname + target.search);
     });
   }
+  // The contextual save bar: App Bridge draws it in the admin's top bar, outside the app's frame, with the Save and
+  // Discard buttons standing for the <button>s inside <ui-save-bar>. The admin (shellPage) asks before leaving while
+  // one shows.
+  const admin = window.parent !== window ? window.parent.document : document;
+  const saveBars = new Map();
+  const drawSaveBar = () => {
+    admin.getElementById("save-bar")?.remove();
+    const showing = [...saveBars.values()].find((bar) => bar.showing);
+    if (!showing) return;
+    const bar = admin.createElement("div");
+    bar.id = "save-bar";
+    bar.setAttribute("role", "region");
+    bar.setAttribute("aria-label", "Unsaved changes");
+    bar.style.cssText = "position:fixed;top:0;left:0;right:0;height:48px;background:#1a1a1a;color:#fff;display:flex;align-items:center;gap:8px;padding:0 16px;z-index:9999;font:600 14px system-ui";
+    const label = admin.createElement("span");
+    label.textContent = "Unsaved changes";
+    label.style.marginRight = "auto";
+    bar.appendChild(label);
+    const buttons = [...showing.querySelectorAll("button")];
+    const discard = buttons.find((button) => button.getAttribute("variant") !== "primary");
+    const save = buttons.find((button) => button.getAttribute("variant") === "primary");
+    for (const [source, text] of [[discard, "Discard"], [save, "Save"]]) {
+      if (!source) continue;
+      const button = admin.createElement("button");
+      button.type = "button";
+      button.textContent = source.textContent.trim() || text;
+      button.disabled = source.disabled || source.hasAttribute("loading");
+      if (source === save) button.className = "primary";
+      button.addEventListener("click", () => source.click());
+      bar.appendChild(button);
+    }
+    admin.body.appendChild(bar);
+  };
+  customElements.define("ui-save-bar", class extends HTMLElement {
+    connectedCallback() {
+      this.style.display = "none";
+      if (this.id) saveBars.set(this.id, this);
+      this.observer = new MutationObserver(drawSaveBar);
+      this.observer.observe(this, { subtree: true, childList: true, attributes: true, characterData: true });
+    }
+    disconnectedCallback() {
+      this.observer?.disconnect();
+      if (saveBars.get(this.id) === this) saveBars.delete(this.id);
+      drawSaveBar();
+    }
+    get showing() { return this._showing === true; }
+    async show() { if (!this.showing) { this._showing = true; drawSaveBar(); this.dispatchEvent(new Event("show")); } }
+    async hide() { if (this.showing) { this._showing = false; drawSaveBar(); this.dispatchEvent(new Event("hide")); } }
+    async toggle() { return this.showing ? this.hide() : this.show(); }
+  });
+  window.addEventListener("pagehide", () => admin.getElementById("save-bar")?.remove());
   window.shopify = {
     config: { shop, apiKey: document.querySelector("script[data-api-key]")?.dataset.apiKey },
     idToken: token,
     toast: {
-      show(message) {
+      show(message, options = {}) {
         const note = document.createElement("div");
-        note.textContent = message;
         note.setAttribute("role", "status");
-        note.style.cssText = "position:fixed;bottom:24px;left:50%;transform:translateX(-50%);background:#303030;color:#fff;padding:10px 16px;border-radius:10px;font:14px system-ui;z-index:9999";
+        note.style.cssText = "position:fixed;bottom:24px;left:50%;transform:translateX(-50%);display:flex;gap:12px;align-items:center;background:" + (options.isError ? "#8e0b21" : "#303030") + ";color:#fff;padding:10px 16px;border-radius:10px;font:14px system-ui;z-index:9999";
+        const text = document.createElement("span");
+        text.textContent = message;
+        note.appendChild(text);
+        if (options.action) {
+          const action = document.createElement("button");
+          action.type = "button";
+          action.textContent = options.action;
+          action.style.cssText = "font:600 14px system-ui;color:#fff;background:none;border:1px solid #fff;border-radius:8px;padding:2px 10px;cursor:pointer";
+          action.addEventListener("click", () => { note.remove(); options.onAction?.(); });
+          note.appendChild(action);
+        }
         document.body.appendChild(note);
-        setTimeout(() => note.remove(), 4000);
+        setTimeout(() => note.remove(), options.duration ?? 5000);
+        return String(Math.random());
       },
+    },
+    saveBar: {
+      show: async (id) => saveBars.get(id)?.show(),
+      hide: async (id) => saveBars.get(id)?.hide(),
+      toggle: async (id) => saveBars.get(id)?.toggle(),
+      leaveConfirmation: () => window.parent.dakiyaLeaveConfirmation ? window.parent.dakiyaLeaveConfirmation() : Promise.resolve(),
     },
     loading() {},
   };
@@ -54,14 +122,32 @@ function shimScript(shop: string): string {
 /** The admin with the app framed in it; the navigation's app links load their page into the frame, as the admin's do. */
 function shellPage(shop: string, shopName: string, frameSrc: string, localeQuery: string): string {
   const main = `<iframe id="app" title="Dakiya" src="${escapeHtml(frameSrc)}"></iframe>`;
+  const leaveDialog = `<dialog id="leave-page" aria-labelledby="leave-page-title">
+    <div class="dialog-head" id="leave-page-title">Leave page with unsaved changes?</div>
+    <div class="dialog-body">Leaving this page will delete all unsaved changes.</div>
+    <form method="dialog" class="dialog-foot"><button value="stay">Stay</button><button value="leave" class="critical">Leave page</button></form>
+  </dialog>`;
   const script = `<script>
+    // As the admin does while an app shows its save bar: leaving asks first, and Stay keeps the edits.
+    window.dakiyaLeaveConfirmation = () => new Promise((resolve, reject) => {
+      if (!document.getElementById("save-bar")) return resolve();
+      const dialog = document.getElementById("leave-page");
+      dialog.returnValue = "";
+      dialog.addEventListener("close", () => {
+        if (dialog.returnValue !== "leave") return reject(new Error("The merchant stayed"));
+        document.getElementById("save-bar")?.remove();
+        resolve();
+      }, { once: true });
+      dialog.showModal();
+    });
     for (const link of document.querySelectorAll("nav a[data-path]")) link.addEventListener("click", async (event) => {
       event.preventDefault();
+      try { await window.dakiyaLeaveConfirmation(); } catch { return; }
       const token = await fetch("/__shell/session-token?shop=${encodeURIComponent(shop)}").then((r) => r.text());
       document.getElementById("app").src = link.dataset.path + "?embedded=1&shop=${encodeURIComponent(shop)}&host=${encodeURIComponent(hostOf(shop))}${localeQuery}&id_token=" + token;
     });
   </script>`;
-  return shellLayout({ shop, shopName, title: "Dakiya", current: "app", main, scripts: script, framed: true });
+  return shellLayout({ shop, shopName, title: "Dakiya", current: "app", main: main + leaveDialog, scripts: script, framed: true });
 }
 
 export interface AdminShellOptions {

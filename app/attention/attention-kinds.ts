@@ -61,6 +61,9 @@ export const ATTENTION_LABELS: Record<AttentionKind, string> = {
   return_held: "Return pickup held",
 };
 
+/** An order not booked that the merchant may set aside as never shipping through Dakiya (abroad, too old, shipped another way). */
+export const ORDER_DISMISSABLE_KINDS: readonly AttentionKind[] = ["order_problems", "held_by_rules", "auto_booking_failed"];
+
 /** A flag on a shipment the merchant dismisses once dealt with (the others go away when their cause does). */
 export const DISMISSABLE_KINDS: readonly AttentionKind[] = ["cancelled_after_pickup", "cancel_refused", "address_changed", "tracking_exception", "tracking_stalled"];
 

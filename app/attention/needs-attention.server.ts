@@ -65,6 +65,7 @@ export async function listNeedsAttention(shop: string, now = new Date(), timeZon
       where: {
         shop,
         placedAt: { gte: since },
+        dismissedAt: null,
         OR: [
           { readiness: READINESS.PROBLEMS },
           { readiness: READINESS.READY, decision: { in: [DECISION.HELD, DECISION.FAILED] } },

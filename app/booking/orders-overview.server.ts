@@ -15,6 +15,8 @@ export interface OrderRow {
   name: string;
   createdAt: string;
   destination: string;
+  /** The shipping address's name, as Shopify gives it; empty when the order has none. */
+  shopperName: string;
   paymentMode: string | null;
   weightKg: number | null;
   total: number | null;
@@ -34,7 +36,7 @@ const LISTED_FOR_MS = 30 * 86_400_000;
 
 /** The orders of a shop still to ship, as Dakiya last checked them. */
 function toShipWhere(shop: string, now: Date): Prisma.OrderRecordWhereInput {
-  return { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] }, placedAt: { gte: new Date(now.getTime() - LISTED_FOR_MS) } };
+  return { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] }, placedAt: { gte: new Date(now.getTime() - LISTED_FOR_MS) }, dismissedAt: null };
 }
 
 /** The orders in one stage (app/orders/order-stage.ts), read off the same table that names it. */
@@ -97,6 +99,7 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
         name: record.orderName,
         createdAt: (record.placedAt ?? record.createdAt).toISOString(),
         destination: record.destination || "No address",
+        shopperName: record.shopperName,
         paymentMode: problems.some((problem) => problem.code === "PAYMENT_MODE_UNKNOWN") ? null : record.paymentMode,
         weightKg: record.weightGrams === null ? null : record.weightGrams / 1000,
         total: record.totalPaise === null ? null : fromPaise(record.totalPaise),

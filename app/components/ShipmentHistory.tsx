@@ -9,7 +9,7 @@ export interface HistoryEntry {
 }
 
 /** What happened to a shipment and who did it, oldest first: the answer to "why is it like this?". */
-export function ShipmentHistory({ entries }: { entries: HistoryEntry[] }) {
+export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]; timeZone: string }) {
   return (
     <Card>
       <BlockStack gap="300">
@@ -24,7 +24,7 @@ export function ShipmentHistory({ entries }: { entries: HistoryEntry[] }) {
                   {entry.what}
                 </Text>
                 <Text as="span" tone="subdued">
-                  {formatDate(entry.at)} · {entry.by}
+                  {formatDate(entry.at, timeZone)} · {entry.by}
                 </Text>
               </InlineStack>
               {entry.reason ? (

@@ -26,7 +26,7 @@ export interface CourierProgress {
 const ON_ITS_WAY: readonly number[] = [2, 3, 5, 6, 7];
 
 /** The courier's progress on a shipment, newest first, as the shopper is told it; with "Sync now". */
-export function TrackingTimeline({ progress, entries, syncing }: { progress: CourierProgress; entries: TimelineEntry[]; syncing: boolean }) {
+export function TrackingTimeline({ progress, entries, syncing, timeZone }: { progress: CourierProgress; entries: TimelineEntry[]; syncing: boolean; timeZone: string }) {
   const code = progress.courierStatusCode;
   const exception = code !== null && isServiceStatusCode(code) ? STAGES[code].exception : null;
   return (
@@ -49,14 +49,14 @@ export function TrackingTimeline({ progress, entries, syncing }: { progress: Cou
         {exception ? <Text as="p" tone="critical">{exception}</Text> : null}
         <Text as="p" tone="subdued">
           {progress.deliveredAt
-            ? `Delivered ${formatDate(progress.deliveredAt)}`
+            ? `Delivered ${formatDate(progress.deliveredAt, timeZone)}`
             : progress.estimatedDeliveryAt && (code === null || ON_ITS_WAY.includes(code))
-              ? `Estimated delivery ${formatDate(progress.estimatedDeliveryAt)}`
+              ? `Estimated delivery ${formatDate(progress.estimatedDeliveryAt, timeZone)}`
               : code === null || ON_ITS_WAY.includes(code)
                 ? "No delivery estimate yet"
                 : "No delivery estimate: the parcel is held up or going back"}
-          {progress.syncedAt ? ` · read from the courier ${formatDate(progress.syncedAt)}` : ""}
-          {progress.nextSyncAt ? ` · next read ${formatDate(progress.nextSyncAt)}` : progress.syncedAt ? " · no longer read (final stage)" : ""}
+          {progress.syncedAt ? ` · read from the courier ${formatDate(progress.syncedAt, timeZone)}` : ""}
+          {progress.nextSyncAt ? ` · next read ${formatDate(progress.nextSyncAt, timeZone)}` : progress.syncedAt ? " · no longer read (final stage)" : ""}
         </Text>
         {entries.length === 0 ? (
           <Text as="p" tone="subdued">
@@ -68,7 +68,7 @@ export function TrackingTimeline({ progress, entries, syncing }: { progress: Cou
               <InlineStack key={`${entry.happenedAt}-${entry.code}-${entry.activity}`} gap="300" wrap={false} blockAlign="start">
                 <div style={{ minWidth: "9rem" }}>
                   <Text as="span" tone="subdued">
-                    {formatDate(entry.happenedAt)}
+                    {formatDate(entry.happenedAt, timeZone)}
                   </Text>
                 </div>
                 <BlockStack gap="050">

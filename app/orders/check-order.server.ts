@@ -35,6 +35,7 @@ function factsFrom(mapped: MappedShipment | null) {
   return {
     ...storedFactsOf(fields),
     destination: mapped.destination,
+    shopperName: fields.name,
     pincode: fields.pincode,
     addressDigest: addressDigestOf(fields),
   };
@@ -152,6 +153,7 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
     // What was booked: an order booked from the order page before its first check gets its facts here.
     ...(booked ? bookedFacts(booked) : {}),
     destination: destinationOf(order),
+    shopperName: contact.name,
     pincode: contact.pincode,
     addressDigest,
     readiness: shipment.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT,

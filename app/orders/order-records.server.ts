@@ -7,7 +7,7 @@ import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping
 import { READINESS, type QuoteSummary } from "./readiness";
 
 /** One order's stored readiness: what an order check found, written in one upsert. */
-export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {
+export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "shopperName" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {
   problems?: MappingProblem[];
   quote?: QuoteSummary | null;
 };
@@ -91,4 +91,24 @@ export const quoteOf = (record: Pick<OrderRecord, "quote">): QuoteSummary | null
 /** The most recent orders of a shop that a rule could apply to, for the rules' preview. */
 export async function listRecentOrderRecords(shop: string, take = 50): Promise<OrderRecord[]> {
   return prisma.orderRecord.findMany({ where: { shop, readiness: { in: [READINESS.READY, READINESS.PROBLEMS, READINESS.SHIPMENT] } }, orderBy: { placedAt: "desc" }, take });
+}
+
+/**
+ * Sets an unbooked order aside: one that will never ship through Dakiya leaves Orders to ship and Needs attention.
+ * Returns null when there is no such order still to ship, or it is already set aside.
+ */
+export async function dismissOrder(shop: string, orderGid: string, at: Date): Promise<{ orderName: string } | null> {
+  const { count } = await prisma.orderRecord.updateMany({
+    where: { shop, orderGid, dismissedAt: null, readiness: { in: [READINESS.READY, READINESS.PROBLEMS] } },
+    data: { dismissedAt: at },
+  });
+  if (count !== 1) return null;
+  const record = await prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } }, select: { orderName: true } });
+  return { orderName: record.orderName || "The order" };
+}
+
+/** Takes a dismissal back (the toast's Undo): the order is listed again as it was. */
+export async function restoreDismissedOrder(shop: string, orderGid: string): Promise<boolean> {
+  const { count } = await prisma.orderRecord.updateMany({ where: { shop, orderGid, dismissedAt: { not: null } }, data: { dismissedAt: null } });
+  return count === 1;
 }

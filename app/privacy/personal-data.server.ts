@@ -78,13 +78,13 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
     const ids = shipments.map((shipment) => shipment.id);
     // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
     if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
-    // The order's stored readiness: its address digest and tags (which may carry a name or a phone) go, and the
+    // The order's stored readiness: its address digest, the shopper's name and tags (which may carry a name or a phone) go, and the
     // problems and the rules' reason keep what kind they were but not their words, which may quote the phone or PIN.
     for (const record of await tx.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
       const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
       await tx.orderRecord.update({
         where: { id: record.id },
-        data: { addressDigest: null, tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED },
+        data: { addressDigest: null, shopperName: "", tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED },
       });
     }
     // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { ATTENTION_LABELS, attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS } from "~/attention/attention-kinds";
+import { ATTENTION_LABELS, attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS, ORDER_DISMISSABLE_KINDS } from "~/attention/attention-kinds";
+import { dismissOrder, restoreDismissedOrder } from "~/orders/order-records.server";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -38,6 +39,17 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       );
     const cleared = await clearShipmentAttention(session.shop, shipmentId);
     return json(cleared ? { ok: true, message: "Dismissed." } : { ok: false, message: "That item was already dealt with." }, { status: cleared ? 200 : 404 });
+  }
+  if (form.get("intent") === "dismiss-order" || form.get("intent") === "restore-order") {
+    const orderGid = String(form.get("orderGid") ?? "").slice(0, 100);
+    if (!/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(orderGid)) return json({ ok: false, message: "Say which order (orderGid, a Shopify order id)." }, { status: 400 });
+    if (form.get("intent") === "restore-order") {
+      const restored = await restoreDismissedOrder(session.shop, orderGid);
+      return json(restored ? { ok: true, message: "Restored: the order is listed again." } : { ok: false, message: "That order is not dismissed." }, { status: restored ? 200 : 404 });
+    }
+    const dismissed = await dismissOrder(session.shop, orderGid, new Date());
+    if (!dismissed) return json({ ok: false, message: "That order is already dismissed, booked or no longer to ship." }, { status: 404 });
+    return json({ ok: true, message: `${dismissed.orderName} dismissed: it is no longer listed to ship.`, undoOrderGid: orderGid });
   }
   if (form.get("intent") === "inspected") {
     const returnGid = String(form.get("returnGid") ?? "").slice(0, 100);
@@ -76,12 +88,19 @@ export default function NeedsAttentionPage() {
   const { items, failedJobs, dataRequests, timeZone, shopDomain } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const shopify = useAppBridge();
+  const submit = useSubmit();
+  const undoOrderGid = result && "undoOrderGid" in result && typeof result.undoOrderGid === "string" ? result.undoOrderGid : null;
+  const undo = undoOrderGid ? () => submit({ intent: "restore-order", orderGid: undoOrderGid }, { method: "post" }) : null;
   useEffect(() => {
-    if (result?.ok) shopify.toast.show(result.message);
-  }, [result, shopify]);
+    if (!result?.ok) return;
+    // A dismissed order can be taken back from the toast, or from the banner once the toast is gone.
+    if (undoOrderGid) shopify.toast.show(result.message, { action: "Undo", onAction: () => submit({ intent: "restore-order", orderGid: undoOrderGid }, { method: "post" }) });
+    else shopify.toast.show(result.message);
+  }, [result, shopify, undoOrderGid, submit]);
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting" ? navigation.formData?.get("jobId") : null;
   const dismissing = navigation.state === "submitting" ? navigation.formData?.get("shipmentId") : null;
+  const dismissingOrder = navigation.state === "submitting" && navigation.formData?.get("intent") === "dismiss-order" ? navigation.formData.get("orderGid") : null;
   const answering = navigation.state === "submitting" ? navigation.formData?.get("dataRequestId") : null;
   const empty = items.length === 0 && failedJobs.length === 0 && dataRequests.length === 0;
   return (
@@ -89,7 +108,11 @@ export default function NeedsAttentionPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result ? <Banner tone={result.ok ? "success" : "warning"}>{result.message}</Banner> : null}
+            {result ? (
+              <Banner tone={result.ok ? "success" : "warning"} action={undo ? { content: "Undo", onAction: undo } : undefined}>
+                {result.message}
+              </Banner>
+            ) : null}
             {empty ? (
               <Card>
                 <EmptyState heading="Nothing needs you" image="" action={{ content: "Orders to ship", url: "/app/orders" }}>
@@ -134,6 +157,15 @@ export default function NeedsAttentionPage() {
                                 loading={dismissing === String(item.shipmentId)}
                                 accessibilityLabel={`Dismiss ${ATTENTION_LABELS[item.kind]} for ${item.orderName}`}
                               >
+                                Dismiss
+                              </Button>
+                            </Form>
+                          ) : null}
+                          {ORDER_DISMISSABLE_KINDS.includes(item.kind) && !item.returnGid ? (
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="dismiss-order" />
+                              <input type="hidden" name="orderGid" value={item.orderGid} />
+                              <Button submit size="slim" loading={dismissingOrder === item.orderGid} accessibilityLabel={`Dismiss ${item.orderName}: it will not ship with Dakiya`}>
                                 Dismiss
                               </Button>
                             </Form>

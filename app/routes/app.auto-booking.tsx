@@ -22,6 +22,7 @@ import { useEffect, useState } from "react";
 import { EXAMPLE_RULES, MAX_RULES, RULE_ACTION_LABELS } from "~/automation/rules";
 import { draftOf, EMPTY_DRAFT, fieldKey, RULE_ACTIONS, ZONES, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
 import { rulesPage, submitRulesForm } from "~/automation/rules-settings.server";
+import { FormSaveBar } from "~/components/FormSaveBar";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -201,6 +202,12 @@ export default function AutoBooking() {
   const preview = JSON.stringify(previewed.drafts) === JSON.stringify(drafts) ? previewed.preview : null;
   const courierOptions = Object.entries(loaded.courierNames).map(([id, name]) => ({ label: name, value: id }));
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  // Unsaved: the rules or the switch differ from what is stored (the loader's, fresh after every save).
+  const changed = autoBooking !== loaded.autoBooking || JSON.stringify(drafts) !== JSON.stringify(loaded.drafts);
+  const discard = () => {
+    setDrafts(loaded.drafts);
+    setAutoBooking(loaded.autoBooking);
+  };
 
   const send = (intent: "save" | "preview") =>
     submit({ intent, rules: JSON.stringify(drafts), ...(autoBooking ? { autoBooking: "on" } : {}) }, { method: "post" });
@@ -219,6 +226,7 @@ export default function AutoBooking() {
       primaryAction={{ content: "Save", onAction: () => send("save"), loading: busy === "save" }}
       secondaryActions={[{ content: "Preview on recent orders", onAction: () => send("preview"), loading: busy === "preview" }]}
     >
+      <FormSaveBar id="auto-booking-save-bar" changed={changed} saving={busy === "save"} onSave={() => send("save")} onDiscard={discard} />
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">

@@ -28,6 +28,7 @@ import { getShipmentForOrder } from "~/booking/shipments.server";
 import { shipmentForScreen } from "~/booking/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
 import { ShipmentHistory } from "~/components/ShipmentHistory";
+import { getShopOverview } from "~/shopify/shop.server";
 import { listShipmentHistory } from "~/shipments/history.server";
 import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
@@ -55,7 +56,9 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
-  const [stored, record] = await Promise.all([getShipmentForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid)]);
+  const [stored, record, shop] = await Promise.all([getShipmentForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid), whenShopifyAnswers(() => getShopOverview(admin))]);
+  // Times read in the shop's own zone, as Shopify's admin shows them.
+  const timeZone = shop.ianaTimezone;
   const booked = stored ? shipmentForScreen(stored) : null;
   const [tracking, history] = await Promise.all([stored?.awb ? listTrackingEvents(session.shop, stored.id) : Promise.resolve([]), stored ? listShipmentHistory(session.shop, stored.id) : Promise.resolve([])]);
   // What the rules decided about this order, and why.
@@ -63,10 +66,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   const labelUrl = stored ? labelLink(stored) : null;
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl });
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl });
+  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -101,7 +104,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl, timeZone } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -187,9 +190,9 @@ export default function ShipOrder() {
               </Card>
             ) : null}
             {booked?.awb && booked.status !== "failed" ? (
-              <TrackingTimeline progress={booked} entries={tracking} syncing={navigation.state === "submitting" && navigation.formData?.get("intent") === "sync"} />
+              <TrackingTimeline progress={booked} entries={tracking} timeZone={timeZone} syncing={navigation.state === "submitting" && navigation.formData?.get("intent") === "sync"} />
             ) : null}
-            {history.length > 0 ? <ShipmentHistory entries={history} /> : null}
+            {history.length > 0 ? <ShipmentHistory entries={history} timeZone={timeZone} /> : null}
             {outcome.kind === "unavailable" ? (
               <Banner tone="critical" title="No rates">
                 {outcome.message}

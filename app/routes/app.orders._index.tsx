@@ -193,7 +193,7 @@ export default function OrdersToShip() {
                     },
                     { content: "Book with recommended courier", onAction: bulkBook },
                   ]}
-                  headings={[{ title: "Order" }, { title: "Date" }, { title: "Destination" }, { title: "Payment" }, { title: "Weight" }, { title: "Total", alignment: "end" }, { title: "Status" }]}
+                  headings={[{ title: "Order" }, { title: "Date" }, { title: "Shopper" }, { title: "Destination" }, { title: "Payment" }, { title: "Weight" }, { title: "Total", alignment: "end" }, { title: "Status" }]}
                 >
                   {rows.map((row, index) => (
                     <IndexTable.Row id={row.legacyId} key={row.id} position={index} selected={selectedResources.includes(row.legacyId)}>
@@ -206,6 +206,7 @@ export default function OrdersToShip() {
                         </Link>
                       </IndexTable.Cell>
                       <IndexTable.Cell>{formatDate(row.createdAt)}</IndexTable.Cell>
+                      <IndexTable.Cell>{row.shopperName || "—"}</IndexTable.Cell>
                       <IndexTable.Cell>{row.destination}</IndexTable.Cell>
                       <IndexTable.Cell>{row.paymentMode === "cod" ? "COD" : row.paymentMode === "prepaid" ? "Prepaid" : "Unknown"}</IndexTable.Cell>
                       <IndexTable.Cell>{row.weightKg === null ? "—" : formatKg(row.weightKg)}</IndexTable.Cell>

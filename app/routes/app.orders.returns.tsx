@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
+import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
@@ -69,6 +70,22 @@ export default function ReturnsView() {
   const [disposition, setDisposition] = useState<string>(settings.disposition);
   const [holdFrom, setHoldFrom] = useState<string>(settings.holdFromPaise === null ? "" : String(settings.holdFromPaise / 100));
   const [holdPincodes, setHoldPincodes] = useState<string>(settings.holdPincodes.join(", "));
+  const savedHoldFrom = settings.holdFromPaise === null ? "" : String(settings.holdFromPaise / 100);
+  const changed =
+    rule !== settings.rule ||
+    courierId !== (settings.courierId ? String(settings.courierId) : "") ||
+    notify !== settings.notifyCustomer ||
+    disposition !== settings.disposition ||
+    holdFrom !== savedHoldFrom ||
+    holdPincodes !== settings.holdPincodes.join(", ");
+  const discard = () => {
+    setRule(settings.rule);
+    setCourierId(settings.courierId ? String(settings.courierId) : "");
+    setNotify(settings.notifyCustomer);
+    setDisposition(settings.disposition);
+    setHoldFrom(savedHoldFrom);
+    setHoldPincodes(settings.holdPincodes.join(", "));
+  };
   const busy = (intent: string, returnGid?: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent && (!returnGid || navigation.formData?.get("returnGid") === returnGid);
   const courierOptions = Object.entries(courierNames).map(([id, name]) => ({ label: name, value: id }));
@@ -85,6 +102,7 @@ export default function ReturnsView() {
       backAction={{ content: "Orders to ship", url: "/app/orders" }}
       primaryAction={{ content: "Check for new returns", onAction: () => submit({ intent: "check" }, { method: "post" }), loading: busy("check") }}
     >
+      <FormSaveBar id="returns-save-bar" changed={changed} saving={busy("settings")} onSave={save} onDiscard={discard} />
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">

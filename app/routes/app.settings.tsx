@@ -18,7 +18,8 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useReducer, useRef, useState } from "react";
+import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
 import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
 import { isLabelLayout, LABEL_LAYOUT_NAMES, LABEL_LAYOUTS } from "~/documents/label-layout";
@@ -72,22 +73,36 @@ function Field({ name, label, value, error, type = "text", helpText, autoComplet
 }
 
 export default function Settings() {
-  const { settings, locations, warehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
-  const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
   const shopify = useAppBridge();
   useEffect(() => {
     if (result?.ok) shopify.toast.show("Settings saved");
   }, [result, shopify]);
+  // Discard starts the form afresh from what is saved.
+  const [generation, discard] = useReducer((count: number) => count + 1, 0);
+  return <SettingsForm key={generation} onDiscard={discard} />;
+}
+
+function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
+  const { settings, locations, warehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
+  const [layout, setLayout] = useState<string>(labelLayout);
+  const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const saving = useNavigation().state === "submitting";
+  const form = useRef<HTMLFormElement>(null);
+  const [savedVersion, setSavedVersion] = useState<unknown>(null);
+  useEffect(() => {
+    if (result?.ok) setSavedVersion(result);
+  }, [result]);
+  const { changed, onChange } = useFormChanged(form, savedVersion);
   const [mode, setMode] = useState<string[]>([settings.usesSandbox ? "sandbox" : "account"]);
   const [environment, setEnvironment] = useState(settings.environment);
   const [notify, setNotify] = useState(settings.notifyCustomer);
 
   return (
     <Page title="Settings">
-      <Form method="post">
+      <FormSaveBar id="settings-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
+      <Form method="post" ref={form} onChange={onChange}>
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useReducer, useRef, useState } from "react";
+import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { authenticate } from "~/shopify.server";
 import { parseEstimateQuery } from "~/storefront/delivery-estimate";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
@@ -89,10 +90,24 @@ function Weekdays({ closed, error }: { closed: number[]; error?: string }) {
 }
 
 export default function StorefrontSettings() {
+  // Discard starts the form afresh from what is saved.
+  const [generation, discard] = useReducer((count: number) => count + 1, 0);
+  return <StorefrontForm key={generation} onDiscard={discard} />;
+}
+
+function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
   const { settings, preview } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const saving = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
+  const form = useRef<HTMLFormElement>(null);
+  const [savedVersion, setSavedVersion] = useState<unknown>(null);
+  useEffect(() => {
+    if (result?.ok) setSavedVersion(result);
+  }, [result]);
+  const { changed, onChange } = useFormChanged(form, savedVersion);
   const [pincode, setPincode] = useState(preview?.ok ? preview.answer.pincode : (preview?.pincode ?? ""));
   const trackingBase = settings.proxyPathPrefix ? `https://${settings.trackingHost}${settings.proxyPathPrefix}/track/` : null;
 
@@ -103,7 +118,8 @@ export default function StorefrontSettings() {
           <BlockStack gap="400">
             {result?.ok ? <Banner tone="success" title="Storefront settings saved" /> : null}
             {result && !result.ok ? <Banner tone="critical" title="Storefront settings not saved">Fix the fields marked below; nothing was saved.</Banner> : null}
-            <Form method="post">
+            <FormSaveBar id="storefront-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
+            <Form method="post" ref={form} onChange={onChange}>
               <BlockStack gap="400">
                 <Card>
                   <BlockStack gap="300">

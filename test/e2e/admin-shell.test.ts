@@ -2,7 +2,7 @@ import pg from "pg";
 import type { Frame, Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { walkTheAdmin } from "./support/admin";
-import { expectHydrated, STEP_TIMEOUT } from "./support/browser";
+import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, STEP_TIMEOUT } from "./support/browser";
 
 /*
  * A merchant's walk through every page of the embedded app, in Chromium, inside the local Shopify admin: the demo's
@@ -358,18 +358,50 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     });
   });
 
-  it("Settings: a bad value refused on its field, an own account asks for its keys, the sandbox saves", async () => {
-    await walk.step("settings: a length of 1 cm", async () => {
+  it("Settings: an edit shows the save bar, leaving asks first, Discard restores, a bad value refused on its field, an own account asks for its keys, the sandbox saves", async () => {
+    const saveBar = walk.admin.page.locator("#save-bar");
+    const leaveDialog = walk.admin.page.getByRole("dialog", { name: "Leave page with unsaved changes?" });
+    await walk.step("settings: an edit shows the save bar", async () => {
       await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      expect(await saveBar.count()).toBe(0);
+      await frame.getByLabel("Tag for cash-on-delivery orders").fill("cash-please");
+      await saveBar.getByText("Unsaved changes").waitFor();
+    });
+    await walk.step("settings: another page of the navigation asks before leaving, and Stay keeps the edit", async () => {
+      const mark = await markWindow(frame);
+      await walk.admin.page.locator("nav").getByText("Home", { exact: true }).click();
+      await leaveDialog.waitFor();
+      await leaveDialog.getByText("Leaving this page will delete all unsaved changes.").waitFor();
+      await leaveDialog.getByRole("button", { name: "Stay" }).click();
+      await leaveDialog.waitFor({ state: "hidden" });
+      await expectSameWindow(frame, mark, "Stay");
+      expect(await frame.getByLabel("Tag for cash-on-delivery orders").inputValue()).toBe("cash-please");
+      await saveBar.waitFor();
+    });
+    await walk.step("settings: Discard restores what is saved", async () => {
+      await saveBar.getByRole("button", { name: "Discard" }).click();
+      await saveBar.waitFor({ state: "detached" });
+      expect(await frame.getByLabel("Tag for cash-on-delivery orders").inputValue()).not.toBe("cash-please");
+    });
+    await walk.step("settings: a length of 1 cm", async () => {
       const length = frame.getByLabel("Length (cm)").first();
       await length.fill("1");
-      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await saveBar.waitFor();
+      await walk.admin.navigateInBrowser("The save bar's Save", () => saveBar.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
       await frame.getByText("Length must be more than 1 cm").waitFor();
       expect(await frame.getByText("Settings not saved").count()).toBe(1);
       expect(await length.getAttribute("aria-invalid")).toBe("true");
+      // Nothing was saved: the edit is still unsaved.
+      await saveBar.waitFor();
     });
     await walk.step("settings: my own account", async () => {
-      await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
+      const mark = await markWindow(frame);
+      await walk.admin.page.locator("nav").getByText("Settings", { exact: true }).click();
+      await leaveDialog.getByRole("button", { name: "Leave page" }).click();
+      await expectNewDocument(frame, mark, "Leave page");
+      await expectHydrated(frame, { path: "/app/settings" });
+      await walk.admin.expectTitle("Settings");
+      expect(await saveBar.count()).toBe(0);
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
       await frame.getByText("My courier aggregator account", { exact: true }).click();
@@ -389,6 +421,8 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.locator("body > div[role=status]").filter({ hasText: /^Settings saved$/ }).waitFor();
       await frame.locator(".Polaris-Banner").getByText("Settings saved").waitFor();
       await frame.getByText(/^Warehouse 1: /).first().waitFor();
+      // Saved: nothing is left unsaved.
+      await saveBar.waitFor({ state: "detached" });
     });
   });
 

@@ -22,7 +22,7 @@ const idOf = (name: string) => store.shop.orders.find((order) => order.name === 
 const jsonOf = async (response: Response) => (await response.json()) as Record<string, unknown>;
 const listPage = async (query = "") => (await jsonOf(await ordersLoader({ request: store.adminRequest(`/app/orders${query}`), params: {}, context: {} }))) as Page;
 
-type Row = { name: string; problems: { code: string }[]; paymentMode: string | null; weightKg: number | null; destination: string; shipmentStatus: string | null };
+type Row = { name: string; problems: { code: string }[]; paymentMode: string | null; weightKg: number | null; destination: string; shopperName: string; shipmentStatus: string | null };
 type Page = { rows: Row[]; nextCursor: string | null; reading: boolean };
 
 describe("orders to ship", () => {
@@ -44,7 +44,7 @@ describe("orders to ship", () => {
     expect([...byName.keys()]).not.toContain("#1013"); // cancelled
     expect([...byName.keys()]).not.toContain("#1012"); // older than the first look back
     expect(byName.get("#1011")).toMatchObject({ problems: [], paymentMode: "cod" }); // partly fulfilled
-    expect(byName.get("#1001")).toMatchObject({ problems: [], paymentMode: "prepaid", weightKg: 0.71, destination: "Bengaluru 560066" });
+    expect(byName.get("#1001")).toMatchObject({ problems: [], paymentMode: "prepaid", weightKg: 0.71, destination: "Bengaluru 560066", shopperName: "Priya Sharma" });
     expect(byName.get("#1007")!.problems.map((problem) => problem.code)).toEqual(["PINCODE_INVALID"]);
     expect(byName.get("#1005")!.problems.map((problem) => problem.code)).toEqual(["TOO_MANY_ITEMS"]);
     expect(byName.get("#1010")!.problems.map((problem) => problem.code)).toEqual(["OUTSIDE_INDIA"]);
@@ -85,6 +85,18 @@ describe("orders to ship", () => {
 
     const empty = await ordersAction({ request: store.adminRequest("/app/orders", { method: "POST", body: new FormData() }), params: {}, context: {} });
     expect(empty.status).toBe(422);
+  });
+
+  it("the ship page of a booked order gives its times in the shop's own time zone", async () => {
+    const before = store.shop.ianaTimezone;
+    store.shop.ianaTimezone = "Asia/Dubai";
+    try {
+      const page = (await jsonOf(await shipLoader({ request: store.adminRequest(`/app/orders/${idOf("#1001")}/ship`), params: { id: idOf("#1001") }, context: {} }))) as { timeZone: string; history: unknown[] };
+      expect(page.timeZone).toBe("Asia/Dubai");
+      expect(page.history.length).toBeGreaterThan(0);
+    } finally {
+      store.shop.ianaTimezone = before;
+    }
   });
 
   it("lists shipments, filtered by state, and only this shop's", async () => {

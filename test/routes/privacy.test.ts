@@ -166,7 +166,7 @@ describe("compliance webhooks", () => {
     // A courier that writes the shopper's name into its tracking, and the order as Dakiya stored it when checked.
     const booked = await prisma.shipment.findFirstOrThrow({ where: { shop: SHOP, awb: redacted.awb } });
     await prisma.trackingEvent.create({ data: { shop: SHOP, shipmentId: booked.id, fingerprint: "delivered", code: 8, label: "Delivered", activity: "Delivered to Rahul Verma (9839012345)", location: "Lucknow", happenedAt: new Date() } });
-    await prisma.orderRecord.create({ data: { shop: SHOP, orderGid: booked.orderGid, orderName: "#1002", readiness: "shipment", tags: ["rahul-9839012345"], addressDigest: "digest", destination: "Lucknow 226024" } });
+    await prisma.orderRecord.create({ data: { shop: SHOP, orderGid: booked.orderGid, orderName: "#1002", readiness: "shipment", tags: ["rahul-9839012345"], addressDigest: "digest", destination: "Lucknow 226024", shopperName: "Rahul Verma" } });
 
     const request = webhook("customers/redact", SHOP, { shop_id: 1, shop_domain: SHOP, customer: { id: 77 }, orders_to_redact: [Number(redacted.legacyId)] });
     expect((await responseOf(() => customersRedact({ request, params: {}, context: {} }))).status).toBe(200);
@@ -179,7 +179,7 @@ describe("compliance webhooks", () => {
     expect(serviceOrder).toMatchObject({ customerName: "[redacted]", mobile: "[redacted]", addressLine1: "[redacted]", awb: redacted.awb });
     expect((await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: kept.awb } })).customerName).toBe("Priya Sharma");
     expect(await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id }, select: { activity: true, location: true } })).toEqual([{ activity: "Delivered", location: "Lucknow" }]);
-    expect(await prisma.orderRecord.findFirstOrThrow({ where: { shop: SHOP, orderGid: shipment.orderGid } })).toMatchObject({ tags: [], addressDigest: null, destination: "Lucknow 226024" });
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { shop: SHOP, orderGid: shipment.orderGid } })).toMatchObject({ tags: [], addressDigest: null, shopperName: "", destination: "Lucknow 226024" });
   });
 
   it("shop/redact forgets the shop's settings, shipments and sandbox account, and nothing of a shop whose handle it prefixes", async () => {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OrderRecord" ADD COLUMN     "dismissedAt" TIMESTAMP(3),
+ADD COLUMN     "shopperName" TEXT NOT NULL DEFAULT '';
