@@ -189,7 +189,7 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   }
   await until("every order to reach its end", settled);
 
-  // 6. A shopper sends something back: the return setting books the pickup, the courier brings it to the warehouse.
+  // 6. A shopper sends something back: the return rules book the pickup, the courier brings it to the warehouse.
   await playReturn(deps, orderIn(RETURNED_ORDER), stepTimeoutMs);
 
   // 7. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
@@ -202,8 +202,8 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
 }
 
 /**
- * The return of one delivered item, through the product's paths: the return setting set to the cheapest courier on
- * the Returns view, the shopper's request and the merchant's approval in Shopify (each sends its returns/* webhook),
+ * The return of one delivered item, through the product's paths: a return rule booking colour and size swaps with the
+ * cheapest courier, saved on the Returns view, the shopper's request and the merchant's approval in Shopify (each sends its returns/* webhook),
  * the pickup the app books and attaches to the return as a reverse delivery, and the courier bringing the parcel to
  * the warehouse while the app's tracking sync follows. Each step looks at what is already done first.
  */
@@ -214,17 +214,22 @@ async function playReturn(deps: JourneyDeps, order: StoreOrder | null, stepTimeo
   const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
   const current = await fetch(address, { headers: headers() });
   if (!current.ok) throw new JourneyError(`The Returns view answered ${current.status}`);
-  const { settings } = (await current.json()) as { settings: { rule: string } };
-  if (settings.rule === "hold") {
-    const saved = await fetch(address, { method: "POST", headers: headers(), body: new URLSearchParams({ intent: "settings", returnRule: "cheapest", returnDisposition: "inspect", returnNotifyCustomer: "on" }) });
-    if (!saved.ok) throw new JourneyError(`Saving the return setting answered ${saved.status}`);
-    view.log("✓ Return setting on the Returns view: book each pickup with the cheapest courier");
+  const { settings } = (await current.json()) as { settings: { rules: unknown[] } };
+  if (settings.rules.length === 0) {
+    const rule = { name: "Colour and size swaps", reasons: "color, size", minValueRupees: "", maxValueRupees: "5000", pincodePrefixes: "", tags: "", action: "cheapest", courierId: "" };
+    const saved = await fetch(address, {
+      method: "POST",
+      headers: headers(),
+      body: new URLSearchParams({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnNotifyCustomer: "on", returnRules: JSON.stringify([rule]) }),
+    });
+    if (!saved.ok) throw new JourneyError(`Saving the return rules answered ${saved.status}`);
+    view.log("✓ Return rule on the Returns view: colour and size swaps up to ₹5,000 book the cheapest courier; any other return waits for you");
   }
   let ret = returnsOf(order).find((candidate) => candidate.status !== "CANCELED" && candidate.status !== "DECLINED");
   if (!ret) {
     const line = fulfillmentLines(order)[0];
     if (!line) return void view.log(`✗ ${order.name} has nothing delivered to return`);
-    simulator.returnAction(shop, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: line.id, quantity: 1, customerNote: "The colour is not as pictured" }] } });
+    simulator.returnAction(shop, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: line.id, quantity: 1, returnReason: "COLOR", customerNote: "The colour is not as pictured" }] } });
     ret = returnsOf(order).at(-1)!;
     view.log(`✓ A shopper asked to return an item of ${order.name}: the store sends returns/request`);
   }
@@ -248,7 +253,7 @@ async function playReturn(deps: JourneyDeps, order: StoreOrder | null, stepTimeo
   const pickup = await waitFor("the return's pickup", () => prisma.shipment.findFirst({ where: { shop, orderGid: returnGid, status: { in: ["return_in_transit", "cancelled"] }, awb: { not: null } } }));
   if (!pickup?.awb) return;
   const delivery = ret.reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).find((candidate) => candidate.tracking?.number === pickup.awb);
-  view.log(`${delivery ? "✓" : "✗"} The return setting booked ${ret.name}'s pickup with ${pickup.courierName}: awb ${pickup.awb} on Shopify's reverse delivery`);
+  view.log(`${delivery ? "✓" : "✗"} The return rules booked ${ret.name}'s pickup with ${pickup.courierName}: awb ${pickup.awb} on Shopify's reverse delivery`);
   for (const hop of trackingHops(SERVICE_STATUS.DELIVERED)) await moveShipment(deps, pickup.awb, hop, SERVICE_STATUS.DELIVERED);
   await deps.requestTrackingSweep();
   const back = await waitFor("the return to reach the warehouse", () => prisma.returnRecord.findFirst({ where: { shop, returnGid, receivedAt: { not: null } } }));

@@ -101,6 +101,17 @@ function fulfillmentLineItemView(order: StoreOrder, fulfillmentLineItemId: strin
   };
 }
 
+/**
+ * Shopify maps the legacy reason a return was opened with (`returnReason`, deprecated) onto its standard reason
+ * taxonomy; the store does the same with the enum's own words ("SIZE_TOO_SMALL" → size-too-small, "Size too small").
+ * An unknown reason has no definition.
+ */
+function reasonDefinitionOf(reason: string) {
+  if (!reason || reason === "UNKNOWN") return null;
+  const words = reason.toLowerCase().split("_");
+  return { __typename: "ReturnReasonDefinition", id: `gid://shopify/ReturnReasonDefinition/${reason}`, handle: words.join("-"), name: `${words[0]![0]!.toUpperCase()}${words.join(" ").slice(1)}`, deleted: false };
+}
+
 function returnLineView(order: StoreOrder, line: StoreReturnLine) {
   const item = order.lineItems.find((candidate) => candidate.id === line.lineItemId)!;
   const unprocessed = line.quantity - line.processedQuantity;
@@ -115,7 +126,7 @@ function returnLineView(order: StoreOrder, line: StoreReturnLine) {
     refundedQuantity: 0,
     returnReason: line.returnReason,
     returnReasonNote: line.returnReasonNote,
-    returnReasonDefinition: null,
+    returnReasonDefinition: reasonDefinitionOf(line.returnReason),
     customerNote: line.customerNote,
     restockingFee: null,
     totalWeight: item.weight ? { unit: "GRAMS", value: Math.round(item.weight.value * GRAMS_PER[item.weight.unit]! * line.quantity) } : null,

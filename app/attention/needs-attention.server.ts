@@ -8,7 +8,7 @@ import { listOpenDataRequests } from "~/privacy/data-requests.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { DECISION, READINESS } from "~/orders/readiness";
 import { isServiceStatusCode } from "~/shipping/status";
-import { STAGES, stageLabel } from "~/tracking/courier-progress";
+import { exceptionAdvice, stageLabel } from "~/tracking/courier-progress";
 
 /**
  * Everything waiting on the merchant, in one list, each with the action that resolves it. Every entry belongs to
@@ -25,6 +25,7 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
   const base = { orderGid: shipment.returnOfOrderGid ?? shipment.orderGid, orderName: shipment.orderName || "Order", shipmentId: shipment.id, ...(shipment.direction === "return" ? { returnGid: shipment.orderGid } : {}) };
   const flaggedAt = (shipment.attentionAt ?? shipment.updatedAt).toISOString();
   const courier = shipment.courierName ?? "The courier";
+  const isReturn = shipment.direction === "return";
   switch (shipment.attention) {
     case "cancelled_after_pickup":
       if (shipment.direction === "return") {
@@ -41,18 +42,29 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
       const stage = shipment.courierStatusLabel ?? stageLabel(code);
       // The day in the shop's time zone: a scan at 04:00 in India is that day, not UTC's day before.
       const since = dayIn(shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt, timeZone);
+      const what = isReturn ? `the return's pickup (awb ${shipment.awb})` : `awb ${shipment.awb}`;
       if (shipment.attention === "tracking_exception") {
-        const advice = (isServiceStatusCode(code) && STAGES[code].exception) || "Ask the courier what happened.";
-        return { ...base, kind: "tracking_exception", at: flaggedAt, message: `${courier} reports "${stage}" for awb ${shipment.awb} (${since}).`, action: `${advice} Then dismiss.` };
+        const advice = (isServiceStatusCode(code) && exceptionAdvice(code, shipment.direction)) || "Ask the courier what happened.";
+        return { ...base, kind: "tracking_exception", at: flaggedAt, message: `${courier} reports "${stage}" for ${what} (${since}).`, action: `${advice} Then dismiss.` };
       }
-      return { ...base, kind: "tracking_stalled", at: flaggedAt, message: `No new scan from ${courier} for awb ${shipment.awb} since ${since}, while "${stage}": longer than such a stage usually lasts.`, action: "Ask the courier where the parcel is, then dismiss." };
+      return {
+        ...base,
+        kind: "tracking_stalled",
+        at: flaggedAt,
+        message: `No new scan from ${courier} for ${what} since ${since}, while "${stage}": longer than such a stage usually lasts.`,
+        action: isReturn ? "Ask the courier where the returning parcel is, then dismiss." : "Ask the courier where the parcel is, then dismiss.",
+      };
     }
   }
   if (shipment.trackingState === TRACKING_STATE.STOPPED) {
     return { ...base, kind: "tracking_stopped", at: shipment.updatedAt.toISOString(), message: `${shipment.trackingError ?? "Tracking stopped."} (awb ${shipment.awb})`, action: "Check the awb with the courier; Sync now on the order starts tracking it again" };
   }
-  if (shipment.status === SHIPMENT_STATUS.FAILED) return { ...base, kind: "booking_failed", at: shipment.updatedAt.toISOString(), message: shipment.lastError ?? "The booking failed.", action: "Book the order again" };
+  if (shipment.status === SHIPMENT_STATUS.FAILED) {
+    if (isReturn) return { ...base, kind: "booking_failed", at: shipment.updatedAt.toISOString(), message: `The return's pickup could not be booked: ${shipment.lastError ?? "the courier refused it."}`, action: "Book the pickup again from Returns or the order's Ship page" };
+    return { ...base, kind: "booking_failed", at: shipment.updatedAt.toISOString(), message: shipment.lastError ?? "The booking failed.", action: "Book the order again" };
+  }
   if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) {
+    if (isReturn) return { ...base, kind: "fulfillment_pending", at: shipment.updatedAt.toISOString(), message: shipment.lastError, action: "Check the return in Shopify; Dakiya retries attaching the pickup's tracking" };
     return { ...base, kind: "fulfillment_pending", at: shipment.updatedAt.toISOString(), message: shipment.lastError, action: "Check the order in Shopify; Dakiya retries the fulfillment" };
   }
   return null;
@@ -109,7 +121,7 @@ export async function listNeedsAttention(shop: string, now = new Date(), timeZon
 
 /**
  * Returns waiting on the merchant: arrived at the warehouse and not yet inspected (with the items that came back),
- * a pickup that cannot be booked (with the fixes), or one the return setting held for the merchant's click.
+ * a pickup that cannot be booked (with the fixes), or one the return rules held for the merchant's click.
  */
 async function listReturnsNeedingAttention(shop: string, since: Date): Promise<AttentionItem[]> {
   const records = await prisma.returnRecord.findMany({

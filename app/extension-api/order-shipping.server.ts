@@ -35,7 +35,7 @@ import { shopAdmin, ShopifyUnavailableError } from "~/shopify/admin-graphql.serv
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import { shopifyBusyResponse, type ShopifyBusy } from "~/shopify/busy.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
-import { STAGES, stageLabel } from "~/tracking/courier-progress";
+import { exceptionAdvice, stageLabel } from "~/tracking/courier-progress";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { listShipmentHistory } from "~/shipments/history.server";
 
@@ -123,7 +123,7 @@ function attentionOf(shipment: Shipment): string | null {
   else if (!item && shipment.lastError && shipment.status === "booking") notes.push(shipment.lastError);
   // Dismissed or not, an exception is the shipment's state: its advice stays on the order.
   const code = shipment.courierStatusCode;
-  const exception = code !== null && isServiceStatusCode(code) ? STAGES[code].exception : null;
+  const exception = code !== null && isServiceStatusCode(code) ? exceptionAdvice(code, shipment.direction) : null;
   if (exception) notes.push(exception);
   return notes.length > 0 ? notes.join(" ") : null;
 }
@@ -192,7 +192,8 @@ async function listReturnPickups(shop: string, orderGid: string): Promise<Return
       courierName: pickup?.courierName ?? null,
       awb: pickup?.awb ?? null,
       trackingUrl: pickup?.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null,
-      note: pickup ? null : problems.length > 0 ? problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ") : record.decisionReason,
+      // A booked pickup's note is what the merchant must do about it (a failed pickup, a return lost on its way back).
+      note: pickup ? attentionOf(pickup) : problems.length > 0 ? problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ") : record.decisionReason,
       receivedAt: record.receivedAt?.toISOString() ?? null,
     };
   });

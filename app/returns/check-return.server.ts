@@ -30,8 +30,8 @@ export type ReturnCheckResult =
   /** The courier or Shopify could not be reached: the job retries. */
   | { kind: "retry"; reason: string };
 
-/** The return rule books in the shipment's history under this name. */
-const RETURN_RULE: Actor = { kind: "rule", name: "Return setting" };
+/** The return rules quote under this name; a booking is recorded under the rule that decided it. */
+const RETURN_RULES_ACTOR: Actor = { kind: "rule", name: "Return rules" };
 const RETURN_CANCELLATION: Actor = { kind: "webhook", name: "returns/cancel" };
 
 /**
@@ -39,8 +39,8 @@ const RETURN_CANCELLATION: Actor = { kind: "webhook", name: "returns/cancel" };
  * return fresh (the webhook's body is not believed), records it, and then:
  * - declined or cancelled: never booked from then on; a pickup already booked is cancelled with the courier, or
  *   goes to Needs attention when the courier has it;
- * - open: mapped onto a reverse shipment; problems are recorded with their fixes; otherwise the return setting
- *   decides (hold, the cheapest, a named courier) and the booking goes through the same exactly-once claim as an
+ * - open: mapped onto a reverse shipment; problems are recorded with their fixes; otherwise the return
+ *   rules decide (the first that matches, else the default: hold, the cheapest, a named courier) and the booking goes through the same exactly-once claim as an
  *   order's, keyed by the return.
  */
 export async function checkReturn(shop: string, returnGid: string, { adminFor, now }: ReturnCheckDeps): Promise<ReturnCheckResult> {
@@ -99,11 +99,11 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
     return { kind: "problems" };
   }
-  // Decided once: a return the setting held waits for the merchant, however many webhooks follow.
+  // Decided once: a return the rules held waits for the merchant, however many webhooks follow.
   const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop, returnGid } } });
   if (record.decision === DECISION.HELD || record.decision === DECISION.BOOKED || record.decision === DECISION.FAILED) return { kind: "held", reason: record.decisionReason ?? "" };
 
-  const context = { shop, admin, now, actor: RETURN_RULE };
+  const context = { shop, admin, now, actor: RETURN_RULES_ACTOR };
   // The return as just read serves the quote and the booking: Shopify is read once more only to attach the delivery.
   const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
   if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
@@ -111,16 +111,22 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
     return { kind: "problems" };
   }
-  const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, { totalPaise: toPaise(quote.shipment.fields.total_amount), pincode: quote.shipment.fields.pincode });
+  const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, {
+    totalPaise: toPaise(quote.shipment.fields.total_amount),
+    pincode: quote.shipment.fields.pincode,
+    reasons: mapped?.reasonWords ?? [],
+    tags: mapped?.tags ?? [],
+  });
   if (decision.kind === "hold") {
     await decide(shop, returnGid, DECISION.HELD, decision.reason, now());
     return { kind: "held", reason: decision.reason };
   }
   if (!isLogisticId(decision.courierId)) {
-    await decide(shop, returnGid, DECISION.HELD, "The courier your return setting names is not one Dakiya books.", now());
+    await decide(shop, returnGid, DECISION.HELD, `${decision.rule} names a courier Dakiya does not book: choose another.`, now());
     return { kind: "held", reason: "unknown courier" };
   }
   await decide(shop, returnGid, DECISION.BOOKED, decision.reason, now());
+  // The shipment's history names the rule and what it decided, as a forward booking's names its auto-booking rule.
   const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
   if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") return { kind: "already_booked" };

@@ -27,6 +27,7 @@ function aReturn(overrides: { status?: ShopifyReturn["status"]; address?: Partia
       name: "#1001",
       email: "asha@example.in",
       phone: overrides.phone ?? null,
+      tags: ["vip"],
       shippingAddress: address,
       billingAddress: null,
       fulfillments: [{ id: "gid://shopify/Fulfillment/1", location: overrides.location === null ? null : { id: overrides.location ?? LOCATION }, fulfillmentLineItems: { nodes: [{ id: "gid://shopify/FulfillmentLineItem/11" }] } }],

@@ -20,6 +20,9 @@ export interface MappedReturn extends MappedShipment {
   deliveryLines: { reverseFulfillmentOrderLineItemId: string; quantity: number }[];
   /** The reasons the shopper gave, for the return rules and the merchant's lists. */
   reasons: string[];
+  /** Everything the shopper's reasons say (Shopify's handle and name, their note), and the order's tags: what the return rules match on. */
+  reasonWords: string[];
+  tags: string[];
   totalGrams: number;
   items: { title: string; sku: string | null; quantity: number }[];
 }
@@ -126,6 +129,8 @@ export function toReverseCourierOrder(ret: ShopifyReturn, { settings, now }: { s
       reverseFulfillmentOrderId: rfo?.id ?? null,
       deliveryLines,
       reasons: [...new Set(lines.map((line) => line.returnReasonDefinition?.handle ?? (oneLine(line.returnReasonNote) || "unknown")))],
+      reasonWords: [...new Set(lines.flatMap((line) => [line.returnReasonDefinition?.handle, line.returnReasonDefinition?.name, oneLine(line.returnReasonNote)]).filter((word): word is string => Boolean(word)))],
+      tags: order.tags,
       totalGrams,
       items: lines.map((line) => ({ title: oneLine(line.fulfillmentLineItem.lineItem.title), sku: oneLine(line.fulfillmentLineItem.lineItem.sku) || null, quantity: line.quantity })),
     },

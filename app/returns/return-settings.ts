@@ -1,75 +1,130 @@
+import { z } from "zod";
+import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
 
 /**
- * The merchant's return settings and what they decide. Pure: shared by the Settings section, the return-check job
- * and their tests.
+ * The merchant's return settings and what they decide. Pure: shared by the Returns view's settings, the return-check
+ * job and their tests.
  *
- * - hold: every pickup waits for the merchant's click (the default: a return costs the merchant a reverse freight);
+ * Return rules are tried in order and the first that matches a return decides; a return no rule matches gets the
+ * default. Each decides one of:
+ * - hold: the pickup waits for the merchant's click (the default's default: a return costs a reverse freight);
  * - cheapest: the cheapest courier offering the reverse pickup is booked at once;
  * - courier: the named courier is booked when it offers the pickup, else the return waits with that reason.
+ * A rule matches on the shopper's return reason, the returning items' value, the pickup's PIN code prefix and the
+ * order's tags; value, PIN code and tags are matched by the auto-booking rules' own evaluator (app/automation/rules.ts).
  */
 export const RETURN_RULES = ["hold", "cheapest", "courier"] as const;
-export type ReturnRule = (typeof RETURN_RULES)[number];
+export type ReturnRuleAction = (typeof RETURN_RULES)[number];
+/** Kept for the default rule's column name (`ShopSettings.returnRule`). */
+export type ReturnRule = ReturnRuleAction;
+export const MAX_RETURN_RULES = 20;
+
+export const RETURN_RULE_ACTION_LABELS: Record<ReturnRuleAction, string> = {
+  hold: "Hold the pickup for me to book",
+  cheapest: "Book the cheapest courier at once",
+  courier: "Book a courier I choose at once",
+};
 
 export const RETURN_DISPOSITIONS = ["inspect", "restock"] as const;
 /** What Dakiya records in Shopify for items that came back: left for inspection, or restocked at the location. */
 export type ReturnDisposition = (typeof RETURN_DISPOSITIONS)[number];
 
+const optionalRupees = (field: string) =>
+  z
+    .number({ error: `${field} must be a number of rupees` })
+    .min(0, { error: `${field} must not be negative` })
+    .max(10_000_000, { error: `${field} must be at most 1,00,00,000 rupees` })
+    .nullable();
+
+export const ReturnRuleSchema = z
+  .object({
+    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Give the rule a name" }).max(60, { error: "Name must be at most 60 characters" }),
+    /** Words of the shopper's return reason ("damaged", "size"): any one found in a reason matches. */
+    reasons: z.array(z.string().trim().min(1).max(60, { error: "A reason is at most 60 characters" })).max(20, { error: "At most 20 reasons" }),
+    minValueRupees: optionalRupees("Minimum value"),
+    maxValueRupees: optionalRupees("Maximum value"),
+    pincodePrefixes: z.array(z.string().regex(/^[1-9]\d{0,5}$/, { error: "PIN code prefixes are 1 to 6 digits, not starting with 0" })).max(50, { error: "At most 50 PIN code prefixes" }),
+    tags: z.array(z.string().trim().min(1).max(40, { error: "A tag is at most 40 characters" })).max(20, { error: "At most 20 tags" }),
+    action: z.enum(RETURN_RULES, { error: "Choose what the rule does: hold, cheapest or a named courier" }),
+    courierId: z.number().int().positive().nullable(),
+  })
+  .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, { path: ["maxValueRupees"], error: "Maximum value must not be below the minimum" })
+  .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: "Choose the courier this rule books" });
+
+export type ReturnRuleEntry = z.infer<typeof ReturnRuleSchema>;
+export const ReturnRulesSchema = z.array(ReturnRuleSchema).max(MAX_RETURN_RULES, { error: `At most ${MAX_RETURN_RULES} return rules` });
+
 export interface ReturnSettings {
-  rule: ReturnRule;
+  /** The default: what a return no rule matches gets. */
+  rule: ReturnRuleAction;
   courierId: number | null;
+  rules: ReturnRuleEntry[];
   notifyCustomer: boolean;
   disposition: ReturnDisposition;
-  /** Returns worth this much or more (paise) wait for the merchant whatever the rule says. */
-  holdFromPaise: number | null;
-  /** Returns picked up from a PIN code starting with one of these wait for the merchant. */
-  holdPincodes: string[];
 }
 
-export function returnSettingsOf(settings: {
-  returnRule: string;
-  returnCourierId: number | null;
-  returnNotifyCustomer: boolean;
-  returnDisposition: string;
-  returnHoldFromPaise: number | null;
-  returnHoldPincodes: string;
-}): ReturnSettings {
+export function returnSettingsOf(settings: { returnRule: string; returnCourierId: number | null; returnNotifyCustomer: boolean; returnDisposition: string; returnRules: string }): ReturnSettings {
   return {
-    rule: (RETURN_RULES as readonly string[]).includes(settings.returnRule) ? (settings.returnRule as ReturnRule) : "hold",
+    rule: (RETURN_RULES as readonly string[]).includes(settings.returnRule) ? (settings.returnRule as ReturnRuleAction) : "hold",
     courierId: settings.returnCourierId,
+    rules: ReturnRulesSchema.parse(JSON.parse(settings.returnRules)),
     notifyCustomer: settings.returnNotifyCustomer,
     disposition: settings.returnDisposition === "restock" ? "restock" : "inspect",
-    holdFromPaise: settings.returnHoldFromPaise,
-    holdPincodes: pincodePrefixesOf(settings.returnHoldPincodes),
   };
 }
 
-/** "400, 560 " → ["400", "560"]: the PIN code prefixes a return rule holds. */
-export const pincodePrefixesOf = (text: string): string[] => [...new Set(text.split(",").map((prefix) => prefix.trim()).filter(Boolean))];
+/** "400, 560 " → ["400", "560"]: a comma-separated list as typed. */
+export const listOf = (text: string): string[] => [...new Set(text.split(/[,\n]/).map((part) => part.trim()).filter(Boolean))];
 
-/** What the return rules look at: the returning items' value and the PIN code the pickup is from. */
+/** What the return rules look at: the returning items' value, the pickup's PIN code, the reasons and the order's tags. */
 export interface ReturnFacts {
   totalPaise: number;
   pincode: string;
+  /** The shopper's reasons: Shopify's reason handle and name, and their note. */
+  reasons: string[];
+  tags: string[];
 }
 
-export type ReturnDecision = { kind: "book"; courierId: number; courierName: string; reason: string } | { kind: "hold"; reason: string };
+/** The auto-booking rule a return rule's value, PIN code and tag conditions read as, so one evaluator judges both. */
+const asBookingRule = (rule: ReturnRuleEntry): BookingRule => ({
+  name: rule.name,
+  paymentMode: "any",
+  minWeightKg: null,
+  maxWeightKg: null,
+  minValueRupees: rule.minValueRupees,
+  maxValueRupees: rule.maxValueRupees,
+  pincodePrefixes: rule.pincodePrefixes,
+  zones: [],
+  tags: rule.tags,
+  action: "hold",
+  courierId: null,
+});
 
-const rupees = (paise: number) => `₹${(paise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+export function returnRuleMatches(rule: ReturnRuleEntry, facts: ReturnFacts): boolean {
+  const reasons = facts.reasons.map((reason) => reason.toLowerCase());
+  if (rule.reasons.length > 0 && !rule.reasons.some((word) => reasons.some((reason) => reason.includes(word.toLowerCase())))) return false;
+  return ruleMatches(asBookingRule(rule), { paymentMode: "prepaid", weightKg: 0, valueRupees: facts.totalPaise / 100, pincode: facts.pincode, zone: null, tags: facts.tags });
+}
 
-export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "holdFromPaise" | "holdPincodes">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
-  if (settings.holdFromPaise !== null && facts.totalPaise >= settings.holdFromPaise) {
-    return { kind: "hold", reason: `The return is worth ${rupees(facts.totalPaise)}: your return rules hold returns of ${rupees(settings.holdFromPaise)} or more for you to book.` };
-  }
-  const prefix = settings.holdPincodes.find((candidate) => facts.pincode.startsWith(candidate));
-  if (prefix) return { kind: "hold", reason: `The pickup is from a PIN code starting ${prefix}: your return rules hold those for you to book.` };
-  if (settings.rule === "hold") return { kind: "hold", reason: "Your return setting holds every pickup for you to book." };
-  if (rates.length === 0) return { kind: "hold", reason: "No courier offers this pickup." };
-  if (settings.rule === "courier") {
-    const named = rates.find((rate) => rate.id === settings.courierId);
-    if (!named) return { kind: "hold", reason: "The courier your return setting names does not offer this pickup: choose one." };
-    return { kind: "book", courierId: named.id, courierName: named.name, reason: `Return setting: always ${named.name}` };
+/** `rule` names what decided, for the shipment's history: "Return rule 2 'Damaged items'" or "Default return rule". */
+export type ReturnDecision = { kind: "book"; courierId: number; courierName: string; reason: string; rule: string } | { kind: "hold"; reason: string; rule: string };
+
+const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+
+export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
+  const index = settings.rules.findIndex((rule) => returnRuleMatches(rule, facts));
+  const matched = index === -1 ? null : settings.rules[index]!;
+  const rule = matched ? `Return rule ${index + 1} '${matched.name}'` : "Default return rule";
+  const action = matched ? matched.action : settings.rule;
+  const courierId = matched ? matched.courierId : settings.courierId;
+  if (action === "hold") return { kind: "hold", rule, reason: `${rule} → hold for review: book the pickup yourself.` };
+  if (rates.length === 0) return { kind: "hold", rule, reason: `${rule} → ${action}, but no courier offers this pickup.` };
+  if (action === "courier") {
+    const named = rates.find((rate) => rate.id === courierId);
+    if (!named) return { kind: "hold", rule, reason: `${rule} → the chosen courier does not offer this pickup: choose one.` };
+    return { kind: "book", rule, courierId: named.id, courierName: named.name, reason: `${rule} → chosen courier: ${named.name} ${rupees(named.total_charges)}` };
   }
   const cheapest = [...rates].sort((a, b) => a.total_charges - b.total_charges || a.id - b.id)[0]!;
-  return { kind: "book", courierId: cheapest.id, courierName: cheapest.name, reason: `Return setting: the cheapest courier (${cheapest.name})` };
+  return { kind: "book", rule, courierId: cheapest.id, courierName: cheapest.name, reason: `${rule} → cheapest: ${cheapest.name} ${rupees(cheapest.total_charges)}` };
 }

@@ -9,7 +9,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import { PROBLEM_LABELS, type MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { pincodePrefixesOf, RETURN_DISPOSITIONS, RETURN_RULES, returnSettingsOf, type ReturnSettings } from "./return-settings";
+import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, ReturnRuleSchema, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
 export interface ReturnRow {
@@ -61,35 +61,107 @@ export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; se
 
 const ReturnSettingsForm = z
   .object({
-    returnRule: z.enum(RETURN_RULES, { error: "Choose how return pickups are booked: hold, cheapest or a named courier" }),
+    returnRule: z.enum(RETURN_RULES, { error: "Choose what happens to a return no rule matches: hold, cheapest or a named courier" }),
     returnCourierId: z.union([z.literal(""), z.coerce.number().int()]).optional(),
     returnNotifyCustomer: z.enum(["on"]).optional(),
     returnDisposition: z.enum(RETURN_DISPOSITIONS, { error: "Choose what happens to returned items: restock or inspect" }),
-    returnHoldFrom: z.union([z.literal(""), z.coerce.number({ error: "Enter an amount in rupees, e.g. 5000" }).min(0, { error: "The amount cannot be negative" }).max(10_000_000, { error: "At most ₹1,00,00,000" })]).optional(),
-    returnHoldPincodes: z
-      .string()
-      .max(400, { error: "At most 400 characters of PIN code prefixes" })
-      .refine((text) => pincodePrefixesOf(text).every((prefix) => /^[1-9]\d{0,5}$/.test(prefix)), { error: "PIN code prefixes are 1 to 6 digits, separated by commas, e.g. 400, 560" })
-      .optional(),
   })
-  .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: "Choose the courier your return setting books" });
+  .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: "Choose the courier your default return rule books" });
+
+/** A return rule as the settings edit it: every number and list as typed. */
+export interface ReturnRuleDraft {
+  name: string;
+  reasons: string;
+  minValueRupees: string;
+  maxValueRupees: string;
+  pincodePrefixes: string;
+  tags: string;
+  action: string;
+  courierId: string;
+}
+const DRAFT_FIELDS = ["name", "reasons", "minValueRupees", "maxValueRupees", "pincodePrefixes", "tags", "action", "courierId"] as const;
+
+export function returnRuleDraftOf(rule: ReturnRuleEntry): ReturnRuleDraft {
+  const amount = (value: number | null) => (value === null ? "" : String(value));
+  return {
+    name: rule.name,
+    reasons: rule.reasons.join(", "),
+    minValueRupees: amount(rule.minValueRupees),
+    maxValueRupees: amount(rule.maxValueRupees),
+    pincodePrefixes: rule.pincodePrefixes.join(", "),
+    tags: rule.tags.join(", "),
+    action: rule.action,
+    courierId: rule.courierId === null ? "" : String(rule.courierId),
+  };
+}
+
+/** The key a rule field's error is filed under: "rules.1.maxValueRupees" for the second rule's maximum value. */
+export const returnRuleFieldKey = (index: number, field: keyof ReturnRuleDraft) => `rules.${index}.${field}`;
+
+const MAX_RULES_JSON_CHARS = 32_000;
+
+/** "" is no limit; anything else must read as a number (the schema then bounds it). */
+const amountOf = (text: string): number | string | null => {
+  const trimmed = text.trim().replace(/,/g, "");
+  if (trimmed === "") return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : trimmed;
+};
+
+/** The rules the form sent (a JSON array of drafts), or one message per wrong field, each naming its rule. */
+function parseReturnRules(json: string): { ok: true; rules: ReturnRuleEntry[] } | { ok: false; errors: Record<string, string> } {
+  let parsed: unknown;
+  try {
+    parsed = json.length > MAX_RULES_JSON_CHARS ? null : JSON.parse(json);
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed)) return { ok: false, errors: { returnRules: "The return rules could not be read; reload the page and try again." } };
+  if (parsed.length > MAX_RETURN_RULES) return { ok: false, errors: { returnRules: `At most ${MAX_RETURN_RULES} return rules; remove ${parsed.length - MAX_RETURN_RULES}.` } };
+  const errors: Record<string, string> = {};
+  const rules: ReturnRuleEntry[] = [];
+  parsed.forEach((value: unknown, index) => {
+    const raw = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+    const draft = Object.fromEntries(DRAFT_FIELDS.map((field) => [field, typeof raw[field] === "string" ? raw[field].slice(0, 2_000) : ""])) as unknown as ReturnRuleDraft;
+    const result = ReturnRuleSchema.safeParse({
+      name: draft.name,
+      reasons: listOf(draft.reasons),
+      minValueRupees: amountOf(draft.minValueRupees),
+      maxValueRupees: amountOf(draft.maxValueRupees),
+      pincodePrefixes: listOf(draft.pincodePrefixes),
+      tags: listOf(draft.tags),
+      action: draft.action,
+      courierId: draft.action === "courier" && draft.courierId !== "" ? Number(draft.courierId) : null,
+    });
+    if (result.success && (result.data.courierId === null || isLogisticId(result.data.courierId))) {
+      rules.push(result.data);
+      return;
+    }
+    const named = `Return rule ${index + 1}${draft.name.trim() ? ` '${draft.name.trim().slice(0, 60)}'` : ""}`;
+    const issues = result.success ? [{ path: ["courierId"], message: "Choose one of the couriers offered" }] : result.error.issues;
+    for (const issue of issues) {
+      const key = returnRuleFieldKey(index, (issue.path[0] ?? "name") as keyof ReturnRuleDraft);
+      errors[key] ??= `${named}: ${issue.message}`;
+    }
+  });
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, rules };
+}
 
 export type SaveResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
-/** Saves the return settings from the Returns view's form; a mistake is named per field and nothing is saved. */
+/** Saves the return rules and settings from the Returns view's form; a mistake is named per field and nothing is saved. */
 export async function saveReturnSettings(shop: string, form: FormData): Promise<SaveResult> {
-  const fields = Object.fromEntries(
-    ["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition", "returnHoldFrom", "returnHoldPincodes"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])),
-  );
+  const fields = Object.fromEntries(["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])));
   const parsed = ReturnSettingsForm.safeParse(fields);
-  if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])) };
+  const rules = parseReturnRules(String(form.get("returnRules") ?? "[]"));
+  const errors = { ...(parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message]))), ...(rules.ok ? {} : rules.errors) };
+  if (!parsed.success || !rules.ok) return { ok: false, errors };
   const data = {
     returnRule: parsed.data.returnRule,
     returnCourierId: parsed.data.returnRule === "courier" ? Number(parsed.data.returnCourierId) : null,
     returnNotifyCustomer: parsed.data.returnNotifyCustomer === "on",
     returnDisposition: parsed.data.returnDisposition,
-    returnHoldFromPaise: parsed.data.returnHoldFrom === undefined || parsed.data.returnHoldFrom === "" ? null : Math.round(parsed.data.returnHoldFrom * 100),
-    returnHoldPincodes: pincodePrefixesOf(parsed.data.returnHoldPincodes ?? "").join(", "),
+    returnRules: JSON.stringify(ReturnRulesSchema.parse(rules.rules)),
   };
   await prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return { ok: true };

@@ -42,6 +42,8 @@ import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { labelLink } from "~/documents/documents.server";
+import { listOrderReturns } from "~/returns/order-returns.server";
+import { bookPickupByMerchant } from "~/returns/returns-view.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -66,10 +68,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   const labelUrl = stored ? labelLink(stored) : null;
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone });
+  // The order's returns, apart from its own shipment: their items, state, and reverse rates while a pickup is to book.
+  const returns = await whenShopifyAnswers(() => listOrderReturns(session.shop, admin, orderGid));
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone, returns });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone });
+  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone, returns });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -78,6 +82,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const orderGid = orderGidFrom(params.id);
   const form = await request.formData();
   if (form.get("intent") === "sync") return syncTracking(session.shop, admin, orderGid);
+  if (form.get("intent") === "book-return") return bookReturnPickup(session.shop, admin, form);
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form);
@@ -86,6 +91,15 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return json({ kind: outcome.kind, shipment: shipmentForScreen(outcome.shipment) });
   return json(outcome, { status: 422 });
 };
+
+/** "Book pickup" on one of the order's returns: the Returns view's booking, through the same exactly-once claim. */
+async function bookReturnPickup(shop: string, admin: ReturnType<typeof shopAdmin>, form: FormData) {
+  const courierId = Number(form.get("courierId"));
+  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to pick the return up.", fieldErrors: [] }, { status: 422 });
+  const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId));
+  if (result.ok) return json({ kind: "return_booked" as const, message: result.message });
+  return json({ kind: "refused" as const, message: result.message, fieldErrors: [] }, { status: result.status });
+}
 
 /** "Sync now": reads the courier's tracking for this order's shipment at once and tells Shopify what is new. */
 async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, orderGid: string) {
@@ -104,7 +118,7 @@ async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, o
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl, timeZone } = useLoaderData<typeof loader>();
+  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl, timeZone, returns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -130,7 +144,8 @@ export default function ShipOrder() {
     const sorted = [...outcome.rates].sort((a, b) => (a[sort.key] < b[sort.key] ? -1 : a[sort.key] > b[sort.key] ? 1 : 0));
     return sort.direction === "ascending" ? sorted : sorted.reverse();
   }, [outcome, sort]);
-  const bookingCourier = navigation.state === "submitting" ? navigation.formData?.get("courierId") : null;
+  const bookingCourier = navigation.state === "submitting" && navigation.formData?.get("intent") !== "book-return" ? navigation.formData?.get("courierId") : null;
+  const bookingReturn = navigation.state === "submitting" && navigation.formData?.get("intent") === "book-return" ? `${navigation.formData.get("returnGid")}:${navigation.formData.get("courierId")}` : null;
   const current = result && "shipment" in result && result.shipment && "status" in result.shipment ? result.shipment : booked;
   const title = fields ? `Ship order #${fields.order_id}` : current?.orderName ? `Order ${current.orderName}` : "Ship order";
   // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
@@ -167,7 +182,7 @@ export default function ShipOrder() {
                 {decision.reason}
               </Banner>
             ) : null}
-            {result?.kind === "synced" ? <Banner tone="success">{result.message}</Banner> : null}
+            {result?.kind === "synced" || result?.kind === "return_booked" ? <Banner tone="success">{result.message}</Banner> : null}
             {result && (result.kind === "refused" || result.kind === "unavailable") ? (
               <Banner tone="critical" title="Not booked">
                 {result.message}
@@ -292,6 +307,9 @@ export default function ShipOrder() {
                 )}
               </Card>
             ) : null}
+            {returns.map((ret) => (
+              <ReturnSection key={ret.returnGid} ret={ret} booking={bookingReturn} />
+            ))}
             <Text as="p" tone="subdued">
               {RECOMMENDATION_EXPLAINED}
             </Text>
@@ -299,6 +317,79 @@ export default function ShipOrder() {
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+const RETURN_STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "info" | "success" }> = {
+  REQUESTED: { label: "Awaiting your approval", tone: "attention" },
+  OPEN: { label: "Open", tone: "info" },
+  CLOSED: { label: "Closed", tone: "success" },
+};
+
+/** One return of the order: what comes back, its pickup, or the reverse rates to book it with. */
+function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<typeof loader>>["returns"][number]; booking: string | null }) {
+  const badge = RETURN_STATUS_BADGES[ret.status] ?? { label: ret.status };
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            Return {ret.returnName}
+          </Text>
+          <Badge tone="info">Return</Badge>
+          <Badge tone={badge.tone}>{badge.label}</Badge>
+          {ret.pickup ? <Badge>{ret.pickup.statusLabel}</Badge> : null}
+        </InlineStack>
+        <List>
+          {ret.items.map((item, index) => (
+            <List.Item key={`${item.sku ?? ""}-${index}`}>
+              {item.title}
+              {item.sku ? ` · SKU ${item.sku}` : ""} · × {item.quantity}
+            </List.Item>
+          ))}
+        </List>
+        {ret.reasons.length > 0 ? <Text as="p" tone="subdued">Reason: {ret.reasons.join(" · ")}</Text> : null}
+        {ret.pickup ? (
+          <Text as="p">
+            Pickup with {ret.pickup.courierName ?? "the courier"} · awb {ret.pickup.awb ?? "pending"}
+            {ret.pickup.trackingUrl ? (
+              <>
+                {" · "}
+                <Link url={ret.pickup.trackingUrl} target="_blank">
+                  Tracking page
+                </Link>
+              </>
+            ) : null}
+          </Text>
+        ) : null}
+        {!ret.pickup && ret.decisionReason ? <Text as="p">{ret.decisionReason}</Text> : null}
+        {ret.note ? <Banner tone="warning">{ret.note}</Banner> : null}
+        {ret.rates.length > 0 ? (
+          <DataTable
+            columnContentTypes={["text", "numeric", "text", "text"]}
+            headings={["Courier", "Total", "Pickup within", <Text key="book" as="span" visuallyHidden>Book pickup</Text>]}
+            rows={ret.rates.map((rate) => [
+              <InlineStack key="name" gap="100">
+                <Text as="span" fontWeight="semibold">
+                  {rate.name}
+                </Text>
+                {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
+              </InlineStack>,
+              formatRupees(rate.total_charges),
+              `${rate.edd} days`,
+              <Form method="post" key="book">
+                <input type="hidden" name="intent" value="book-return" />
+                <input type="hidden" name="returnGid" value={ret.returnGid} />
+                <input type="hidden" name="courierId" value={rate.id} />
+                <Button submit variant={rate.isCheapest ? "primary" : "secondary"} loading={booking === `${ret.returnGid}:${rate.id}`} accessibilityLabel={`Book the pickup of ${ret.returnName} with ${rate.name}`}>
+                  Book pickup
+                </Button>
+              </Form>,
+            ])}
+          />
+        ) : null}
+      </BlockStack>
+    </Card>
   );
 }
 

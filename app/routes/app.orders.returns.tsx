@@ -6,19 +6,21 @@ import { useState } from "react";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
-import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
-import { RETURN_RULES, type ReturnRule } from "~/returns/return-settings";
+import { bookPickupByMerchant, listReturns, returnRuleDraftOf, returnRuleFieldKey, saveReturnSettings, type ReturnRuleDraft } from "~/returns/returns-view.server";
+import { RETURN_RULE_ACTION_LABELS, RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 /**
  * Orders to ship → Returns: the shop's returns as Dakiya recorded them (no Shopify call), their pickups, a Book
- * pickup button for those waiting on the merchant, and the return settings that decide the rest.
+ * pickup button for those waiting on the merchant, and the return rules (first match wins, else the default) that
+ * decide the rest.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await listReturns(session.shop));
+  const page = await listReturns(session.shop);
+  return json({ ...page, ruleDrafts: page.settings.rules.map(returnRuleDraftOf) });
 };
 
 type ActionData = { ok: boolean; message: string; errors?: Record<string, string> };
@@ -30,8 +32,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (intent === "settings") {
     const saved = await saveReturnSettings(session.shop, form);
     return saved.ok
-      ? json<ActionData>({ ok: true, message: "Return settings saved." })
-      : json<ActionData>({ ok: false, message: "Fix the return settings below; nothing was saved.", errors: saved.errors }, { status: 422 });
+      ? json<ActionData>({ ok: true, message: "Return rules saved." })
+      : json<ActionData>({ ok: false, message: "Fix the return rules below; nothing was saved.", errors: saved.errors }, { status: 422 });
   }
   if (intent === "check") {
     await requestOrderReconcile(session.shop, { onlyIfNeverDone: false });
@@ -45,11 +47,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json<ActionData>({ ok: false, message: "Say what to do: intent settings, check or book." }, { status: 400 });
 };
 
-const RULE_LABELS: Record<ReturnRule, string> = {
-  hold: "Hold every pickup for me to book",
-  cheapest: "Book the cheapest courier at once",
-  courier: "Book a courier I choose at once",
-};
+const EMPTY_RULE: ReturnRuleDraft = { name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "" };
+const ACTION_OPTIONS = RETURN_RULES.map((value: ReturnRuleAction) => ({ label: RETURN_RULE_ACTION_LABELS[value], value }));
 
 const STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "success" | "info" | "critical" }> = {
   REQUESTED: { label: "Awaiting your approval", tone: "attention" },
@@ -60,7 +59,7 @@ const STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "succe
 };
 
 export default function ReturnsView() {
-  const { rows, settings, courierNames } = useLoaderData<typeof loader>();
+  const { rows, settings, courierNames, ruleDrafts } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -68,30 +67,30 @@ export default function ReturnsView() {
   const [courierId, setCourierId] = useState<string>(settings.courierId ? String(settings.courierId) : "");
   const [notify, setNotify] = useState<boolean>(settings.notifyCustomer);
   const [disposition, setDisposition] = useState<string>(settings.disposition);
-  const [holdFrom, setHoldFrom] = useState<string>(settings.holdFromPaise === null ? "" : String(settings.holdFromPaise / 100));
-  const [holdPincodes, setHoldPincodes] = useState<string>(settings.holdPincodes.join(", "));
-  const savedHoldFrom = settings.holdFromPaise === null ? "" : String(settings.holdFromPaise / 100);
+  const [rules, setRules] = useState<ReturnRuleDraft[]>(ruleDrafts);
+  const editRule = (index: number, field: keyof ReturnRuleDraft) => (value: string) => setRules((current) => current.map((rule, at) => (at === index ? { ...rule, [field]: value } : rule)));
+  const moveRule = (index: number) => setRules((current) => [...current.slice(0, index - 1), current[index]!, current[index - 1]!, ...current.slice(index + 1)]);
+  const removeRule = (index: number) => setRules((current) => current.filter((_, at) => at !== index));
+  const ruleError = (index: number, field: keyof ReturnRuleDraft) => result?.errors?.[returnRuleFieldKey(index, field)];
   const changed =
     rule !== settings.rule ||
     courierId !== (settings.courierId ? String(settings.courierId) : "") ||
     notify !== settings.notifyCustomer ||
     disposition !== settings.disposition ||
-    holdFrom !== savedHoldFrom ||
-    holdPincodes !== settings.holdPincodes.join(", ");
+    JSON.stringify(rules) !== JSON.stringify(ruleDrafts);
   const discard = () => {
     setRule(settings.rule);
     setCourierId(settings.courierId ? String(settings.courierId) : "");
     setNotify(settings.notifyCustomer);
     setDisposition(settings.disposition);
-    setHoldFrom(savedHoldFrom);
-    setHoldPincodes(settings.holdPincodes.join(", "));
+    setRules(ruleDrafts);
   };
   const busy = (intent: string, returnGid?: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent && (!returnGid || navigation.formData?.get("returnGid") === returnGid);
   const courierOptions = Object.entries(courierNames).map(([id, name]) => ({ label: name, value: id }));
   const save = () =>
     submit(
-      { intent: "settings", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnHoldFrom: holdFrom, returnHoldPincodes: holdPincodes, ...(notify ? { returnNotifyCustomer: "on" } : {}) },
+      { intent: "settings", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) },
       { method: "post" },
     );
   const book = (returnGid: string) => submit({ intent: "book", returnGid }, { method: "post" });
@@ -164,29 +163,69 @@ export default function ReturnsView() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Return settings
+                Return rules
               </Text>
-              <Select label="When a return opens" options={RETURN_RULES.map((value) => ({ label: RULE_LABELS[value], value }))} value={rule} onChange={setRule} error={result?.errors?.returnRule} />
+              <Text as="p" tone="subdued">
+                Tried in order when a return opens: the first rule that matches decides its pickup.
+              </Text>
+              {result?.errors?.returnRules ? <Banner tone="critical">{result.errors.returnRules}</Banner> : null}
+              <BlockStack gap="400" as="ol">
+                {rules.map((draft, index) => {
+                  const named = `Return rule ${index + 1}`;
+                  return (
+                    <BlockStack gap="200" as="li" key={index}>
+                      <Text as="h3" variant="headingSm">
+                        {named}
+                      </Text>
+                      <TextField label={`${named} name`} autoComplete="off" value={draft.name} onChange={editRule(index, "name")} error={ruleError(index, "name")} />
+                      <TextField
+                        label={`${named}: return reasons`}
+                        autoComplete="off"
+                        value={draft.reasons}
+                        onChange={editRule(index, "reasons")}
+                        error={ruleError(index, "reasons")}
+                        helpText="Words of the shopper's reason, separated by commas, e.g. damaged, size. Empty matches any."
+                      />
+                      <InlineGrid columns={2} gap="200">
+                        <TextField label={`${named}: value from (₹)`} type="number" autoComplete="off" value={draft.minValueRupees} onChange={editRule(index, "minValueRupees")} error={ruleError(index, "minValueRupees")} />
+                        <TextField label={`${named}: value up to (₹)`} type="number" autoComplete="off" value={draft.maxValueRupees} onChange={editRule(index, "maxValueRupees")} error={ruleError(index, "maxValueRupees")} />
+                      </InlineGrid>
+                      <TextField
+                        label={`${named}: pickup PIN codes starting`}
+                        autoComplete="off"
+                        value={draft.pincodePrefixes}
+                        onChange={editRule(index, "pincodePrefixes")}
+                        error={ruleError(index, "pincodePrefixes")}
+                        helpText="Prefixes separated by commas, e.g. 400, 560"
+                      />
+                      <TextField label={`${named}: order tags`} autoComplete="off" value={draft.tags} onChange={editRule(index, "tags")} error={ruleError(index, "tags")} helpText="Any one of these tags, separated by commas" />
+                      <Select label={`${named}: then`} options={ACTION_OPTIONS} value={draft.action} onChange={editRule(index, "action")} error={ruleError(index, "action")} />
+                      {draft.action === "courier" ? (
+                        <Select label={`${named}: courier`} options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={draft.courierId} onChange={editRule(index, "courierId")} error={ruleError(index, "courierId")} />
+                      ) : null}
+                      <InlineStack gap="200">
+                        {index > 0 ? (
+                          <Button size="slim" onClick={() => moveRule(index)} accessibilityLabel={`Move ${named} up`}>
+                            Move up
+                          </Button>
+                        ) : null}
+                        <Button size="slim" tone="critical" variant="plain" onClick={() => removeRule(index)} accessibilityLabel={`Remove ${named}`}>
+                          Remove
+                        </Button>
+                      </InlineStack>
+                    </BlockStack>
+                  );
+                })}
+              </BlockStack>
+              <InlineStack>
+                <Button onClick={() => setRules((current) => [...current, EMPTY_RULE])} disabled={rules.length >= 20}>
+                  Add return rule
+                </Button>
+              </InlineStack>
+              <Select label="Any other return" options={ACTION_OPTIONS} value={rule} onChange={setRule} error={result?.errors?.returnRule} />
               {rule === "courier" ? (
-                <Select label="Courier" options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
+                <Select label="Courier for any other return" options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
               ) : null}
-              <TextField
-                label="Hold returns worth at least (₹)"
-                type="number"
-                autoComplete="off"
-                value={holdFrom}
-                onChange={setHoldFrom}
-                error={result?.errors?.returnHoldFrom}
-                helpText="Leave empty to hold none for their value."
-              />
-              <TextField
-                label="Hold pickups from PIN codes starting"
-                autoComplete="off"
-                value={holdPincodes}
-                onChange={setHoldPincodes}
-                error={result?.errors?.returnHoldPincodes}
-                helpText="Prefixes separated by commas, e.g. 400, 560"
-              />
               <Checkbox label="Shopify e-mails the shopper the pickup's tracking" checked={notify} onChange={setNotify} />
               <InlineGrid columns={1}>
                 <Select
@@ -203,7 +242,7 @@ export default function ReturnsView() {
               </InlineGrid>
               <InlineStack>
                 <Button onClick={save} loading={busy("settings")}>
-                  Save return settings
+                  Save return rules
                 </Button>
               </InlineStack>
             </BlockStack>

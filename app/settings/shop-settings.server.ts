@@ -46,8 +46,7 @@ function defaultSettings(shop: string): ShopSettings {
     returnCourierId: null,
     returnNotifyCustomer: true,
     returnDisposition: "inspect",
-    returnHoldFromPaise: null,
-    returnHoldPincodes: "",
+    returnRules: "[]",
     createdAt: now,
     updatedAt: now,
   };
@@ -117,7 +116,7 @@ export function courierClientFor(credentials: CourierCredentials): CourierClient
 // The return settings are saved with their own section (app/returns/return-settings.server.ts).
 export type SettingsUpdate = Omit<
   ShopSettings,
-  "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules" | "returnRule" | "returnCourierId" | "returnNotifyCustomer" | "returnDisposition" | "returnHoldFromPaise" | "returnHoldPincodes"
+  "shop" | "createdAt" | "updatedAt" | "courierSecretCipher" | "autoBooking" | "bookingRules" | "returnRule" | "returnCourierId" | "returnNotifyCustomer" | "returnDisposition" | "returnRules"
 > & {
   /** A new secret to seal; undefined keeps the stored one. */
   courierSecretKey?: string;

@@ -21,6 +21,7 @@ export const RETURN_FOR_PICKUP = adminDocument<ReturnForPickupQuery, ReturnForPi
         name
         email
         phone
+        tags
         shippingAddress { name firstName lastName company phone address1 address2 city province zip countryCodeV2 }
         billingAddress { phone }
         fulfillments(first: 5) {

@@ -49,6 +49,26 @@ export const STAGES: Readonly<Record<ServiceStatusCode, StageRule>> = {
   15: { shopifyStatus: "FAILURE", explanation: "Damaged in transit", pollEvery: 0, maxQuietHours: 0, exception: "Damaged in transit: raise a damage claim with the courier, and reship or refund." },
 };
 
+/**
+ * A return's pickup runs the other way: collected from the shopper, delivered to the merchant's warehouse. The
+ * forward advice ("call the shopper to confirm the address", "refund or reship") is wrong for it, so its exceptions
+ * have their own words. Stages not listed here are no exception for a return either.
+ */
+export const RETURN_EXCEPTIONS: Readonly<Partial<Record<ServiceStatusCode, string>>> = {
+  4: "Pickup failed: the courier could not collect the return from the shopper. Ask the shopper to keep the parcel packed and their phone on; the courier tries again.",
+  9: "The courier could not hand the return over at your warehouse: make sure someone there can receive it, then ask the courier to attempt again.",
+  11: "The return is going back to the shopper: the courier could not bring it to your warehouse. Ask the courier why.",
+  12: "The return went back to the shopper and never reached you: ask the shopper and the courier, and decide the refund in Shopify.",
+  13: "The return was misrouted: raise it with the courier; it will reach your warehouse late.",
+  14: "The return was lost in transit: raise a claim with the courier, and settle with the shopper in Shopify.",
+  15: "The return was damaged in transit: raise a damage claim with the courier, and inspect it when it arrives.",
+};
+
+/** What the merchant can do about an exception stage, in the words of the shipment's direction; null when it is none. */
+export function exceptionAdvice(code: ServiceStatusCode, direction: string): string | null {
+  return direction === "return" ? (RETURN_EXCEPTIONS[code] ?? null) : STAGES[code].exception;
+}
+
 /** A stage no further progress follows: delivered, cancelled, returned, lost, damaged. Not polled again. */
 export const isFinalStage = (code: ServiceStatusCode) => STAGES[code].pollEvery === 0;
 

@@ -88,7 +88,7 @@ export interface ReturnPickupView {
   courierName: string | null;
   awb: string | null;
   trackingUrl: string | null;
-  /** What stops the pickup, or why it waits, in words. */
+  /** What stops the pickup or why it waits; once booked, what the merchant must do about it (a failed pickup, say). */
   note: string | null;
   receivedAt: string | null;
 }

@@ -483,4 +483,35 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.expectTitle("Orders to ship");
     });
   });
+
+  it("Returns: a return rule added, a mistake named on its rule and field, fixed, moved first and saved", async () => {
+    await walk.step("returns: add a rule", async () => {
+      expect(await walk.admin.openDeepLink("/app/orders/returns", { path: "/app/orders/returns" })).toBe(200);
+      await walk.admin.expectTitle("Returns");
+      await frame.getByRole("button", { name: "Add return rule" }).click();
+      await frame.getByLabel("Return rule 1 name").fill("Damaged in Mumbai");
+      await frame.getByLabel("Return rule 1: return reasons").fill("damaged, defective");
+      await frame.getByLabel("Return rule 1: pickup PIN codes starting").fill("40x");
+      await frame.getByLabel("Return rule 1: then").selectOption("cheapest");
+    });
+    await walk.step("returns: a mistake is named", async () => {
+      await walk.admin.navigateInBrowser("Save return rules", () => frame.getByRole("button", { name: "Save return rules" }).click(), { path: "/app/orders/returns" });
+      await frame.getByText("Fix the return rules below; nothing was saved.").waitFor();
+      await frame.getByText("Return rule 1 'Damaged in Mumbai': PIN code prefixes are 1 to 6 digits, not starting with 0").waitFor();
+    });
+    await walk.step("returns: a second rule moved first, saved", async () => {
+      await frame.getByLabel("Return rule 1: pickup PIN codes starting").fill("400");
+      await frame.getByRole("button", { name: "Add return rule" }).click();
+      await frame.getByLabel("Return rule 2 name").fill("Wholesale orders");
+      await frame.getByLabel("Return rule 2: order tags").fill("wholesale");
+      await frame.getByRole("button", { name: "Move Return rule 2 up" }).click();
+      expect(await frame.getByLabel("Return rule 1 name").inputValue()).toBe("Wholesale orders");
+      await walk.admin.navigateInBrowser("Save return rules", () => frame.getByRole("button", { name: "Save return rules" }).click(), { path: "/app/orders/returns" });
+      await frame.getByText("Return rules saved.").waitFor();
+      await walk.admin.openDeepLink("/app/orders/returns", { path: "/app/orders/returns" });
+      expect(await frame.getByLabel("Return rule 1 name").inputValue()).toBe("Wholesale orders");
+      expect(await frame.getByLabel("Return rule 2: pickup PIN codes starting").inputValue()).toBe("400");
+      expect(await frame.getByLabel("Return rule 2: then").inputValue()).toBe("cheapest");
+    });
+  });
 });

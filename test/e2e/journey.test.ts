@@ -113,10 +113,10 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(Number(webhooks![2])).toBeLessThanOrEqual(JOURNEY_ORDERS.length - PLACED_ORDERS.length);
     expect(output).toContain(`✓ A shopper placed ${HELD}`);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
-    // A shopper returns an item of a delivered order: approved in Shopify, picked up by the return setting, back home.
+    // A shopper returns an item of a delivered order: approved in Shopify, picked up by the return rules, back home.
     expect(output).toContain(`✓ A shopper asked to return an item of ${RETURNED_ORDER}: the store sends returns/request`);
     expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
-    expect(output).toMatch(new RegExp(`✓ The return setting booked ${RETURNED_ORDER}-R1's pickup with .+: awb \\w+ on Shopify's reverse delivery`));
+    expect(output).toMatch(new RegExp(`✓ The return rules booked ${RETURNED_ORDER}-R1's pickup with .+: awb \\w+ on Shopify's reverse delivery`));
     expect(output).toContain(`✓ ${RETURNED_ORDER}-R1 is back at the warehouse: Needs attention says "Return received: inspect it"`);
     const rows = finalTable(output);
     expect(rows.map((row) => row.order)).toEqual(JOURNEY_ORDERS.map((planned) => planned.name));

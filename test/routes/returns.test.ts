@@ -6,6 +6,7 @@ import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
 import { getOrderShipping } from "~/extension-api/order-shipping.server";
 import { action as returnsAction, loader as returnsLoader } from "~/routes/app.orders.returns";
+import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
@@ -140,7 +141,7 @@ describe("a return approved in Shopify", () => {
     expect(storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries).map((delivery) => delivery.tracking?.number)).toEqual([waiting!.awb]);
   });
 
-  it("books again by the return setting when the worker died mid-booking, before the courier was asked", async () => {
+  it("books again by the return rules when the worker died mid-booking, before the courier was asked", async () => {
     const { order, fulfillmentLineId } = await shippedOrder(8);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
     // The rule decided and claimed the pickup; the worker died before sending anything to the courier.
@@ -237,19 +238,32 @@ describe("a return approved in Shopify", () => {
       const response = await returnsAction({ request: store.adminRequest("/app/orders/returns", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} });
       return { status: response.status, body: (await response.json()) as { ok: boolean; message: string; errors?: Record<string, string> } };
     };
-    expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your return setting books" } } });
+    const rules = (...drafts: Record<string, string>[]) => JSON.stringify(drafts.map((draft) => ({ name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "", ...draft })));
+    expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your default return rule books" } } });
     expect(await call({ intent: "settings", returnRule: "sometimes", returnDisposition: "inspect" })).toMatchObject({ status: 422 });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldPincodes: "40x" })).toMatchObject({ status: 422, body: { errors: { returnHoldPincodes: expect.stringMatching(/1 to 6 digits/) } } });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnHoldFrom: "-5" })).toMatchObject({ status: 422, body: { errors: { returnHoldFrom: expect.any(String) } } });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnHoldFrom: "5000", returnHoldPincodes: "400, 1100" })).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true, returnHoldFromPaise: 500_000, returnHoldPincodes: "400, 1100" });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: rules({ name: "Mumbai", pincodePrefixes: "40x" }) })).toMatchObject({
+      status: 422,
+      body: { errors: { "rules.0.pincodePrefixes": expect.stringMatching(/^Return rule 1 'Mumbai': PIN code prefixes are 1 to 6 digits/) } },
+    });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: rules({ name: "Ok" }, { name: "Cheap", minValueRupees: "-5", action: "courier" }) })).toMatchObject({
+      status: 422,
+      body: { errors: { "rules.1.minValueRupees": expect.stringMatching(/^Return rule 2 'Cheap': Minimum value must not be negative/), "rules.1.courierId": expect.stringMatching(/Choose the courier this rule books/) } },
+    });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: "{not json" })).toMatchObject({ status: 422, body: { errors: { returnRules: expect.stringMatching(/could not be read/) } } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnRules: rules({ name: "Valuable", minValueRupees: "5000" }, { name: "Mumbai", pincodePrefixes: "400, 1100" }) })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true });
+    const saved = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
+    expect(saved.ruleDrafts).toEqual([
+      { name: "Valuable", reasons: "", minValueRupees: "5000", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "" },
+      { name: "Mumbai", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "400, 1100", tags: "", action: "hold", courierId: "" },
+    ]);
 
     const { order, fulfillmentLineId } = await shippedOrder(14);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
     expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "held" });
     expect(await returnShipments(returnGid)).toEqual([]);
     const page = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
-    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: expect.stringMatching(/holds every pickup/) });
+    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: "Default return rule → hold for review: book the pickup yourself." });
     expect((await listNeedsAttention(store.domain)).items.find((item) => item.returnGid === returnGid)).toMatchObject({ kind: "return_held" });
 
     expect(await call({ intent: "book", returnGid: "gid://shopify/Order/1" })).toMatchObject({ status: 422 });
@@ -257,7 +271,110 @@ describe("a return approved in Shopify", () => {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
     expect(await call({ intent: "nonsense" })).toMatchObject({ status: 400 });
-    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect", returnHoldFromPaise: null, returnHoldPincodes: "" } });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect", returnRules: "[]" } });
+  });
+
+  it("return rules decide by the shopper's reason, value, PIN code and the order's tags, first match first, and the pickup's history names the rule", async () => {
+    const rule = (draft: Record<string, unknown>) => ({ reasons: [], minValueRupees: null, maxValueRupees: null, pincodePrefixes: [], tags: [], action: "hold", courierId: null, ...draft });
+    const returnRules = JSON.stringify([
+      rule({ name: "Wholesale", tags: ["wholesale"], action: "hold" }),
+      rule({ name: "Damaged in Bengaluru", reasons: ["defective", "damaged"], pincodePrefixes: ["560"], action: "courier", courierId: 2 }),
+      rule({ name: "Size swaps", reasons: ["size"], action: "cheapest" }),
+    ]);
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "hold", returnRules } });
+    const open = async (index: number, returnReason: string, tags: string[] = []) => {
+      const { order, fulfillmentLineId } = await shippedOrder(index);
+      store.shop.orders.find((candidate) => candidate.id === order.id)!.tags = tags;
+      const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1, returnReason, returnReasonNote: "Seam split on arrival" }] } });
+      return { returnGid, result: await checkReturn(store.domain, returnGid, deps) };
+    };
+
+    const damaged = await open(20, "DEFECTIVE");
+    expect(damaged.result).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(damaged.returnGid);
+    expect(pickup).toMatchObject({ courierId: 2, direction: "return" });
+    const history = await prisma.shipmentEvent.findMany({ where: { shop: store.domain, shipmentId: pickup!.id }, orderBy: { id: "asc" } });
+    expect(history[0]).toMatchObject({ actorKind: "rule", actorName: expect.stringMatching(/^Return rule 2 'Damaged in Bengaluru' → chosen courier: /) });
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid: damaged.returnGid } } })).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Return rule 2 'Damaged in Bengaluru'/) });
+
+    // The first rule wins: a wholesale order's damaged return is held, whatever rule 2 says.
+    const wholesale = await open(18, "DEFECTIVE", ["Wholesale"]);
+    expect(wholesale.result).toMatchObject({ kind: "held", reason: "Return rule 1 'Wholesale' → hold for review: book the pickup yourself." });
+    expect(await returnShipments(wholesale.returnGid)).toEqual([]);
+
+    const size = await open(16, "SIZE_TOO_SMALL");
+    expect(size.result).toMatchObject({ kind: "booked" });
+    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid: size.returnGid } } })).toMatchObject({ decisionReason: expect.stringMatching(/^Return rule 3 'Size swaps' → cheapest: /) });
+
+    // No rule matches: the default holds it.
+    const other = await open(22, "COLOR");
+    expect(other.result).toMatchObject({ kind: "held", reason: "Default return rule → hold for review: book the pickup yourself." });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnRules: "[]" } });
+  });
+
+  it("the Ship order page shows an open return's items and reverse rates, and books its pickup once", async () => {
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "hold" } });
+    const { order, fulfillmentLineId } = await shippedOrder(24);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1, returnReason: "DEFECTIVE", returnReasonNote: "Seam split on arrival" }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "held" });
+    const legacyId = order.id.split("/").pop()!;
+    const path = `/app/orders/${legacyId}/ship`;
+    const page = await (await shipLoader({ request: store.adminRequest(path), params: { id: legacyId }, context: {} })).json();
+    expect(page.returns).toHaveLength(1);
+    const section = page.returns[0]!;
+    expect(section).toMatchObject({ returnGid, returnName: `${order.name}-R1`, status: "OPEN", pickup: null, note: null, reasons: ["Defective", "Seam split on arrival"], items: [expect.objectContaining({ quantity: 1 })] });
+    expect(section.rates.length).toBeGreaterThan(0);
+    // Quoted as a reverse shipment: the service's reverse rates, not the forward ones.
+    expect(page.booked).toMatchObject({ status: "fulfilled" });
+
+    const book = async (courierId: number) => {
+      const response = await shipAction({ request: store.adminRequest(path, { method: "POST", body: new URLSearchParams({ intent: "book-return", returnGid, courierId: String(courierId) }) }), params: { id: legacyId }, context: {} });
+      return { status: response.status, body: (await response.json()) as { kind: string; message: string } };
+    };
+    expect(await book(99)).toMatchObject({ status: 422, body: { kind: "refused", message: "Choose a courier to pick the return up." } });
+    const chosen = section.rates[0]!.id as number;
+    const [first, second] = await Promise.all([book(chosen), book(chosen)]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ courierId: chosen, status: "return_in_transit", direction: "return" })]);
+    // The forward shipment is untouched, and the page now shows the pickup instead of rates.
+    const after = await (await shipLoader({ request: store.adminRequest(path), params: { id: legacyId }, context: {} })).json();
+    expect(after.returns[0]).toMatchObject({ rates: [], pickup: { awb: expect.any(String), statusLabel: expect.any(String) } });
+    expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: order.id } })).toBe(1);
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest" } });
+  });
+
+  it("a pickup the courier could not collect, and a return lost on its way back, are worded for a return in Needs attention and on the order card", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(26);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
+    const admin = await deps.adminFor(store.domain);
+    let clock = Date.now();
+    const syncNow = async () => {
+      clock += 3_600_000;
+      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+    };
+    const itemOf = async () => (await listNeedsAttention(store.domain)).items.find((item) => item.shipmentId === pickup!.id);
+
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 4);
+    await syncNow();
+    expect(await itemOf()).toMatchObject({
+      kind: "tracking_exception",
+      returnGid,
+      message: expect.stringContaining(`for the return's pickup (awb ${pickup!.awb})`),
+      action: expect.stringMatching(/^Pickup failed: the courier could not collect the return from the shopper\. Ask the shopper/),
+    });
+    expect((await itemOf())!.action).not.toMatch(/warehouse, labelled|packed, labelled/);
+    const card = await getOrderShipping({ shop: store.domain, admin, now: () => new Date() }, order.id);
+    expect(card.returns?.find((ret) => ret.awb === pickup!.awb)).toMatchObject({ note: expect.stringMatching(/Pickup failed: the courier could not collect the return from the shopper/) });
+
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 5);
+    await syncNow();
+    await sandbox.advanceSandboxShipment(pickup!.awb!, 14);
+    await syncNow();
+    expect(await itemOf()).toMatchObject({ kind: "tracking_exception", action: expect.stringMatching(/^The return was lost in transit: raise a claim with the courier, and settle with the shopper in Shopify\./) });
+    expect((await itemOf())!.action).not.toMatch(/reship/);
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {

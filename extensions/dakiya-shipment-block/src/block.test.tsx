@@ -146,6 +146,35 @@ describe("an order shipped with Dakiya", () => {
   });
 });
 
+describe("an order with returns", () => {
+  const pickup = { returnName: "#1014-R1", status: "OPEN", pickupLabel: "Return in transit", courierName: "Delhivery", awb: "DL55500011", trackingUrl: "https://track.example.in/DL55500011", note: null, receivedAt: null };
+  const waiting = { returnName: "#1014-R2", status: "OPEN", pickupLabel: null, courierName: null, awb: null, trackingUrl: null, note: "Return rule 1 'Valuable' → hold for review: book the pickup yourself.", receivedAt: null };
+
+  it("shows each return's state, courier and awb apart from the shipment, and a waiting pickup's reason with Book pickup", async () => {
+    await open(() => json({ ...shipped, returns: [pickup, waiting] }));
+
+    await vi.waitFor(() => expect(pageText()).toContain("Return #1014-R1"));
+    const text = pageText();
+    expect(text).toContain("AWB XB1234567890");
+    expect(text).toContain("Pickup Delhivery");
+    expect(text).toContain("AWB DL55500011");
+    expect(allByText("s-badge", "Return in transit")).toHaveLength(1);
+    expect(text).toContain("Return #1014-R2");
+    expect(text).toContain("Return rule 1 'Valuable' → hold for review");
+    expect(button("Book pickup").getAttribute("href")).toBe(`app:app/orders/${ORDER_GID.split("/").pop()}/ship`);
+    expect([...document.body.querySelectorAll("s-link")].map((link) => link.getAttribute("href"))).toContain("https://track.example.in/DL55500011");
+  });
+
+  it("says a pickup is back at the warehouse, in Hindi too", async () => {
+    useLocale("hi");
+    await open(() => json({ ...shipped, returns: [{ ...pickup, status: "CLOSED", receivedAt: "2026-11-25T06:00:00.000Z" }] }));
+
+    await vi.waitFor(() => expect(pageText()).toContain("रिटर्न #1014-R1"));
+    expect(allByText("s-badge", "वेयरहाउस पहुँच गया")).toHaveLength(1);
+    expect(allByText("s-button", "पिकअप बुक करें")).toHaveLength(0);
+  });
+});
+
 describe("an order without a shipment", () => {
   it("says so in one line and opens the Ship with Dakiya action", async () => {
     const navigate = vi.fn();

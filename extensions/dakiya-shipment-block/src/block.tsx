@@ -7,6 +7,7 @@ import {
   type ApiFailure,
   type OrderShipping,
   type Problem,
+  type ReturnPickupView,
   type ShipmentStatus,
   type ShipmentView,
 } from "../../shared/api";
@@ -118,6 +119,7 @@ function DakiyaShipmentBlock() {
             {checkAgain(i18n.translate("actions.checkAgain"))}
           </>
         )}
+        {order?.returns?.map((ret) => <ReturnCard key={ret.returnName} ret={ret} orderGid={orderGid} />)}
         {order?.state === "unavailable" && (
           <>
             <s-banner tone="warning" heading={i18n.translate("order.unavailable")}>
@@ -128,6 +130,52 @@ function DakiyaShipmentBlock() {
         )}
       </s-stack>
     </s-admin-block>
+  );
+}
+
+/** The app's Ship order page, where a return's reverse rates are quoted and its pickup booked. */
+export const shipPageUrl = (orderGid: string) => `app:app/orders/${orderGid.split("/").pop()}/ship`;
+
+/** A return of the order and its pickup back to the warehouse, apart from the order's own shipment. */
+function ReturnCard({ ret, orderGid }: { ret: ReturnPickupView; orderGid: string | undefined }) {
+  const { i18n } = shopify;
+  const status = ["REQUESTED", "OPEN", "DECLINED", "CANCELED", "CLOSED"].includes(ret.status) ? i18n.translate(`returns.status.${ret.status}`) : ret.status;
+  return (
+    <s-stack gap="small">
+      <s-stack direction="inline" gap="small-200">
+        <s-text type="strong">{i18n.translate("returns.heading", { name: ret.returnName })}</s-text>
+        <s-badge tone="info">{status}</s-badge>
+        {ret.pickupLabel && <s-badge>{ret.receivedAt ? i18n.translate("returns.received") : ret.pickupLabel}</s-badge>}
+      </s-stack>
+      {ret.courierName && (
+        <s-stack direction="inline" gap="small-200">
+          <s-text color="subdued">{i18n.translate("returns.pickup")}</s-text>
+          <s-text>{ret.courierName}</s-text>
+        </s-stack>
+      )}
+      {ret.awb && (
+        <s-stack direction="inline" gap="small-200">
+          <s-text color="subdued">{i18n.translate("returns.awb")}</s-text>
+          <s-text>{ret.awb}</s-text>
+        </s-stack>
+      )}
+      {ret.trackingUrl && (
+        <s-link href={ret.trackingUrl} target="_blank">
+          {i18n.translate("returns.track")}
+        </s-link>
+      )}
+      {ret.pickupLabel && ret.note && (
+        <s-banner tone="warning" heading={i18n.translate("shipment.attention")}>
+          <s-paragraph>{ret.note}</s-paragraph>
+        </s-banner>
+      )}
+      {!ret.pickupLabel && ret.status === "OPEN" && (
+        <>
+          <s-paragraph>{ret.note ?? i18n.translate("returns.notBooked")}</s-paragraph>
+          {orderGid && <s-button href={shipPageUrl(orderGid)}>{i18n.translate("returns.book")}</s-button>}
+        </>
+      )}
+    </s-stack>
   );
 }
 

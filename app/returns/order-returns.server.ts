@@ -1,0 +1,68 @@
+import prisma from "~/db.server";
+import { quoteOrder } from "~/booking/book-order.server";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import type { RankedRate } from "~/shipping/rate-ranking";
+import { isSafeTrackingUrl } from "~/shipping/tracking-url";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { getReturnForPickup } from "~/shopify/admin-returns.server";
+import { toReverseCourierOrder } from "./return-mapping";
+
+/** A return as the Ship order page shows it beside the order's own shipment: nothing of the shopper's address. */
+export interface OrderReturnSection {
+  returnGid: string;
+  returnName: string;
+  /** Shopify's return status, read now: REQUESTED, OPEN, CLOSED. */
+  status: string;
+  items: { title: string; sku: string | null; quantity: number }[];
+  reasons: string[];
+  pickup: { awb: string | null; courierName: string | null; statusLabel: string; trackingUrl: string | null } | null;
+  /** What the return rules decided, and why. */
+  decisionReason: string | null;
+  /** Reverse rates, quoted now for an open return with no pickup booked: each books through the Returns booking path. */
+  rates: RankedRate[];
+  /** Why there are no rates to book: the return's problems with their fixes, or the courier service not answering. */
+  note: string | null;
+}
+
+/**
+ * The open, requested or closed returns Dakiya recorded for an order, each read fresh from Shopify (its items and
+ * status) and, when its pickup is still to book, quoted as a reverse shipment. Declined and cancelled returns are left
+ * out: nothing will come back.
+ */
+export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid: string, now: () => Date = () => new Date()): Promise<OrderReturnSection[]> {
+  const records = await prisma.returnRecord.findMany({ where: { shop, orderGid, cancelledAt: null, status: { notIn: ["DECLINED", "CANCELED"] } }, orderBy: { id: "asc" }, take: 5 });
+  if (records.length === 0) return [];
+  const settings = await getShopSettings(shop);
+  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) }, status: { not: "failed" } } });
+  const sections: OrderReturnSection[] = [];
+  for (const record of records) {
+    const ret = await getReturnForPickup(admin, record.returnGid);
+    if (!ret || ret.status === "DECLINED" || ret.status === "CANCELED") continue;
+    const { shipment: mapped } = toReverseCourierOrder(ret, { settings: toMappingSettings(settings), now: now() });
+    const pickup = pickups.find((candidate) => candidate.orderGid === record.returnGid) ?? null;
+    const section: OrderReturnSection = {
+      returnGid: record.returnGid,
+      returnName: ret.name,
+      status: ret.status,
+      items: mapped?.items ?? [],
+      reasons: mapped?.reasonWords.filter((word) => !/^[a-z0-9-]+$/.test(word)) ?? [],
+      pickup: pickup
+        ? { awb: pickup.awb, courierName: pickup.courierName, statusLabel: shipmentStatusLabel(pickup.status).label, trackingUrl: pickup.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null }
+        : null,
+      decisionReason: record.decisionReason,
+      rates: [],
+      note: null,
+    };
+    if (!pickup && ret.status === "OPEN") {
+      const quote = await quoteOrder({ shop, admin, now }, { orderGid: record.returnGid, returnRead: ret, settings });
+      if (quote.kind === "quoted") section.rates = quote.rates;
+      else section.note = bookOutcomeInWords(quote, { problems: "fixes" });
+    } else if (!pickup && ret.status === "REQUESTED") {
+      section.note = "Approve the return in Shopify; its pickup can be booked once it is open.";
+    }
+    sections.push(section);
+  }
+  return sections;
+}
