@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isSafeTrackingUrl } from "../app/shipping/tracking-url";
-import { ORDER_INDEX_PRINT_TARGET, ORDER_PRINT_TARGET, PRINT_MENU_SCRIPT_PATH, printActionsFor, servePrintActions } from "./admin-print-actions";
+import { ORDER_PRINT_TARGET, PRINT_MENU_SCRIPT_PATH, printActionsFor, servePrintActions } from "./admin-print-actions";
 import type { StoreOrder, StoreShop } from "./model";
 import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
@@ -61,14 +61,13 @@ function statusBadges(order: StoreOrder): string {
 
 const orderPath = (shop: string, order: StoreOrder) => `/admin/orders/${order.legacyResourceId}?${shopQuery(shop)}`;
 
-function ordersList(shop: StoreShop, notice: string, appUrl: string): string {
+function ordersList(shop: StoreShop, notice: string): string {
   const orders = [...shop.orders].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
   const rows = orders
     .map((order) => {
       const address = order.shippingAddress;
       const customer = address?.name ?? ([order.customer?.firstName, order.customer?.lastName].filter(Boolean).join(" ") || "No customer");
       return `<tr>
-        <td><input type="checkbox" data-select-order value="${escapeHtml(order.id)}" aria-label="Select ${escapeHtml(order.name)}"></td>
         <td><a href="${escapeHtml(orderPath(shop.domain, order))}">${escapeHtml(order.name)}</a></td>
         <td>${escapeHtml(placedAt(shop, order.createdAt))}</td>
         <td>${escapeHtml(customer)}</td>
@@ -79,43 +78,18 @@ function ordersList(shop: StoreShop, notice: string, appUrl: string): string {
       </tr>`;
     })
     .join("");
-  // Selecting orders brings up the admin's bulk actions; Print lists the apps' print actions for a selection.
-  const printActions = printActionsFor(ORDER_INDEX_PRINT_TARGET);
-  const bulkActions = printActions.length
-    ? `<div class="bulk-actions" data-bulk-actions hidden><span data-selected-count></span>${printMenuOf(printActions)}</div>`
-    : "";
   return `<div class="page">
     <div class="page-head"><h1>Orders</h1>
       <div class="actions"><form method="post" action="/admin/orders?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="primary">Create test order</button></form></div>
     </div>
     ${notice}
-    ${bulkActions}
     <div class="card" style="padding:0">
       <table aria-label="Orders">
-        <thead><tr><th scope="col"><input type="checkbox" data-select-all aria-label="Select all orders"></th><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Customer</th><th scope="col">City</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th></tr></thead>
+        <thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Customer</th><th scope="col">City</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th></tr></thead>
         <tbody>${rows}</tbody>
       </table>
     </div>
-    ${printActions.length ? printDialog({ shop: shop.domain, appUrl, target: ORDER_INDEX_PRINT_TARGET }) : ""}
   </div>`;
-}
-
-function printMenuOf(actions: readonly { handle: string; name: string }[]): string {
-  return `<details class="menu"><summary class="button">Print</summary><div class="menu-items">${actions.map((action) => `<button type="button" data-print-action="${escapeHtml(action.handle)}">${escapeHtml(action.name)}</button>`).join("")}</div></details>`;
-}
-
-/** Shopify's print dialog: the app's extension in a frame, then the document it names (store/admin-print-menu.js). */
-function printDialog({ shop, appUrl, target, orderGid }: { shop: string; appUrl: string; target: string; orderGid?: string }): string {
-  return `<style>#print-dialog iframe[hidden], #print-dialog a[hidden] { display: none; } #print-dialog { width: min(720px, 94vw); } .bulk-actions[hidden] { display: none; } .bulk-actions { display: flex; gap: 12px; align-items: center; margin: 0 0 12px; }</style>
-    <dialog id="print-dialog" aria-labelledby="print-dialog-title" data-shop="${escapeHtml(shop)}" data-app-url="${escapeHtml(appUrl)}" data-target="${escapeHtml(target)}"${orderGid ? ` data-order-gid="${escapeHtml(orderGid)}"` : ""}>
-      <div class="dialog-head" id="print-dialog-title">Print</div>
-      <div class="dialog-body">
-        <iframe class="extension" title="Print" src="about:blank" style="width:100%;height:72px;border:0"></iframe>
-        <p class="print-status muted" role="status"></p>
-        <iframe class="preview" title="Print preview" hidden style="width:100%;height:480px;border:1px solid #e3e3e3"></iframe>
-      </div>
-      <div class="dialog-foot"><button type="button" class="close">Close</button><a class="download button" download="dakiya-labels.pdf" hidden>Download</a><button type="button" class="print primary" disabled>Print</button></div>
-    </dialog>`;
 }
 
 const titleCase = (status: string) => status.charAt(0) + status.slice(1).toLowerCase().replaceAll("_", " ");
@@ -218,7 +192,7 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
   // Shopify's Print menu: the app's print actions for the order page (their frames and documents: admin-print-menu.js).
   const printActions = printActionsFor(ORDER_PRINT_TARGET);
   const printMenu = printActions.length
-    ? printMenuOf(printActions)
+    ? `<details class="menu"><summary class="button">Print</summary><div class="menu-items">${printActions.map((action) => `<button type="button" data-print-action="${escapeHtml(action.handle)}">${escapeHtml(action.name)}</button>`).join("")}</div></details>`
     : "";
   const actions = order.cancelledAt
     ? printMenu
@@ -265,7 +239,16 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
       <div class="dialog-body"></div>
       <div class="dialog-foot"></div>
     </dialog>
-    ${printDialog({ shop: shop.domain, appUrl, target: ORDER_PRINT_TARGET, orderGid: order.id })}
+    <style>#print-dialog iframe[hidden], #print-dialog a[hidden] { display: none; } #print-dialog { width: min(720px, 94vw); }</style>
+    <dialog id="print-dialog" aria-labelledby="print-dialog-title" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}" data-order-gid="${escapeHtml(order.id)}">
+      <div class="dialog-head" id="print-dialog-title">Print</div>
+      <div class="dialog-body">
+        <iframe class="extension" title="Print" src="about:blank" style="width:100%;height:72px;border:0"></iframe>
+        <p class="print-status muted" role="status"></p>
+        <iframe class="preview" title="Print preview" hidden style="width:100%;height:480px;border:1px solid #e3e3e3"></iframe>
+      </div>
+      <div class="dialog-foot"><button type="button" class="close">Close</button><a class="download button" download="dakiya-label.pdf" hidden>Download</a><button type="button" class="print primary" disabled>Print</button></div>
+    </dialog>
   </div>`;
 }
 
@@ -349,7 +332,7 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
       const notice = created
         ? `<div class="banner success" role="status"><p>Created order <a href="${escapeHtml(orderPath(shop.domain, created))}">${escapeHtml(created.name)}</a>; Shopify sent <code>orders/create</code> to the app.</p></div>`
         : "";
-      return page(shop, "Orders", ordersList(shop, notice, appOrigin), 200, `<script src="${PRINT_MENU_SCRIPT_PATH}" defer></script>`);
+      return page(shop, "Orders", ordersList(shop, notice));
     }
 
     const order = shop.orders.find((candidate) => candidate.legacyResourceId === legacyId);

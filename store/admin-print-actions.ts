@@ -12,10 +12,6 @@ import path from "node:path";
  */
 
 export const ORDER_PRINT_TARGET = "admin.order-details.print-action.render";
-/** The Orders list's Print menu for the selected orders. */
-export const ORDER_INDEX_PRINT_TARGET = "admin.order-index.selection-print-action.render";
-// As many orders as the admin's list lets a merchant select on one page.
-const MAX_SELECTED_ORDERS = 250;
 export const PRINT_MENU_SCRIPT_PATH = "/__shell/print-menu.js";
 const HOST_PREFIX = "/__shell/extensions/";
 
@@ -26,8 +22,7 @@ export interface PrintAction {
   target: string;
   /** The menu entry, in English. */
   name: string;
-  /** The extension's English messages: strings, or plural forms ({ one, other }). */
-  messages: Record<string, unknown>;
+  messages: Record<string, string>;
 }
 
 const EXTENSIONS_DIR = path.resolve("extensions");
@@ -44,8 +39,8 @@ export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAct
     const targets = [...text.matchAll(/^\s*target\s*=\s*"([\w.-]+)"/gm)].map((match) => match[1]);
     if (!handle || !targets.includes(target)) continue;
     const locale = path.join(root, entry.name, "locales", "en.default.json");
-    const messages = existsSync(locale) ? (JSON.parse(readFileSync(locale, "utf8")) as Record<string, unknown>) : {};
-    actions.push({ handle, target, name: typeof messages.name === "string" ? messages.name : handle, messages });
+    const messages = existsSync(locale) ? (JSON.parse(readFileSync(locale, "utf8")) as Record<string, string>) : {};
+    actions.push({ handle, target, name: messages.name ?? handle, messages });
   }
   return actions.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -54,8 +49,8 @@ export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAct
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /** The frame an extension runs in: the admin's `shopify` global, then the extension's bundle. */
-function hostPage(action: PrintAction, { shop, appUrl, selectedGids }: { shop: string; appUrl: string; selectedGids: readonly string[] }): string {
-  const config = { shop, appUrl, target: action.target, selected: selectedGids.map((id) => ({ id })), messages: action.messages };
+function hostPage(action: PrintAction, { shop, appUrl, selectedGid }: { shop: string; appUrl: string; selectedGid: string }): string {
+  const config = { shop, appUrl, target: action.target, selected: [{ id: selectedGid }], messages: action.messages };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${action.name.replace(/[<&]/g, "")}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:8px;color:#303030} s-admin-print-action,s-banner,s-text{display:block}</style>
 <script>(() => {
@@ -71,9 +66,7 @@ function hostPage(action: PrintAction, { shop, appUrl, selectedGids }: { shop: s
     headers.set("Authorization", "Bearer " + (await idToken()));
     return nativeFetch(url, { ...init, headers });
   };
-  // A message with plural forms ({ one, other }) is chosen by its count, as the admin's i18n does.
-  const pluralOf = (message, values) => (message && typeof message === "object" ? ((values && values.count === 1 ? message.one : message.other) ?? "") : message);
-  const translate = (key, values) => String(pluralOf(config.messages[key] ?? key, values)).replace(/\\{\\{\\s*(\\w+)\\s*\\}\\}/g, (_, name) => (values && values[name] !== undefined ? String(values[name]) : ""));
+  const translate = (key, values) => String(config.messages[key] ?? key).replace(/\\{\\{\\s*(\\w+)\\s*\\}\\}/g, (_, name) => (values && values[name] !== undefined ? String(values[name]) : ""));
   window.shopify = {
     extension: { target: config.target },
     data: { selected: config.selected },
@@ -104,11 +97,7 @@ export function servePrintActions(request: Request, { shop, appUrl }: { shop: st
     if (!existsSync(bundle)) return new Response(`The extension ${action.handle} is not built: run npm run build`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     return new Response(readFileSync(bundle), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
   }
-  // The order page's action gets its one order; the list's, the orders selected (comma-separated gids).
-  const selectedGids = (url.searchParams.get("selected") ?? "").split(",").filter(Boolean);
-  const most = target === ORDER_INDEX_PRINT_TARGET ? MAX_SELECTED_ORDERS : 1;
-  if (selectedGids.length === 0 || selectedGids.length > most || !selectedGids.every((gid) => /^gid:\/\/shopify\/Order\/\d{1,20}$/.test(gid))) {
-    return new Response(`selected must be ${most === 1 ? "an order's gid" : `1 to ${most} orders' gids, separated by commas`}`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  return new Response(hostPage(action, { shop, appUrl, selectedGids }), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  const selectedGid = url.searchParams.get("selected") ?? "";
+  if (!/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(selectedGid)) return new Response("selected must be an order's gid", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(hostPage(action, { shop, appUrl, selectedGid }), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }

@@ -1,6 +1,5 @@
 /*
- * The local admin's Print menu on an order page, and on the Orders list for the selected orders (store/admin-print-actions.ts
- * serves it). An entry opens the print
+ * The local admin's Print menu on an order page (store/admin-print-actions.ts serves it). An entry opens the print
  * dialog: the app's extension runs in a frame and says what it will print; once it sets `src` on its
  * `s-admin-print-action`, the dialog loads that document from the app as the admin does (a path relative to the
  * app URL, with `Authorization: Bearer <session token>`), shows it and offers Print and Download.
@@ -8,10 +7,7 @@
 (() => {
   const dialog = document.getElementById("print-dialog");
   if (!dialog) return;
-  const { shop, appUrl, orderGid, target } = dialog.dataset;
-  // On the Orders list the selection is the checked rows; on an order's page, the order.
-  const selectionBoxes = () => [...document.querySelectorAll("input[data-select-order]")];
-  const selectedGids = () => (orderGid ? [orderGid] : selectionBoxes().filter((box) => box.checked).map((box) => box.value));
+  const { shop, appUrl, orderGid } = dialog.dataset;
   const title = dialog.querySelector(".dialog-head");
   const extensionFrame = dialog.querySelector("iframe.extension");
   const status = dialog.querySelector(".print-status");
@@ -87,8 +83,7 @@
     title.textContent = name;
     extensionFrame.title = name;
     extensionFrame.onload = watchExtension;
-    extensionFrame.src =
-      "/__shell/extensions/" + encodeURIComponent(handle) + "/frame?shop=" + encodeURIComponent(shop) + "&target=" + encodeURIComponent(target) + "&selected=" + encodeURIComponent(selectedGids().join(","));
+    extensionFrame.src = "/__shell/extensions/" + encodeURIComponent(handle) + "/frame?shop=" + encodeURIComponent(shop) + "&selected=" + encodeURIComponent(orderGid);
     if (!dialog.open) dialog.showModal();
   }
 
@@ -102,21 +97,6 @@
   dialog.querySelector("button.close").addEventListener("click", close);
   dialog.addEventListener("cancel", () => reset());
   printButton.addEventListener("click", () => preview.contentWindow?.print());
-  // The list's bulk actions appear once an order is selected, saying how many, as the admin's do.
-  const bulkActions = document.querySelector("[data-bulk-actions]");
-  const showSelection = () => {
-    if (!bulkActions) return;
-    const count = selectedGids().length;
-    bulkActions.hidden = count === 0;
-    bulkActions.querySelector("[data-selected-count]").textContent = count === 1 ? "1 selected" : count + " selected";
-  };
-  const selectAll = document.querySelector("input[data-select-all]");
-  selectAll?.addEventListener("change", () => {
-    for (const box of selectionBoxes()) box.checked = selectAll.checked;
-    showSelection();
-  });
-  for (const box of selectionBoxes()) box.addEventListener("change", showSelection);
-  showSelection();
   for (const entry of document.querySelectorAll("[data-print-action]")) {
     entry.addEventListener("click", () => {
       entry.closest("details")?.removeAttribute("open");

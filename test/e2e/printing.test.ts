@@ -130,34 +130,6 @@ describe("printing labels and the pickup manifest in the local admin", { timeout
     });
   });
 
-  it("prints the labels of orders selected in Shopify's Orders list, leaving out one not booked", async () => {
-    await step("Orders: select #1003 and #1001, Print → Dakiya shipping labels", async () => {
-      await page.goto(`${demo.adminUrl}/orders`);
-      const orders = page.getByRole("table", { name: "Orders" });
-      const bulkActions = page.locator("[data-bulk-actions]");
-      expect(await bulkActions.isHidden()).toBe(true);
-      await orders.getByRole("checkbox", { name: "Select #1003" }).check();
-      await orders.getByRole("checkbox", { name: "Select #1001" }).check();
-      await bulkActions.getByText("2 selected").waitFor();
-      const labelAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/labels" && response.request().method() === "GET");
-      await bulkActions.getByText("Print", { exact: true }).click();
-      await bulkActions.getByRole("button", { name: "Dakiya shipping labels" }).click();
-      await extensionFrame().getByText("The Dakiya labels of the 2 selected orders in one PDF; orders not booked yet are left out.").waitFor();
-      const answer = await labelAnswer;
-      expect(new URL(answer.url()).searchParams.get("orders")?.split(",")).toHaveLength(2);
-      expect(answer.status()).toBe(200);
-      await printDialog().getByRole("status").getByText("Ready to print.").waitFor();
-    });
-    await step("the PDF holds #1003's label only: #1001 is not booked", async () => {
-      const shown = await fetchedIn(page, (await printDialog().locator("iframe.preview").getAttribute("src"))!);
-      expect(shown.type).toBe("application/pdf");
-      expect(pdfPageCount(shown.bytes)).toBe(1);
-      expectLabel(shown.bytes, { awb, pincode: "600018" });
-      await printDialog().getByRole("button", { name: "Close" }).click();
-      await printDialog().waitFor({ state: "hidden" });
-    });
-  });
-
   it("prints the selected labels and the pickup's manifest from the Shipments page", async () => {
     const admin = await openEmbeddedAdmin(page, watcher, demo.adminUrl);
     await admin.openFromNav("Shipments", { path: "/app/shipments" }, "Shipments");
