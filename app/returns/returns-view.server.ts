@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DRAFT_FIELDS, returnRuleFieldKey, type ReturnRuleDraft } from "./return-rule-drafts";
 import prisma from "~/db.server";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
@@ -69,34 +70,6 @@ const ReturnSettingsForm = z
   .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: "Choose the courier your default return rule books" });
 
 /** A return rule as the settings edit it: every number and list as typed. */
-export interface ReturnRuleDraft {
-  name: string;
-  reasons: string;
-  minValueRupees: string;
-  maxValueRupees: string;
-  pincodePrefixes: string;
-  tags: string;
-  action: string;
-  courierId: string;
-}
-const DRAFT_FIELDS = ["name", "reasons", "minValueRupees", "maxValueRupees", "pincodePrefixes", "tags", "action", "courierId"] as const;
-
-export function returnRuleDraftOf(rule: ReturnRuleEntry): ReturnRuleDraft {
-  const amount = (value: number | null) => (value === null ? "" : String(value));
-  return {
-    name: rule.name,
-    reasons: rule.reasons.join(", "),
-    minValueRupees: amount(rule.minValueRupees),
-    maxValueRupees: amount(rule.maxValueRupees),
-    pincodePrefixes: rule.pincodePrefixes.join(", "),
-    tags: rule.tags.join(", "),
-    action: rule.action,
-    courierId: rule.courierId === null ? "" : String(rule.courierId),
-  };
-}
-
-/** The key a rule field's error is filed under: "rules.1.maxValueRupees" for the second rule's maximum value. */
-export const returnRuleFieldKey = (index: number, field: keyof ReturnRuleDraft) => `rules.${index}.${field}`;
 
 const MAX_RULES_JSON_CHARS = 32_000;
 

@@ -16,18 +16,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const admin = shopAdmin(session.shop, shopify);
   const ids = new URL(request.url).searchParams.getAll("id");
   const orderGids = ids.map(orderGidOf).filter((gid): gid is string => gid !== null);
-  return json({ compared: await whenShopifyAnswers(() => compareOrders(session.shop, admin, orderGids)), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS) });
+  return json({ compared: await whenShopifyAnswers(() => compareOrders(session.shop, admin, orderGids)), skipped: Math.max(0, orderGids.length - MAX_BULK_ORDERS), limit: MAX_BULK_ORDERS });
 };
 
 export default function CompareRates() {
-  const { compared, skipped } = useLoaderData<typeof loader>();
+  const { compared, skipped, limit } = useLoaderData<typeof loader>();
   return (
     <Page title="Compare rates" backAction={{ content: "Orders", url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {compared.length === 0 ? <Banner tone="warning">Select orders on the Orders page to compare their rates.</Banner> : null}
-            {skipped > 0 ? <Banner tone="info">{`Only the first ${MAX_BULK_ORDERS} orders are compared; ${skipped} more were left out.`}</Banner> : null}
+            {skipped > 0 ? <Banner tone="info">{`Only the first ${limit} orders are compared; ${skipped} more were left out.`}</Banner> : null}
             {compared.map(({ orderGid, outcome }) => {
               const name = "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
               return (

@@ -12,7 +12,7 @@ import { PageWatcher } from "./support/browser";
  * Screenshots: test-results/screenshots/accessibility/.
  */
 
-const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 90_000 });
+const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 150_000 });
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
 
 /**
@@ -72,6 +72,9 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await walk.admin.frame.getByRole("button", { name: "Add rule" }).click();
       await expect.poll(() => rules.count()).toBe(before + 1);
       expect(await audit(walk.admin.frame)).toEqual(clean("Auto-booking · Dakiya"));
+      // The added rule is an unsaved edit: the admin's save bar offers to discard it, and leaving would ask first.
+      await walk.admin.page.locator("#save-bar").getByRole("button", { name: "Discard" }).click();
+      await expect.poll(() => rules.count()).toBe(before);
     });
   });
 

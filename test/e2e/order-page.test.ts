@@ -27,7 +27,7 @@ beforeAll(async () => {
   page = await openPage(browser);
   watcher = new PageWatcher(page);
   step = createSteps(page, watcher, "order-page");
-}, 90_000);
+}, 120_000);
 
 afterEach(() => {
   watcher.expectNone("After the test");

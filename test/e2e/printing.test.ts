@@ -28,7 +28,7 @@ beforeAll(async () => {
   page = await openPage(browser);
   watcher = new PageWatcher(page);
   step = createSteps(page, watcher, "printing");
-}, 90_000);
+}, 120_000);
 
 afterEach(() => {
   watcher.expectNone("After the test");

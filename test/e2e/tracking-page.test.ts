@@ -92,7 +92,7 @@ beforeAll(async () => {
   server = npmStart({ DATABASE_URL: url, PORT: String(port), WORKER_CONCURRENCY: "0" });
   expect((await waitForHealth(port, server.output)).status).toBe(200);
   browser = await launchBrowser();
-}, 90_000);
+}, 120_000);
 
 afterEach(() => {
   for (const watcher of watchers) watcher.expectNone("After the test");

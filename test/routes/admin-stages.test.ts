@@ -167,5 +167,5 @@ describe("Home, Shipments and the export count and list by the merchant's stages
     } finally {
       await prisma.shipment.deleteMany({ where: { shop: store.domain, awb: { startsWith: "BULK" } } });
     }
-  });
+  }, 120_000);
 });

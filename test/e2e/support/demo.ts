@@ -37,7 +37,7 @@ export interface DemoOptions {
   journey?: boolean;
   /** Starts on the database and store a previous demo of the same name left (a second `npm run demo`). */
   resume?: boolean;
-  /** How long the demo may take to print the admin's address (default 30 s; the day takes longer). */
+  /** How long the demo may take to print the admin's address (default 60 s, for a machine busy with other suites; the day takes longer). */
   readyTimeoutMs?: number;
 }
 
@@ -45,7 +45,7 @@ export interface DemoOptions {
  * `npm run demo`'s code (`store/demo.ts`) on the production build: the app, a fresh database copied from the
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
-export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 30_000 }: DemoOptions): Promise<Demo> {
+export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
   if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
   const worker = Number(process.env.VITEST_POOL_ID ?? 0);
   const appPort = basePort + worker * 10 + portOffset;
