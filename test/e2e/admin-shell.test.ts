@@ -85,7 +85,7 @@ function isSorted(values: number[], direction: "ascending" | "descending"): bool
   return values.every((value, index) => index === 0 || (direction === "ascending" ? values[index - 1]! <= value : values[index - 1]! >= value));
 }
 
-describe("the embedded app in a browser, through the local Shopify admin", { timeout: 60_000 }, () => {
+describe("the embedded app in a browser, through the local Shopify admin", { timeout: 120_000 }, () => {
   it("Home: embedded, saying plainly that it uses the sandbox, and its links navigate in the browser", async () => {
     await walk.step("the admin opens the app", async () => {
       await expectHydrated(frame, { path: "/app", watcher: walk.watcher });
