@@ -7,7 +7,9 @@ export const CHROMIUM = "/usr/bin/chromium";
 // The Shopify library answers 410 to self-declared bots ("HeadlessChrome"); a person's browser sends this.
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 /** The longest any single wait in a browser test may take. */
-export const STEP_TIMEOUT = 20_000;
+export const STEP_TIMEOUT = 30_000;
+// A page load may wait for a first install's work in the same process, beside the other suites on two cores.
+const NAVIGATION_TIMEOUT = 60_000;
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium`);
@@ -22,7 +24,7 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ userAgent: USER_AGENT, viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(STEP_TIMEOUT);
-  page.setDefaultNavigationTimeout(STEP_TIMEOUT);
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT);
   return page;
 }
 
