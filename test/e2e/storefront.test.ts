@@ -110,7 +110,7 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
     await step("a malformed PIN code named", async () => {
       await page.getByLabel("Check delivery to your PIN code").fill("5600");
       await page.getByRole("button", { name: "Check" }).click();
-      await expect.poll(() => message(page).textContent()).toContain("Enter a 6-digit PIN code");
+      await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toContain("Enter a 6-digit PIN code");
     });
     await step("the date for a PIN code", async () => {
       await page.getByLabel("Check delivery to your PIN code").fill("560038");
@@ -123,12 +123,12 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
     await step("an unserviceable PIN code", async () => {
       await page.getByLabel("Check delivery to your PIN code").fill("990001");
       await page.getByRole("button", { name: "Check" }).click();
-      await expect.poll(() => message(page).textContent()).toBe("We don't deliver to this PIN code yet");
+      await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toBe("We don't deliver to this PIN code yet");
     });
     await step("the PIN code remembered on the next product", async () => {
       await page.getByLabel("Check delivery to your PIN code").fill("400001");
       await page.getByRole("button", { name: "Check" }).click();
-      await expect.poll(() => message(page).textContent()).toMatch(/^Delivered by/);
+      await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toMatch(/^Delivered by/);
       await page.goto(productUrl("en").replace("handloom-cotton-kurta", "brass-diya-set"));
       expect(await page.getByLabel("Check delivery to your PIN code").inputValue()).toBe("400001");
       await expect.poll(() => message(page).textContent(), { timeout: STEP_TIMEOUT }).toMatch(/^Delivered by/);
