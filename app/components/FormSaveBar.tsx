@@ -8,11 +8,14 @@ function snapshot(form: HTMLFormElement): string {
 }
 
 /**
- * Whether a form differs from what it held when it was loaded or last saved. `savedVersion` changes when a save
- * succeeds: what the form holds then becomes the saved state. Pass `onChange` to the form: the comparison waits for
- * React's render, after which controlled fields and their hidden inputs hold the new value.
+ * Whether a form differs from what it held when it was loaded or last saved. `saveResult` is the form action's answer:
+ * once one says `ok`, what the form holds then becomes the saved state. Pass `onChange` to the form: the comparison
+ * waits for React's render, after which controlled fields and their hidden inputs hold the new value.
  */
-export function useFormChanged(form: RefObject<HTMLFormElement>, savedVersion: unknown): { changed: boolean; onChange: () => void } {
+export function useFormChanged(form: RefObject<HTMLFormElement>, saveResult: { ok?: boolean } | undefined): { changed: boolean; onChange: () => void } {
+  // The last successful answer, kept while later answers refuse: a refused save leaves the edits unsaved.
+  const [savedVersion, setSavedVersion] = useState<unknown>(null);
+  if (saveResult?.ok && saveResult !== savedVersion) setSavedVersion(saveResult);
   const saved = useRef<string | null>(null);
   const [changed, setChanged] = useState(false);
   useEffect(() => {

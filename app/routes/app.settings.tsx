@@ -90,11 +90,7 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   const saving = useNavigation().state === "submitting";
   const form = useRef<HTMLFormElement>(null);
-  const [savedVersion, setSavedVersion] = useState<unknown>(null);
-  useEffect(() => {
-    if (result?.ok) setSavedVersion(result);
-  }, [result]);
-  const { changed, onChange } = useFormChanged(form, savedVersion);
+  const { changed, onChange } = useFormChanged(form, result);
   const [mode, setMode] = useState<string[]>([settings.usesSandbox ? "sandbox" : "account"]);
   const [environment, setEnvironment] = useState(settings.environment);
   const [notify, setNotify] = useState(settings.notifyCustomer);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { useEffect, useReducer, useRef, useState } from "react";
+import { useReducer, useRef, useState } from "react";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { authenticate } from "~/shopify.server";
 import { parseEstimateQuery } from "~/storefront/delivery-estimate";
@@ -103,11 +103,7 @@ function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
   const busy = navigation.state !== "idle";
   const saving = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
   const form = useRef<HTMLFormElement>(null);
-  const [savedVersion, setSavedVersion] = useState<unknown>(null);
-  useEffect(() => {
-    if (result?.ok) setSavedVersion(result);
-  }, [result]);
-  const { changed, onChange } = useFormChanged(form, savedVersion);
+  const { changed, onChange } = useFormChanged(form, result);
   const [pincode, setPincode] = useState(preview?.ok ? preview.answer.pincode : (preview?.pincode ?? ""));
   const trackingBase = settings.proxyPathPrefix ? `https://${settings.trackingHost}${settings.proxyPathPrefix}/track/` : null;
 
