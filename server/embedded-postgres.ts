@@ -243,8 +243,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     dataDir,
     owned: true,
     stop() {
-      // SIGINT is PostgreSQL's fast shutdown: open transactions roll back, the data is consistent on disk.
+      // SIGTERM is PostgreSQL's smart shutdown: no new sessions, and it ends once the open ones have. Dakiya's pools
+      // are closed by now, but a closed pool only sends each connection's goodbye: a fast shutdown at once would
+      // still find some sessions and end them with 57P01, which their clients log as a lost connection. A session
+      // still open after a few seconds is cut by SIGINT, the fast shutdown: open transactions roll back, the data
+      // is consistent on disk.
       stopping ??= (async () => {
+        child.kill("SIGTERM");
+        if (await waitForExit(child, 5_000)) return;
         child.kill("SIGINT");
         if (!(await waitForExit(child, 15_000))) {
           child.kill("SIGQUIT");

@@ -73,7 +73,7 @@ export async function startDemo({ name, portOffset = 0, extraOrders = 0, restore
   // The demo's own local defaults, not the unit tests' values.
   for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
 
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["store/demo.ts", ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "store/demo.ts", ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {
