@@ -128,9 +128,11 @@ describe("two app processes and two workers on one PostgreSQL", () => {
     await waitForOutput(/worker running 4 jobs at once/, first.output, 30_000);
 
     const orders = Array.from({ length: ORDERS }, (_, index) => store.simulator.placeOrder(shop, shopperOrder(3000 + index)));
-    // Shopify delivers some webhooks twice, at once: the same delivery id to both app processes.
-    const again = await Promise.all(orders.slice(0, 10).flatMap((order) => [0, 1].map(() => store.simulator.deliver("orders/create", shop, { orderId: order.id, webhookId: `again-${order.legacyResourceId}` }))));
-    expect(again.map((report) => report.attempts.at(-1)?.status)).toEqual(again.map(() => 200));
+    // Shopify delivers some webhooks twice, at once: the same delivery id to both app processes. As Shopify does, a
+    // delivery not answered within 5 s (50 arrive at once here, on a machine that may be running other suites) is
+    // sent again later: a third and fourth copy of the same id.
+    const again = await Promise.all(orders.slice(0, 10).flatMap((order) => [0, 1].map(() => store.simulator.deliver("orders/create", shop, { orderId: order.id, webhookId: `again-${order.legacyResourceId}`, retryDelaysMs: [1_000, 5_000, 10_000] }))));
+    expect(again.map((report) => report.delivered)).toEqual(again.map(() => true));
     await store.simulator.settled();
     const orderGids = orders.map((order) => order.id);
 
