@@ -197,9 +197,9 @@ async function startDemo(context: BenchContext): Promise<{ demo: ChildServer; st
   const storePort = await freePort();
   context.log(`starting the demo (store/demo.ts): app on ${appPort}, store on ${storePort}`);
   const demo = await startChild({
-    command: path.resolve("node_modules/.bin/tsx"),
+    command: process.execPath,
     // The merchant's day would book the seeded orders the pages are measured on: the admin only.
-    args: ["store/demo.ts", "--no-journey"],
+    args: ["--import", "tsx", "store/demo.ts", "--no-journey"],
     // The store simulator refuses to run in production; the app is still the production build.
     env: { NODE_ENV: "development", DATABASE_URL: scratch.url, PORT: String(appPort), STORE_PORT: String(storePort), SHOPIFY_APP_URL: `http://localhost:${appPort}` },
     readyLine: /Open the Shopify admin/,
@@ -215,7 +215,7 @@ export const pages: Measurement = {
     const result = section(
       "pages",
       "Pages in the browser",
-      `Debian's Chromium (${CHROMIUM}, headless, driven by playwright-core, a desktop user agent, 1400×1000) opens the local Shopify admin of \`tsx store/demo.ts\` on a scratch database, and loads each page ${LOADS} times as a fresh document in the admin's iframe (after one unmeasured load that fills the browser's cache, as for a merchant who has opened the app before). Inside the app's frame: LCP and CLS from the browser's performance entries, time to interactive as the frame's clock when the page's key element is on screen and hydrated by React, and one interaction's latency from the Event Timing API (the longest event of the interaction, input to next paint, as INP counts it). Figures are p75 over the loads, as Shopify's Built for Shopify bar reads them; the floor is the bare route \`/ping\` loaded the same way in the same frame.`,
+      `Debian's Chromium (${CHROMIUM}, headless, driven by playwright-core, a desktop user agent, 1400×1000) opens the local Shopify admin of \`node --import tsx store/demo.ts\` on a scratch database, and loads each page ${LOADS} times as a fresh document in the admin's iframe (after one unmeasured load that fills the browser's cache, as for a merchant who has opened the app before). Inside the app's frame: LCP and CLS from the browser's performance entries, time to interactive as the frame's clock when the page's key element is on screen and hydrated by React, and one interaction's latency from the Event Timing API (the longest event of the interaction, input to next paint, as INP counts it). Figures are p75 over the loads, as Shopify's Built for Shopify bar reads them; the floor is the bare route \`/ping\` loaded the same way in the same frame.`,
     );
     if (!existsSync(CHROMIUM)) {
       result.rows.push({ name: "all pages", result: "not measured", reference: "—", target: "Chromium at /usr/bin/chromium", verdict: "FAIL" });
