@@ -18,7 +18,7 @@ import { uniqueShop } from "../support/webhooks";
  * orders are not stuck behind the first shop's burst.
  */
 
-const BURST = 200;
+const BURST = 80;
 // The smallest bucket a shop has (1,000 points), restoring fast enough for the test to finish in seconds. The
 // booking query's requested cost (about 150) makes the budget bind: calls wait for points at this rate.
 const THROTTLE = { maximumAvailable: 1_000, restoreRate: 500 };
