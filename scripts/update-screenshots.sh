@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies the key steps of the browser test of the demo's journey (test/e2e/journey.test.ts) to docs/screenshots/,
-# which the README shows. Run the test first: npm run build && npx vitest run test/e2e/journey.test.ts
+# which the README shows. Run the test first: npm run build && E2E_SCREENSHOTS=1 npx vitest run test/e2e/journey.test.ts
 # The copies are quantised with pngquant when it is installed (apt-get install pngquant), which makes them ~4× smaller.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ declare -A steps=(
 )
 mkdir -p "$to"
 for step in "${!steps[@]}"; do
-  [[ -f "$from/$step.png" ]] || { echo "No $from/$step.png: run the journey's browser test first" >&2; exit 1; }
+  [[ -f "$from/$step.png" ]] || { echo "No $from/$step.png: run the journey's browser test first, with E2E_SCREENSHOTS=1" >&2; exit 1; }
   if command -v pngquant >/dev/null; then
     pngquant --force --quality 60-85 --output "$to/${steps[$step]}.png" "$from/$step.png"
   else

@@ -484,6 +484,30 @@ export interface GraphqlAnswer {
   mutated?: boolean;
 }
 
+type CheckedDocument = { document: DocumentNode } | { errors: unknown[] };
+const checkedDocuments = new Map<string, CheckedDocument>();
+const CHECKED_DOCUMENTS_KEPT = 500;
+
+/**
+ * A query parsed and validated against the Admin schema once: an app sends the same few documents again and again,
+ * and validating one against the whole schema costs milliseconds of the store's CPU each time.
+ */
+function checkDocument(query: string): CheckedDocument {
+  const known = checkedDocuments.get(query);
+  if (known) return known;
+  let checked: CheckedDocument;
+  try {
+    const document = parse(query);
+    const validationErrors = validate(loadAdminSchema(), document);
+    checked = validationErrors.length > 0 ? { errors: validationErrors.map((error) => error.toJSON()) } : { document };
+  } catch (error) {
+    checked = { errors: [(error as GraphQLError).toJSON()] };
+  }
+  if (checkedDocuments.size >= CHECKED_DOCUMENTS_KEPT) checkedDocuments.delete(checkedDocuments.keys().next().value!);
+  checkedDocuments.set(query, checked);
+  return checked;
+}
+
 /** Executes one Admin API request for a shop: validation, cost, throttling, resolvers. */
 export async function runAdminGraphql(
   shop: StoreShop,
@@ -491,14 +515,9 @@ export async function runAdminGraphql(
   { throttle: settings, now, emit = () => undefined }: { throttle: ThrottleSettings; now: () => Date; emit?: (event: StoreEvent) => void },
 ): Promise<GraphqlAnswer> {
   const schema = loadAdminSchema();
-  let document: DocumentNode;
-  try {
-    document = parse(request.query);
-  } catch (error) {
-    return { status: 200, body: { errors: [(error as GraphQLError).toJSON()] } };
-  }
-  const validationErrors = validate(schema, document);
-  if (validationErrors.length > 0) return { status: 200, body: { errors: validationErrors.map((error) => error.toJSON()) } };
+  const checked = checkDocument(request.query);
+  if ("errors" in checked) return { status: 200, body: { errors: checked.errors } };
+  const { document } = checked;
 
   const cost = requestedCost(schema, document, { variables: request.variables, operationName: request.operationName });
   const nowMs = now().getTime();

@@ -9,7 +9,7 @@ import { PageWatcher } from "./support/browser";
  * axe-core (no serious or critical violation; a document title and one main landmark), and an order booked from
  * Orders to ship with Tab, Enter and Space alone. Then the shopper's tracking page from that booking, the same way;
  * and the app in Hindi when the admin opens it with `?locale=hi`, as Shopify passes the admin's language.
- * Screenshots: test-results/screenshots/accessibility/.
+ * Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/accessibility/.
  */
 
 const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 150_000 });

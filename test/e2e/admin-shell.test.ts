@@ -8,7 +8,7 @@ import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, STEP_T
  * A merchant's walk through every page of the embedded app, in Chromium, inside the local Shopify admin: the demo's
  * code on the production build. Every step fails on an uncaught error or a console error in the shell or the app
  * frame and on any answer ≥ 500 (support/browser.ts), every page must hydrate, and every page is made to do
- * something only its JavaScript can do. Screenshots: test-results/screenshots/admin-shell/.
+ * something only its JavaScript can do. Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/admin-shell/.
  *
  * The tests share one demo and one browser page and run in order: the bookings made early are the shipments the
  * Shipments page filters later (one test alone, with `-t`, runs but may miss what earlier ones made). They rely only

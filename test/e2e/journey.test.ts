@@ -21,7 +21,7 @@ import { startDemo } from "./support/demo";
  * and ends on Needs attention. A second `npm run demo` on the same data continues instead of starting over.
  *
  * Every step fails on an uncaught error or a console error and on any answer ≥ 500 (support/browser.ts). The tests
- * run in order on one demo and one walk.page. Screenshots: test-results/screenshots/journey/ (docs/screenshots/ keeps a
+ * run in order on one demo and one walk.page. Screenshots with E2E_SCREENSHOTS=1: test-results/screenshots/journey/ (docs/screenshots/ keeps a
  * copy of the key ones). Ports 4700 + 10 × pool, apart from the other files' demos.
  */
 

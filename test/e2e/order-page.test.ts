@@ -9,7 +9,7 @@ import { startDemo, type Demo } from "./support/demo";
  * called cross-origin with a session token as the admin's fetch calls them (so the browser sends the CORS
  * preflight). Orders are created and cancelled through the store, which sends the app its webhooks. Every step
  * fails on an uncaught error, a console error (a refused CORS request is one) and any answer ≥ 500.
- * Screenshots: test-results/screenshots/order-page/.
+ * Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/order-page/.
  *
  * Relies only on store/seed.ts: #1003 (Chennai, prepaid, ready to ship) and #1007 (a PIN code of 5 digits).
  */

@@ -9,7 +9,7 @@ import { appFrame, createSteps, launchBrowser, openPage, PageWatcher, STEP_TIMEO
  * Shopify signs it), the merchant turning the estimate on in Dakiya's Storefront page, then a shopper on a desktop
  * in English and on a phone in Hindi typing a PIN code. Every step fails on an uncaught error, a console error or an
  * answer ≥ 500 (support/browser.ts); the page's layout shifts are summed from the browser's own layout-shift entries.
- * Screenshots: test-results/screenshots/storefront*.
+ * Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/storefront*.
  */
 
 const PHONE = {

@@ -17,7 +17,7 @@ import { createSteps, launchBrowser, PageWatcher, STEP_TIMEOUT, type Steps } fro
  * The page is server-rendered HTML with no client JavaScript on purpose (app/tracking/tracking-document.server.tsx
  * says why): there is nothing to hydrate, so instead of expectHydrated each page checks that no script is there or
  * loaded, that Remix's client router never started, and that what a shopper does — switch language, look up a
- * number — works as plain links and forms. Screenshots: test-results/screenshots/tracking-page*.
+ * number — works as plain links and forms. Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/tracking-page*.
  */
 
 const port = 4300 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;

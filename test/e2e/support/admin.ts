@@ -69,7 +69,7 @@ export interface AdminWalk {
   browser: Browser;
   page: Page;
   watcher: PageWatcher;
-  /** Steps screenshotted to test-results/screenshots/{suite}/. */
+  /** Steps; their screenshots go to test-results/screenshots/{suite}/ (a failed one's always, every one's with E2E_SCREENSHOTS=1). */
   step: Steps;
   /** The admin as it was last opened. */
   admin: EmbeddedAdmin;

@@ -326,6 +326,12 @@ export interface Steps {
 }
 
 /** Steps of a walk through a page, each screenshotted to test-results/screenshots/{suite}/NN-step.png. */
+/**
+ * A failed step is always screenshotted. Every step is with E2E_SCREENSHOTS=1 (a walk's pictures, to look through
+ * or for the README): a full-page screenshot costs a few hundred milliseconds, a fifth of a browser walk's time.
+ */
+const SCREENSHOT_EVERY_STEP = process.env.E2E_SCREENSHOTS === "1";
+
 export function createSteps(page: Page, watcher: PageWatcher, suite: string): Steps {
   const directory = path.resolve("test-results", "screenshots", suite);
   rmSync(directory, { recursive: true, force: true });
@@ -351,7 +357,7 @@ export function createSteps(page: Page, watcher: PageWatcher, suite: string): St
       }
       throw new Error(`Step "${name}" failed: ${(error as Error).message}\n${screenshot}`, { cause: error });
     }
-    await shoot(`${file}.png`);
+    if (SCREENSHOT_EVERY_STEP) await shoot(`${file}.png`);
     watcher.expectNone(`Step "${name}"`, allow);
     return result;
   };
