@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
-import path from "node:path";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { BenchContext } from "../lib/context";
 import { freePort } from "../../server/free-port";
