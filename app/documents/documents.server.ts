@@ -1,5 +1,6 @@
 import type { Shipment } from "@prisma/client";
-import { SHIPMENT_STATUS } from "~/shipments/lifecycle";
+import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { recordDocumentStep } from "~/shipments/shipment-changes.server";
 import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
 import type { CourierClient } from "~/shipping/client.server";
@@ -145,7 +146,7 @@ export interface RenderedDocument {
 export async function printLabels(
   shop: string,
   selection: ShipmentSelection,
-  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean } = {},
+  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean; printedFrom?: Actor } = {},
 ): Promise<RenderedDocument> {
   const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
   const settings = await getShopSettings(shop);
@@ -169,17 +170,25 @@ export async function printLabels(
     }),
   );
   const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
-  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
+  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), { at: options.now ?? new Date(), actor: options.printedFrom ?? PRINTED_FROM_DAKIYA });
   const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
   return { pdf, filename };
 }
 
-async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
-  await prisma.$executeRaw`
-    INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")
-    SELECT id, ${shop}, ${at}, ${at} FROM unnest(${[...shipmentIds]}::int[]) AS id
-    ON CONFLICT ("shipmentId") DO UPDATE SET "labelFirstPrintedAt" = ${at}, "updatedAt" = ${at}
-    WHERE "ShipmentDocument"."labelFirstPrintedAt" IS NULL`;
+/** Who prints when nobody says: the merchant, from Dakiya's own screens. */
+const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya" };
+
+/** Each label's first print, recorded on its document and in its shipment's history; a reprint changes neither. */
+async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], { at, actor }: { at: Date; actor: Actor }): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const firstPrinted = await tx.$queryRaw<Array<{ shipmentId: number }>>`
+      INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")
+      SELECT id, ${shop}, ${at}, ${at} FROM unnest(${[...shipmentIds]}::int[]) AS id
+      ON CONFLICT ("shipmentId") DO UPDATE SET "labelFirstPrintedAt" = ${at}, "updatedAt" = ${at}
+      WHERE "ShipmentDocument"."labelFirstPrintedAt" IS NULL
+      RETURNING "shipmentId"`;
+    await recordDocumentStep(tx, shop, firstPrinted.map((row) => row.shipmentId), "label_printed", { actor, at });
+  });
 }
 
 /** Which of these shipments have had their label printed, and when first. */
@@ -241,6 +250,7 @@ export async function createManifest(shop: string, warehouseId: number, courierN
     const last = await tx.manifest.findFirst({ where: { shop }, orderBy: { number: "desc" }, select: { number: true } });
     const manifest = await tx.manifest.create({ data: { shop, number: (last?.number ?? 0) + 1, warehouseId, courierName, createdAt: now } });
     await tx.manifestShipment.createMany({ data: candidates.map((candidate) => ({ manifestId: manifest.id, shipmentId: candidate.id, shop })) });
+    await recordDocumentStep(tx, shop, candidates.map((candidate) => candidate.id), "handed_over", { actor: PRINTED_FROM_DAKIYA, at: now }, `Manifest ${manifest.number}`);
     return { id: manifest.id, number: manifest.number, count: candidates.length };
   });
 }

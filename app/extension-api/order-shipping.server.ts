@@ -103,9 +103,7 @@ const WIRE_STATUS: Record<ShipmentStatus, WireShipmentStatus> = {
   booking: "booking",
   booked_unfulfilled: "booked",
   fulfilled: "fulfilled",
-  // Fulfilled in Shopify, further along at the packing table or back with the courier (issues 19, 20).
-  label_printed: "fulfilled",
-  handed_over: "fulfilled",
+  // A return's pickup, fulfilled in Shopify as its reverse delivery.
   return_in_transit: "fulfilled",
   failed: "failed",
   cancelled: "cancelled",

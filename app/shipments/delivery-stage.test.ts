@@ -19,7 +19,7 @@ describe("delivery stages", () => {
   it("reads the merchant's stage off the courier's latest code", () => {
     expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: null })).toBe("awaiting_pickup");
     expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 7 })).toBe("out_for_delivery");
-    expect(deliveryStageOf({ status: "handed_over", courierStatusCode: 9 })).toBe("delivery_problem");
+    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 9 })).toBe("delivery_problem");
     expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 11 })).toBe("returning");
     expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 8 })).toBe("delivered");
     expect(deliveryStageOf({ status: "failed", courierStatusCode: null })).toBe("not_booked");

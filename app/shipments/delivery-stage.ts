@@ -23,7 +23,7 @@ export type DeliveryStage =
   | "not_booked";
 
 /** Booking statuses of a parcel the courier has or will pick up; which stage it is in is the courier's code. */
-const MOVING: readonly ShipmentStatus[] = ["booked_unfulfilled", "fulfilled", "label_printed", "handed_over"];
+const MOVING: readonly ShipmentStatus[] = ["booked_unfulfilled", "fulfilled"];
 
 export interface StageMatch {
   statuses: readonly ShipmentStatus[];

@@ -7,21 +7,21 @@
  * Three things move on a shipment, each guarded here:
  * - its booking status (`SHIPMENT_STATUS`):
  *
- *     booking ──► booked_unfulfilled ──► fulfilled ──► label_printed ──► handed_over
- *        │               │                    └───────────────────────────────►┘
- *        ▼               └──► return_in_transit
+ *     booking ──► booked_unfulfilled ──► fulfilled
+ *        │               └──► return_in_transit
+ *        ▼
  *      failed ──► booking (booked again)
  *
- *     cancelled ◄── booked_unfulfilled, fulfilled, label_printed, handed_over, return_in_transit
+ *     cancelled ◄── booked_unfulfilled, fulfilled, return_in_transit
  *
  * - its tracking (`TRACKING_STATE`): active ⇄ paused (an account-wide courier error pauses a shop's tracking, a later
  *   probe resumes it), active|paused → stopped (the courier says again and again it does not know the awb);
  * - the courier's stage (`app/shipping/status.ts`, what `app/tracking/courier-progress.ts` makes of each) and the
  *   merchant's attention flag, moved by `courier_progress` and `attention_raised`/`attention_cleared`.
  *
- * `label_printed`, `handed_over` (issue 19: labels and the pickup manifest) and `return_in_transit` (issue 20:
- * reverse pickups) are declared so that the work that brings them extends this one table; nothing moves a shipment
- * there yet.
+ * A label printed for the first time and a hand-over to the courier's agent on a manifest are steps of the history
+ * (`label_printed`, `handed_over`) that leave the booking status as it is: tracking, the lists and Shopify's
+ * fulfillment go by `fulfilled`, and a parcel is no less fulfilled for having its label on.
  */
 export const SHIPMENT_STATUS = {
   /** Claimed: the order is being booked; nothing or the exact body has been sent to the courier. */
@@ -30,10 +30,6 @@ export const SHIPMENT_STATUS = {
   BOOKED_UNFULFILLED: "booked_unfulfilled",
   /** Booked and fulfilled in Shopify with the courier, awb and tracking link. */
   FULFILLED: "fulfilled",
-  /** Its label was printed (issue 19). */
-  LABEL_PRINTED: "label_printed",
-  /** Handed to the courier's pickup agent on a manifest (issue 19). */
-  HANDED_OVER: "handed_over",
   /** A return's pickup is booked and on its way back to the warehouse (issue 20). */
   RETURN_IN_TRANSIT: "return_in_transit",
   /** Nothing was booked (the courier refused, or the booking was interrupted before reaching it): book again. */
@@ -46,7 +42,7 @@ export type ShipmentStatus = (typeof SHIPMENT_STATUS)[keyof typeof SHIPMENT_STAT
 export const SHIPMENT_STATUSES = Object.values(SHIPMENT_STATUS) as ShipmentStatus[];
 
 /** Statuses the courier tracks: an awb exists and the parcel may still move (a cancelled one, for its last event). */
-export const TRACKED_STATUSES: readonly ShipmentStatus[] = ["booked_unfulfilled", "fulfilled", "label_printed", "handed_over", "return_in_transit", "cancelled"];
+export const TRACKED_STATUSES: readonly ShipmentStatus[] = ["booked_unfulfilled", "fulfilled", "return_in_transit", "cancelled"];
 /** Statuses that stand for a booking, before or after the awb: everything but failed. */
 const BOOKED_OR_BOOKING: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((status) => status !== "failed");
 
@@ -101,12 +97,13 @@ export const SHIPMENT_TRANSITIONS = {
   fulfillment_retrying: { from: ["booked_unfulfilled"], recorded: true, label: "Shopify did not take the fulfillment yet" },
   fulfillment_created: { from: ["booked_unfulfilled"], recorded: false, label: "Shopify took the fulfillment" },
   fulfilled: { from: ["booked_unfulfilled"], to: "fulfilled", recorded: true, label: "Fulfilled in Shopify with the tracking" },
-  // Issue 19: labels and the pickup manifest.
-  label_printed: { from: ["fulfilled"], to: "label_printed", recorded: true, label: "Label printed" },
-  handed_over: { from: ["fulfilled", "label_printed"], to: "handed_over", recorded: true, label: "Handed over on a manifest" },
+  /** The label printed for the first time; a forward parcel's, booked (its fulfillment may still be on its way). */
+  label_printed: { from: ["booked_unfulfilled", "fulfilled"], recorded: true, label: "Label printed" },
+  /** On a pickup's manifest, handed to the courier's agent. */
+  handed_over: { from: ["booked_unfulfilled", "fulfilled"], recorded: true, label: "Handed over on a manifest" },
   // Issue 20: a return's pickup booked and Shopify's reverse delivery carrying its tracking.
   return_dispatched: { from: ["booked_unfulfilled"], to: "return_in_transit", recorded: true, label: "Return on its way back" },
-  cancelled: { from: ["booked_unfulfilled", "fulfilled", "label_printed", "handed_over", "return_in_transit"], to: "cancelled", recorded: true, label: "Cancelled with the courier" },
+  cancelled: { from: ["booked_unfulfilled", "fulfilled", "return_in_transit"], to: "cancelled", recorded: true, label: "Cancelled with the courier" },
   courier_progress: { from: TRACKED_STATUSES, recorded: true, label: "Courier update" },
   tracking_checked: { from: TRACKED_STATUSES, recorded: false, label: "Tracking checked" },
   tracking_retrying: { from: TRACKED_STATUSES, tracking: { from: ["active"], to: "active" }, recorded: true, label: "Tracking failed for this shipment; retrying" },
@@ -165,8 +162,6 @@ export const SHIPMENT_STATUS_LABELS: Readonly<Record<ShipmentStatus, { label: st
   booking: { label: "Booking", tone: "attention" },
   booked_unfulfilled: { label: "Booked, fulfillment pending", tone: "attention" },
   fulfilled: { label: "Fulfilled", tone: "success" },
-  label_printed: { label: "Label printed", tone: "success" },
-  handed_over: { label: "Handed over", tone: "success" },
   return_in_transit: { label: "Return in transit", tone: "info" },
   failed: { label: "Booking failed", tone: "critical" },
   cancelled: { label: "Cancelled", tone: "info" },

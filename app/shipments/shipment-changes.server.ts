@@ -373,6 +373,21 @@ export async function resumeShopTracking(shop: string, { actor, at }: Change): P
     SELECT shop, id, ${"tracking_resumed" satisfies TransitionName}, ${TRACKING_STATE.PAUSED}, ${TRACKING_STATE.ACTIVE}, ${actor.kind}, ${actor.name}, ${"The courier answers again"}, ${at} FROM resumed`;
 }
 
+// ─── Labels and the pickup manifest ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A step the shipments of one document take together, kept in their history only: the label printed for the first
+ * time, or the hand-over to the courier's agent on a pickup's manifest. The booking status stays (`lifecycle.ts`);
+ * shipments the table does not allow it for (cancelled since) are passed over. In the caller's transaction, beside
+ * what the document records.
+ */
+export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: readonly number[], transition: "label_printed" | "handed_over", change: Change, reason?: string): Promise<void> {
+  if (shipmentIds.length === 0) return;
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
+  const allowed = await tx.shipment.findMany({ where: { shop, id: { in: [...shipmentIds] }, status: { in: [...rule.from] } }, select: { id: true, shop: true } });
+  for (const shipment of allowed) await recordEvents(tx, shipment, [{ transition, from: null, to: null, reason }], change);
+}
+
 // ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

@@ -45,6 +45,8 @@ async function get(run: () => Promise<Response>): Promise<{ status: number; type
   return { status: response.status, type, pdf: Buffer.alloc(0), error: type.includes("json") ? (JSON.parse(text) as { error: string }).error : text };
 }
 
+const historyOf = (shipmentId: number, transition: string) =>
+  prisma.shipmentEvent.findMany({ where: { shipmentId, transition }, select: { at: true, fromState: true, toState: true, actorKind: true, actorName: true, reason: true } });
 const labels = (query: string) => get(() => labelsLoader({ request: store.adminRequest(`/api/labels?${query}`), params: {}, context: {} }) as Promise<Response>);
 
 let delhivery: Awaited<ReturnType<typeof book>>;
@@ -106,7 +108,7 @@ describe("labels behind the admin's session", () => {
     }
   });
 
-  it("records when each label was first printed, and lists what is not printed yet", async () => {
+  it("records when each label was first printed, in its document and its history, and lists what is not printed yet", async () => {
     const first = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
     expect(first.labelFirstPrintedAt).toBeInstanceOf(Date);
     expect(await shipmentsNotPrinted(store.domain)).toEqual(expect.arrayContaining([second.id, bluedart.id]));
@@ -114,6 +116,10 @@ describe("labels behind the admin's session", () => {
     await labels(`shipments=${delhivery.id}`);
     const again = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
     expect(again.labelFirstPrintedAt).toEqual(first.labelFirstPrintedAt);
+    // One history step however often it is printed; the booking status stays fulfilled.
+    expect(await historyOf(delhivery.id, "label_printed")).toEqual([{ at: first.labelFirstPrintedAt, fromState: null, toState: null, actorKind: "merchant", actorName: "Dakiya", reason: null }]);
+    expect(await historyOf(second.id, "label_printed")).toEqual([]);
+    expect((await prisma.shipment.findUniqueOrThrow({ where: { id: delhivery.id } })).status).toBe("fulfilled");
   });
 
   it("prints a selection as one PDF, a page per label", async () => {
@@ -168,6 +174,8 @@ describe("pickup manifests", () => {
     const manifest = await createManifest(store.domain, 1, "Delhivery");
     expect(manifest).toMatchObject({ number: 1, count: 2 });
     await expect(createManifest(store.domain, 1, "Delhivery")).rejects.toMatchObject({ status: 409 });
+    for (const handed of [delhivery, second]) expect(await historyOf(handed.id, "handed_over")).toEqual([expect.objectContaining({ actorKind: "merchant", reason: "Manifest 1" })]);
+    expect(await historyOf(bluedart.id, "handed_over")).toEqual([]);
     expect(await pendingPickups(store.domain)).toEqual([{ warehouseId: 1, courierName: "DTDC", count: 1 }]);
 
     const printed = await get(() => manifestLoader({ request: store.adminRequest(`/api/manifests/${manifest.id}`), params: { id: String(manifest.id) }, context: {} }) as Promise<Response>);
