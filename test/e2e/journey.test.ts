@@ -79,7 +79,10 @@ const BOOKING = ["Booking started", "Courier chosen", "Booked with the courier",
  * A booked shipment's history: the booking's four steps by whoever booked it, the courier's awb in words, then the
  * courier's updates (each by the courier) through `stages` in order, with `between` (and nothing else) among them.
  */
-function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [] }: { by: string | RegExp; stages: string[]; between?: string[] }): void {
+/** The packing table's steps, in the history at the time the day's end printed the label and the pickup's manifest. */
+const DOCUMENT_STEPS = ["Handed over on a manifest", "Label printed"];
+
+function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [], printed }: { by: string | RegExp; stages: string[]; between?: string[]; printed: boolean }): void {
   expect(lines.slice(0, 4).map((line) => line.what)).toEqual(BOOKING);
   for (const line of lines.slice(0, 4)) {
     if (typeof by === "string") expect(line.by).toBe(by);
@@ -94,7 +97,8 @@ function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [] }:
   const moves = updates.map((update) => /^Courier update: (?:(.+) → )?(.+)$/.exec(update.what)!).map(([, from, to]) => ({ from: from ?? null, to: to! }));
   moves.forEach((move, index) => expect(move.from).toBe(index === 0 ? null : moves[index - 1]!.to));
   expect(moves.map((move) => move.to).filter((stage) => stages.includes(stage))).toEqual(stages);
-  expect(rest.filter((line) => !line.what.startsWith("Courier update: ")).map((line) => line.what)).toEqual(between);
+  expect(rest.filter((line) => !line.what.startsWith("Courier update: ") && !DOCUMENT_STEPS.includes(line.what)).map((line) => line.what)).toEqual(between);
+  expect(rest.filter((line) => DOCUMENT_STEPS.includes(line.what)).map((line) => line.what).sort()).toEqual(printed ? DOCUMENT_STEPS : []);
 }
 
 describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 }, () => {
@@ -335,16 +339,21 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
       });
     }
     const RULE = /^Rule \d '.+'$/;
+    // Printed at a day's end (a label and a manifest name the order) or not at all.
+    const printedFiles = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    const printed = (name: string) => printedFiles.some((text) => new RegExp(`${name}(?!\\d)`).test(text));
+    expect(printed(AUTO_BOOKED)).toBe(true);
+    expect(printed(cancelled)).toBe(false);
     // Booked by the example rules at the start of the day, then delivered.
     const ruleBooked = histories.get(AUTO_BOOKED)!;
-    expectBookedHistory(ruleBooked, { by: "Rule 3 'Everything else'", stages: ["In Transit", "Out for Delivery", "Delivered"] });
+    expectBookedHistory(ruleBooked, { by: "Rule 3 'Everything else'", stages: ["In Transit", "Out for Delivery", "Delivered"], printed: true });
     // Returned to origin: the courier's RTO raised it for the merchant.
-    expectBookedHistory(histories.get("#1002")!, { by: RULE, stages: ["In Transit", "Reached at Destination", "RTO"], between: ["Needs attention: Delivery problem"] });
+    expectBookedHistory(histories.get("#1002")!, { by: RULE, stages: ["In Transit", "Reached at Destination", "RTO"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
     // Held by the rules, booked by the merchant on the ship page, then delivered.
-    expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", stages: ["Delivered"] });
+    expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", stages: ["Delivered"], printed: printed(HELD) });
     // Cancelled in Shopify: the webhook cancelled it with the courier, and says why.
     const cancelledLines = histories.get(cancelled)!;
-    expectBookedHistory(cancelledLines.filter((line) => line.what !== "Cancelled with the courier"), { by: RULE, stages: [] });
+    expectBookedHistory(cancelledLines.filter((line) => line.what !== "Cancelled with the courier"), { by: RULE, stages: [], printed: false });
     expect(cancelledLines.find((line) => line.what === "Cancelled with the courier")).toEqual({ what: "Cancelled with the courier", by: "Shopify (orders/cancelled)", reason: "The order was cancelled in Shopify." });
 
     // The history names no shopper: no name, street or phone of any order's address.
