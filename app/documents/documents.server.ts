@@ -146,7 +146,7 @@ export interface RenderedDocument {
 export async function printLabels(
   shop: string,
   selection: ShipmentSelection,
-  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean; printedFrom?: Actor } = {},
+  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean } = {},
 ): Promise<RenderedDocument> {
   const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
   const settings = await getShopSettings(shop);
@@ -170,16 +170,16 @@ export async function printLabels(
     }),
   );
   const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
-  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), { at: options.now ?? new Date(), actor: options.printedFrom ?? PRINTED_FROM_DAKIYA });
+  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
   const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
   return { pdf, filename };
 }
 
-/** Who prints when nobody says: the merchant, from Dakiya's own screens. */
+/** Who prints labels and makes manifests: the merchant, through Dakiya (its pages, or Shopify's Print menu). */
 const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya" };
 
 /** Each label's first print, recorded on its document and in its shipment's history; a reprint changes neither. */
-async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], { at, actor }: { at: Date; actor: Actor }): Promise<void> {
+async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const firstPrinted = await tx.$queryRaw<Array<{ shipmentId: number }>>`
       INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")
@@ -187,7 +187,7 @@ async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], {
       ON CONFLICT ("shipmentId") DO UPDATE SET "labelFirstPrintedAt" = ${at}, "updatedAt" = ${at}
       WHERE "ShipmentDocument"."labelFirstPrintedAt" IS NULL
       RETURNING "shipmentId"`;
-    await recordDocumentStep(tx, shop, firstPrinted.map((row) => row.shipmentId), "label_printed", { actor, at });
+    await recordDocumentStep(tx, shop, firstPrinted.map((row) => row.shipmentId), "label_printed", { actor: PRINTED_FROM_DAKIYA, at });
   });
 }
 

@@ -41,10 +41,11 @@ interface Step {
   reason?: string | null;
 }
 
-async function recordEvents(tx: Client, ref: ShipmentRef, steps: readonly Step[], { actor, at }: Change): Promise<void> {
-  const data = steps
-    .filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded)
-    .map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), at }));
+async function recordEvents(tx: Client, refs: ShipmentRef | readonly ShipmentRef[], steps: readonly Step[], { actor, at }: Change): Promise<void> {
+  const recorded = steps.filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded);
+  const data = [refs].flat().flatMap((ref) =>
+    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), at })),
+  );
   if (data.length > 0) await tx.shipmentEvent.createMany({ data });
 }
 
@@ -385,7 +386,7 @@ export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: 
   if (shipmentIds.length === 0) return;
   const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
   const allowed = await tx.shipment.findMany({ where: { shop, id: { in: [...shipmentIds] }, status: { in: [...rule.from] } }, select: { id: true, shop: true } });
-  for (const shipment of allowed) await recordEvents(tx, shipment, [{ transition, from: null, to: null, reason }], change);
+  await recordEvents(tx, allowed, [{ transition, from: null, to: null, reason }], change);
 }
 
 // ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
