@@ -5,10 +5,12 @@ import { proxiedUrl } from "./app-proxy";
 import { escapeHtml } from "./shell-layout";
 
 /**
- * The shop's storefront as shoppers see it, for the demo and the browser tests: a product page of a seeded product
- * with Dakiya's Delivery estimate app block rendered from the extension's own Liquid (liquidjs, with the few Shopify
- * filters the block uses), the extension's assets as Shopify's CDN serves them, and the store's app proxy, which
- * forwards `{proxyPath}/…` to the app signed as Shopify signs it (store/app-proxy.ts).
+ * The shop's storefront as shoppers see it, for the demo, the browser tests and the bench: a home page, the
+ * collection of every product, a product page of a seeded product with Dakiya's Delivery estimate app block rendered
+ * from the extension's own Liquid (liquidjs, with the few Shopify filters the block uses), a cart, the extension's
+ * assets as Shopify's CDN serves them, and the store's app proxy, which forwards `{proxyPath}/…` to the app signed as
+ * Shopify signs it (store/app-proxy.ts). Any page with `?app=off` is the same store without Dakiya: no block and no
+ * app asset, what Shopify's storefront performance rule compares against.
  */
 
 export interface StorefrontProduct {
@@ -41,6 +43,10 @@ const EXTENSION_DIR = path.resolve("extensions/delivery-estimate");
 const ASSET_PATH = "/cdn/extensions/delivery-estimate/assets/";
 type Language = "en" | "hi";
 
+const money = (paise: number, language: Language) => new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(paise / 100);
+/** A path in the storefront's language: English at the root, Hindi under `/hi`. */
+const localised = (language: Language, pathname: string) => (language === "hi" ? `/hi${pathname === "/" ? "" : pathname}` : pathname);
+
 export interface StorefrontOptions {
   shop: string;
   shopName: string;
@@ -49,7 +55,7 @@ export interface StorefrontOptions {
   apiSecret: string;
   /** The store's proxy path; `/apps/dakiya` unless the merchant renamed it. */
   proxyPath?: string;
-  /** Whether the product template holds Dakiya's block (the bench compares pages with and without it). */
+  /** Whether the product and cart templates hold Dakiya's blocks (default true); `?app=off` drops them from one page. */
   withBlock?: boolean;
 }
 
@@ -117,10 +123,13 @@ export function createStorefront(options: StorefrontOptions) {
   h1 { margin: 0 0 .5rem; font-size: 1.75rem; }
   .price { font-size: 1.25rem; margin: 0 0 1rem; }
   .buy { min-height: 3rem; width: 100%; max-width: 24rem; font: inherit; background: #1f1f1f; color: #fff; border: 0; border-radius: 4px; }
+  .grid { display: grid; gap: 1.25rem; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); padding: 0; list-style: none; }
+  .grid a { color: inherit; text-decoration: none; }
+  .grid .media { margin-bottom: .5rem; }
 </style>
 </head>
 <body>
-<header><a href="${language === "hi" ? "/hi" : ""}/products/${STOREFRONT_PRODUCTS[0]!.handle}">${escapeHtml(options.shopName)}</a>${switchTo ? `<a href="${escapeHtml(switchTo)}" hreflang="${other}">${other === "hi" ? "हिन्दी" : "English"}</a>` : ""}</header>
+<header><a href="${localised(language, "/")}">${escapeHtml(options.shopName)}</a>${switchTo ? `<a href="${escapeHtml(switchTo)}" hreflang="${other}">${other === "hi" ? "हिन्दी" : "English"}</a>` : ""}</header>
 ${body}
 <footer>© ${escapeHtml(options.shopName)}</footer>
 </body>
@@ -129,9 +138,37 @@ ${body}
 
   const page = (html: string, status = 200, cacheControl = "no-store") => new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": cacheControl } });
 
-  async function productPage(product: StorefrontProduct, language: Language): Promise<Response> {
-    const price = new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(product.pricePaise / 100);
-    const block = withBlock
+  /** The products as the theme's product grid lists them, each a link to its page. */
+  function productGrid(language: Language): string {
+    const cards = STOREFRONT_PRODUCTS.map(
+      (product) => `<li><a href="${localised(language, `/products/${product.handle}`)}"><div class="media" role="img" aria-label="${escapeHtml(product.title)}"></div><h2>${escapeHtml(product.title)}</h2><p class="price">${money(product.pricePaise, language)}</p></a></li>`,
+    ).join("");
+    return `<ul class="grid">${cards}</ul>`;
+  }
+
+  /** The home page: the shop's welcome and its products. No app block is placed here. */
+  function homePage(language: Language): Response {
+    const body = `<main>
+  <h1>${escapeHtml(options.shopName)}</h1>
+  <p>${language === "hi" ? "भारत भर के कारीगरों से हाथ का बना सामान।" : "Made by hand by craftspeople across India."} <a href="${localised(language, "/collections/all")}">${language === "hi" ? "सभी उत्पाद देखें" : "Shop all"}</a></p>
+  ${productGrid(language)}
+</main>`;
+    return page(layout({ title: language === "hi" ? "होम" : "Home", language, body, switchTo: localised(language === "hi" ? "en" : "hi", "/") }));
+  }
+
+  /** The collection of every product (Shopify's `/collections/all`). No app block is placed here. */
+  function collectionPage(language: Language): Response {
+    const title = language === "hi" ? "सभी उत्पाद" : "All products";
+    const body = `<main>
+  <h1>${title}</h1>
+  ${productGrid(language)}
+</main>`;
+    return page(layout({ title, language, body, switchTo: localised(language === "hi" ? "en" : "hi", "/collections/all") }));
+  }
+
+  async function productPage(product: StorefrontProduct, language: Language, withApp: boolean): Promise<Response> {
+    const price = money(product.pricePaise, language);
+    const block = withApp
       ? await renderBlock("delivery-estimate.liquid", language, { product: { title: product.title, selected_or_first_available_variant: { weight: product.grams, price: product.pricePaise } } }, `AbCdEf${product.handle.length}`)
       : "";
     const body = `<main class="product">
@@ -148,17 +185,16 @@ ${body}
   }
 
   /** A cart of one of each product, with the cart's Delivery estimate block below its total (the merchant's choice). */
-  async function cartPage(language: Language): Promise<Response> {
-    const money = (paise: number) => new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR" }).format(paise / 100);
+  async function cartPage(language: Language, withApp: boolean): Promise<Response> {
     const totalPaise = STOREFRONT_PRODUCTS.reduce((sum, product) => sum + product.pricePaise, 0);
     const totalGrams = STOREFRONT_PRODUCTS.reduce((sum, product) => sum + product.grams, 0);
-    const block = withBlock ? await renderBlock("cart-delivery-estimate.liquid", language, { cart: { item_count: STOREFRONT_PRODUCTS.length, total_price: totalPaise, total_weight: totalGrams } }, "CaRtBlOcK1") : "";
-    const rows = STOREFRONT_PRODUCTS.map((product) => `<tr><td>${escapeHtml(product.title)}</td><td class="num">1</td><td class="num">${money(product.pricePaise)}</td></tr>`).join("");
+    const block = withApp ? await renderBlock("cart-delivery-estimate.liquid", language, { cart: { item_count: STOREFRONT_PRODUCTS.length, total_price: totalPaise, total_weight: totalGrams } }, "CaRtBlOcK1") : "";
+    const rows = STOREFRONT_PRODUCTS.map((product) => `<tr><td>${escapeHtml(product.title)}</td><td class="num">1</td><td class="num">${money(product.pricePaise, language)}</td></tr>`).join("");
     const title = language === "hi" ? "आपका कार्ट" : "Your cart";
     const body = `<main class="cart">
   <h1>${title}</h1>
   <table><tbody>${rows}</tbody></table>
-  <p class="price">${language === "hi" ? "कुल" : "Total"} ${money(totalPaise)}</p>
+  <p class="price">${language === "hi" ? "कुल" : "Total"} ${money(totalPaise, language)}</p>
   ${block}
   <button class="buy" type="button">${language === "hi" ? "चेकआउट करें" : "Check out"}</button>
 </main>`;
@@ -223,12 +259,17 @@ ${body}
     const url = new URL(request.url);
     if (url.pathname === proxyPath || url.pathname.startsWith(`${proxyPath}/`)) return forwardToApp(request, url);
     if (url.pathname.startsWith(ASSET_PATH)) return asset(decodeURIComponent(url.pathname.slice(ASSET_PATH.length)));
+    const withApp = withBlock && url.searchParams.get("app") !== "off";
+    const home = /^(?:\/(hi|en))?\/?$/.exec(url.pathname);
+    if (home) return homePage((home[1] as Language | undefined) ?? "en");
+    const collection = /^(?:\/(hi|en))?\/collections\/all$/.exec(url.pathname);
+    if (collection) return collectionPage((collection[1] as Language | undefined) ?? "en");
     const cart = /^(?:\/(hi|en))?\/cart$/.exec(url.pathname);
-    if (cart) return cartPage((cart[1] as Language | undefined) ?? "en");
+    if (cart) return cartPage((cart[1] as Language | undefined) ?? "en", withApp);
     const page = /^(?:\/(hi|en))?\/products\/([a-z0-9-]+)$/.exec(url.pathname);
     if (!page) return null;
     const product = STOREFRONT_PRODUCTS.find((candidate) => candidate.handle === page[2]);
     if (!product) return new Response("Not Found", { status: 404 });
-    return productPage(product, (page[1] as Language | undefined) ?? "en");
+    return productPage(product, (page[1] as Language | undefined) ?? "en", withApp);
   };
 }
