@@ -92,6 +92,9 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   });
 
   if (!settings.autoBooking || fulfilled) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  // Set aside by the merchant (Needs attention → Dismiss): the rules leave it alone until Undo, even once it could
+  // ship; the merchant can still ship it by hand.
+  if (record.dismissedAt) return { kind: "checked", readiness: record.readiness, decision: record.decision };
   if (record.decision === DECISION.BOOKED && booked?.status === SHIPMENT_STATUS.FAILED) {
     // Refused by the courier when another worker resumed it: as any failed booking, it waits for the merchant.
     const reason = `${record.decisionReason ?? "Booked automatically"}, but the booking failed: ${booked.lastError ?? "the courier refused it"}`;

@@ -14,7 +14,7 @@ import { listNeedsAttention, markReturnInspected } from "~/attention/needs-atten
 import { clearShipmentAttention } from "~/shipments/shipment-changes.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
-import { retryFailedJob } from "~/jobs/job-queue.server";
+import { enqueue, retryFailedJob } from "~/jobs/job-queue.server";
 import { markDataRequestAnswered } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";
 
@@ -45,6 +45,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (!/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(orderGid)) return json({ ok: false, message: "Say which order (orderGid, a Shopify order id)." }, { status: 400 });
     if (form.get("intent") === "restore-order") {
       const restored = await restoreDismissedOrder(session.shop, orderGid);
+      // Checked again, so the shop's rules take it as they would have had it never been set aside.
+      if (restored) await enqueue("order-check", { shop: session.shop, orderGid });
       return json(restored ? { ok: true, message: "Restored: the order is listed again." } : { ok: false, message: "That order is not dismissed." }, { status: restored ? 200 : 404 });
     }
     const dismissed = await dismissOrder(session.shop, orderGid, new Date());

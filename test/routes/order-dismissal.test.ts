@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EMPTY_DRAFT } from "~/automation/rules-form";
 import { listOrdersOverview } from "~/booking/orders-overview.server";
+import prisma from "~/db.server";
+import { action as autoBookingAction } from "~/routes/app.auto-booking";
 import { action as attentionAction, loader as attentionLoader } from "~/routes/app.attention";
 import { enqueue } from "~/jobs/job-queue.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
@@ -65,5 +68,37 @@ describe("dismissing an order that will never ship through Dakiya", () => {
     expect(await attentionOrders()).toContain(abroad.id);
     expect(await listedToShip(abroad.id)).toBe(true);
     expect(await post({ intent: "restore-order", orderGid: abroad.id })).toMatchObject({ status: 404 });
+  });
+});
+
+describe("an order set aside, with auto-booking on", () => {
+  it("is never booked by the rules, even once it could ship; Undo hands it back to them", async () => {
+    const rules = [{ ...EMPTY_DRAFT, name: "Everything", action: "cheapest" }];
+    const saved = await autoBookingAction({ request: store.adminRequest("/app/auto-booking", { method: "POST", body: new URLSearchParams({ intent: "save", autoBooking: "on", rules: JSON.stringify(rules) }) }), params: {}, context: {} });
+    expect(saved.status).toBe(200);
+    const base = shopperOrder(32);
+    const noPhone = store.simulator.placeOrder(store.domain, shopperOrder(32, { shippingAddress: { ...base.shippingAddress, phone: null } }));
+    await store.simulator.settled();
+    await enqueue("order-check", { shop: store.domain, orderGid: noPhone.id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    const record = () => prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: noPhone.id } } });
+    expect(await record()).toMatchObject({ readiness: "problems", decision: "problems" });
+    expect(await post({ intent: "dismiss-order", orderGid: noPhone.id })).toMatchObject({ status: 200 });
+
+    // The shopper's phone is added in Shopify, and the order is checked again: ready, but left alone.
+    const stored = store.shop.orders.find((order) => order.id === noPhone.id)!;
+    stored.shippingAddress!.phone = base.shippingAddress.phone;
+    stored.updatedAt = new Date(Date.now() + 1_000).toISOString();
+    await enqueue("order-check", { shop: store.domain, orderGid: noPhone.id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    expect(await record()).toMatchObject({ readiness: "ready", dismissedAt: expect.any(Date) });
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: noPhone.id } } })).toBeNull();
+    expect(stored.fulfillments).toHaveLength(0);
+
+    // Undo: listed again and checked again, the rules book it.
+    expect(await post({ intent: "restore-order", orderGid: noPhone.id })).toMatchObject({ status: 200 });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: noPhone.id } } })).toMatchObject({ status: "fulfilled" });
+    expect(await record()).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → cheapest: /) });
   });
 });
