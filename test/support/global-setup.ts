@@ -1,10 +1,15 @@
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../server/embedded-postgres";
 import { applyMigrations } from "../../server/migrate";
 
-export const TEST_DB_DIR = path.resolve(".test-db");
+const RUNS_DIR = path.resolve(".test-db");
+/**
+ * The run's own directory, so two runs in one checkout (a file run from an editor while the suite runs) never share
+ * a server; set by the setup, read by the test workers it starts.
+ */
+export const TEST_DB_DIR = (process.env.DAKIYA_TEST_RUN_DIR ??= path.join(RUNS_DIR, String(process.pid)));
 export const TEMPLATE_DATABASE = "dakiya_template";
 
 /**
@@ -13,6 +18,7 @@ export const TEMPLATE_DATABASE = "dakiya_template";
  * template that is copied). Each worker copies the template (test/support/worker-database.ts).
  */
 export default async function setup(project: TestProject) {
+  removeFinishedRuns();
   rmSync(TEST_DB_DIR, { recursive: true, force: true });
   const server = await startEmbeddedPostgres({ dataDir: path.join(TEST_DB_DIR, "postgres"), database: TEMPLATE_DATABASE, settings: { max_connections: "300", fsync: "off", synchronous_commit: "off" } });
   await applyMigrations(server.url);
@@ -21,5 +27,23 @@ export default async function setup(project: TestProject) {
   project.provide("postgresAdminUrl", admin.toString());
   return async () => {
     await server.stop();
+    rmSync(TEST_DB_DIR, { recursive: true, force: true });
   };
+}
+
+/** What runs that were killed left behind: directories named by a process that is gone. */
+function removeFinishedRuns(): void {
+  if (!existsSync(RUNS_DIR)) return;
+  for (const entry of readdirSync(RUNS_DIR)) {
+    if (/^\d+$/.test(entry) && !isRunning(Number(entry))) rmSync(path.join(RUNS_DIR, entry), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
