@@ -279,7 +279,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
   });
 
   it("a second npm run demo continues where the first stopped: nothing placed, delivered or booked again", async () => {
-    // The order page's blocks keep asking the app for news; leave it before the app stops, as a merchant closes the tab.
+    // Leave the order page first, as a merchant closes the tab: a request its blocks still had in flight would fail
+    // against the stopped app.
     await walk.page.goto("about:blank");
     await walk.demo.stop();
     walk.demo = await startDemo({ name: "e2e_journey", basePort: 4700, journey: true, resume: true, readyTimeoutMs: 90_000 });
