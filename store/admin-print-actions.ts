@@ -5,13 +5,21 @@ import path from "node:path";
  * The local admin's Print menu, as Shopify's admin builds it: every app extension that declares a print-action
  * target for the page is an entry, named by its `name` (from its English locale). Choosing it runs the
  * extension's own built bundle (extensions/{handle}/dist, `npm run build`) in a frame, with a small `shopify`
- * global standing in for the admin's (the selected resource, translations, and a `fetch` that resolves relative
+ * global standing in for the admin's (the selected resources, translations, and a `fetch` that resolves relative
  * addresses against the app URL and adds the admin's session token). The menu then reads the `src` the extension
  * set on `s-admin-print-action` and loads that document with the session token, as the admin's print preview
- * does (store/admin-print-menu.js).
+ * does (store/admin-print-menu.js). An order's page hands the action its order; the Orders list, the orders
+ * selected in it.
  */
 
 export const ORDER_PRINT_TARGET = "admin.order-details.print-action.render";
+export const ORDER_INDEX_PRINT_TARGET = "admin.order-index.selection-print-action.render";
+/**
+ * How many orders each target's page hands an action: an order's page its one order; the list at most 500 of its
+ * selection, which one frame's address holds (gids of about 28 characters, within the 16 KB of a request's head).
+ */
+const MOST_SELECTED: Record<string, number> = { [ORDER_PRINT_TARGET]: 1, [ORDER_INDEX_PRINT_TARGET]: 500 };
+const ORDER_GID = /^gid:\/\/shopify\/Order\/\d{1,20}$/;
 export const PRINT_MENU_SCRIPT_PATH = "/__shell/print-menu.js";
 const HOST_PREFIX = "/__shell/extensions/";
 
@@ -22,7 +30,8 @@ export interface PrintAction {
   target: string;
   /** The menu entry, in English. */
   name: string;
-  messages: Record<string, string>;
+  /** The English locale: each message a string, or its plural forms ({ one, other }). */
+  messages: Record<string, string | Record<string, string>>;
 }
 
 const EXTENSIONS_DIR = path.resolve("extensions");
@@ -39,8 +48,8 @@ export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAct
     const targets = [...text.matchAll(/^\s*target\s*=\s*"([\w.-]+)"/gm)].map((match) => match[1]);
     if (!handle || !targets.includes(target)) continue;
     const locale = path.join(root, entry.name, "locales", "en.default.json");
-    const messages = existsSync(locale) ? (JSON.parse(readFileSync(locale, "utf8")) as Record<string, string>) : {};
-    actions.push({ handle, target, name: messages.name ?? handle, messages });
+    const messages: PrintAction["messages"] = existsSync(locale) ? JSON.parse(readFileSync(locale, "utf8")) : {};
+    actions.push({ handle, target, name: typeof messages.name === "string" ? messages.name : handle, messages });
   }
   return actions.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -49,8 +58,8 @@ export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAct
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /** The frame an extension runs in: the admin's `shopify` global, then the extension's bundle. */
-function hostPage(action: PrintAction, { shop, appUrl, selectedGid }: { shop: string; appUrl: string; selectedGid: string }): string {
-  const config = { shop, appUrl, target: action.target, selected: [{ id: selectedGid }], messages: action.messages };
+function hostPage(action: PrintAction, { shop, appUrl, selectedGids }: { shop: string; appUrl: string; selectedGids: readonly string[] }): string {
+  const config = { shop, appUrl, target: action.target, selected: selectedGids.map((id) => ({ id })), messages: action.messages };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${action.name.replace(/[<&]/g, "")}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:8px;color:#303030} s-admin-print-action,s-banner,s-text{display:block}</style>
 <script>(() => {
@@ -66,7 +75,13 @@ function hostPage(action: PrintAction, { shop, appUrl, selectedGid }: { shop: st
     headers.set("Authorization", "Bearer " + (await idToken()));
     return nativeFetch(url, { ...init, headers });
   };
-  const translate = (key, values) => String(config.messages[key] ?? key).replace(/\\{\\{\\s*(\\w+)\\s*\\}\\}/g, (_, name) => (values && values[name] !== undefined ? String(values[name]) : ""));
+  // A message with plural forms is chosen by its count, as the admin's i18n does.
+  const plurals = new Intl.PluralRules("en");
+  const messageOf = (key, values) => {
+    const message = config.messages[key] ?? key;
+    return typeof message === "string" ? message : (message[plurals.select(Number(values && values.count))] ?? message.other);
+  };
+  const translate = (key, values) => String(messageOf(key, values)).replace(/\\{\\{\\s*(\\w+)\\s*\\}\\}/g, (_, name) => (values && values[name] !== undefined ? String(values[name]) : ""));
   window.shopify = {
     extension: { target: config.target },
     data: { selected: config.selected },
@@ -77,11 +92,25 @@ function hostPage(action: PrintAction, { shop, appUrl, selectedGid }: { shop: st
     },
   };
 })();</script>
-<script src="${HOST_PREFIX}${action.handle}/bundle.js" defer></script>
+<script src="${HOST_PREFIX}${action.handle}/bundle.js?target=${encodeURIComponent(action.target)}" defer></script>
 </head><body></body></html>`;
 }
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/**
+ * The orders a frame's address hands its action (`selected`, gids separated by commas), or why they cannot be:
+ * each must be an order's gid, and there must be one to as many as the target's page hands over.
+ */
+function selectionOf(url: URL, target: string): { gids: string[] } | { refused: string } {
+  const gids = (url.searchParams.get("selected") ?? "").split(",").filter(Boolean);
+  const most = MOST_SELECTED[target] ?? 1;
+  const notOrder = gids.find((gid) => !ORDER_GID.test(gid));
+  if (notOrder !== undefined) return { refused: `selected holds ${JSON.stringify(notOrder.slice(0, 60))}, which is not an order's gid` };
+  if (gids.length === 0) return { refused: "selected must name the orders to print, as gids separated by commas" };
+  if (gids.length > most) return { refused: `selected names ${gids.length} orders; this page hands its print actions at most ${most}` };
+  return { gids };
+}
 
 /** Serves the menu's script, each print action's frame and its built bundle; null for other addresses. */
 export function servePrintActions(request: Request, { shop, appUrl }: { shop: string; appUrl: string }): Response | null {
@@ -97,7 +126,7 @@ export function servePrintActions(request: Request, { shop, appUrl }: { shop: st
     if (!existsSync(bundle)) return new Response(`The extension ${action.handle} is not built: run npm run build`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     return new Response(readFileSync(bundle), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
   }
-  const selectedGid = url.searchParams.get("selected") ?? "";
-  if (!/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(selectedGid)) return new Response("selected must be an order's gid", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return new Response(hostPage(action, { shop, appUrl, selectedGid }), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  const selection = selectionOf(url, target);
+  if ("refused" in selection) return new Response(selection.refused, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(hostPage(action, { shop, appUrl, selectedGids: selection.gids }), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
