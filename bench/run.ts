@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { createContext } from "./lib/context";
 import { openBenchDatabase } from "./lib/database";
 import { describeMachine } from "./lib/machine";
-import { consoleTable, readFindings, writeReport, type Report } from "./lib/report";
+import { consoleTable, readFindings, readPreviousSummary, writeReport, type Report } from "./lib/report";
 import { section, type Section } from "./lib/results";
 import { MEASUREMENTS, PLANNED } from "./measurements";
 
@@ -135,6 +135,7 @@ const report: Report = {
   sections,
   planned: PLANNED.map(({ title, what }) => ({ title, what })),
   findings: readFindings(path.resolve("bench/findings.md")),
+  previous: readPreviousSummary(path.resolve("docs/BENCHMARKS.md")),
 };
 console.log(`\n${consoleTable(report)}`);
 if (options.write) {

@@ -12,6 +12,30 @@ export interface Report {
   planned: { title: string; what: string }[];
   /** Markdown kept by hand (bench/findings.md): bottlenecks found and what would fix them. */
   findings?: string;
+  /** The summary of the report this one replaces, so each figure is read beside the last one written. */
+  previous?: PreviousSummary;
+}
+
+export interface PreviousSummary {
+  date: string;
+  /** Result by "section: measurement", as the summary table printed them. */
+  results: Map<string, string>;
+}
+
+/** The date and summary figures of a report written earlier, or undefined when there is none to read. */
+export function readPreviousSummary(file: string): PreviousSummary | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, "utf8");
+  const date = /^- \*\*Date:\*\* (\S+ \S+) UTC/m.exec(text)?.[1];
+  const summary = text.split(/^## Summary$/m)[1]?.split(/^## /m)[0];
+  if (!date || !summary) return undefined;
+  const results = new Map<string, string>();
+  for (const line of summary.split("\n")) {
+    // Cells are split on pipes the writer did not escape.
+    const cells = line.startsWith("| ") ? line.slice(2, -2).split(/(?<!\\) \| /).map((part) => part.replace(/\\\|/g, "|")) : [];
+    if (cells.length >= 2 && cells[0] !== "measurement" && !cells[0]!.startsWith("---")) results.set(cells[0]!, cells[1]!);
+  }
+  return { date, results };
 }
 
 export function readFindings(file: string): string | undefined {
@@ -37,8 +61,19 @@ export function consoleTable(report: Report): string {
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const tableRow = (cells: string[]) => `| ${cells.map(cell).join(" | ")} |`;
 
-function summaryTable(rows: Row[]): string[] {
-  return [tableRow(["measurement", "result", "floor / limit (same run)", "target", "verdict"]), "| --- | --- | --- | --- | --- |", ...rows.map((row) => tableRow([row.name, row.result, row.reference, row.target, `**${row.verdict}**`]))];
+function summaryTable(rows: Row[], previous?: PreviousSummary): string[] {
+  const header = ["measurement", "result", "floor / limit (same run)", "target", "verdict"];
+  const cells = (row: Row) => [row.name, row.result, row.reference, row.target, `**${row.verdict}**`];
+  if (!previous) return [tableRow(header), `|${" --- |".repeat(header.length)}`, ...rows.map((row) => tableRow(cells(row)))];
+  const before = [...header.slice(0, 2), `previous run (${previous.date})`, ...header.slice(2)];
+  return [
+    tableRow(before),
+    `|${" --- |".repeat(before.length)}`,
+    ...rows.map((row) => {
+      const now = cells(row);
+      return tableRow([...now.slice(0, 2), previous.results.get(row.name) ?? "(not measured)", ...now.slice(2)]);
+    }),
+  ];
 }
 
 /** docs/BENCHMARKS.md: machine, date, command, then each section with its method, figures, details and notes. */
@@ -60,7 +95,10 @@ export function markdown(report: Report): string {
     "",
     "## Summary",
     "",
-    ...summaryTable(report.sections.flatMap((section) => section.rows.map((row) => ({ ...row, name: `${section.title}: ${row.name}` })))),
+    ...summaryTable(
+      report.sections.flatMap((section) => section.rows.map((row) => ({ ...row, name: `${section.title}: ${row.name}` }))),
+      report.previous,
+    ),
     "",
   ];
   for (const section of report.sections) {

@@ -19,6 +19,11 @@ const RATE = 5;
 const FLOOR_JOBS = 20;
 // A job waits for an idle worker for milliseconds (Job start latency); a check is a Shopify read and a quote.
 const TARGET_P99_MS = { checked: 2_000, fulfilled: 5_000 };
+// The query an order check reads the order with (app/shopify/queries.ts). What it read is mapped once and handed to the
+// rules and the booking (test/routes/auto-booking.test.ts counts the mappings in-process).
+const ORDER_READ = "OrderForBooking";
+const STATS_REPORT_MS = 11_000;
+const SWEEP_READS_ALLOWANCE = 0.05;
 
 const grouped = (value: number) => Math.round(value).toLocaleString("en-US");
 const describe = (latency: Latency) => `p50 ${fmtMs(latency.p50)}, p99 ${fmtMs(latency.p99)}`;
@@ -60,6 +65,7 @@ export const orderIntake: Measurement = {
       const floor = latencyOf(idleWaits);
 
       const store = world.simulator.shop(shop);
+      const settingsReadsBefore = await settingsReads(world);
       const usageBefore = { ...store.usage };
       const operationsBefore = world.usageByOperation(shop);
       const cpuBefore = world.cpu();
@@ -95,6 +101,10 @@ export const orderIntake: Measurement = {
       const seconds = (performance.now() - began) / 1000;
       const cpu = cpuSince(world.cpu(), cpuBefore);
       const points = store.usage.points - usageBefore.points;
+      const orderReads = usageSince(world.usageByOperation(shop), operationsBefore).find(([operation]) => operation === ORDER_READ)?.[1].answers ?? 0;
+      // A backend reports its table counts once idle, at most PostgreSQL's 10 s idle interval late.
+      await new Promise((resolve) => setTimeout(resolve, STATS_REPORT_MS));
+      const settingsReadsDuring = (await settingsReads(world)) - settingsReadsBefore;
 
       const jobs = await world.query<{ orderGid: string; created: Date; started: Date | null }>(
         `SELECT data->>'orderGid' AS "orderGid", min(created_on) AS created, min(started_on) AS started FROM pgboss.job WHERE name = 'order-check' AND data->>'shop' = $1 GROUP BY 1`,
@@ -140,6 +150,13 @@ export const orderIntake: Measurement = {
         target: "reported",
         verdict: "INFO",
       });
+      result.rows.push({
+        name: "reads of the shop's settings and of the order from Shopify, per auto-booked order",
+        result: `settings ${(settingsReadsDuring / Math.max(1, fulfilled)).toFixed(2)} (${grouped(settingsReadsDuring)} for ${grouped(fulfilled)} orders); order ${(orderReads / Math.max(1, fulfilled)).toFixed(2)} (${grouped(orderReads)} ${ORDER_READ} answers)`,
+        reference: "PostgreSQL's own count of lookups in ShopSettings (pg_stat_user_tables: index and sequential scans), the app uninstrumented; the simulator's answers by operation",
+        target: `1 each, and the schedule's sweeps (≤ ${fmtPercent(SWEEP_READS_ALLOWANCE)} more)`,
+        verdict: verdict(within(settingsReadsDuring, fulfilled) && within(orderReads, fulfilled)),
+      });
       const once = await world.bookedOnce(shop, [...sent.keys()]);
       result.rows.push({
         name: "every order booked exactly once",
@@ -177,6 +194,15 @@ export const orderIntake: Measurement = {
     return result;
   },
 };
+
+/** How many times the shop settings table has been looked up in the world's database since its statistics began. */
+async function settingsReads(world: Awaited<ReturnType<typeof startStoreWorld>>): Promise<number> {
+  const [row] = await world.query<{ reads: string }>(`SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS reads FROM pg_stat_user_tables WHERE relname = 'ShopSettings'`);
+  return Number(row?.reads ?? 0);
+}
+
+/** Once per order, allowing for the reads of the schedule's sweeps (reconciliation, tracking) in the same minutes. */
+const within = (reads: number, orders: number) => orders > 0 && reads >= orders && reads <= orders * (1 + SWEEP_READS_ALLOWANCE);
 
 /** Waits for a job per shop to have started, and returns each one's wait from created to started, ms. */
 async function waitForJobs(world: Awaited<ReturnType<typeof startStoreWorld>>, queue: string, shops: string[], timeoutMs: number): Promise<number[]> {
