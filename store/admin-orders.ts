@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isSafeTrackingUrl } from "../app/shipping/tracking-url";
-import { ORDER_PRINT_TARGET, PRINT_MENU_SCRIPT_PATH, printActionsFor, servePrintActions } from "./admin-print-actions";
+import { ORDER_INDEX_PRINT_TARGET, ORDER_PRINT_TARGET, PRINT_MENU_SCRIPT_PATH, printActionsFor, printDialog, printMenu, servePrintActions } from "./admin-print-actions";
 import type { StoreOrder, StoreShop } from "./model";
 import { escapeHtml, shellLayout, shopQuery } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
@@ -9,11 +9,12 @@ import { fulfillmentLines, returnsOf } from "./returns";
 
 /**
  * The local admin's own order pages, as Shopify's admin has them: the Orders list (`/admin/orders`, with "Create
- * test order") and an order's page (`/admin/orders/{id}`, with "Cancel order"), where Dakiya's order-page
- * extensions appear — the block as a card, the "Ship with Dakiya" action as a dialog — drawn by a plain script
- * (store/admin-order-card.js) from the same backend routes the extensions call (`/api/orders/…` on the app's
- * origin, cross-origin with a session token, as the admin's fetch sends them). Orders are created and cancelled
- * through the simulator, which sends `orders/create` and `orders/cancelled` to the app as Shopify would.
+ * test order", and Print for the orders selected in it) and an order's page (`/admin/orders/{id}`, with "Cancel
+ * order"), where Dakiya's order-page extensions appear — the block as a card, the "Ship with Dakiya" action as a
+ * dialog — drawn by a plain script (store/admin-order-card.js) from the same backend routes the extensions call
+ * (`/api/orders/…` on the app's origin, cross-origin with a session token, as the admin's fetch sends them). Orders
+ * are created and cancelled through the simulator, which sends `orders/create` and `orders/cancelled` to the app as
+ * Shopify would.
  *
  * Not the Polaris web components: the real extensions are tested with Shopify's extension tester
  * (extensions/README.md); this is for a person and a browser test to drive the backend end to end.
@@ -61,14 +62,19 @@ function statusBadges(order: StoreOrder): string {
 
 const orderPath = (shop: string, order: StoreOrder) => `/admin/orders/${order.legacyResourceId}?${shopQuery(shop)}`;
 
-function ordersList(shop: StoreShop, notice: string): string {
+function ordersList(shop: StoreShop, { appUrl, notice }: { appUrl: string; notice: string }): string {
   const orders = [...shop.orders].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
+  // Selecting orders offers the admin's bulk actions: here Print, with the apps' print actions for a selection
+  // (admin-print-menu.js reads the checked rows). Without such an action there is nothing to select orders for.
+  const printActions = printActionsFor(ORDER_INDEX_PRINT_TARGET);
+  const selectable = printActions.length > 0;
   const rows = orders
     .map((order) => {
       const address = order.shippingAddress;
       const customer = address?.name ?? ([order.customer?.firstName, order.customer?.lastName].filter(Boolean).join(" ") || "No customer");
+      const select = selectable ? `<td><input type="checkbox" data-select-order value="${escapeHtml(order.id)}" aria-label="Select ${escapeHtml(order.name)}"></td>` : "";
       return `<tr>
-        <td><a href="${escapeHtml(orderPath(shop.domain, order))}">${escapeHtml(order.name)}</a></td>
+        ${select}<td><a href="${escapeHtml(orderPath(shop.domain, order))}">${escapeHtml(order.name)}</a></td>
         <td>${escapeHtml(placedAt(shop, order.createdAt))}</td>
         <td>${escapeHtml(customer)}</td>
         <td>${escapeHtml(address?.city ?? "—")}</td>
@@ -84,11 +90,13 @@ function ordersList(shop: StoreShop, notice: string): string {
     </div>
     ${notice}
     <div class="card" style="padding:0">
+      ${selectable ? `<div class="bulk-actions" data-bulk-actions hidden><span data-selection-count aria-live="polite"></span>${printMenu(printActions)}</div>` : ""}
       <table aria-label="Orders">
-        <thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Customer</th><th scope="col">City</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th></tr></thead>
+        <thead><tr>${selectable ? `<th scope="col"><input type="checkbox" data-select-all-orders aria-label="Select all orders"></th>` : ""}<th scope="col">Order</th><th scope="col">Date</th><th scope="col">Customer</th><th scope="col">City</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th></tr></thead>
         <tbody>${rows}</tbody>
       </table>
     </div>
+    ${selectable ? printDialog({ shop: shop.domain, appUrl, target: ORDER_INDEX_PRINT_TARGET, documentName: "dakiya-labels.pdf" }) : ""}
   </div>`;
 }
 
@@ -190,13 +198,10 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
     : `<p class="muted">No shipping address</p>`;
   const customer = order.customer ? [order.customer.firstName, order.customer.lastName].filter(Boolean).join(" ") : (address?.name ?? null);
   // Shopify's Print menu: the app's print actions for the order page (their frames and documents: admin-print-menu.js).
-  const printActions = printActionsFor(ORDER_PRINT_TARGET);
-  const printMenu = printActions.length
-    ? `<details class="menu"><summary class="button">Print</summary><div class="menu-items">${printActions.map((action) => `<button type="button" data-print-action="${escapeHtml(action.handle)}">${escapeHtml(action.name)}</button>`).join("")}</div></details>`
-    : "";
+  const print = printMenu(printActionsFor(ORDER_PRINT_TARGET));
   const actions = order.cancelledAt
-    ? printMenu
-    : `${printMenu}<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
+    ? print
+    : `${print}<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
        <form method="post" action="/admin/orders/${escapeHtml(order.legacyResourceId)}/cancel?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="critical">Cancel order</button></form>`;
   return `<div class="page">
     <a class="back" href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">← Orders</a>
@@ -239,16 +244,7 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
       <div class="dialog-body"></div>
       <div class="dialog-foot"></div>
     </dialog>
-    <style>#print-dialog iframe[hidden], #print-dialog a[hidden] { display: none; } #print-dialog { width: min(720px, 94vw); }</style>
-    <dialog id="print-dialog" aria-labelledby="print-dialog-title" data-shop="${escapeHtml(shop.domain)}" data-app-url="${escapeHtml(appUrl)}" data-order-gid="${escapeHtml(order.id)}">
-      <div class="dialog-head" id="print-dialog-title">Print</div>
-      <div class="dialog-body">
-        <iframe class="extension" title="Print" src="about:blank" style="width:100%;height:72px;border:0"></iframe>
-        <p class="print-status muted" role="status"></p>
-        <iframe class="preview" title="Print preview" hidden style="width:100%;height:480px;border:1px solid #e3e3e3"></iframe>
-      </div>
-      <div class="dialog-foot"><button type="button" class="close">Close</button><a class="download button" download="dakiya-label.pdf" hidden>Download</a><button type="button" class="print primary" disabled>Print</button></div>
-    </dialog>
+    ${printDialog({ shop: shop.domain, appUrl, target: ORDER_PRINT_TARGET, orderGid: order.id, documentName: "dakiya-label.pdf" })}
   </div>`;
 }
 
@@ -332,7 +328,7 @@ export function createOrderPages({ simulator, appUrl }: OrderPagesOptions) {
       const notice = created
         ? `<div class="banner success" role="status"><p>Created order <a href="${escapeHtml(orderPath(shop.domain, created))}">${escapeHtml(created.name)}</a>; Shopify sent <code>orders/create</code> to the app.</p></div>`
         : "";
-      return page(shop, "Orders", ordersList(shop, notice));
+      return page(shop, "Orders", ordersList(shop, { appUrl: appOrigin, notice }), 200, `<script src="${PRINT_MENU_SCRIPT_PATH}" defer></script>`);
     }
 
     const order = shop.orders.find((candidate) => candidate.legacyResourceId === legacyId);

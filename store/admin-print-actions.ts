@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { escapeHtml } from "./shell-layout";
 
 /**
  * The local admin's Print menu, as Shopify's admin builds it: every app extension that declares a print-action
@@ -52,6 +53,37 @@ export function printActionsFor(target: string, root = EXTENSIONS_DIR): PrintAct
     actions.push({ handle, target, name: typeof messages.name === "string" ? messages.name : handle, messages });
   }
   return actions.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Shopify's Print menu: a button that shows the print actions, each opening the print dialog (admin-print-menu.js). */
+export function printMenu(actions: readonly PrintAction[]): string {
+  if (actions.length === 0) return "";
+  const entries = actions.map((action) => `<button type="button" data-print-action="${escapeHtml(action.handle)}">${escapeHtml(action.name)}</button>`).join("");
+  return `<div class="menu" data-print-menu><button type="button" aria-expanded="false" aria-controls="print-menu-entries">Print</button><div class="menu-items" id="print-menu-entries" hidden>${entries}</div></div>`;
+}
+
+export interface PrintDialogOptions {
+  shop: string;
+  appUrl: string;
+  /** The print-action target of the page's menu. */
+  target: string;
+  /** The order an order's page hands its actions; without it, the orders checked in the page's list. */
+  orderGid?: string;
+  /** The name Download saves the document under. */
+  documentName: string;
+}
+
+/** Shopify's print dialog: the action's frame, then the document it names, with Print and Download. */
+export function printDialog({ shop, appUrl, target, orderGid, documentName }: PrintDialogOptions): string {
+  return `<dialog id="print-dialog" aria-labelledby="print-dialog-title" data-shop="${escapeHtml(shop)}" data-app-url="${escapeHtml(appUrl)}" data-target="${escapeHtml(target)}"${orderGid ? ` data-order-gid="${escapeHtml(orderGid)}"` : ""}>
+      <div class="dialog-head" id="print-dialog-title">Print</div>
+      <div class="dialog-body">
+        <iframe class="extension" title="Print" src="about:blank" style="width:100%;height:72px;border:0"></iframe>
+        <p class="print-status muted" role="status"></p>
+        <iframe class="preview" title="Print preview" hidden style="width:100%;height:480px;border:1px solid #e3e3e3"></iframe>
+      </div>
+      <div class="dialog-foot"><button type="button" class="close">Close</button><a class="download button" download="${escapeHtml(documentName)}" hidden>Download</a><button type="button" class="print primary" disabled>Print</button></div>
+    </dialog>`;
 }
 
 /** Data for a script element: JSON that cannot close the element. */

@@ -1,13 +1,17 @@
 /*
- * The local admin's Print menu on an order page (store/admin-print-actions.ts serves it). An entry opens the print
- * dialog: the app's extension runs in a frame and says what it will print; once it sets `src` on its
- * `s-admin-print-action`, the dialog loads that document from the app as the admin does (a path relative to the
- * app URL, with `Authorization: Bearer <session token>`), shows it and offers Print and Download.
+ * The local admin's Print menu, on an order's page and on the Orders list for the orders selected in it
+ * (store/admin-print-actions.ts serves it). An entry opens the print dialog: the app's extension runs in a frame,
+ * given the selection, and says what it will print; once it sets `src` on its `s-admin-print-action`, the dialog
+ * loads that document from the app as the admin does (a path relative to the app URL, with `Authorization: Bearer
+ * <session token>`), shows it and offers Print and Download.
  */
 (() => {
   const dialog = document.getElementById("print-dialog");
   if (!dialog) return;
-  const { shop, appUrl, orderGid } = dialog.dataset;
+  const { shop, appUrl, target, orderGid } = dialog.dataset;
+  const orderBoxes = [...document.querySelectorAll("input[data-select-order]")];
+  // What the page hands the action: an order's page its order, the list the orders checked in it.
+  const selectedGids = () => (orderGid ? [orderGid] : orderBoxes.filter((box) => box.checked).map((box) => box.value));
   const title = dialog.querySelector(".dialog-head");
   const extensionFrame = dialog.querySelector("iframe.extension");
   const status = dialog.querySelector(".print-status");
@@ -83,7 +87,10 @@
     title.textContent = name;
     extensionFrame.title = name;
     extensionFrame.onload = watchExtension;
-    extensionFrame.src = "/__shell/extensions/" + encodeURIComponent(handle) + "/frame?shop=" + encodeURIComponent(shop) + "&selected=" + encodeURIComponent(orderGid);
+    // Order gids (letters, digits, ':' and '/') go into the address as they are: escaped, a selection of hundreds
+    // would outgrow the 16 KB a request's head may have.
+    extensionFrame.src =
+      "/__shell/extensions/" + encodeURIComponent(handle) + "/frame?shop=" + encodeURIComponent(shop) + "&target=" + encodeURIComponent(target) + "&selected=" + selectedGids().join(",");
     if (!dialog.open) dialog.showModal();
   }
 
@@ -97,10 +104,49 @@
   dialog.querySelector("button.close").addEventListener("click", close);
   dialog.addEventListener("cancel", () => reset());
   printButton.addEventListener("click", () => preview.contentWindow?.print());
-  for (const entry of document.querySelectorAll("[data-print-action]")) {
+
+  // The menu: its button shows and hides the entries; an entry, Escape or a click elsewhere closes it.
+  const menu = document.querySelector("[data-print-menu]");
+  if (!menu) return;
+  const menuButton = menu.querySelector("button[aria-expanded]");
+  const entries = menu.querySelector(".menu-items");
+  const showEntries = (shown) => {
+    entries.hidden = !shown;
+    menuButton.setAttribute("aria-expanded", String(shown));
+  };
+  menuButton.addEventListener("click", () => showEntries(entries.hidden));
+  menu.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || entries.hidden) return;
+    showEntries(false);
+    menuButton.focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (!menu.contains(event.target)) showEntries(false);
+  });
+  for (const entry of entries.querySelectorAll("[data-print-action]")) {
     entry.addEventListener("click", () => {
-      entry.closest("details")?.removeAttribute("open");
+      showEntries(false);
       open(entry.dataset.printAction, entry.textContent.trim());
     });
   }
+
+  // The list's bulk actions show once an order is checked, saying how many, as the admin's do.
+  const bulkActions = document.querySelector("[data-bulk-actions]");
+  const selectAll = document.querySelector("input[data-select-all-orders]");
+  if (!bulkActions || !selectAll) return;
+  const showSelection = () => {
+    const count = selectedGids().length;
+    selectAll.checked = count > 0 && count === orderBoxes.length;
+    selectAll.indeterminate = count > 0 && count < orderBoxes.length;
+    bulkActions.querySelector("[data-selection-count]").textContent = count === 1 ? "1 selected" : count + " selected";
+    bulkActions.hidden = count === 0;
+    if (count === 0) showEntries(false);
+  };
+  selectAll.addEventListener("change", () => {
+    for (const box of orderBoxes) box.checked = selectAll.checked;
+    showSelection();
+  });
+  for (const box of orderBoxes) box.addEventListener("change", showSelection);
+  // A page restored from the browser's history keeps its checked boxes.
+  showSelection();
 })();

@@ -24,6 +24,15 @@ describe("the local admin's own pages", () => {
     expect(row("#1013")).toMatch(/Cancelled/);
   });
 
+  it("Orders offers each order for selection, and Print with the apps' print actions once some are selected", async () => {
+    const { shop, open } = shellFor();
+    const html = await (await open("/admin/orders")).text();
+    for (const order of shop.orders) expect(html).toContain(`<input type="checkbox" data-select-order value="${order.id}" aria-label="Select ${order.name}">`);
+    expect(html).toContain('<input type="checkbox" data-select-all-orders aria-label="Select all orders">');
+    expect(html).toMatch(/<div class="bulk-actions" data-bulk-actions hidden>.*<button type="button" aria-expanded="false" aria-controls="print-menu-entries">Print<\/button>.*<button type="button" data-print-action="dakiya-print-labels">Dakiya shipping labels<\/button>/s);
+    expect(html).toContain(`data-target="admin.order-index.selection-print-action.render"`);
+  });
+
   it("an order's page shows each fulfillment's carrier, tracking number and link, and its shipping events in order", async () => {
     const { shop, open } = shellFor();
     const order = shop.orders.find((each) => each.name === "#1011")!;

@@ -74,9 +74,12 @@ const STYLE = `
   dialog .dialog-body { padding: 16px; max-height: 60vh; overflow: auto; } dialog .dialog-foot { padding: 12px 16px; border-top: 1px solid #ebebeb; display: flex; justify-content: flex-end; gap: 8px; }
   fieldset { border: 0; padding: 0; margin: 0; } fieldset label { display: flex; gap: 8px; align-items: center; padding: 8px; border-radius: 8px; flex-wrap: wrap; }
   fieldset label:hover { background: #f6f6f6; } fieldset label:has(input:checked) { background: #f1f8ff; }
-  details.menu { position: relative; } details.menu > summary { list-style: none; display: inline-block; } details.menu > summary::-webkit-details-marker { display: none; }
-  details.menu .menu-items { position: absolute; right: 0; top: calc(100% + 4px); background: #fff; border-radius: 10px; padding: 4px; min-width: 180px; z-index: 5; box-shadow: 0 4px 16px rgba(0,0,0,.15); }
-  details.menu .menu-items button { border: 0; width: 100%; text-align: left; }
+  [hidden] { display: none !important; }
+  .menu { position: relative; } details.menu > summary { list-style: none; display: inline-block; } details.menu > summary::-webkit-details-marker { display: none; }
+  .menu .menu-items { position: absolute; right: 0; top: calc(100% + 4px); background: #fff; border-radius: 10px; padding: 4px; min-width: 180px; z-index: 5; box-shadow: 0 4px 16px rgba(0,0,0,.15); }
+  .menu .menu-items button { border: 0; width: 100%; text-align: left; }
+  .bulk-actions { display: flex; align-items: center; gap: 12px; padding: 8px; border-bottom: 1px solid #ebebeb; } .bulk-actions .menu-items { left: 0; right: auto; }
+  #print-dialog { width: min(720px, 94vw); }
 `;
 
 export function shellLayout({ shop, shopName, title, current, main, scripts = "", framed = false }: LayoutOptions): string {
