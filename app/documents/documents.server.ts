@@ -176,7 +176,7 @@ export async function printLabels(
 }
 
 /** Who prints labels and makes manifests: the merchant, through Dakiya (its pages, or Shopify's Print menu). */
-const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya" };
+const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya app" };
 
 /** Each label's first print, recorded on its document and in its shipment's history; a reprint changes neither. */
 async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {

@@ -117,7 +117,7 @@ describe("labels behind the admin's session", () => {
     const again = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
     expect(again.labelFirstPrintedAt).toEqual(first.labelFirstPrintedAt);
     // One history step however often it is printed; the booking status stays fulfilled.
-    expect(await historyOf(delhivery.id, "label_printed")).toEqual([{ at: first.labelFirstPrintedAt, fromState: null, toState: null, actorKind: "merchant", actorName: "Dakiya", reason: null }]);
+    expect(await historyOf(delhivery.id, "label_printed")).toEqual([{ at: first.labelFirstPrintedAt, fromState: null, toState: null, actorKind: "merchant", actorName: "Dakiya app", reason: null }]);
     expect(await historyOf(second.id, "label_printed")).toEqual([]);
     expect((await prisma.shipment.findUniqueOrThrow({ where: { id: delhivery.id } })).status).toBe("fulfilled");
   });
