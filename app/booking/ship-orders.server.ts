@@ -86,7 +86,7 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, { setti
     ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
-  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship, by ${ruleName}` : "Orders to ship" } }, { orderGid, courierId, prepared, quoted: quote });
+  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship page, by ${ruleName}` : "Orders to ship page" } }, { orderGid, courierId, prepared, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
     return {

@@ -252,7 +252,7 @@ export async function flagShipment(shipmentId: number, attention: ShipmentAttent
 }
 
 /** The merchant has dealt with it. */
-export async function clearShipmentAttention(shop: string, shipmentId: number, change: Change = { actor: { kind: "merchant", name: "Needs attention" }, at: new Date() }): Promise<boolean> {
+export async function clearShipmentAttention(shop: string, shipmentId: number, change: Change = { actor: { kind: "merchant", name: "Needs attention page" }, at: new Date() }): Promise<boolean> {
   const moved = await apply({ id: shipmentId, shop }, "attention_cleared", change, {
     data: { attention: null, attentionAt: null },
     moved: (locked) => ({ from: locked.attention, to: null }),
