@@ -3,8 +3,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { BenchContext } from "../lib/context";
-import { freePort } from "../../server/free-port";
-import { startChild, type ChildServer } from "../lib/processes";
+import { startDemo } from "../lib/demo";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
 
@@ -190,23 +189,6 @@ function bytesOnTheWire(url: string): Promise<{ wire: number; decoded: number }>
 
 const kb = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toLocaleString("en-IN", { maximumFractionDigits: 0 })} KB`);
 
-async function startDemo(context: BenchContext): Promise<{ demo: ChildServer; storeUrl: string; note?: string }> {
-  const scratch = await context.database.scratchDatabase(`dakiya_bench_pages`);
-  const appPort = await freePort();
-  const storePort = await freePort();
-  context.log(`starting the demo (store/demo.ts): app on ${appPort}, store on ${storePort}`);
-  const demo = await startChild({
-    command: process.execPath,
-    // The merchant's day would book the seeded orders the pages are measured on: the admin only.
-    args: ["--import", "tsx", "store/demo.ts", "--no-journey"],
-    // The store simulator refuses to run in production; the app is still the production build.
-    env: { NODE_ENV: "development", DATABASE_URL: scratch.url, PORT: String(appPort), STORE_PORT: String(storePort), SHOPIFY_APP_URL: `http://localhost:${appPort}` },
-    readyLine: /Open the Shopify admin/,
-    url: `http://localhost:${appPort}`,
-  });
-  return { demo, storeUrl: `http://localhost:${storePort}`, note: scratch.note };
-}
-
 export const pages: Measurement = {
   id: "pages",
   title: "Pages in the browser",
@@ -221,7 +203,7 @@ export const pages: Measurement = {
       result.notes.push("Install Debian's Chromium: apt-get install -y chromium.");
       return result;
     }
-    const { demo, storeUrl, note } = await startDemo(context);
+    const { demo, storeUrl, note } = await startDemo(context, "pages");
     if (note) result.notes.push(`The demo ${note}.`);
     let browser: Browser | undefined;
     try {

@@ -1,0 +1,24 @@
+import type { BenchContext } from "./context";
+import { freePort } from "../../server/free-port";
+import { startChild, type ChildServer } from "./processes";
+
+/**
+ * The demo as `npm run demo -- --no-journey` runs it (store/demo.ts: the app's production build and the local
+ * Shopify store with its admin and storefront), on a scratch database of its own (`dakiya_bench_<name>`), for the
+ * measurements in a browser. The merchant's day is left out: it would book the seeded orders and keep the app busy.
+ */
+export async function startDemo(context: BenchContext, name: string): Promise<{ demo: ChildServer; storeUrl: string; note?: string }> {
+  const scratch = await context.database.scratchDatabase(`dakiya_bench_${name}`);
+  const appPort = await freePort();
+  const storePort = await freePort();
+  context.log(`starting the demo (store/demo.ts): app on ${appPort}, store on ${storePort}`);
+  const demo = await startChild({
+    command: process.execPath,
+    args: ["--import", "tsx", "store/demo.ts", "--no-journey"],
+    // The store simulator refuses to run in production; the app is still the production build.
+    env: { NODE_ENV: "development", DATABASE_URL: scratch.url, PORT: String(appPort), STORE_PORT: String(storePort), SHOPIFY_APP_URL: `http://localhost:${appPort}` },
+    readyLine: /Open the Shopify admin/,
+    url: `http://localhost:${appPort}`,
+  });
+  return { demo, storeUrl: `http://localhost:${storePort}`, note: scratch.note };
+}
