@@ -13,21 +13,21 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
 /**
  * `npm run bench`: starts what it measures (PostgreSQL, the production server, the load generator, the demo and
  * a browser), runs every measurement in bench/measurements/, prints the summary and writes docs/BENCHMARKS.md.
- * Loopback only, bounded in time (a hard stop at 20 minutes) and count.
+ * Loopback only, bounded in time (a hard stop at 30 minutes) and count.
  *
  *   npm run bench                           everything, writes docs/BENCHMARKS.md
  *   npm run bench -- --only webhooks,courier  some measurements (ids in bench/measurements/); prints only, unless --write
  *   npm run bench -- --seconds 10           seconds per closed-model run (default 6, after 2 s of warm-up)
  *   npm run bench -- --no-write             print only
  *   npm run bench -- --only booking-budget --full   the full counts (1,000 bookings, 10,000
- *                                           tracked shipments, 200 new orders): longer than 20 minutes, so the hard
+ *                                           tracked shipments, 200 new orders): longer than 30 minutes, so the hard
  *                                           stop is an hour; prints only, unless --write
  *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)
  *   BENCH_APP_ENV='DATABASE_POOL_SIZE=20'   extra environment for the app server, to try a setting
  *   BENCH_APP_NODE_ARGS=--trace-gc          extra node arguments for the app server (its output is kept for a failure's report)
  *   DATABASE_URL=postgresql://…             benchmark that PostgreSQL instead of an embedded one (migrated, left running)
  */
-const HARD_STOP_MS = 20 * 60_000;
+const HARD_STOP_MS = 30 * 60_000;
 // --full books 1,000 orders at the Standard plan's budget, which alone takes about ten minutes.
 const FULL_HARD_STOP_MS = 60 * 60_000;
 
