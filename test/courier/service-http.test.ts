@@ -209,7 +209,8 @@ describe("failed authentication", () => {
     } finally {
       await guarded.close();
     }
-  });
+    // 2,000 requests: seconds on a quiet machine, near half a minute on two busy cores.
+  }, 90_000);
 
   it("counts concurrent guesses one by one, even while their lookups overlap", async () => {
     const guarded = await startGuardedService({ db: slowCredentialLookups });
