@@ -16,8 +16,6 @@ export interface LocalStoreOptions {
   extraOrders?: number;
   /** The store's app proxy path (Shopify lets merchants rename it); `/apps/dakiya` by default. */
   proxyPath?: string;
-  /** Whether the product template holds Dakiya's Delivery estimate block (default true). */
-  withEstimateBlock?: boolean;
   /**
    * Where the store keeps its shops between runs (store/store-state.ts): restored from it when it exists, saved to
    * it after every change. Without it the store lives in memory and starts seeded every time.
@@ -26,7 +24,7 @@ export interface LocalStoreOptions {
 }
 
 /** The simulator and its admin shell on one port, seeded with the demo shop or restored as a previous run left it. */
-export async function startLocalStore({ port, app, appUrl, throttle, extraOrders = 0, stateFile, proxyPath, withEstimateBlock }: LocalStoreOptions) {
+export async function startLocalStore({ port, app, appUrl, throttle, extraOrders = 0, stateFile, proxyPath }: LocalStoreOptions) {
   const restored = stateFile ? loadStoreState(stateFile) : null;
   const shops = restored ?? [seededDemoShop(extraOrders)];
   const simulator = createStoreSimulator({ app, appUrl, throttle, shops, onChange: stateFile ? () => saveStoreState(stateFile, simulator.shops.values()) : undefined });
@@ -38,7 +36,6 @@ export async function startLocalStore({ port, app, appUrl, throttle, extraOrders
     appProxyUrl: `${appUrl.replace(/\/+$/, "")}/proxy`,
     apiSecret: app.apiSecret,
     proxyPath,
-    withBlock: withEstimateBlock,
   });
   const server = await serveFetch(async (request) => (await storefront(request)) ?? (await shell(request)) ?? simulator.handle(request), port);
   const localUrl = server.url.replace("127.0.0.1", "localhost");

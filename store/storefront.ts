@@ -55,8 +55,6 @@ export interface StorefrontOptions {
   apiSecret: string;
   /** The store's proxy path; `/apps/dakiya` unless the merchant renamed it. */
   proxyPath?: string;
-  /** Whether the product and cart templates hold Dakiya's blocks (default true); `?app=off` drops them from one page. */
-  withBlock?: boolean;
 }
 
 type Messages = { [key: string]: string | Messages };
@@ -83,7 +81,6 @@ class SchemaTag extends Tag {
 
 export function createStorefront(options: StorefrontOptions) {
   const proxyPath = options.proxyPath ?? "/apps/dakiya";
-  const withBlock = options.withBlock ?? true;
   const locales: Record<Language, Messages> = { en: readJson("locales/en.default.json"), hi: readJson("locales/hi.json") };
   // Templates are read per request (and snippets uncached): the demo shows an edit to a block on the next reload.
   const blockSource = (file: string) => readFileSync(path.join(EXTENSION_DIR, "blocks", file), "utf8");
@@ -259,17 +256,18 @@ ${body}
     const url = new URL(request.url);
     if (url.pathname === proxyPath || url.pathname.startsWith(`${proxyPath}/`)) return forwardToApp(request, url);
     if (url.pathname.startsWith(ASSET_PATH)) return asset(decodeURIComponent(url.pathname.slice(ASSET_PATH.length)));
-    const withApp = withBlock && url.searchParams.get("app") !== "off";
-    const home = /^(?:\/(hi|en))?\/?$/.exec(url.pathname);
-    if (home) return homePage((home[1] as Language | undefined) ?? "en");
-    const collection = /^(?:\/(hi|en))?\/collections\/all$/.exec(url.pathname);
-    if (collection) return collectionPage((collection[1] as Language | undefined) ?? "en");
-    const cart = /^(?:\/(hi|en))?\/cart$/.exec(url.pathname);
-    if (cart) return cartPage((cart[1] as Language | undefined) ?? "en", withApp);
-    const page = /^(?:\/(hi|en))?\/products\/([a-z0-9-]+)$/.exec(url.pathname);
-    if (!page) return null;
-    const product = STOREFRONT_PRODUCTS.find((candidate) => candidate.handle === page[2]);
+    const withApp = url.searchParams.get("app") !== "off";
+    // English at the root, Hindi under /hi (and /en as English), then the page within the language.
+    const [, prefix, within] = /^(?:\/(hi|en)(?=\/|$))?(.*)$/.exec(url.pathname)!;
+    const language: Language = prefix === "hi" ? "hi" : "en";
+    const route = within || "/";
+    if (route === "/") return homePage(language);
+    if (route === "/collections/all") return collectionPage(language);
+    if (route === "/cart") return cartPage(language, withApp);
+    const handle = /^\/products\/([a-z0-9-]+)$/.exec(route)?.[1];
+    if (!handle) return null;
+    const product = STOREFRONT_PRODUCTS.find((candidate) => candidate.handle === handle);
     if (!product) return new Response("Not Found", { status: 404 });
-    return productPage(product, (page[1] as Language | undefined) ?? "en", withApp);
+    return productPage(product, language, withApp);
   };
 }
