@@ -1,6 +1,21 @@
+import { existsSync } from "node:fs";
 import type { BenchContext } from "./context";
 import { freePort } from "../../server/free-port";
 import { startChild, type ChildServer } from "./processes";
+import type { Section } from "./results";
+
+/** Debian's Chromium, as the browser tests use it: never a downloaded browser. */
+export const CHROMIUM = "/usr/bin/chromium";
+/** Its flags for a measured load: nothing of its own in the background beside the page. */
+export const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+
+/** Without Chromium a browser measurement is reported as not measured, saying how to install it: true when missing. */
+export function reportedMissingChromium(result: Section): boolean {
+  if (existsSync(CHROMIUM)) return false;
+  result.rows.push({ name: "all pages", result: "not measured", reference: "—", target: `Chromium at ${CHROMIUM}`, verdict: "FAIL" });
+  result.notes.push("Install Debian's Chromium: apt-get install -y chromium.");
+  return true;
+}
 
 /**
  * The demo as `npm run demo -- --no-journey` runs it (store/demo.ts: the app's production build and the local

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { BenchContext } from "../lib/context";
-import { startDemo } from "../lib/demo";
+import { CHROMIUM, CHROMIUM_FLAGS, reportedMissingChromium, startDemo } from "../lib/demo";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
 
@@ -15,7 +14,6 @@ import type { Measurement } from "./measurement";
  * interaction's latency from the Event Timing API (what INP is made of); time to interactive as the moment the
  * page's key element is on screen and React has hydrated it (its event handlers are attached).
  */
-const CHROMIUM = "/usr/bin/chromium";
 // A person's browser: the admin refuses self-declared bots, and this is what the app would see.
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 const LOADS = 5;
@@ -198,11 +196,7 @@ export const pages: Measurement = {
       "Pages in the browser",
       `Debian's Chromium (${CHROMIUM}, headless, driven by playwright-core, a desktop user agent, 1400×1000) opens the local Shopify admin of \`node --import tsx store/demo.ts\` on a scratch database, and loads each page ${LOADS} times as a fresh document in the admin's iframe (after one unmeasured load that fills the browser's cache, as for a merchant who has opened the app before). Inside the app's frame: LCP and CLS from the browser's performance entries, time to interactive as the frame's clock when the page's key element is on screen and hydrated by React, and one interaction's latency from the Event Timing API (the longest event of the interaction, input to next paint, as INP counts it). Figures are p75 over the loads, as Shopify's Built for Shopify bar reads them; the floor is the bare route \`/ping\` loaded the same way in the same frame.`,
     );
-    if (!existsSync(CHROMIUM)) {
-      result.rows.push({ name: "all pages", result: "not measured", reference: "—", target: "Chromium at /usr/bin/chromium", verdict: "FAIL" });
-      result.notes.push("Install Debian's Chromium: apt-get install -y chromium.");
-      return result;
-    }
+    if (reportedMissingChromium(result)) return result;
     const { demo, storeUrl, note } = await startDemo(context, "pages");
     if (note) result.notes.push(`The demo ${note}.`);
     let browser: Browser | undefined;
@@ -210,7 +204,7 @@ export const pages: Measurement = {
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+        args: CHROMIUM_FLAGS,
       });
       const page = await browser.newPage({ userAgent: USER_AGENT, viewport: { width: 1400, height: 1000 } });
       await page.addInitScript(OBSERVERS);

@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import type { Flags } from "lighthouse";
 import type { BenchContext } from "../lib/context";
-import { startDemo } from "../lib/demo";
+import { CHROMIUM, CHROMIUM_FLAGS, reportedMissingChromium, startDemo } from "../lib/demo";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
 
@@ -13,8 +12,6 @@ import type { Measurement } from "./measurement";
  * serves them, with Dakiya's blocks and without (`?app=off`: the same store without the app, no block and no app
  * asset).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
 const TARGET_POINTS = 2;
 const SHOPIFY_LIMIT_POINTS = 10;
 
@@ -112,11 +109,7 @@ export const storefrontLighthouse: Measurement = {
       "Storefront Lighthouse score, with and without the app",
       `Shopify's rule for apps: the store's Lighthouse performance score may drop by at most ${SHOPIFY_LIMIT_POINTS} points with the app, weighted over the home page (17 %), a product page (40 %) and a collection page (43 %). Lighthouse (npm \`lighthouse\`, its Node API, performance only, the default mobile profile with simulated throttling, its CPU slowdown calibrated to this machine's benchmark index as Lighthouse's throttling docs direct: ${DEFAULT_SLOWDOWN}× on a machine as fast as Lighthouse expects, less on a slower one) on Debian's Chromium (${CHROMIUM}, headless, launched by chrome-launcher) loads the local store's three pages (${PAGES.map((page) => `\`${page.path}\``).join(", ")}; store/storefront.ts, served by \`node --import tsx store/demo.ts\` on a scratch database) with Dakiya's blocks and without (\`?app=off\`: the same store with no block and no app asset), each page ${ROUNDS} times each way, in rounds that interleave the two and alternate which goes first, after one unmeasured run. Each page's score is the median of its runs, and the app's cost is Σ weight × (score without − score with). Only the product page carries Dakiya's block; on the home and collection pages the app's cost is 0 when nothing of it is loaded there (no request to the app's assets or proxy in any run, the same document with and without it), and their scores measured both ways show how far the same page's score moves on this machine.`,
     );
-    if (!existsSync(CHROMIUM)) {
-      result.rows.push({ name: "all pages", result: "not measured", reference: "—", target: "Chromium at /usr/bin/chromium", verdict: "FAIL" });
-      result.notes.push("Install Debian's Chromium: apt-get install -y chromium.");
-      return result;
-    }
+    if (reportedMissingChromium(result)) return result;
     const { demo, storeUrl, note } = await startDemo(context, "lighthouse");
     if (note) result.notes.push(`The demo ${note}.`);
     const chromeLauncher = await import("chrome-launcher");
@@ -125,7 +118,7 @@ export const storefrontLighthouse: Measurement = {
     const killChrome = () => chrome?.kill();
     process.once("exit", killChrome);
     try {
-      chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, handleSIGINT: false, logLevel: "silent" });
+      chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS], handleSIGINT: false, logLevel: "silent" });
       const urlOf = (path: string, withApp: boolean) => `${storeUrl}${path}${withApp ? "" : "?app=off"}`;
       context.log("one unmeasured run (Chromium's and Lighthouse's first load), which measures the machine");
       const { benchmarkIndex } = await runLighthouse(urlOf(PAGES[1].path, true), chrome.port, DEFAULT_SLOWDOWN);
