@@ -60,14 +60,17 @@ describe("a burst of new orders on a small Shopify budget", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const others = Array.from({ length: 5 }, (_, index) => store.simulator.placeOrder(neighbour, shopperOrder(2000 + index)));
     await store.simulator.settled();
-    const othersPlacedAt = Date.now();
 
     const burstIds = burst.map((order) => order.id);
     const otherIds = others.map((order) => order.id);
     let othersDoneAt = 0;
+    let burstBookedWhenOthersDone = 0;
     let burstDoneAt = 0;
     while (Date.now() - started < 220_000 && (othersDoneAt === 0 || burstDoneAt === 0)) {
-      if (!othersDoneAt && (await bookedCount(neighbour, otherIds)) === others.length) othersDoneAt = Date.now();
+      if (!othersDoneAt && (await bookedCount(neighbour, otherIds)) === others.length) {
+        othersDoneAt = Date.now();
+        burstBookedWhenOthersDone = await bookedCount(store.domain, burstIds);
+      }
       if (!burstDoneAt && (await bookedCount(store.domain, burstIds)) === BURST) burstDoneAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -88,8 +91,11 @@ describe("a burst of new orders on a small Shopify budget", () => {
     expect((burstDoneAt - started) / 1000).toBeGreaterThan(floorSeconds);
     // ...and Dakiya waited for points rather than being refused them.
     expect(usage.throttled).toBe(0);
-    // The other shop was not made to wait for the burst.
+    // The other shop was not made to wait for the burst. In one line behind it, its orders would start only once
+    // the last of the burst's jobs had been taken, with at least BURST - concurrency of them booked; beside it,
+    // they are done while most of the burst still waits. Counted in orders, not seconds: a slow machine slows
+    // both shops alike, while the burst's pace is also bound by its points.
     expect(othersDoneAt).toBeLessThan(burstDoneAt);
-    expect(othersDoneAt - othersPlacedAt).toBeLessThan((burstDoneAt - started) / 3);
+    expect(burstBookedWhenOthersDone).toBeLessThan(BURST / 2);
   });
 });
