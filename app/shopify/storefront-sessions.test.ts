@@ -82,3 +82,45 @@ describe("offline sessions read for the storefront", () => {
     expect(inner.reads).toBe(2);
   });
 });
+
+describe("offline sessions read for the storefront, at once", () => {
+  /** A storage whose reads wait until released, to hold many requests inside one read. */
+  function slowStorage() {
+    const inner = memoryStorage();
+    const waiting: (() => void)[] = [];
+    const loadSession = inner.loadSession;
+    inner.loadSession = async (id: string) => {
+      const session = await loadSession(id);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return session;
+    };
+    return { inner, release: () => waiting.splice(0).forEach((resolve) => resolve()) };
+  }
+
+  it("makes one database read for a shop's shoppers arriving together when its entry has run out", async () => {
+    const { inner, release } = slowStorage();
+    await inner.storeSession(offline("a"));
+    const storage = withStorefrontSessionCache(inner, { now: () => 0 });
+    const loads = Array.from({ length: 50 }, () => forStorefront(() => storage.loadSession(`offline_${SHOP}`)));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await Promise.all(loads)).map((session) => session?.accessToken)).toEqual(Array(50).fill("a"));
+    expect(inner.reads).toBe(1);
+  });
+
+  it("does not keep a read begun before this process stored a new session", async () => {
+    const { inner, release } = slowStorage();
+    await inner.storeSession(offline("a"));
+    const storage = withStorefrontSessionCache(inner, { now: () => 0 });
+    const before = forStorefront(() => storage.loadSession(`offline_${SHOP}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    await storage.storeSession(offline("b"));
+    release();
+    expect((await before)?.accessToken).toBe("a");
+    const after = forStorefront(() => storage.loadSession(`offline_${SHOP}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await after)?.accessToken).toBe("b");
+    expect(inner.reads).toBe(2);
+  });
+});
