@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { createOrderPages } from "./admin-orders";
 import { signSessionToken, type AppCredentials } from "./auth";
 import { escapeHtml, hostOf, isAppPath, shellLayout } from "./shell-layout";
@@ -150,6 +152,43 @@ function shellPage(shop: string, shopName: string, frameSrc: string, localeQuery
   return shellLayout({ shop, shopName, title: "Dakiya", current: "app", main: main + leaveDialog, scripts: script, framed: true });
 }
 
+interface AppAnswer {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+/**
+ * The app's answer with its bytes as the app sent them, compressed where the browser asked for it. fetch() would
+ * decode them, and the browser behind the shell would load several times the bytes that a real admin's browser,
+ * which loads the app's origin directly, ever receives.
+ */
+function requestApp(url: string, method: string, headers: Headers, body: Buffer | undefined): Promise<AppAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers: Object.fromEntries(headers) }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("error", reject);
+      incoming.on("end", () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          if (Array.isArray(value)) value.forEach((item) => answerHeaders.append(name, item));
+          else if (value !== undefined) answerHeaders.set(name, value);
+        }
+        resolve({ status: incoming.statusCode ?? 502, headers: answerHeaders, body: Buffer.concat(chunks) });
+      });
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+const DECODERS: Record<string, { decode: (bytes: Buffer) => Buffer; encode: (bytes: Buffer) => Buffer }> = {
+  // Brotli's default (11) takes a good part of a second for a large page; 5 is what servers use on the fly.
+  br: { decode: brotliDecompressSync, encode: (bytes) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) },
+  gzip: { decode: gunzipSync, encode: gzipSync },
+};
+
 export interface AdminShellOptions {
   app: AppCredentials;
   /** Where the app itself serves, e.g. http://localhost:3000. */
@@ -173,28 +212,30 @@ export function createAdminShell(options: AdminShellOptions) {
   async function proxy(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
-    headers.delete("host");
+    for (const hopByHop of ["host", "connection", "keep-alive", "transfer-encoding", "content-length"]) headers.delete(hopByHop);
     // As any reverse proxy does: the app sees the host the browser addressed (its own checks of a form's origin
     // compare against it).
     headers.set("X-Forwarded-Host", url.host);
-    const upstream = await fetch(`${appOrigin}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers,
-      body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer(),
-      redirect: "manual",
-    });
-    const responseHeaders = new Headers(upstream.headers);
-    responseHeaders.delete("content-encoding");
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : Buffer.from(await request.arrayBuffer());
+    if (body) headers.set("content-length", String(body.byteLength));
+    const upstream = await requestApp(`${appOrigin}${url.pathname}${url.search}`, request.method, headers, body);
+    const responseHeaders = upstream.headers;
     responseHeaders.delete("content-length");
+    responseHeaders.delete("transfer-encoding");
+    responseHeaders.delete("connection");
+    responseHeaders.delete("keep-alive");
     responseHeaders.set("Content-Security-Policy", "frame-ancestors 'self';");
     const location = responseHeaders.get("location");
     if (location?.startsWith(appOrigin)) responseHeaders.set("location", location.slice(appOrigin.length) || "/");
-    if (!(upstream.headers.get("content-type") ?? "").includes("text/html")) {
-      return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
+    const noBody = request.method === "HEAD" || upstream.status === 204 || upstream.status === 304;
+    if (noBody || !(responseHeaders.get("content-type") ?? "").includes("text/html")) {
+      return new Response(noBody ? null : new Uint8Array(upstream.body), { status: upstream.status, headers: responseHeaders });
     }
-    const html = (await upstream.text()).replaceAll(APP_BRIDGE_CDN, SHIM_PATH);
+    // The page's App Bridge script becomes the shim: decoded, rewritten and encoded again as it came.
+    const coding = DECODERS[responseHeaders.get("content-encoding") ?? ""];
+    const html = (coding ? coding.decode(upstream.body) : upstream.body).toString("utf8").replaceAll(APP_BRIDGE_CDN, SHIM_PATH);
     responseHeaders.delete("link");
-    return new Response(html, { status: upstream.status, headers: responseHeaders });
+    return new Response(new Uint8Array(coding ? coding.encode(Buffer.from(html)) : Buffer.from(html)), { status: upstream.status, headers: responseHeaders });
   }
 
   return async function handle(request: Request): Promise<Response | null> {

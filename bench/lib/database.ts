@@ -46,7 +46,9 @@ export async function openBenchDatabase(scratch: string): Promise<BenchDatabase>
   const facts = await withClient(url, async (client) => {
     const setting = async (name: string) => (await client.query<{ setting: string }>("SELECT current_setting($1) AS setting", [name])).rows[0]!.setting;
     const names = ["fsync", "synchronous_commit", "wal_sync_method", "shared_buffers", "max_connections"];
-    const values = await Promise.all(names.map(async (name) => `${name}=${await setting(name)}`));
+    // One client runs one query at a time (pg deprecates queuing them on it).
+    const values: string[] = [];
+    for (const name of names) values.push(`${name}=${await setting(name)}`);
     return { version: await setting("server_version"), settings: values.join(", ") };
   });
   const storage = embedded

@@ -2,6 +2,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { BenchContext } from "../lib/context";
+import { benchmarkIndexIn, calibratedSlowdown, DEFAULT_SLOWDOWN } from "../lib/cpu-throttling";
 import { CHROMIUM, CHROMIUM_FLAGS, reportedMissingChromium, startDemo } from "../lib/demo";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
@@ -113,10 +114,12 @@ async function measureLoad(page: Page, shop: string, spec: PageSpec): Promise<Lo
 
 /**
  * A phone's connection and CPU, as Lighthouse's mobile profile sets Chromium's emulation: 9 Mbps down, 150 ms round
- * trip, the CPU slowed 4×. The viewport stays the desktop's: the pages' key elements (a table's rows) are the
- * desktop layout's, where Polaris lists them condensed on a phone's width. Every load is cold (no cache).
+ * trip, the CPU slowed 4× on a machine as fast as Lighthouse expects (less on a slower one: calibrated from its
+ * benchmark index, as the storefront's Lighthouse runs are). The viewport stays the desktop's: the pages' key
+ * elements (a table's rows) are the desktop layout's, where Polaris lists them condensed on a phone's width. Every
+ * load is cold (no cache).
  */
-const MOBILE = { downloadBytesPerSecond: 9_000_000 / 8, uploadBytesPerSecond: 1_500_000 / 8, latencyMs: 150, cpuSlowdown: 4 };
+const MOBILE = { downloadBytesPerSecond: 9_000_000 / 8, uploadBytesPerSecond: 1_500_000 / 8, latencyMs: 150 };
 const MOBILE_LOADS = 3;
 
 interface ColdSample {
@@ -129,7 +132,7 @@ interface ColdSample {
  * Loads an app page in the admin's frame in a cold browser (a new context: no cache) under the MOBILE profile, set
  * on Chromium through its DevTools protocol once the admin shell itself has loaded, so only the app's page pays it.
  */
-async function measureColdMobileLoad(browser: Browser, storeUrl: string, shop: string, spec: PageSpec): Promise<ColdSample> {
+async function measureColdMobileLoad(browser: Browser, storeUrl: string, shop: string, spec: PageSpec, cpuSlowdown: number): Promise<ColdSample> {
   const context = await browser.newContext({ userAgent: USER_AGENT, viewport: { width: 1400, height: 1000 } });
   try {
     await context.addInitScript(OBSERVERS);
@@ -139,7 +142,7 @@ async function measureColdMobileLoad(browser: Browser, storeUrl: string, shop: s
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: MOBILE.latencyMs, downloadThroughput: MOBILE.downloadBytesPerSecond, uploadThroughput: MOBILE.uploadBytesPerSecond });
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: MOBILE.cpuSlowdown });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
     const appPaths = new Set<string>();
     cdp.on("Network.requestWillBeSent", (event: { request: { url: string } }) => {
       const url = new URL(event.request.url);
@@ -164,8 +167,8 @@ async function measureColdMobileLoad(browser: Browser, storeUrl: string, shop: s
 
 /**
  * A response's bytes as they leave the app's server for a browser that accepts brotli and gzip, headers included, and
- * its body decoded. Read with node:http, which, unlike fetch, hands over the body as sent. The local admin shell the
- * browser loads through forwards bodies decoded, so the app's own bytes are counted at the app's origin.
+ * its body decoded. Read with node:http, which, unlike fetch, hands over the body as sent; at the app's origin, so
+ * only the app's own bytes are counted, not the admin shell's.
  */
 function bytesOnTheWire(url: string): Promise<{ wire: number; decoded: number }> {
   return new Promise((resolve, reject) => {
@@ -300,11 +303,15 @@ export const pages: Measurement = {
         });
       }
       // Cold loads on a phone's connection and CPU; then the bytes of what they loaded, at the app's own origin.
-      context.log(`each page ${MOBILE_LOADS} times cold under the mobile profile (9 Mbps, 150 ms, CPU 4× slower)`);
+      await page.goto("about:blank");
+      const benchmarkIndex = await benchmarkIndexIn(page);
+      const cpuSlowdown = calibratedSlowdown(benchmarkIndex);
+      const phone = `9 Mbps down, 150 ms round trip, CPU ${cpuSlowdown.toFixed(1)}× slower, no cache`;
+      context.log(`each page ${MOBILE_LOADS} times cold under the mobile profile (benchmark index ${Math.round(benchmarkIndex)}: ${phone})`);
       for (const spec of specs) {
         const cold: ColdSample[] = [];
         for (let load = 0; load < MOBILE_LOADS; load += 1) {
-          cold.push(await measureColdMobileLoad(browser, storeUrl, shop, spec));
+          cold.push(await measureColdMobileLoad(browser, storeUrl, shop, spec, cpuSlowdown));
           if (spec.hydrates) await page.waitForTimeout(ROUND_SECONDS * 1000);
         }
         const lcp = percentile(cold.map((sample) => sample.lcp), 75);
@@ -331,14 +338,14 @@ export const pages: Measurement = {
           {
             name: `${spec.name}: LCP cold on a throttled phone (p75 of ${MOBILE_LOADS})`,
             result: fmtMs(lcp),
-            reference: floorPage ? "the floor itself" : "9 Mbps down, 150 ms round trip, CPU 4× slower, no cache",
+            reference: floorPage ? "the floor itself" : phone,
             target: floorPage ? "reported" : `≤ ${fmtMs(BFS.lcp)}`,
             verdict: floorPage ? "INFO" : verdict(lcp <= BFS.lcp),
           },
         );
       }
       result.notes.push(
-        `Cold loads: each in a new browser context (no cache), the admin shell loaded first, then Chromium's emulation set through its DevTools protocol (${MOBILE.downloadBytesPerSecond * 8 / 1_000_000} Mbps down, ${MOBILE.latencyMs} ms round trip, CPU ${MOBILE.cpuSlowdown}× slower, as Lighthouse's mobile profile) for the app's page in the admin's frame. The local shell forwards the app's responses decoded, so the throttled loads carry the uncompressed bytes (a harder case than a real admin, which loads the app's origin directly); the bytes on the wire are the same responses read again from the app's origin as a browser accepting brotli and gzip receives them, headers included.`,
+        `Cold loads: each in a new browser context (no cache), the admin shell loaded first, then Chromium's emulation set through its DevTools protocol (${MOBILE.downloadBytesPerSecond * 8 / 1_000_000} Mbps down, ${MOBILE.latencyMs} ms round trip, as Lighthouse's mobile profile) for the app's page in the admin's frame. The profile's CPU slowdown (${DEFAULT_SLOWDOWN}×) stands for a phone next to a machine as fast as Lighthouse expects; Lighthouse's benchmark index of this machine (its own page function, the median of 3 in this browser) was ${Math.round(benchmarkIndex)}, so the slowdown was calibrated to ${cpuSlowdown.toFixed(1)}× as Lighthouse's throttling docs do (4× from an index of about 1,530, 1× at 150 and below). The local shell forwards the app's responses with their encoding, as the app's origin serves them to a browser that accepts brotli and gzip; the bytes on the wire are those responses read again from the app's origin, headers included.`,
       );
 
       const { requestedCost } = await import("../../store/admin-api");

@@ -1,5 +1,6 @@
 import type { Flags } from "lighthouse";
 import type { BenchContext } from "../lib/context";
+import { calibratedSlowdown, DEFAULT_SLOWDOWN } from "../lib/cpu-throttling";
 import { CHROMIUM, CHROMIUM_FLAGS, reportedMissingChromium, startDemo } from "../lib/demo";
 import { fmtMs, percentile, section, verdict, type Section } from "../lib/results";
 import type { Measurement } from "./measurement";
@@ -25,20 +26,6 @@ const PAGES = [
 const ROUNDS = 3;
 // A run takes 6 to 15 s as the machine is quiet or busy: no round starts after this, so the whole stays near 3 minutes.
 const ROUNDS_BUDGET_MS = 120_000;
-/** Lighthouse's mobile profile slows the CPU 4×, which makes the phone it stands for of a machine it considers normal. */
-const DEFAULT_SLOWDOWN = 4;
-
-/**
- * The CPU slowdown that makes this machine the phone Lighthouse's mobile profile stands for, from Lighthouse's
- * benchmark index of it, as Lighthouse's throttling docs calibrate it (its CPU throttling calculator: 4× at an index
- * of about 1,530, 2× at 800, 1× at 150), and never more than the profile's own 4×. On a slow machine the default 4×
- * stands for a slower phone than Lighthouse means, and multiplies the machine's own jitter into Total Blocking Time.
- */
-function calibratedSlowdown(benchmarkIndex: number): number {
-  if (!Number.isFinite(benchmarkIndex)) return DEFAULT_SLOWDOWN;
-  const slowdown = benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233 : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500 : 1 + (benchmarkIndex - 150) / 650;
-  return Math.min(DEFAULT_SLOWDOWN, Math.max(1, slowdown));
-}
 type PageName = (typeof PAGES)[number]["name"];
 
 /** Everything Dakiya can put on a storefront: its theme extension's assets and the store's proxy path to it. */
