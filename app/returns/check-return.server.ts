@@ -63,7 +63,9 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     weightGrams: mapped?.totalGrams ?? null,
     totalPaise: mapped ? toPaise(mapped.fields.total_amount) : null,
     pincode: mapped?.fields.pincode || null,
-    reasons: mapped?.reasons ?? [],
+    // Every word the return rules match on (Shopify's reason handle and name, the shopper's note), so the rules'
+    // preview decides a recorded return on what the decision below reads, not on the handle alone.
+    reasons: mapped?.reasonWords ?? [],
     requestedAt: new Date(ret.createdAt),
     checkedAt: now(),
   };

@@ -112,12 +112,28 @@ export type ReturnDecision = { kind: "book"; courierId: number; courierName: str
 
 const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
 
-export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
+/** Which rule decides a return and what it says to do; `ruleIndex` is null when no rule matches and the default decides. */
+export interface ReturnRuleChoice {
+  ruleIndex: number | null;
+  /** "Return rule 2 'Damaged items'" or "Default return rule", as the decision's reason and history name it. */
+  rule: string;
+  action: ReturnRuleAction;
+  courierId: number | null;
+}
+
+/**
+ * The first rule that matches the return's facts, else the default. The return check and the rules' preview both
+ * choose through this, so a preview decides a recorded return exactly as the check would have.
+ */
+export function chooseReturnRule(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, facts: ReturnFacts): ReturnRuleChoice {
   const index = settings.rules.findIndex((rule) => returnRuleMatches(rule, facts));
-  const matched = index === -1 ? null : settings.rules[index]!;
-  const rule = matched ? `Return rule ${index + 1} '${matched.name}'` : "Default return rule";
-  const action = matched ? matched.action : settings.rule;
-  const courierId = matched ? matched.courierId : settings.courierId;
+  if (index === -1) return { ruleIndex: null, rule: "Default return rule", action: settings.rule, courierId: settings.courierId };
+  const matched = settings.rules[index]!;
+  return { ruleIndex: index, rule: `Return rule ${index + 1} '${matched.name}'`, action: matched.action, courierId: matched.courierId };
+}
+
+export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
+  const { rule, action, courierId } = chooseReturnRule(settings, facts);
   if (action === "hold") return { kind: "hold", rule, reason: `${rule} → hold for review: book the pickup yourself.` };
   if (rates.length === 0) return { kind: "hold", rule, reason: `${rule} → ${action}, but no courier offers this pickup.` };
   if (action === "courier") {

@@ -120,21 +120,38 @@ function parseReturnRules(json: string): { ok: true; rules: ReturnRuleEntry[] } 
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, rules };
 }
 
-export type SaveResult = { ok: true } | { ok: false; errors: Record<string, string> };
-
-/** Saves the return rules and settings from the Returns view's form; a mistake is named per field and nothing is saved. */
-export async function saveReturnSettings(shop: string, form: FormData): Promise<SaveResult> {
+/** The return settings as the Returns view's form sent them, or one message per wrong field (each rule's named). */
+export function readReturnSettingsForm(form: FormData): { ok: true; settings: ReturnSettings } | { ok: false; errors: Record<string, string> } {
   const fields = Object.fromEntries(["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])));
   const parsed = ReturnSettingsForm.safeParse(fields);
   const rules = parseReturnRules(String(form.get("returnRules") ?? "[]"));
   const errors = { ...(parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message]))), ...(rules.ok ? {} : rules.errors) };
   if (!parsed.success || !rules.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    settings: {
+      rule: parsed.data.returnRule,
+      courierId: parsed.data.returnRule === "courier" ? Number(parsed.data.returnCourierId) : null,
+      notifyCustomer: parsed.data.returnNotifyCustomer === "on",
+      disposition: parsed.data.returnDisposition,
+      rules: ReturnRulesSchema.parse(rules.rules),
+    },
+  };
+}
+
+export type SaveResult = { ok: true } | { ok: false; errors: Record<string, string> };
+
+/** Saves the return rules and settings from the Returns view's form; a mistake is named per field and nothing is saved. */
+export async function saveReturnSettings(shop: string, form: FormData): Promise<SaveResult> {
+  const read = readReturnSettingsForm(form);
+  if (!read.ok) return read;
+  const { settings } = read;
   const data = {
-    returnRule: parsed.data.returnRule,
-    returnCourierId: parsed.data.returnRule === "courier" ? Number(parsed.data.returnCourierId) : null,
-    returnNotifyCustomer: parsed.data.returnNotifyCustomer === "on",
-    returnDisposition: parsed.data.returnDisposition,
-    returnRules: JSON.stringify(ReturnRulesSchema.parse(rules.rules)),
+    returnRule: settings.rule,
+    returnCourierId: settings.courierId,
+    returnNotifyCustomer: settings.notifyCustomer,
+    returnDisposition: settings.disposition,
+    returnRules: JSON.stringify(settings.rules),
   };
   await prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return { ok: true };

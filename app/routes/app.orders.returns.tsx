@@ -2,11 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { returnRuleDraftOf, returnRuleFieldKey, type ReturnRuleDraft } from "~/returns/return-rule-drafts";
+import { previewReturnRulesForm, type PreviewedReturn, type ReturnRulesPreview } from "~/returns/return-rules-preview.server";
 import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
 import { RETURN_RULE_ACTION_LABELS, RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
 import { authenticate } from "~/shopify.server";
@@ -24,7 +25,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ ...page, ruleDrafts: page.settings.rules.map(returnRuleDraftOf) });
 };
 
-type ActionData = { ok: boolean; message: string; errors?: Record<string, string> };
+/** The form fields a preview was made of: it is shown only while the page's drafts still equal them. */
+type PreviewedForm = { returnRules: string; returnRule: string; returnCourierId: string };
+type ActionData = { ok: boolean; message: string; errors?: Record<string, string>; preview?: ReturnRulesPreview; previewedForm?: PreviewedForm };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -36,6 +39,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       ? json<ActionData>({ ok: true, message: "Return rules saved." })
       : json<ActionData>({ ok: false, message: "Fix the return rules below; nothing was saved.", errors: saved.errors }, { status: 422 });
   }
+  if (intent === "preview") {
+    const previewed = await previewReturnRulesForm(session.shop, form);
+    if (!previewed.ok) return json<ActionData>({ ok: false, message: "Fix the return rules below to preview them; nothing was saved.", errors: previewed.errors }, { status: 422 });
+    const previewedForm = { returnRules: String(form.get("returnRules") ?? "[]"), returnRule: String(form.get("returnRule") ?? ""), returnCourierId: String(form.get("returnCourierId") ?? "") };
+    const looked = previewed.preview.looked;
+    const message = looked === 0 ? "Dakiya has recorded no returns yet: nothing to preview on." : `Previewed on the ${looked === 1 ? "most recent return" : `${looked} most recent returns`}; nothing was saved.`;
+    return json<ActionData>({ ok: true, message, preview: previewed.preview, previewedForm });
+  }
   if (intent === "check") {
     await requestOrderReconcile(session.shop, { onlyIfNeverDone: false });
     return json<ActionData>({ ok: true, message: "Checking Shopify for new returns: they appear here in a minute." });
@@ -45,11 +56,20 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null));
     return json<ActionData>({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : result.status });
   }
-  return json<ActionData>({ ok: false, message: "Say what to do: intent settings, check or book." }, { status: 400 });
+  return json<ActionData>({ ok: false, message: "Say what to do: intent settings, preview, check or book." }, { status: 400 });
 };
+
+/** The id of a rule's "Move up" (-1) or "Move down" (1) button, for the focus to follow a moved rule. */
+const moveButtonId = (index: number, by: -1 | 1) => `return-rule-${index}-move-${by === -1 ? "up" : "down"}`;
 
 const EMPTY_RULE: ReturnRuleDraft = { name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "" };
 const ACTION_OPTIONS = RETURN_RULES.map((value: ReturnRuleAction) => ({ label: RETURN_RULE_ACTION_LABELS[value], value }));
+
+/** "#1001-R1, #1002-R1 and 3 more": a preview's returns, named up to a handful. */
+const namesOf = (returns: readonly PreviewedReturn[], shown = 8) =>
+  returns.length <= shown ? returns.map((ret) => ret.returnName).join(", ") : `${returns.slice(0, shown).map((ret) => ret.returnName).join(", ")} and ${returns.length - shown} more`;
+const decidesInWords = (returns: readonly PreviewedReturn[]) =>
+  returns.length === 0 ? "Would decide none of the recent returns." : `Would decide ${returns.length === 1 ? "1 recent return" : `${returns.length} recent returns`}: ${namesOf(returns)}.`;
 
 const STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "success" | "info" | "critical" }> = {
   REQUESTED: { label: "Awaiting your approval", tone: "attention" },
@@ -70,7 +90,25 @@ export default function ReturnsView() {
   const [disposition, setDisposition] = useState<string>(settings.disposition);
   const [rules, setRules] = useState<ReturnRuleDraft[]>(ruleDrafts);
   const editRule = (index: number, field: keyof ReturnRuleDraft) => (value: string) => setRules((current) => current.map((rule, at) => (at === index ? { ...rule, [field]: value } : rule)));
-  const moveRule = (index: number) => setRules((current) => [...current.slice(0, index - 1), current[index]!, current[index - 1]!, ...current.slice(index + 1)]);
+  // After a move, the keyboard's focus follows the moved rule to its new place (its other move button at either end).
+  const [movedRule, setMovedRule] = useState<{ index: number; by: -1 | 1 } | null>(null);
+  const moveRule = (index: number, by: -1 | 1) => {
+    setRules((current) => {
+      const next = [...current];
+      const [moved] = next.splice(index, 1);
+      next.splice(index + by, 0, moved!);
+      return next;
+    });
+    setMovedRule({ index: index + by, by });
+  };
+  useEffect(() => {
+    if (!movedRule) return;
+    const { index, by } = movedRule;
+    const atEnd = by === -1 ? index === 0 : index === rules.length - 1;
+    const stillEnabled: -1 | 1 = atEnd ? (by === -1 ? 1 : -1) : by;
+    document.getElementById(moveButtonId(index, stillEnabled))?.focus();
+    setMovedRule(null);
+  }, [movedRule, rules.length]);
   const removeRule = (index: number) => setRules((current) => current.filter((_, at) => at !== index));
   const ruleError = (index: number, field: keyof ReturnRuleDraft) => result?.errors?.[returnRuleFieldKey(index, field)];
   const changed =
@@ -95,12 +133,19 @@ export default function ReturnsView() {
       { method: "post" },
     );
   const book = (returnGid: string) => submit({ intent: "book", returnGid }, { method: "post" });
+  // The rules as edited, not saved: the same fields as a save, so a preview refuses what a save would.
+  const previewRules = () =>
+    submit({ intent: "preview", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) }, { method: "post" });
+  const previewedForm = result?.previewedForm;
+  const previewCurrent = previewedForm !== undefined && previewedForm.returnRules === JSON.stringify(rules) && previewedForm.returnRule === rule && previewedForm.returnCourierId === courierId;
+  const preview = previewCurrent ? (result?.preview ?? null) : null;
 
   return (
     <Page
       title="Returns"
       backAction={{ content: "Orders to ship", url: "/app/orders" }}
       primaryAction={{ content: "Check for new returns", onAction: () => submit({ intent: "check" }, { method: "post" }), loading: busy("check") }}
+      secondaryActions={[{ content: "Preview on recent returns", onAction: previewRules, loading: busy("preview") }]}
     >
       <FormSaveBar id="returns-save-bar" changed={changed} saving={busy("settings")} onSave={save} onDiscard={discard} />
       <Layout>
@@ -204,12 +249,18 @@ export default function ReturnsView() {
                       {draft.action === "courier" ? (
                         <Select label={`${named}: courier`} options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={draft.courierId} onChange={editRule(index, "courierId")} error={ruleError(index, "courierId")} />
                       ) : null}
+                      {preview ? (
+                        <Text as="p" tone="subdued">
+                          {decidesInWords(preview.byRule[index] ?? [])}
+                        </Text>
+                      ) : null}
                       <InlineStack gap="200">
-                        {index > 0 ? (
-                          <Button size="slim" onClick={() => moveRule(index)} accessibilityLabel={`Move ${named} up`}>
-                            Move up
-                          </Button>
-                        ) : null}
+                        <Button id={moveButtonId(index, -1)} size="slim" disabled={index === 0} onClick={() => moveRule(index, -1)} accessibilityLabel={`Move ${named} up`}>
+                          Move up
+                        </Button>
+                        <Button id={moveButtonId(index, 1)} size="slim" disabled={index === rules.length - 1} onClick={() => moveRule(index, 1)} accessibilityLabel={`Move ${named} down`}>
+                          Move down
+                        </Button>
                         <Button size="slim" tone="critical" variant="plain" onClick={() => removeRule(index)} accessibilityLabel={`Remove ${named}`}>
                           Remove
                         </Button>
@@ -224,6 +275,22 @@ export default function ReturnsView() {
                 </Button>
               </InlineStack>
               <Select label="Any other return" options={ACTION_OPTIONS} value={rule} onChange={setRule} error={result?.errors?.returnRule} />
+              {preview ? (
+                <Text as="p" tone="subdued">
+                  {preview.byDefault.length === 0 ? "No recent return falls to this setting." : `Would decide ${preview.byDefault.length === 1 ? "1 recent return" : `${preview.byDefault.length} recent returns`} no rule matches: ${namesOf(preview.byDefault)}.`}
+                </Text>
+              ) : null}
+              {preview && preview.notBooked.length > 0 ? (
+                <Text as="p" tone="subdued">
+                  Not booked whatever the rules say: {preview.notBooked.slice(0, 8).map((ret) => `${ret.returnName} (${ret.why})`).join(", ")}
+                  {preview.notBooked.length > 8 ? ` and ${preview.notBooked.length - 8} more` : ""}.
+                </Text>
+              ) : null}
+              {previewedForm && !previewCurrent ? (
+                <Text as="p" tone="subdued">
+                  The rules have changed since the preview: preview them again to see which recent returns each would decide.
+                </Text>
+              ) : null}
               {rule === "courier" ? (
                 <Select label="Courier for any other return" options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
               ) : null}
