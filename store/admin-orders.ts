@@ -156,7 +156,9 @@ function returnsSection(shop: StoreShop, order: StoreOrder): string {
       .flatMap((rfo) => rfo.deliveries)
       .map((delivery) => {
         const link = delivery.tracking?.url && isSafeTrackingUrl(delivery.tracking.url) ? ` · <a href="${escapeHtml(delivery.tracking.url)}">${escapeHtml(delivery.tracking.url)}</a>` : "";
-        return `<p>Reverse delivery · tracking number <strong>${escapeHtml(delivery.tracking?.number ?? "none")}</strong>${link}</p>`;
+        // Shopify's return shows the label the app attached as a download for the merchant and the shopper.
+        const label = delivery.label && isSafeTrackingUrl(delivery.label.fileUrl) ? ` · <a href="${escapeHtml(delivery.label.fileUrl)}">Return label</a>` : "";
+        return `<p>Reverse delivery · tracking number <strong>${escapeHtml(delivery.tracking?.number ?? "none")}</strong>${link}${label}</p>`;
       })
       .join("");
     const dispositions = ret.reverseFulfillmentOrders

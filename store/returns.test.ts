@@ -136,6 +136,10 @@ describe("the local store's returns, on Shopify's 2026-10 schema", () => {
     ret.reverseFulfillmentOrders[0]!.deliveries.push({ id: "gid://shopify/ReverseDelivery/1", lines: [], tracking: { number: "DKY9", url: "https://dakiya.example.com/t/DKY9" }, label: null, notifyCustomer: true });
     const html = await (await open(page)).text();
     expect(html).toContain('Reverse delivery · tracking number <strong>DKY9</strong> · <a href="https://dakiya.example.com/t/DKY9">');
+    expect(html).not.toContain("Return label");
+    const stamp = new Date().toISOString();
+    ret.reverseFulfillmentOrders[0]!.deliveries[0]!.label = { fileUrl: "https://dakiya.example.com/documents/abc.def", createdAt: stamp, updatedAt: stamp };
+    expect(await (await open(page)).text()).toContain('<a href="https://dakiya.example.com/documents/abc.def">Return label</a>');
     expect(html).toMatch(/Return in progress.*Cancel return/s);
     // Approving twice is Shopify's refusal, shown on the page, not a crash.
     expect((await open(`${page}/returns/approve?shop=${SEED_SHOP}`, { method: "POST", body: new URLSearchParams({ returnId: ret.id }) })).status).toBe(409);

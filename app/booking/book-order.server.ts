@@ -20,6 +20,7 @@ import { bookOutcomeInWords, type BookOutcome, type QuoteOutcome } from "./book-
 import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
+import { returnLabelUrl } from "~/documents/documents.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
 import type { ShopifyReturn } from "~/shopify/return-queries";
@@ -360,6 +361,7 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
       returnGid: shipment.orderGid,
       awb: shipment.awb!,
       trackingUrl: shipment.trackingUrl!,
+      labelUrl: returnLabelUrl(shipment),
       notifyCustomer: returnSettingsOf(settings).notifyCustomer,
     });
     if (outcome.kind === "refused") {

@@ -298,12 +298,15 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const awb = newAwb(card.id);
         const trackingUrl = (trackingUrlTemplate ?? card.trackingUrl).replace("{awb}", encodeURIComponent(awb)).replace("{token}", newTrackingLinkToken);
-        const route: ShipmentRoute = { awb, originCity: warehouse.city, destinationCity: order.city, transitHours: 0 };
+        // A reverse order travels from the shopper's address back to the warehouse.
+        const reverse = order.order_type === "reverse";
+        const [from, to] = reverse ? [order, warehouse] : [warehouse, order];
+        const route: ShipmentRoute = { awb, originCity: from.city, destinationCity: to.city, transitHours: 0 };
         const answer = {
           order_id: order.order_id,
           awb,
           logistic: card.name,
-          additional_info: `${SANDBOX_NOTE} ${warehouse.city} (${warehouse.pincode}) to ${order.city} (${order.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
+          additional_info: `${SANDBOX_NOTE} ${from.city} (${from.pincode}) to ${to.city} (${to.pincode}), zone ${quote.zone} (${ZONE_NAMES[quote.zone as Zone]}), ${formatKg(quote.chargeableWeightKg)} chargeable, total charges ₹${quote.total.toFixed(2)}, delivery in ${quote.eddDays[0]} - ${quote.eddDays[1]} days.`,
           tracking_url: trackingUrl,
           message: needsEwaybill
             ? `Order created. No ewaybill_no was sent for an amount of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more: the courier needs an e-waybill before pick-up.`

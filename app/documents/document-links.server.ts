@@ -6,10 +6,22 @@ import { MAX_SHIPMENTS_PER_DOCUMENT } from "./label-layout";
  * Links to a document that open outside the app's session (a download in a new tab, the demo's files): signed
  * with the app's secret, valid for a few minutes, for one shop and exactly the listed shipments or manifest. The
  * link carries ids, never a shopper's details; anything altered, expired or unknown answers 404 and says no more.
+ * A return's label is the exception in lifetime: its link goes to Shopify with the reverse delivery, for the shopper.
  */
-export type DocumentGrant = { kind: "labels"; shop: string; shipmentIds: number[] } | { kind: "manifest"; shop: string; manifestId: number };
+export type DocumentGrant =
+  | { kind: "labels"; shop: string; shipmentIds: number[] }
+  | { kind: "manifest"; shop: string; manifestId: number }
+  | { kind: "return-label"; shop: string; shipmentId: number };
 
 export const DOCUMENT_LINK_SECONDS = 10 * 60;
+/**
+ * A return label's link is handed to Shopify (the reverse delivery's label) and reaches the shopper, who may print it
+ * any day until the courier collects: it lasts longer than Shopify's usual 30-day return window, with room for a
+ * pickup that is rescheduled.
+ */
+export const RETURN_LABEL_LINK_SECONDS = 60 * 86_400;
+
+const lifetimeOf = (grant: DocumentGrant) => (grant.kind === "return-label" ? RETURN_LABEL_LINK_SECONDS : DOCUMENT_LINK_SECONDS);
 
 const encode = (value: Buffer | string) => Buffer.from(value).toString("base64url");
 
@@ -19,7 +31,7 @@ function signature(body: string): Buffer {
 
 /** The path of a signed link to a document (relative to the app's URL). */
 export function signDocumentLink(grant: DocumentGrant, now = new Date()): string {
-  const expires = Math.floor(now.getTime() / 1000) + DOCUMENT_LINK_SECONDS;
+  const expires = Math.floor(now.getTime() / 1000) + lifetimeOf(grant);
   // A random part makes two links to the same document differ, so none can be guessed from another.
   const body = encode(JSON.stringify({ ...grant, exp: expires, n: randomBytes(9).toString("base64url") }));
   return `/documents/${body}.${encode(signature(body))}`;
@@ -41,6 +53,7 @@ export function verifyDocumentLink(token: string, now = new Date()): DocumentGra
       return { kind: "labels", shop: grant.shop, shipmentIds: grant.shipmentIds as number[] };
     }
     if (grant.kind === "manifest" && Number.isSafeInteger(grant.manifestId)) return { kind: "manifest", shop: grant.shop, manifestId: grant.manifestId as number };
+    if (grant.kind === "return-label" && Number.isSafeInteger(grant.shipmentId)) return { kind: "return-label", shop: grant.shop, shipmentId: grant.shipmentId as number };
   } catch {
     // Signed by us yet unreadable cannot happen; treated as any other bad link.
   }

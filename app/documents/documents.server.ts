@@ -4,6 +4,7 @@ import { recordDocumentStep } from "~/shipments/shipment-changes.server";
 import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
 import type { CourierClient } from "~/shipping/client.server";
+import { getConfig } from "~/config.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { signDocumentLink } from "./document-links.server";
 import { labelFacts, type LabelAddress } from "./label-facts";
@@ -28,8 +29,8 @@ export type ShipmentSelection = { shipmentIds: readonly number[] } | { orderGids
 const BOOKED: readonly string[] = [SHIPMENT_STATUS.BOOKED_UNFULFILLED, SHIPMENT_STATUS.FULFILLED];
 
 /**
- * A return is collected from the shopper, not handed over at the warehouse: the courier's agent brings its label to
- * the pickup, so the merchant prints nothing for it and no manifest lists it.
+ * A return is collected from the shopper, not handed over at the warehouse: the merchant prints nothing for it and no
+ * manifest lists it. Its label goes to the shopper instead, through Shopify's reverse delivery (`returnLabelUrl`).
  */
 export function isReturnShipment(shipment: Pick<Shipment, "direction">): boolean {
   return shipment.direction === "return";
@@ -39,6 +40,15 @@ export function isReturnShipment(shipment: Pick<Shipment, "direction">): boolean
 export function labelLink(shipment: Pick<Shipment, "id" | "shop" | "awb" | "status" | "direction">): string | null {
   if (!shipment.awb || !BOOKED.includes(shipment.status) || isReturnShipment(shipment)) return null;
   return signDocumentLink({ kind: "labels", shop: shipment.shop, shipmentIds: [shipment.id] });
+}
+
+/**
+ * A booked return's label as an absolute signed link, for Shopify's reverse delivery (`labelInput.fileUrl`): the
+ * shopper downloads it from their return in Shopify, or the courier's agent brings one to the pickup.
+ */
+export function returnLabelUrl(shipment: Pick<Shipment, "id" | "shop" | "awb" | "direction">): string | null {
+  if (!shipment.awb || !isReturnShipment(shipment)) return null;
+  return `${getConfig().SHOPIFY_APP_URL}${signDocumentLink({ kind: "return-label", shop: shipment.shop, shipmentId: shipment.id })}`;
 }
 
 /** Keeps the courier's routing text from the booking's answer, for the label. */
@@ -70,7 +80,7 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
     // Another shop's shipment and one that does not exist answer alike: nothing is revealed.
     if (!shipment) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
     const name = shipment.orderName || `Shipment ${shipment.id}`;
-    if (isReturnShipment(shipment)) throw new DocumentRefusal(409, `${name} is a return: the courier's agent brings its label to the shopper at pickup, so there is nothing to print for it.`);
+    if (isReturnShipment(shipment)) throw new DocumentRefusal(409, `${name} is a return: its label goes to the shopper with the return in Shopify (Return label), so there is nothing to print for it here.`);
     if (shipment.status === SHIPMENT_STATUS.CANCELLED || cancelledOrders.has(shipment.orderGid)) throw new DocumentRefusal(409, `${name} was cancelled: it has no label to print.`);
     if (!BOOKED.includes(shipment.status) || !shipment.awb) throw new DocumentRefusal(409, `${name} is not booked yet: book it first, then print its label.`);
     ordered.push(shipment);
@@ -173,6 +183,37 @@ export async function printLabels(
   await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
   const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
   return { pdf, filename };
+}
+
+/**
+ * A return's label, from the shopper to the warehouse, for the link Shopify gives the shopper. Printing it records
+ * nothing: it is the shopper's, not a step of the merchant's packing.
+ */
+export async function printReturnLabel(shop: string, shipmentId: number, options: { client?: CourierClient } = {}): Promise<RenderedDocument> {
+  const shipment = await prisma.shipment.findFirst({ where: { shop, id: shipmentId } });
+  if (!shipment || !isReturnShipment(shipment)) throw new DocumentRefusal(404, `There is no return ${shipmentId} in this shop.`);
+  const name = shipment.orderName || `Return ${shipment.id}`;
+  if (shipment.status === SHIPMENT_STATUS.CANCELLED) throw new DocumentRefusal(409, `The pickup of ${name} was cancelled: its label is no longer valid.`);
+  if (!shipment.awb || shipment.status === SHIPMENT_STATUS.FAILED) throw new DocumentRefusal(409, `The pickup of ${name} is not booked yet: it has no label.`);
+  const settings = await getShopSettings(shop);
+  const documentSettings = await getDocumentSettings(shop);
+  const warehouseId = warehouseOf(shipment, settings.defaultWarehouseId);
+  const addresses = await returnAddresses(options.client ?? courierClientFor(courierCredentialsOf(settings)), new Set([warehouseId]));
+  const routing = await prisma.shipmentDocument.findUnique({ where: { shipmentId: shipment.id }, select: { routingText: true } });
+  const label = labelFacts({
+    direction: "return",
+    shopName: documentSettings.shopName || shop.replace(/\.myshopify\.com$/, ""),
+    orderName: shipment.orderName,
+    awb: shipment.awb,
+    courierName: shipment.courierName ?? "",
+    routing: routing?.routingText ?? null,
+    requestPayload: shipment.requestPayload,
+    bookedAt: shipment.createdAt,
+    returnTo: addresses.get(warehouseId)!,
+  });
+  // One label a page, whatever the merchant's packing layout: the shopper prints it on whatever paper they have.
+  const pdf = await renderLabels([label], LABEL_LAYOUTS.THERMAL_4X6);
+  return { pdf, filename: `return-label-${shipment.awb.replace(/[^A-Za-z0-9-]/g, "")}.pdf` };
 }
 
 /** Who prints labels and makes manifests: the merchant, through Dakiya (its pages, or Shopify's Print menu). */

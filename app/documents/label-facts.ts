@@ -6,6 +6,8 @@ import { indiaDate } from "~/shipping/contract";
  * courier's answer (awb, courier, routing text), the pickup warehouse and the shop. Pure: no I/O.
  */
 export interface LabelFacts {
+  /** A return travels from the shopper back to the warehouse: the label's two addresses trade places. */
+  direction: "forward" | "return";
   shopName: string;
   courierName: string;
   awb: string;
@@ -14,6 +16,7 @@ export interface LabelFacts {
   orderName: string;
   payment: { mode: "cod"; collectPaise: number } | { mode: "prepaid" };
   shipTo: { name: string; company: string; address1: string; address2: string; city: string; state: string; pincode: string; phone: string };
+  /** Forward: where an undelivered parcel goes back to (the warehouse). Return: where the courier collects it (the shopper). */
   returnTo: LabelAddress;
   weightKg: number;
   dimensionsCm: { length: number; breadth: number; height: number };
@@ -66,7 +69,10 @@ export interface LabelSource {
   /** The exact create-order body the booking sent (JSON). */
   requestPayload: string;
   bookedAt: Date;
+  /** The pickup warehouse of a forward shipment; the warehouse a return goes back to. */
   returnTo: LabelAddress;
+  /** "return": the body is a reverse order, whose address is the shopper's pickup. Forward by default. */
+  direction?: "forward" | "return";
 }
 
 const text = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
@@ -96,24 +102,31 @@ export function labelFacts(source: LabelSource): LabelFacts {
   }
   const products = Array.isArray(body.products) ? (body.products as Array<Record<string, unknown>>) : [];
   const total = body.total_amount ?? body.total_price;
+  const direction = source.direction ?? "forward";
+  const bodyAddress = {
+    name: text(body.name),
+    company: text(body.company_name),
+    address1: text(body.address_line_1),
+    address2: text(body.address_line_2),
+    city: text(body.city),
+    state: text(body.state),
+    pincode: text(body.pincode),
+    phone: text(body.mobile),
+  };
+  // A reverse order's address is where the courier collects (the shopper); it is delivered to the warehouse.
+  const { company, ...shopperAddress } = bodyAddress;
+  const shipTo = direction === "return" ? { ...source.returnTo, company: "" } : bodyAddress;
   return {
+    direction,
     shopName: source.shopName,
     courierName: source.courierName,
     awb: source.awb,
-    routing: source.routing ?? routingFromBooking(source, text(body.city), text(body.pincode)),
+    routing: source.routing ?? (direction === "return" ? "" : routingFromBooking(source, text(body.city), text(body.pincode))),
     orderName: source.orderName,
-    payment: text(body.payment_mode) === "prepaid" ? { mode: "prepaid" } : { mode: "cod", collectPaise: toPaise(number(total)) },
-    shipTo: {
-      name: text(body.name),
-      company: text(body.company_name),
-      address1: text(body.address_line_1),
-      address2: text(body.address_line_2),
-      city: text(body.city),
-      state: text(body.state),
-      pincode: text(body.pincode),
-      phone: text(body.mobile),
-    },
-    returnTo: source.returnTo,
+    // Nothing is ever collected on a return.
+    payment: direction === "return" || text(body.payment_mode) === "prepaid" ? { mode: "prepaid" } : { mode: "cod", collectPaise: toPaise(number(total)) },
+    shipTo,
+    returnTo: direction === "return" ? { ...shopperAddress, name: [shopperAddress.name, company].filter(Boolean).join(", ") } : source.returnTo,
     weightKg: number(body.package_weight),
     dimensionsCm: { length: number(body.package_length), breadth: number(body.package_breadth), height: number(body.package_height) },
     items: products.map((product) => ({ name: text(product.product_name), quantity: number(product.quantity) || 1, sku: text(product.sku) })),

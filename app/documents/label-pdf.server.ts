@@ -80,7 +80,8 @@ function drawLabel(doc: Pdf, label: LabelFacts): void {
   rule(doc, 143);
 
   // Ship to.
-  drawText(doc, "SHIP TO", { x, y: 146, width: INNER, height: 9, size: 7, weight: "bold", maxLines: 1 });
+  const isReturn = label.direction === "return";
+  drawText(doc, isReturn ? "RETURN — SHIP TO THE SELLER" : "SHIP TO", { x, y: 146, width: INNER, height: 9, size: 7, weight: "bold", maxLines: 1 });
   const to = label.shipTo;
   drawText(doc, [to.name, to.company].filter(Boolean).join(", "), { x, y: 155, width: INNER, height: 15, size: 12, minSize: 8, weight: "bold", maxLines: 1 });
   const address = [to.address1, to.address2, [to.city, to.state].filter(Boolean).join(", ")].filter(Boolean).join(", ");
@@ -95,7 +96,7 @@ function drawLabel(doc: Pdf, label: LabelFacts): void {
     drawText(doc, `COD — collect ${formatPaise(label.payment.collectPaise)}`, { x: x + 4, y: 262, width: INNER - 8, height: 20, size: 16, minSize: 10, weight: "bold", align: "center", color: "white", maxLines: 1 });
   } else {
     doc.rect(x + 1, 257, INNER - 2, 28).lineWidth(2).stroke("black");
-    drawText(doc, "PREPAID — do not collect", { x: x + 4, y: 262, width: INNER - 8, height: 20, size: 15, minSize: 10, weight: "bold", align: "center", maxLines: 1 });
+    drawText(doc, isReturn ? "RETURN — do not collect" : "PREPAID — do not collect", { x: x + 4, y: 262, width: INNER - 8, height: 20, size: 15, minSize: 10, weight: "bold", align: "center", maxLines: 1 });
   }
 
   // The order, as a barcode too, beside the parcel's weight, size and e-waybill.
@@ -127,9 +128,9 @@ function drawLabel(doc: Pdf, label: LabelFacts): void {
   }
   rule(doc, 388);
 
-  // Where the parcel goes back to: the pickup warehouse.
+  // Where the parcel goes back to (the pickup warehouse), or, on a return, where the courier collects it.
   const back = label.returnTo;
-  drawText(doc, "RETURN TO", { x, y: 391, width: INNER, height: 9, size: 6.5, weight: "bold", maxLines: 1 });
+  drawText(doc, isReturn ? "PICKUP FROM" : "RETURN TO", { x, y: 391, width: INNER, height: 9, size: 6.5, weight: "bold", maxLines: 1 });
   const returnAddress = [back.name, back.address1, back.address2, [back.city, back.state].filter(Boolean).join(", "), back.pincode ? `PIN ${back.pincode}` : "", back.phone ? `Ph ${back.phone}` : ""]
     .filter(Boolean)
     .join(", ");

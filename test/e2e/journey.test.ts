@@ -277,6 +277,12 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
       await walk.page.getByRole("link", { name: RETURNED_ORDER, exact: true }).click();
       await walk.page.getByRole("heading", { level: 1, name: RETURNED_ORDER, exact: true }).waitFor();
       await walk.page.getByText(/Reverse delivery · tracking number \w+/).waitFor();
+      // The return label Dakiya attached opens for whoever holds the link (the shopper, from their return in Shopify).
+      const href = (await walk.page.getByRole("link", { name: "Return label" }).getAttribute("href"))!;
+      const label = await walk.page.request.get(href);
+      expect(label.status(), `${href}: ${(await label.body()).subarray(0, 200).toString()}`).toBe(200);
+      expect(label.headers()["content-type"]).toBe("application/pdf");
+      expect((await label.body()).subarray(0, 5).toString()).toBe("%PDF-");
     });
   });
 

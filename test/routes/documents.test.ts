@@ -144,7 +144,7 @@ describe("labels behind the admin's session", () => {
     const comingBack = await prisma.shipment.create({
       data: { shop: store.domain, orderGid: "gid://shopify/Return/9001", returnOfOrderGid: orderNamed("#1002").id, direction: "return", orderName: "#1002-R1", status: "booked_unfulfilled", awb: "RET9001", courierName: "Delhivery", warehouseId: 1, requestPayload: "{}", courierEnvironment: "test", paymentMode: "prepaid" },
     });
-    expect(await labels(`shipments=${comingBack.id}`)).toMatchObject({ status: 409, error: expect.stringContaining("#1002-R1 is a return: the courier's agent brings its label") });
+    expect(await labels(`shipments=${comingBack.id}`)).toMatchObject({ status: 409, error: expect.stringContaining("#1002-R1 is a return: its label goes to the shopper with the return in Shopify") });
     expect(await shipmentsNotPrinted(store.domain)).not.toContain(comingBack.id);
 
     const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(",");

@@ -15,6 +15,9 @@ import { syncShopTracking } from "~/tracking/sync.server";
 import { stageText } from "~/tracking/tracking-locale";
 import { claimShipment } from "~/shipments/shipment-changes.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { loader as documentLoader } from "~/routes/documents.$token";
+import { RETURN_LABEL_LINK_SECONDS, verifyDocumentLink } from "~/documents/document-links.server";
+import { getConfig } from "~/config.server";
 import { action as returnsApprove } from "~/routes/webhooks.returns.approve";
 import { action as returnsCancel } from "~/routes/webhooks.returns.cancel";
 import { action as returnsDecline } from "~/routes/webhooks.returns.decline";
@@ -26,6 +29,7 @@ import { resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
 import { serveRoutes, startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
+import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
 
 let courier: RunningCourierService;
 let app: Awaited<ReturnType<typeof serveRoutes>>;
@@ -375,6 +379,48 @@ describe("a return approved in Shopify", () => {
     await syncNow();
     expect(await itemOf()).toMatchObject({ kind: "tracking_exception", action: expect.stringMatching(/^The return was lost in transit: raise a claim with the courier, and settle with the shopper in Shopify\./) });
     expect((await itemOf())!.action).not.toMatch(/reship/);
+  });
+
+  it("gives the shopper the pickup's return label through Shopify's reverse delivery: to the warehouse, from the shopper, nothing to collect", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(40);
+    const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain }, select: { returnRule: true, returnRules: true } });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnRules: "[]" } });
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: before });
+    const [pickup] = await returnShipments(returnGid);
+    const [delivery] = storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries);
+    const fileUrl = delivery!.label!.fileUrl;
+    expect(fileUrl.startsWith(`${getConfig().SHOPIFY_APP_URL}/documents/`)).toBe(true);
+    // The link carries ids only, and lasts until well after the return window.
+    expect(fileUrl).not.toContain(pickup!.awb!);
+    const token = fileUrl.split("/documents/")[1]!;
+    expect(verifyDocumentLink(token, new Date(Date.now() + 59 * 86_400_000))).toEqual({ kind: "return-label", shop: store.domain, shipmentId: pickup!.id });
+    expect(verifyDocumentLink(token, new Date(Date.now() + (RETURN_LABEL_LINK_SECONDS + 60) * 1000))).toBeNull();
+
+    const opened = (await documentLoader({ request: new Request(fileUrl), params: { token }, context: {} })) as Response;
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get("Content-Type")).toBe("application/pdf");
+    const pdf = Buffer.from(await opened.arrayBuffer());
+    const [page] = pdfPages(pdf);
+    expect(page).toContain("RETURN — SHIP TO THE SELLER");
+    expect(page).toContain("RETURN — do not collect");
+    expect(page).not.toContain("COD");
+    // The shopper's address is where the courier collects; the order's shipping address is the shopper's.
+    const shopper = order.shippingAddress!;
+    const pickupFrom = page!.slice(page!.indexOf("PICKUP FROM"));
+    expect(pickupFrom).toContain(shopper.zip!);
+    expect(page!.indexOf("PICKUP FROM")).toBeGreaterThan(page!.indexOf("RETURN — SHIP TO THE SELLER"));
+    expect(page).toContain(`${order.name}-R1`);
+    // The courier's routing reads the way the parcel travels: from the shopper's city to the warehouse's.
+    expect(page!.replace(/\s+/g, " ")).toMatch(new RegExp(`${shopper.city} \\(${shopper.zip}\\) to Bhiwandi \\(421302\\)`));
+    expect(pdfBarcodes(pdf).flat()).toContain(pickup!.awb);
+
+    // A cancelled pickup's label says so rather than printing a label the courier will refuse.
+    await prisma.shipment.update({ where: { id: pickup!.id }, data: { status: "cancelled" } });
+    const refused = (await documentLoader({ request: new Request(fileUrl), params: { token }, context: {} })) as Response;
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toMatch(/cancelled/);
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
