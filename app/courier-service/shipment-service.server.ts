@@ -131,10 +131,13 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
 
   async function routeOf(order: ServiceOrder): Promise<ShipmentRoute> {
     const warehouse = await db.warehouse.findUnique({ where: { apiClientId_number: { apiClientId: order.apiClientId, number: order.warehouseId } } });
+    const warehouseCity = warehouse?.city ?? "Warehouse";
+    // A reverse order is collected at the shopper's address and travels back to the warehouse.
+    const reverse = order.orderType === "reverse";
     return {
       awb: order.awb,
-      originCity: warehouse?.city ?? "Origin",
-      destinationCity: order.city,
+      originCity: reverse ? order.city : warehouseCity,
+      destinationCity: reverse ? warehouseCity : order.city,
       transitHours: Math.max(12, order.eddMinDays * 24 - 30),
     };
   }
