@@ -14,6 +14,17 @@ import { connection, GRAMS_PER, lineItemView, locationView, orderView } from "./
 type Args = Record<string, unknown>;
 type ReturnUserError = { field: string[] | null; message: string; code: string };
 
+
+/** Shopify takes a label's file from an address it can fetch: an absolute http(s) URL. */
+function isLabelFileUrl(value: unknown): boolean {
+  if (typeof value !== "string" || value.length > 2048) return false;
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** The returns topics Shopify sends to a subscribed app, and what each one is about. */
 export type ReturnTopic = "returns/request" | "returns/approve" | "returns/decline" | "returns/cancel" | "returns/close" | "returns/process";
 export type ReturnEvent = { topic: ReturnTopic; order: StoreOrder; return: StoreReturn };
@@ -474,6 +485,7 @@ export function returnMutations(shop: StoreShop, { now, emit }: { now: () => Dat
       const tracking = args.trackingInput as { number?: string | null; url?: string | null } | null | undefined;
       if (tracking?.url && !tracking.number) return fail("reverseDelivery", "A tracking URL requires a tracking number.", ["trackingInput", "url"], "BLANK");
       const label = args.labelInput as { fileUrl: string } | null | undefined;
+      if (label && !isLabelFileUrl(label.fileUrl)) return fail("reverseDelivery", "File url is invalid.", ["labelInput", "fileUrl"], "INVALID");
       const delivery: StoreReverseDelivery = {
         id: gid("ReverseDelivery", nextId()),
         lines: inputs.map((input) => ({ id: gid("ReverseDeliveryLineItem", nextId()), reverseFulfillmentOrderLineId: input.reverseFulfillmentOrderLineItemId, quantity: input.quantity })),
@@ -496,6 +508,7 @@ export function returnMutations(shop: StoreShop, { now, emit }: { now: () => Dat
         found.delivery.tracking = { number, url: tracking.url ?? found.delivery.tracking?.url ?? null };
       }
       const label = args.labelInput as { fileUrl: string } | null | undefined;
+      if (label && !isLabelFileUrl(label.fileUrl)) return fail("reverseDelivery", "File url is invalid.", ["labelInput", "fileUrl"], "INVALID");
       if (label) found.delivery.label = { fileUrl: label.fileUrl, createdAt: found.delivery.label?.createdAt ?? stamp(), updatedAt: stamp() };
       if (args.notifyCustomer) found.delivery.notifyCustomer = true;
       touch(found.order);

@@ -20,7 +20,9 @@ export async function answerDocument(render: () => Promise<RenderedDocument>): P
       },
     });
   } catch (error) {
-    if (error instanceof DocumentRefusal) return json({ error: error.message }, { status: error.status, headers: { "Cache-Control": "no-store" } });
+    if (error instanceof DocumentRefusal) {
+      return json({ error: error.message }, { status: error.status, headers: { "Cache-Control": "no-store", ...(error.status === 503 ? { "Retry-After": "60" } : {}) } });
+    }
     throw error;
   }
 }

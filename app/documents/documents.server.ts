@@ -16,7 +16,7 @@ import { renderManifest } from "./manifest-pdf.server";
 export class DocumentRefusal extends Error {
   override name = "DocumentRefusal";
   constructor(
-    readonly status: 400 | 404 | 409,
+    readonly status: 400 | 404 | 409 | 503,
     message: string,
   ) {
     super(message);
@@ -198,7 +198,9 @@ export async function printReturnLabel(shop: string, shipmentId: number, options
   const settings = await getShopSettings(shop);
   const documentSettings = await getDocumentSettings(shop);
   const warehouseId = warehouseOf(shipment, settings.defaultWarehouseId);
-  const addresses = await returnAddresses(options.client ?? courierClientFor(courierCredentialsOf(settings)), new Set([warehouseId]));
+  // The warehouse is where a return goes: without its address there is no label to give, only a wait.
+  const warehouse = (await returnAddresses(options.client ?? courierClientFor(courierCredentialsOf(settings)), new Set([warehouseId]))).get(warehouseId)!;
+  if (!warehouse.pincode) throw new DocumentRefusal(503, "The courier service did not give the warehouse's address just now. Try the label again in a minute.");
   const routing = await prisma.shipmentDocument.findUnique({ where: { shipmentId: shipment.id }, select: { routingText: true } });
   const label = labelFacts({
     direction: "return",
@@ -209,7 +211,7 @@ export async function printReturnLabel(shop: string, shipmentId: number, options
     routing: routing?.routingText ?? null,
     requestPayload: shipment.requestPayload,
     bookedAt: shipment.createdAt,
-    returnTo: addresses.get(warehouseId)!,
+    returnTo: warehouse,
   });
   // One label a page, whatever the merchant's packing layout: the shopper prints it on whatever paper they have.
   const pdf = await renderLabels([label], LABEL_LAYOUTS.THERMAL_4X6);

@@ -13,9 +13,9 @@ export async function documentsOverview(shop: string, shipmentIds: readonly numb
   };
 }
 
-export type DocumentActionAnswer = { ok: true; url: string; message: string } | { ok: false; status: 400 | 404 | 409; error: string };
+export type DocumentActionAnswer = { ok: true; url: string; message: string } | { ok: false; status: DocumentRefusal["status"]; error: string };
 
-const refused = (status: 400 | 404 | 409, error: string): DocumentActionAnswer => ({ ok: false, status, error });
+const refused = (status: DocumentRefusal["status"], error: string): DocumentActionAnswer => ({ ok: false, status, error });
 
 /**
  * The Shipments page's document buttons. Each answers a signed link (opened in a new tab, outside the admin's

@@ -34,14 +34,23 @@ export async function attachReverseDelivery(admin: ShopAdmin, request: ReverseDe
   }
   const rfo = ret.reverseFulfillmentOrders.nodes.find((candidate) => candidate.status === "OPEN");
   if (!rfo) return { kind: "refused", message: `The return is ${ret.status.toLowerCase()} in Shopify: it has no open reverse fulfillment order to attach the pickup to.` };
-  const result = await run(admin, REVERSE_DELIVERY_CREATE, {
-    reverseFulfillmentOrderId: rfo.id,
-    reverseDeliveryLineItems: rfo.lineItems.nodes.map((line) => ({ reverseFulfillmentOrderLineItemId: line.id, quantity: line.totalQuantity })),
-    // Its tracking input has a number and a URL only: the courier's name reaches the shopper on Dakiya's tracking page.
-    trackingInput: { number: request.awb, url: request.trackingUrl },
-    ...(request.labelUrl ? { labelInput: { fileUrl: request.labelUrl } } : {}),
-    notifyCustomer: request.notifyCustomer,
-  });
+  const create = (labelUrl: string | null | undefined) =>
+    run(admin, REVERSE_DELIVERY_CREATE, {
+      reverseFulfillmentOrderId: rfo.id,
+      reverseDeliveryLineItems: rfo.lineItems.nodes.map((line) => ({ reverseFulfillmentOrderLineItemId: line.id, quantity: line.totalQuantity })),
+      // Its tracking input has a number and a URL only: the courier's name reaches the shopper on Dakiya's tracking page.
+      trackingInput: { number: request.awb, url: request.trackingUrl },
+      ...(labelUrl ? { labelInput: { fileUrl: labelUrl } } : {}),
+      notifyCustomer: request.notifyCustomer,
+    });
+  let result = await create(request.labelUrl);
+  const refusedLabel = (result.reverseDeliveryCreateWithShipping?.userErrors ?? []).some((error) => error.field?.[0] === "labelInput");
+  if (!result.reverseDeliveryCreateWithShipping?.reverseDelivery && request.labelUrl && refusedLabel) {
+    // The pickup's tracking matters more than its label: Shopify refusing the label's file must not keep the shopper
+    // from seeing that a courier is coming. The courier's agent brings a label to a pickup in any case.
+    console.warn("Returns: Shopify refused the return label's file; the reverse delivery is attached without it");
+    result = await create(null);
+  }
   const reverseDelivery = result.reverseDeliveryCreateWithShipping?.reverseDelivery;
   if (!reverseDelivery) return { kind: "refused", message: (result.reverseDeliveryCreateWithShipping?.userErrors ?? []).map((error) => error.message).join(" ") || "Shopify refused the reverse delivery." };
   return { kind: "attached", reverseDeliveryGid: reverseDelivery.id, created: true };

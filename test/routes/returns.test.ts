@@ -14,6 +14,7 @@ import { getPublicTracking } from "~/tracking/public-tracking.server";
 import { syncShopTracking } from "~/tracking/sync.server";
 import { stageText } from "~/tracking/tracking-locale";
 import { claimShipment } from "~/shipments/shipment-changes.server";
+import { attachReverseDelivery } from "~/shopify/admin-returns.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { loader as documentLoader } from "~/routes/documents.$token";
 import { RETURN_LABEL_LINK_SECONDS, verifyDocumentLink } from "~/documents/document-links.server";
@@ -393,8 +394,8 @@ describe("a return approved in Shopify", () => {
     const fileUrl = delivery!.label!.fileUrl;
     expect(fileUrl.startsWith(`${getConfig().SHOPIFY_APP_URL}/documents/`)).toBe(true);
     // The link carries ids only, and lasts until well after the return window.
-    expect(fileUrl).not.toContain(pickup!.awb!);
     const token = fileUrl.split("/documents/")[1]!;
+    expect(Object.keys(JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString("utf8"))).sort()).toEqual(["exp", "kind", "n", "shipmentId", "shop"]);
     expect(verifyDocumentLink(token, new Date(Date.now() + 59 * 86_400_000))).toEqual({ kind: "return-label", shop: store.domain, shipmentId: pickup!.id });
     expect(verifyDocumentLink(token, new Date(Date.now() + (RETURN_LABEL_LINK_SECONDS + 60) * 1000))).toBeNull();
 
@@ -408,6 +409,9 @@ describe("a return approved in Shopify", () => {
     expect(page).not.toContain("COD");
     // The shopper's address is where the courier collects; the order's shipping address is the shopper's.
     const shopper = order.shippingAddress!;
+    const shipTo = page!.slice(page!.indexOf("RETURN — SHIP TO THE SELLER"), page!.indexOf("RETURN — do not collect"));
+    expect(shipTo).toContain("PIN 421302");
+    expect(shipTo).not.toContain(shopper.zip!);
     const pickupFrom = page!.slice(page!.indexOf("PICKUP FROM"));
     expect(pickupFrom).toContain(shopper.zip!);
     expect(page!.indexOf("PICKUP FROM")).toBeGreaterThan(page!.indexOf("RETURN — SHIP TO THE SELLER"));
@@ -416,11 +420,29 @@ describe("a return approved in Shopify", () => {
     expect(page!.replace(/\s+/g, " ")).toMatch(new RegExp(`${shopper.city} \\(${shopper.zip}\\) to Bhiwandi \\(421302\\)`));
     expect(pdfBarcodes(pdf).flat()).toContain(pickup!.awb);
 
+    // Without the warehouse's address from the courier there is no label to give: a wait, never a label to nowhere.
+    await prisma.shipment.update({ where: { id: pickup!.id }, data: { warehouseId: 999_999 } });
+    const unreadable = (await documentLoader({ request: new Request(fileUrl), params: { token }, context: {} })) as Response;
+    expect(unreadable.status).toBe(503);
+    expect(unreadable.headers.get("Retry-After")).toBe("60");
+    expect(await unreadable.json()).toEqual({ error: expect.stringMatching(/warehouse's address.*Try the label again/) });
+    await prisma.shipment.update({ where: { id: pickup!.id }, data: { warehouseId: pickup!.warehouseId } });
+
     // A cancelled pickup's label says so rather than printing a label the courier will refuse.
     await prisma.shipment.update({ where: { id: pickup!.id }, data: { status: "cancelled" } });
     const refused = (await documentLoader({ request: new Request(fileUrl), params: { token }, context: {} })) as Response;
     expect(refused.status).toBe(409);
     expect(await refused.text()).toMatch(/cancelled/);
+  });
+
+  it("attaches the pickup's tracking without its label when Shopify refuses the label's file", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(42);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    const admin = await deps.adminFor(store.domain);
+    const outcome = await attachReverseDelivery(admin, { returnGid, awb: "DKYLABEL1", trackingUrl: "https://dakiya.example.com/track/DKYLABEL1", labelUrl: "not a file address", notifyCustomer: false });
+    expect(outcome).toMatchObject({ kind: "attached", created: true });
+    const [delivery] = storeReturn(returnGid).reverseFulfillmentOrders.flatMap((rfo) => rfo.deliveries);
+    expect(delivery).toMatchObject({ tracking: { number: "DKYLABEL1", url: "https://dakiya.example.com/track/DKYLABEL1" }, label: null });
   });
 
   it("leaves another shop's return alone, whatever the webhook's shop header says", async () => {
