@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { describeError } from "./logging.server";
+import { describeError, loggablePath } from "./logging.server";
 import type { ErrorResult } from "./shipping/contract";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -62,7 +62,7 @@ export default async function handleRequest(
         },
         onError(error) {
           responseStatusCode = 500;
-          console.error(`Rendering ${new URL(request.url).pathname} failed: ${describeError(error)}`);
+          console.error(`Rendering ${loggablePath(new URL(request.url).pathname)} failed: ${describeError(error)}`);
         },
       },
     );
@@ -77,5 +77,5 @@ export default async function handleRequest(
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(`${request.method} ${new URL(request.url).pathname} failed: ${describeError(error)}`);
+  console.error(`${request.method} ${loggablePath(new URL(request.url).pathname)} failed: ${describeError(error)}`);
 }

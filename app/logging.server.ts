@@ -12,3 +12,11 @@ export function describeError(error: unknown): string {
   const kind = error.constructor.name === "Error" ? error.name : error.constructor.name;
   return [kind, typeof code === "string" && /^[A-Z][A-Z0-9_]{0,39}$/.test(code) ? code : null, frame].filter(Boolean).join(" ");
 }
+
+/**
+ * A request's path as the log may show it: a signed document link's token is a bearer credential (a return label's
+ * lasts for weeks and opens a shopper's address), so only the route is kept.
+ */
+export function loggablePath(pathname: string): string {
+  return pathname.replace(/^\/documents\/[^/]+$/, "/documents/…");
+}

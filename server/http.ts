@@ -4,6 +4,7 @@ import { BlockList, isIP, type AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { loggablePath } from "../app/logging.server";
 import { webhookHeaderRefusal } from "../app/webhook-topics";
 import { bodyLimitFor } from "./body-limits";
 import { chooseEncoding, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType } from "./compression";
@@ -353,7 +354,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const server = createServer((incoming, outgoing) => {
     onRequest(incoming, outgoing).catch((error: unknown) => {
       // Only the kind of failure: a request's body or a database error may carry a shopper's details.
-      console.error(`Request ${incoming.method} ${pathnameOf(incoming)} failed: ${error instanceof Error ? error.name : typeof error}`);
+      console.error(`Request ${incoming.method} ${loggablePath(pathnameOf(incoming))} failed: ${error instanceof Error ? error.name : typeof error}`);
       refuse(outgoing, pathnameOf(incoming), { status: 500, message: "Internal Server Error" });
     });
   });
