@@ -123,4 +123,28 @@ describe("offline sessions read for the storefront, at once", () => {
     expect((await after)?.accessToken).toBe("b");
     expect(inner.reads).toBe(2);
   });
+
+  it("does not keep a read that met the row while this process was deleting it", async () => {
+    const { inner, release } = slowStorage();
+    await inner.storeSession(offline("a"));
+    const storage = withStorefrontSessionCache(inner, { now: () => 0 });
+    // The delete has begun (its first forget done) when a shopper's read starts and finds the row still there.
+    let finishDelete!: () => void;
+    const innerDelete = inner.deleteSession;
+    inner.deleteSession = async (id: string) => {
+      await new Promise<void>((resolve) => (finishDelete = resolve));
+      return innerDelete(id);
+    };
+    const deleting = storage.deleteSession(`offline_${SHOP}`);
+    const during = forStorefront(() => storage.loadSession(`offline_${SHOP}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await during)?.accessToken).toBe("a");
+    finishDelete();
+    await deleting;
+    const after = forStorefront(() => storage.loadSession(`offline_${SHOP}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect(await after).toBeUndefined();
+  });
 });
