@@ -66,3 +66,60 @@ describe("the local admin's own pages", () => {
     expect((await open("/admin/orders/1")).status).toBe(404);
   });
 });
+
+describe("the local admin's way to the app", () => {
+  /** The app's origin, as its server answers: compressed where the browser asks, two cookies on the page. */
+  async function startApp() {
+    const { createServer } = await import("node:http");
+    const zlib = await import("node:zlib");
+    const page = Buffer.from(`<html><head><script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script></head><body>${"Orders to ship ".repeat(200)}</body></html>`);
+    const script = Buffer.from(`console.log(${JSON.stringify("x".repeat(5_000))});`);
+    const seen: { acceptEncoding?: string; te?: string }[] = [];
+    const server = createServer((request, response) => {
+      seen.push({ acceptEncoding: request.headers["accept-encoding"], te: request.headers.te as string | undefined });
+      const brotli = /\bbr\b/.test(request.headers["accept-encoding"] ?? "");
+      if (request.url === "/app") {
+        response.setHeader("Set-Cookie", ["a=1; Path=/", "b=2; Path=/"]);
+        response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ...(brotli ? { "Content-Encoding": "br" } : {}) });
+        response.end(brotli ? zlib.brotliCompressSync(page) : page);
+        return;
+      }
+      const body = brotli ? zlib.brotliCompressSync(script) : script;
+      response.writeHead(200, { "Content-Type": "text/javascript", "Content-Length": String(body.length), ...(brotli ? { "Content-Encoding": "br" } : {}) });
+      response.end(request.method === "HEAD" ? undefined : body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return { url, seen, script, close: () => new Promise<void>((resolve) => server.close(() => resolve())), zlib };
+  }
+
+  it("passes the app's compressed answers on as they came, and swaps App Bridge's script in a compressed page", async () => {
+    const app = await startApp();
+    try {
+      const shop = seedShop();
+      const handle = createAdminShell({ app: APP, appUrl: app.url, defaultShop: SEED_SHOP, shopName: () => shop.name });
+      const get = async (path: string, init: RequestInit = {}) => (await handle(new Request(`http://localhost:4000${path}`, { headers: { "Accept-Encoding": "gzip, deflate, br, zstd", TE: "trailers" }, ...init })))!;
+
+      const script = await get("/build/app.js");
+      expect(script.headers.get("content-encoding")).toBe("br");
+      const bytes = Buffer.from(await script.arrayBuffer());
+      expect(bytes.length).toBeLessThan(app.script.length / 10);
+      expect(app.zlib.brotliDecompressSync(bytes).equals(app.script)).toBe(true);
+      // Only what the shell can read again is asked for, and no hop-by-hop header goes on.
+      expect(app.seen[0]).toEqual({ acceptEncoding: "br, gzip", te: undefined });
+
+      const page = await get("/app");
+      expect(page.headers.get("content-encoding")).toBe("br");
+      expect(page.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+      const html = app.zlib.brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString("utf8");
+      expect(html).toContain('<script src="/__shell/app-bridge.js"></script>');
+      expect(html).not.toContain("cdn.shopify.com");
+
+      const head = await get("/build/app.js", { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-length")).toBe(String(bytes.length));
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -212,7 +212,9 @@ export function createAdminShell(options: AdminShellOptions) {
   async function proxy(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
-    for (const hopByHop of ["host", "connection", "keep-alive", "transfer-encoding", "content-length"]) headers.delete(hopByHop);
+    for (const hopByHop of ["host", "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade", "proxy-authorization"]) headers.delete(hopByHop);
+    // Only the encodings the shell can decode to put the shim in a page: what the app serves and every browser takes.
+    if (headers.has("accept-encoding")) headers.set("accept-encoding", "br, gzip");
     // As any reverse proxy does: the app sees the host the browser addressed (its own checks of a form's origin
     // compare against it).
     headers.set("X-Forwarded-Host", url.host);
@@ -220,19 +222,22 @@ export function createAdminShell(options: AdminShellOptions) {
     if (body) headers.set("content-length", String(body.byteLength));
     const upstream = await requestApp(`${appOrigin}${url.pathname}${url.search}`, request.method, headers, body);
     const responseHeaders = upstream.headers;
-    responseHeaders.delete("content-length");
+    // A HEAD answer keeps its length (there is no body to measure); any other is measured again as sent.
+    if (request.method !== "HEAD") responseHeaders.delete("content-length");
     responseHeaders.delete("transfer-encoding");
     responseHeaders.delete("connection");
     responseHeaders.delete("keep-alive");
     responseHeaders.set("Content-Security-Policy", "frame-ancestors 'self';");
     const location = responseHeaders.get("location");
     if (location?.startsWith(appOrigin)) responseHeaders.set("location", location.slice(appOrigin.length) || "/");
-    const noBody = request.method === "HEAD" || upstream.status === 204 || upstream.status === 304;
+    const noBody = request.method === "HEAD" || [204, 205, 304].includes(upstream.status);
     if (noBody || !(responseHeaders.get("content-type") ?? "").includes("text/html")) {
       return new Response(noBody ? null : new Uint8Array(upstream.body), { status: upstream.status, headers: responseHeaders });
     }
     // The page's App Bridge script becomes the shim: decoded, rewritten and encoded again as it came.
-    const coding = DECODERS[responseHeaders.get("content-encoding") ?? ""];
+    const encoding = (responseHeaders.get("content-encoding") ?? "").trim().toLowerCase();
+    const coding = DECODERS[encoding];
+    if (encoding && encoding !== "identity" && !coding) throw new Error(`The app answered a page in ${encoding}, which the local admin cannot read`);
     const html = (coding ? coding.decode(upstream.body) : upstream.body).toString("utf8").replaceAll(APP_BRIDGE_CDN, SHIM_PATH);
     responseHeaders.delete("link");
     return new Response(new Uint8Array(coding ? coding.encode(Buffer.from(html)) : Buffer.from(html)), { status: upstream.status, headers: responseHeaders });

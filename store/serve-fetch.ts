@@ -26,7 +26,12 @@ function toRequest(incoming: IncomingMessage, origin: string): Request {
 
 async function send(response: Response, outgoing: ServerResponse): Promise<void> {
   outgoing.statusCode = response.status;
-  response.headers.forEach((value, name) => outgoing.setHeader(name, value));
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") outgoing.setHeader(name, value);
+  });
+  // Each cookie is a header of its own: joined into one, the browser would keep only the first.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
   outgoing.end(Buffer.from(await response.arrayBuffer()));
 }
 
