@@ -20,7 +20,11 @@ export interface MappedReturn extends MappedShipment {
   deliveryLines: { reverseFulfillmentOrderLineItemId: string; quantity: number }[];
   /** The reasons the shopper gave, for the return rules and the merchant's lists. */
   reasons: string[];
-  /** Everything the shopper's reasons say (Shopify's handle and name, their note), and the order's tags: what the return rules match on. */
+  /**
+   * Everything the shopper's reasons say (Shopify's handle and name, their note): what the return rules match on.
+   * Returns checked before these were kept hold the handle alone, so a preview may place them differently until
+   * they are checked again.
+   */
   reasonWords: string[];
   tags: string[];
   totalGrams: number;

@@ -34,6 +34,7 @@ export interface ReturnRulesPreview {
 /** Why a recorded return would not be booked by any rule, or null when the rules decide it. */
 function whyNotBooked(record: ReturnRecord): string | null {
   if (record.cancelledAt || record.status === "DECLINED" || record.status === "CANCELED") return record.status === "DECLINED" ? "declined in Shopify" : "cancelled in Shopify";
+  if (record.status === "CLOSED") return "closed in Shopify";
   if (record.readiness === READINESS.NOT_FOUND) return "no longer in Shopify";
   const problems = Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : [];
   if (problems.length > 0) return problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", ");
