@@ -7,7 +7,7 @@ import type { CourierClient } from "~/shipping/client.server";
 import { getConfig } from "~/config.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { signDocumentLink } from "./document-links.server";
-import { labelFacts, type LabelAddress } from "./label-facts";
+import { labelFacts, type LabelAddress, type LabelSource } from "./label-facts";
 import { isLabelLayout, LABEL_LAYOUTS, MAX_SHIPMENTS_PER_DOCUMENT, type LabelLayout } from "./label-layout";
 import { renderLabels } from "./label-pdf.server";
 import { renderManifest } from "./manifest-pdf.server";
@@ -93,22 +93,27 @@ function isPrintable(shipment: Shipment, cancelledOrders: ReadonlySet<string>): 
   return BOOKED.includes(shipment.status) && Boolean(shipment.awb) && !isReturnShipment(shipment) && !cancelledOrders.has(shipment.orderGid);
 }
 
+/** A warehouse's address as the courier gives it; throws when the courier cannot. */
+async function warehouseAddress(client: CourierClient, id: number): Promise<LabelAddress> {
+  const warehouse = await client.getWarehouse(id);
+  return {
+    name: warehouse.company_name || warehouse.warehouse_name,
+    address1: warehouse.address_line_1,
+    address2: warehouse.address_line_2,
+    city: warehouse.city,
+    state: warehouse.state,
+    pincode: String(warehouse.pincode),
+    phone: warehouse.mobile,
+  };
+}
+
 /** The pickup warehouses of a set of shipments, read once each; one the courier cannot give is named by its id. */
 async function returnAddresses(client: CourierClient, warehouseIds: ReadonlySet<number>): Promise<Map<number, LabelAddress>> {
   const addresses = new Map<number, LabelAddress>();
   await Promise.all(
     [...warehouseIds].map(async (id) => {
       try {
-        const warehouse = await client.getWarehouse(id);
-        addresses.set(id, {
-          name: warehouse.company_name || warehouse.warehouse_name,
-          address1: warehouse.address_line_1,
-          address2: warehouse.address_line_2,
-          city: warehouse.city,
-          state: warehouse.state,
-          pincode: String(warehouse.pincode),
-          phone: warehouse.mobile,
-        });
+        addresses.set(id, await warehouseAddress(client, id));
       } catch (error) {
         // The label still prints without the courier: the return address then names the warehouse by its id.
         console.warn(`documents: warehouse ${id} could not be read (${describeError(error)})`);
@@ -117,6 +122,22 @@ async function returnAddresses(client: CourierClient, warehouseIds: ReadonlySet<
     }),
   );
   return addresses;
+}
+
+/** What a label of this booked shipment (it has its awb) reads from Dakiya's rows, beside its warehouse's address. */
+function labelSourceOf(shipment: Shipment, shopName: string, routingText: string | null, warehouse: LabelAddress): LabelSource {
+  return {
+    direction: isReturnShipment(shipment) ? "return" : "forward",
+    shopName: shopName || shipment.shop.replace(/\.myshopify\.com$/, ""),
+    orderName: shipment.orderName,
+    awb: shipment.awb!,
+    courierName: shipment.courierName ?? "",
+    routing: routingText,
+    booked: { zone: shipment.zone, edd: shipment.edd },
+    requestPayload: shipment.requestPayload,
+    bookedAt: shipment.createdAt,
+    returnTo: warehouse,
+  };
 }
 
 function warehouseOf(shipment: Pick<Shipment, "warehouseId">, defaultWarehouseId: number | null): number {
@@ -167,17 +188,7 @@ export async function printLabels(
     (await prisma.shipmentDocument.findMany({ where: { shop, shipmentId: { in: shipments.map((shipment) => shipment.id) } }, select: { shipmentId: true, routingText: true } })).map((row) => [row.shipmentId, row.routingText]),
   );
   const labels = shipments.map((shipment) =>
-    labelFacts({
-      shopName: documentSettings.shopName || shop.replace(/\.myshopify\.com$/, ""),
-      orderName: shipment.orderName,
-      awb: shipment.awb!,
-      courierName: shipment.courierName ?? "",
-      routing: routing.get(shipment.id) ?? null,
-      booked: { zone: shipment.zone, edd: shipment.edd },
-      requestPayload: shipment.requestPayload,
-      bookedAt: shipment.createdAt,
-      returnTo: addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!,
-    }),
+    labelFacts(labelSourceOf(shipment, documentSettings.shopName, routing.get(shipment.id) ?? null, addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!)),
   );
   const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
   await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
@@ -197,22 +208,16 @@ export async function printReturnLabel(shop: string, shipmentId: number, options
   if (!shipment.awb || shipment.status === SHIPMENT_STATUS.FAILED) throw new DocumentRefusal(409, `The pickup of ${name} is not booked yet: it has no label.`);
   const settings = await getShopSettings(shop);
   const documentSettings = await getDocumentSettings(shop);
-  const warehouseId = warehouseOf(shipment, settings.defaultWarehouseId);
   // The warehouse is where a return goes: without its address there is no label to give, only a wait.
-  const warehouse = (await returnAddresses(options.client ?? courierClientFor(courierCredentialsOf(settings)), new Set([warehouseId]))).get(warehouseId)!;
-  if (!warehouse.pincode) throw new DocumentRefusal(503, "The courier service did not give the warehouse's address just now. Try the label again in a minute.");
+  let warehouse: LabelAddress;
+  try {
+    warehouse = await warehouseAddress(options.client ?? courierClientFor(courierCredentialsOf(settings)), warehouseOf(shipment, settings.defaultWarehouseId));
+  } catch (error) {
+    console.warn(`documents: the warehouse of return label ${shipment.id} could not be read (${describeError(error)})`);
+    throw new DocumentRefusal(503, "The courier service did not give the warehouse's address just now. Try the label again in a minute.");
+  }
   const routing = await prisma.shipmentDocument.findUnique({ where: { shipmentId: shipment.id }, select: { routingText: true } });
-  const label = labelFacts({
-    direction: "return",
-    shopName: documentSettings.shopName || shop.replace(/\.myshopify\.com$/, ""),
-    orderName: shipment.orderName,
-    awb: shipment.awb,
-    courierName: shipment.courierName ?? "",
-    routing: routing?.routingText ?? null,
-    requestPayload: shipment.requestPayload,
-    bookedAt: shipment.createdAt,
-    returnTo: warehouse,
-  });
+  const label = labelFacts(labelSourceOf(shipment, documentSettings.shopName, routing?.routingText ?? null, warehouse));
   // One label a page, whatever the merchant's packing layout: the shopper prints it on whatever paper they have.
   const pdf = await renderLabels([label], LABEL_LAYOUTS.THERMAL_4X6);
   return { pdf, filename: `return-label-${shipment.awb.replace(/[^A-Za-z0-9-]/g, "")}.pdf` };
