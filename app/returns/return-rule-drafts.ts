@@ -14,6 +14,8 @@ export interface ReturnRuleDraft {
   action: string;
   courierId: string;
 }
+/** A new rule as "Add rule" puts it on the page: every field empty, holding for review. */
+export const EMPTY_RETURN_RULE_DRAFT: ReturnRuleDraft = { name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "" };
 export const DRAFT_FIELDS = ["name", "reasons", "minValueRupees", "maxValueRupees", "pincodePrefixes", "tags", "action", "courierId"] as const;
 
 export function returnRuleDraftOf(rule: ReturnRuleEntry): ReturnRuleDraft {

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
-import { returnRuleDraftOf, returnRuleFieldKey, type ReturnRuleDraft } from "~/returns/return-rule-drafts";
+import { EMPTY_RETURN_RULE_DRAFT, returnRuleDraftOf, returnRuleFieldKey, type ReturnRuleDraft } from "~/returns/return-rule-drafts";
 import { previewReturnRulesForm, type PreviewedReturn, type ReturnRulesPreview } from "~/returns/return-rules-preview.server";
 import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
 import { RETURN_RULE_ACTION_LABELS, RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
@@ -62,12 +62,11 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 /** The id of a rule's "Move up" (-1) or "Move down" (1) button, for the focus to follow a moved rule. */
 const moveButtonId = (index: number, by: -1 | 1) => `return-rule-${index}-move-${by === -1 ? "up" : "down"}`;
 
-const EMPTY_RULE: ReturnRuleDraft = { name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "" };
 const ACTION_OPTIONS = RETURN_RULES.map((value: ReturnRuleAction) => ({ label: RETURN_RULE_ACTION_LABELS[value], value }));
 
 /** "#1001-R1, #1002-R1 and 3 more": a preview's returns, named up to a handful. */
-const namesOf = (returns: readonly PreviewedReturn[], shown = 8) =>
-  returns.length <= shown ? returns.map((ret) => ret.returnName).join(", ") : `${returns.slice(0, shown).map((ret) => ret.returnName).join(", ")} and ${returns.length - shown} more`;
+const listed = (names: readonly string[], shown = 8) => (names.length <= shown ? names.join(", ") : `${names.slice(0, shown).join(", ")} and ${names.length - shown} more`);
+const namesOf = (returns: readonly PreviewedReturn[]) => listed(returns.map((ret) => ret.returnName));
 const decidesInWords = (returns: readonly PreviewedReturn[]) =>
   returns.length === 0 ? "Would decide none of the recent returns." : `Would decide ${returns.length === 1 ? "1 recent return" : `${returns.length} recent returns`}: ${namesOf(returns)}.`;
 
@@ -270,7 +269,7 @@ export default function ReturnsView() {
                 })}
               </BlockStack>
               <InlineStack>
-                <Button onClick={() => setRules((current) => [...current, EMPTY_RULE])} disabled={rules.length >= 20}>
+                <Button onClick={() => setRules((current) => [...current, EMPTY_RETURN_RULE_DRAFT])} disabled={rules.length >= 20}>
                   Add return rule
                 </Button>
               </InlineStack>
@@ -282,8 +281,7 @@ export default function ReturnsView() {
               ) : null}
               {preview && preview.notBooked.length > 0 ? (
                 <Text as="p" tone="subdued">
-                  Not booked whatever the rules say: {preview.notBooked.slice(0, 8).map((ret) => `${ret.returnName} (${ret.why})`).join(", ")}
-                  {preview.notBooked.length > 8 ? ` and ${preview.notBooked.length - 8} more` : ""}.
+                  Not booked whatever the rules say: {listed(preview.notBooked.map((ret) => `${ret.returnName} (${ret.why})`))}.
                 </Text>
               ) : null}
               {previewedForm && !previewCurrent ? (

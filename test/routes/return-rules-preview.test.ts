@@ -8,6 +8,7 @@ import { action as ordersCreate } from "~/routes/webhooks.orders.create";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs } from "../support/jobs";
+import { returnRulesField } from "../support/return-rules";
 import { shopperOrder } from "../support/orders";
 import { serveRoutes, startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
@@ -40,8 +41,6 @@ const call = async (fields: Record<string, string>) => {
   const response = await returnsAction({ request: store.adminRequest("/app/orders/returns", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} });
   return { status: response.status, body: (await response.json()) as ActionBody };
 };
-const rulesJson = (...drafts: Record<string, string>[]) =>
-  JSON.stringify(drafts.map((draft) => ({ name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "", ...draft })));
 
 /** A shopper's order shipped through Dakiya (shopperOrder's index picks its city), and a return of its item opened by the merchant. */
 async function openReturn(index: number, returnReason: string, returnReasonNote = "") {
@@ -72,7 +71,7 @@ async function placeDecided(returnGid: string): Promise<string | null> {
 
 describe("Preview on recent returns", () => {
   it("sorts the shop's recent returns by the rule that decides each, as the return check decided them, without saving or asking Shopify", async () => {
-    const drafts = rulesJson({ name: "Damaged", reasons: "damaged, defective" }, { name: "Mumbai pickups", pincodePrefixes: "400", action: "cheapest" });
+    const drafts = returnRulesField({ name: "Damaged", reasons: "damaged, defective" }, { name: "Mumbai pickups", pincodePrefixes: "400", action: "cheapest" });
     expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: drafts })).toMatchObject({ status: 200, body: { ok: true } });
 
     // shopperOrder's cities by index: 0 Bengaluru 560038, 1 Mumbai 400050, 2 New Delhi 110017, 3 Chennai 600020, 4 Pune 411001, 6 Mumbai again.
@@ -113,13 +112,13 @@ describe("Preview on recent returns", () => {
     expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "cheapest", returnRules: "[]" });
 
     // Moved first, the Mumbai rule takes the defective return picked up in Mumbai.
-    const reordered = await call({ intent: "preview", returnRule: "hold", returnDisposition: "inspect", returnRules: rulesJson({ name: "Mumbai pickups", pincodePrefixes: "400", action: "cheapest" }, { name: "Damaged", reasons: "damaged, defective" }) });
+    const reordered = await call({ intent: "preview", returnRule: "hold", returnDisposition: "inspect", returnRules: returnRulesField({ name: "Mumbai pickups", pincodePrefixes: "400", action: "cheapest" }, { name: "Damaged", reasons: "damaged, defective" }) });
     expect(reordered.status).toBe(200);
     expect(returns.map((returnGid) => placeIn(reordered.body.preview!, returnGid))).toEqual(["rule 2", "rule 1", "rule 2", "default", "rule 1", "not booked"]);
   });
 
   it("refuses rules a save would refuse, with the same errors, and previews nothing", async () => {
-    const mistaken = { returnRule: "courier", returnDisposition: "inspect", returnRules: rulesJson({ name: "Mumbai", pincodePrefixes: "40x" }, { name: "Cheap", minValueRupees: "-5", action: "courier" }) };
+    const mistaken = { returnRule: "courier", returnDisposition: "inspect", returnRules: returnRulesField({ name: "Mumbai", pincodePrefixes: "40x" }, { name: "Cheap", minValueRupees: "-5", action: "courier" }) };
     const previewed = await call({ intent: "preview", ...mistaken });
     const saved = await call({ intent: "settings", ...mistaken });
     expect(previewed.status).toBe(422);

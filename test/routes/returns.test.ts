@@ -31,6 +31,7 @@ import { shopperOrder } from "../support/orders";
 import { serveRoutes, startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
 import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
+import { returnRulesField } from "../support/return-rules";
 
 let courier: RunningCourierService;
 let app: Awaited<ReturnType<typeof serveRoutes>>;
@@ -243,19 +244,18 @@ describe("a return approved in Shopify", () => {
       const response = await returnsAction({ request: store.adminRequest("/app/orders/returns", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} });
       return { status: response.status, body: (await response.json()) as { ok: boolean; message: string; errors?: Record<string, string> } };
     };
-    const rules = (...drafts: Record<string, string>[]) => JSON.stringify(drafts.map((draft) => ({ name: "", reasons: "", minValueRupees: "", maxValueRupees: "", pincodePrefixes: "", tags: "", action: "hold", courierId: "", ...draft })));
     expect(await call({ intent: "settings", returnRule: "courier", returnDisposition: "inspect" })).toMatchObject({ status: 422, body: { errors: { returnCourierId: "Choose the courier your default return rule books" } } });
     expect(await call({ intent: "settings", returnRule: "sometimes", returnDisposition: "inspect" })).toMatchObject({ status: 422 });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: rules({ name: "Mumbai", pincodePrefixes: "40x" }) })).toMatchObject({
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: returnRulesField({ name: "Mumbai", pincodePrefixes: "40x" }) })).toMatchObject({
       status: 422,
       body: { errors: { "rules.0.pincodePrefixes": expect.stringMatching(/^Return rule 1 'Mumbai': PIN code prefixes are 1 to 6 digits/) } },
     });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: rules({ name: "Ok" }, { name: "Cheap", minValueRupees: "-5", action: "courier" }) })).toMatchObject({
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: returnRulesField({ name: "Ok" }, { name: "Cheap", minValueRupees: "-5", action: "courier" }) })).toMatchObject({
       status: 422,
       body: { errors: { "rules.1.minValueRupees": expect.stringMatching(/^Return rule 2 'Cheap': Minimum value must not be negative/), "rules.1.courierId": expect.stringMatching(/Choose the courier this rule books/) } },
     });
     expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "inspect", returnRules: "{not json" })).toMatchObject({ status: 422, body: { errors: { returnRules: expect.stringMatching(/could not be read/) } } });
-    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnRules: rules({ name: "Valuable", minValueRupees: "5000" }, { name: "Mumbai", pincodePrefixes: "400, 1100" }) })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await call({ intent: "settings", returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: "on", returnRules: returnRulesField({ name: "Valuable", minValueRupees: "5000" }, { name: "Mumbai", pincodePrefixes: "400, 1100" }) })).toMatchObject({ status: 200, body: { ok: true } });
     expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ returnRule: "hold", returnDisposition: "restock", returnNotifyCustomer: true });
     const saved = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
     expect(saved.ruleDrafts).toEqual([
