@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { createOrderPages } from "./admin-orders";
 import { signSessionToken, type AppCredentials } from "./auth";
+import { headersOf } from "./serve-fetch";
 import { escapeHtml, hostOf, isAppPath, shellLayout } from "./shell-layout";
 import type { StoreSimulator } from "./simulator";
 
@@ -169,14 +170,7 @@ function requestApp(url: string, method: string, headers: Headers, body: Buffer 
       const chunks: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
       incoming.on("error", reject);
-      incoming.on("end", () => {
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (Array.isArray(value)) value.forEach((item) => answerHeaders.append(name, item));
-          else if (value !== undefined) answerHeaders.set(name, value);
-        }
-        resolve({ status: incoming.statusCode ?? 502, headers: answerHeaders, body: Buffer.concat(chunks) });
-      });
+      incoming.on("end", () => resolve({ status: incoming.statusCode ?? 502, headers: headersOf(incoming.headers), body: Buffer.concat(chunks) }));
     });
     outgoing.on("error", reject);
     outgoing.end(body);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 
@@ -9,12 +9,18 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-function toRequest(incoming: IncomingMessage, origin: string): Request {
+/** Node's parsed headers as fetch's: a repeated header (Set-Cookie) stays one entry each. */
+export function headersOf(incoming: IncomingHttpHeaders): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
+  for (const [name, value] of Object.entries(incoming)) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
     else if (value !== undefined) headers.set(name, value);
   }
+  return headers;
+}
+
+function toRequest(incoming: IncomingMessage, origin: string): Request {
+  const headers = headersOf(incoming.headers);
   const hasBody = incoming.method !== "GET" && incoming.method !== "HEAD";
   return new Request(new URL(incoming.url ?? "/", origin), {
     method: incoming.method,
