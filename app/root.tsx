@@ -1,8 +1,16 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
+
+/** The page's language as the deepest route that chose one says (the admin's layout, the tracking page); English otherwise. */
+function useDocumentLanguage(): string {
+  const chosen = useMatches()
+    .map((match) => (match.data as { language?: unknown } | null | undefined)?.language)
+    .filter((language): language is string => typeof language === "string" && /^[a-z]{2}$/.test(language));
+  return chosen.at(-1) ?? "en";
+}
 
 export default function App() {
   return (
-    <html lang="en">
+    <html lang={useDocumentLanguage()}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />

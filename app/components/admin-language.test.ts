@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import en from "~/locales/admin.en.json";
-import hi from "~/locales/admin.hi.json";
-import { adminLanguageOf } from "./admin-language";
+import { adminLanguageOf, adminStrings, plural } from "./admin-language";
 import { pageTitle } from "./page-titles";
 
 const keysOf = (value: object, prefix = ""): string[] =>
@@ -19,8 +17,20 @@ describe("the admin's language", () => {
   });
 
   it("has the same words in English and Hindi, none empty", () => {
+    const [en, hi] = [adminStrings("en"), adminStrings("hi")];
     expect(keysOf(hi).sort()).toEqual(keysOf(en).sort());
     for (const messages of [en, hi]) for (const key of keysOf(messages)) expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], messages)).not.toBe("");
+  });
+
+  it("picks a plural form by each language's rule and groups the count as the language does", () => {
+    const orders = { one: "{count} order", other: "{count} orders" };
+    expect(plural("en", orders, 1)).toBe("1 order");
+    expect(plural("en", orders, 0)).toBe("0 orders");
+    expect(plural("en", orders, 120000)).toBe("1,20,000 orders");
+    // Hindi counts 0 and 1 as "one".
+    const hindi = { one: "{count} ऑर्डर (एक)", other: "{count} ऑर्डर" };
+    expect(plural("hi", hindi, 0)).toBe("0 ऑर्डर (एक)");
+    expect(plural("hi", hindi, 2)).toBe("2 ऑर्डर");
   });
 
   it("titles each page by its name and the app's, in the admin's language", () => {

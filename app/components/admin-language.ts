@@ -1,18 +1,71 @@
 import en from "~/locales/admin.en.json";
 import hi from "~/locales/admin.hi.json";
+import attentionEn from "~/locales/admin-attention.en.json";
+import attentionHi from "~/locales/admin-attention.hi.json";
+import autoBookingEn from "~/locales/admin-auto-booking.en.json";
+import autoBookingHi from "~/locales/admin-auto-booking.hi.json";
+import commonEn from "~/locales/admin-common.en.json";
+import commonHi from "~/locales/admin-common.hi.json";
+import homeEn from "~/locales/admin-home.en.json";
+import homeHi from "~/locales/admin-home.hi.json";
+import ordersEn from "~/locales/admin-orders.en.json";
+import ordersHi from "~/locales/admin-orders.hi.json";
+import returnsEn from "~/locales/admin-returns.en.json";
+import returnsHi from "~/locales/admin-returns.hi.json";
+import settingsEn from "~/locales/admin-settings.en.json";
+import settingsHi from "~/locales/admin-settings.hi.json";
+import shipEn from "~/locales/admin-ship.en.json";
+import shipHi from "~/locales/admin-ship.hi.json";
+import shipmentsEn from "~/locales/admin-shipments.en.json";
+import shipmentsHi from "~/locales/admin-shipments.hi.json";
+import storefrontEn from "~/locales/admin-storefront.en.json";
+import storefrontHi from "~/locales/admin-storefront.hi.json";
+import { fill } from "~/tracking/tracking-locale";
 
 /**
  * The admin pages' language: Shopify opens an embedded app with `?locale=` set to the merchant's admin language
  * ("en", "hi", "hi-IN" …), and the local admin passes its own `?locale=hi` the same way. Hindi for Hindi, English
- * for everything else. The words are in app/locales/admin.*.json. Pure.
+ * for everything else. The words are in app/locales/admin*.json, one file per area of the admin so that a page's
+ * words sit together. Pure.
  */
 
-export type AdminStrings = typeof en;
+const ENGLISH = {
+  ...en,
+  common: commonEn,
+  home: homeEn,
+  orders: ordersEn,
+  ship: shipEn,
+  shipments: shipmentsEn,
+  attention: attentionEn,
+  autoBooking: autoBookingEn,
+  settings: settingsEn,
+  storefront: storefrontEn,
+  returns: returnsEn,
+};
+
+export type AdminStrings = typeof ENGLISH;
 export const ADMIN_LANGUAGES = ["en", "hi"] as const;
 export type AdminLanguage = (typeof ADMIN_LANGUAGES)[number];
 
-// Typed against the English file: a key missing from the Hindi one fails the typecheck.
-const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en, hi };
+// Typed against the English files: a key missing from a Hindi one fails the typecheck.
+const HINDI: AdminStrings = {
+  ...hi,
+  common: commonHi,
+  home: homeHi,
+  orders: ordersHi,
+  ship: shipHi,
+  shipments: shipmentsHi,
+  attention: attentionHi,
+  autoBooking: autoBookingHi,
+  settings: settingsHi,
+  storefront: storefrontHi,
+  returns: returnsHi,
+};
+
+const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };
+
+/** The language tag each admin language formats numbers, dates and plurals with. */
+export const ADMIN_LOCALES: Readonly<Record<AdminLanguage, string>> = { en: "en-IN", hi: "hi-IN" };
 
 export const adminStrings = (language: AdminLanguage): AdminStrings => STRINGS[language];
 
@@ -22,3 +75,17 @@ export function adminLanguageOf(locale: string | null | undefined): AdminLanguag
   if (!primary) return null;
   return primary === "hi" ? "hi" : "en";
 }
+
+/** A word's forms by the language's plural rule, as the locale files hold them: `{ "one": "{count} order", "other": "{count} orders" }`. */
+export interface PluralForms {
+  one: string;
+  other: string;
+}
+
+/** The form for `count` in the language, with `{count}` (and any other `{name}`) filled in; the count in the language's digits grouping. */
+export function plural(language: AdminLanguage, forms: PluralForms, count: number, values: Record<string, string | number> = {}): string {
+  const form = new Intl.PluralRules(ADMIN_LOCALES[language]).select(count) === "one" ? forms.one : forms.other;
+  return fill(form, { count: count.toLocaleString(ADMIN_LOCALES[language]), ...values });
+}
+
+export { fill };
