@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { adminLanguageOf, adminStrings, plural } from "./admin-language";
 import { pageTitle } from "./page-titles";
+import { ORDER_STAGES } from "~/orders/order-stage";
+import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
 
 const keysOf = (value: object, prefix = ""): string[] =>
   Object.entries(value).flatMap(([key, inner]) => (typeof inner === "string" ? [prefix + key] : keysOf(inner as object, `${prefix}${key}.`)));
@@ -31,6 +33,12 @@ describe("the admin's language", () => {
     const hindi = { one: "{count} ऑर्डर (एक)", other: "{count} ऑर्डर" };
     expect(plural("hi", hindi, 0)).toBe("0 ऑर्डर (एक)");
     expect(plural("hi", hindi, 2)).toBe("2 ऑर्डर");
+  });
+
+  it("names every order and delivery stage in both languages, the English word for word as the stage tables", () => {
+    const en = adminStrings("en").common;
+    expect(en.orderStages).toEqual(Object.fromEntries(Object.entries(ORDER_STAGES).map(([id, stage]) => [id, stage.label])));
+    expect(en.deliveryStages).toEqual(Object.fromEntries(Object.entries(DELIVERY_STAGES).map(([id, stage]) => [id, stage.label])));
   });
 
   it("titles each page by its name and the app's, in the admin's language", () => {
