@@ -21,10 +21,14 @@ function previewOrderOf(record: OrderRecord): PreviewOrder {
           .join(", ")
       : null;
   const facts = ruleFactsOf(record);
-  return { orderGid: record.orderGid, orderName: record.orderName || "Order", facts, quote: quoteOf(record), problems };
+  // An order without a name keeps "" here: the page words it in the merchant's language.
+  return { orderGid: record.orderGid, orderName: record.orderName, facts, quote: quoteOf(record), problems };
 }
 
-/** The courier names this shop's quotes and bookings have shown, by logistic id (the service names them only in answers). */
+/**
+ * The courier names this shop's quotes and bookings have shown, by logistic id (the service names them only in
+ * answers); a courier not seen yet is absent, and the page names it by its number in the merchant's language.
+ */
 async function courierNamesOf(shop: string, records: OrderRecord[]): Promise<Record<number, string>> {
   const names: Record<number, string> = {};
   for (const record of records) {
@@ -37,13 +41,15 @@ async function courierNamesOf(shop: string, records: OrderRecord[]): Promise<Rec
     select: { courierId: true, courierName: true },
   });
   for (const shipment of booked) names[shipment.courierId!] ??= shipment.courierName!;
-  return Object.fromEntries(LOGISTIC_IDS.map((id) => [id, names[id] ?? `Courier ${id}`]));
+  return Object.fromEntries(LOGISTIC_IDS.flatMap((id) => (names[id] === undefined ? [] : [[id, names[id]]])));
 }
 
 async function previewFor(shop: string, rules: readonly BookingRule[]): Promise<{ preview: RulePreview; courierNames: Record<number, string> }> {
   const records = await listRecentOrderRecords(shop, PREVIEW_ORDERS);
   const courierNames = await courierNamesOf(shop, records);
-  return { preview: previewRules(rules, records.map(previewOrderOf), courierNames), courierNames };
+  // The preview's outcomes are worded here, so they name an unseen courier here too.
+  const named = Object.fromEntries(LOGISTIC_IDS.map((id) => [id, courierNames[id] ?? `Courier ${id}`]));
+  return { preview: previewRules(rules, records.map(previewOrderOf), named), courierNames };
 }
 
 export async function rulesPage(shop: string) {

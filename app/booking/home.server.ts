@@ -1,7 +1,7 @@
 import type { ShopSettings } from "@prisma/client";
 import prisma from "~/db.server";
-import { ORDER_STAGE_ORDER, ORDER_STAGES } from "~/orders/order-stage";
-import { DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
+import { ORDER_STAGE_ORDER, type OrderStage } from "~/orders/order-stage";
+import type { DeliveryStage } from "~/shipments/delivery-stage";
 import { dayIn, startOfDay } from "~/shop-time";
 import { countOrderStages } from "./orders-overview.server";
 import { countShipmentStages } from "./shipments.server";
@@ -11,9 +11,9 @@ import { defaultWarehouseIdOf, usesSandbox } from "~/settings/shop-settings.serv
 const HOME_SHIPMENT_STAGES: readonly DeliveryStage[] = ["awaiting_pickup", "in_transit", "out_for_delivery", "delivery_problem", "returning"];
 const DELIVERED_DAYS = 7;
 
-export interface HomeCount {
-  key: string;
-  label: string;
+/** A count, named on the page by its key: a stage, or the shipments delivered in the last days. */
+export interface HomeCount<Key extends string> {
+  key: Key;
   count: number;
   /** The list this count counts. */
   url: string;
@@ -22,7 +22,7 @@ export interface HomeCount {
 /**
  * What Home says: how many orders wait in each stage, where the shipments are, the COD money out with couriers and
  * collected in the last 7 days (days in the shop's time zone), each with the link to the list it counts; and, for
- * a new shop, the steps left to set up.
+ * a new shop, the steps left to set up. Keys, not words: the page names each in the admin's language.
  */
 export async function homeOverview(shop: string, settings: ShopSettings, { timeZone, now = new Date() }: { timeZone: string; now?: Date }) {
   const firstDay = dayIn(new Date(now.getTime() - (DELIVERED_DAYS - 1) * 86_400_000), timeZone);
@@ -30,20 +30,19 @@ export async function homeOverview(shop: string, settings: ShopSettings, { timeZ
   const [orders, shipments, anyShipment] = await Promise.all([countOrderStages(shop, now), countShipmentStages(shop, since), prisma.shipment.findFirst({ where: { shop }, select: { id: true } })]);
   const deliveredUrl = `/app/shipments?stage=delivered&deliveredFrom=${firstDay}`;
   const counts = {
-    orders: ORDER_STAGE_ORDER.map((stage): HomeCount => ({ key: stage, label: ORDER_STAGES[stage].label, count: orders[stage], url: `/app/orders?stage=${stage}` })),
+    orders: ORDER_STAGE_ORDER.map((stage): HomeCount<OrderStage> => ({ key: stage, count: orders[stage], url: `/app/orders?stage=${stage}` })),
     shipments: [
-      ...HOME_SHIPMENT_STAGES.map((stage): HomeCount => ({ key: stage, label: HOME_LABELS[stage] ?? DELIVERY_STAGES[stage].label, count: shipments.byStage[stage], url: `/app/shipments?stage=${stage}` })),
-      { key: "delivered", label: `Delivered in the last ${DELIVERED_DAYS} days`, count: shipments.deliveredSince, url: deliveredUrl },
+      ...HOME_SHIPMENT_STAGES.map((stage): HomeCount<DeliveryStage | "delivered"> => ({ key: stage, count: shipments.byStage[stage], url: `/app/shipments?stage=${stage}` })),
+      { key: "delivered" as const, count: shipments.deliveredSince, url: deliveredUrl },
     ],
+    deliveredDays: DELIVERED_DAYS,
     cod: { outPaise: shipments.codOutPaise, outUrl: "/app/shipments?payment=cod_out", deliveredPaise: shipments.codDeliveredPaise, deliveredUrl: `${deliveredUrl}&payment=cod` },
   };
   const setup = [
-    { key: "courier", label: "Connect your courier account", done: !usesSandbox(settings), url: "/app/settings" },
-    { key: "warehouse", label: "Choose your pickup warehouse", done: defaultWarehouseIdOf(settings) !== null, url: "/app/settings" },
-    { key: "rules", label: "Decide how new orders are booked", done: settings.autoBooking || settings.bookingRules !== "[]", url: "/app/auto-booking" },
-    { key: "first", label: "Ship your first order", done: anyShipment !== null, url: "/app/orders" },
+    { key: "courier" as const, done: !usesSandbox(settings), url: "/app/settings" },
+    { key: "warehouse" as const, done: defaultWarehouseIdOf(settings) !== null, url: "/app/settings" },
+    { key: "rules" as const, done: settings.autoBooking || settings.bookingRules !== "[]", url: "/app/auto-booking" },
+    { key: "first" as const, done: anyShipment !== null, url: "/app/orders" },
   ];
   return { counts, setup };
 }
-
-const HOME_LABELS: Partial<Record<DeliveryStage, string>> = { delivery_problem: "Delivery problems" };

@@ -14,6 +14,7 @@ export interface OrderRow {
   legacyId: string;
   name: string;
   createdAt: string;
+  /** City and PIN code; empty when the order has no shipping address. */
   destination: string;
   /** The shipping address's name, as Shopify gives it; empty when the order has none. */
   shopperName: string;
@@ -98,7 +99,7 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
         legacyId: legacyIdOf(record.orderGid),
         name: record.orderName,
         createdAt: (record.placedAt ?? record.createdAt).toISOString(),
-        destination: record.destination || "No address",
+        destination: record.destination,
         shopperName: record.shopperName,
         paymentMode: problems.some((problem) => problem.code === "PAYMENT_MODE_UNKNOWN") ? null : record.paymentMode,
         weightKg: record.weightGrams === null ? null : record.weightGrams / 1000,

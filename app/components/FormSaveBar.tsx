@@ -1,6 +1,7 @@
 import { SaveBar, useAppBridge } from "@shopify/app-bridge-react";
 import { useBlocker } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { useAdminStrings } from "./AdminLanguage";
 
 /** What a form would submit now, to compare with what it held when loaded or last saved. */
 function snapshot(form: HTMLFormElement): string {
@@ -37,6 +38,7 @@ export function useFormChanged(form: RefObject<HTMLFormElement>, saveResult: { o
  */
 export function FormSaveBar({ id, changed, saving, onSave, onDiscard }: { id: string; changed: boolean; saving: boolean; onSave: () => void; onDiscard: () => void }) {
   const shopify = useAppBridge();
+  const t = useAdminStrings().common.saveBar;
   const blocker = useBlocker(({ currentLocation, nextLocation }) => changed && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (blocker.state !== "blocked") return;
@@ -48,10 +50,10 @@ export function FormSaveBar({ id, changed, saving, onSave, onDiscard }: { id: st
   return (
     <SaveBar id={id} open={changed || saving}>
       <button variant="primary" onClick={onSave} disabled={saving} {...(saving ? { loading: "" } : {})}>
-        Save
+        {t.save}
       </button>
       <button onClick={onDiscard} disabled={saving}>
-        Discard
+        {t.discard}
       </button>
     </SaveBar>
   );

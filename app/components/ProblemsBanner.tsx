@@ -1,4 +1,5 @@
 import { Banner, List } from "@shopify/polaris";
+import { useAdminStrings } from "./AdminLanguage";
 
 export interface ProblemView {
   code: string;
@@ -6,10 +7,11 @@ export interface ProblemView {
   fix: string;
 }
 
-export function ProblemsBanner({ problems, title = "This order can't be shipped yet" }: { problems: ProblemView[]; title?: string }) {
+export function ProblemsBanner({ problems, title }: { problems: ProblemView[]; title?: string }) {
+  const t = useAdminStrings().ship.problems;
   if (problems.length === 0) return null;
   return (
-    <Banner tone="warning" title={title}>
+    <Banner tone="warning" title={title ?? t.title}>
       <List>
         {problems.map((problem) => (
           <List.Item key={problem.code}>

@@ -1,4 +1,5 @@
 import { BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
+import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
 
 export interface HistoryEntry {
@@ -10,11 +11,13 @@ export interface HistoryEntry {
 
 /** What happened to a shipment and who did it, oldest first: the answer to "why is it like this?". */
 export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]; timeZone: string }) {
+  const t = useAdminStrings().ship.history;
+  const language = useAdminLanguage();
   return (
     <Card>
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
-          History
+          {t.heading}
         </Text>
         <BlockStack gap="200" as="ol">
           {entries.map((entry, index) => (
@@ -24,7 +27,7 @@ export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]
                   {entry.what}
                 </Text>
                 <Text as="span" tone="subdued">
-                  {formatDate(entry.at, timeZone)} · {entry.by}
+                  {formatDate(entry.at, timeZone, language)} · {entry.by}
                 </Text>
               </InlineStack>
               {entry.reason ? (

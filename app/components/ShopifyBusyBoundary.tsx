@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from "@remix-run/react";
 import { Banner, Layout, Page } from "@shopify/polaris";
+import { useAdminStrings } from "./AdminLanguage";
 
 /** A thrown Response whose body is Shopify's App Bridge page (re-authentication, leaving the iframe): shown as is. */
 export const isAppBridgePage = (data: unknown): data is string => typeof data === "string" && data.includes("<script");
@@ -14,14 +15,15 @@ export const isAppBridgePage = (data: unknown): data is string => typeof data ==
 export function ShopifyBusyBoundary() {
   const error = useRouteError();
   const revalidator = useRevalidator();
+  const t = useAdminStrings().common.errorPage;
   if (!isRouteErrorResponse(error) || error.status >= 500) throw error;
   if (isAppBridgePage(error.data)) return <div dangerouslySetInnerHTML={{ __html: error.data }} />;
   if (error.status === 429 && typeof error.data?.shopifyBusy === "string") {
     return (
-      <Page title="Shopify is busy">
+      <Page title={t.busyTitle}>
         <Layout>
           <Layout.Section>
-            <Banner tone="warning" title="Shopify is busy, try again in a minute" action={{ content: "Try again", onAction: () => revalidator.revalidate(), loading: revalidator.state === "loading" }}>
+            <Banner tone="warning" title={t.busyBanner} action={{ content: t.tryAgain, onAction: () => revalidator.revalidate(), loading: revalidator.state === "loading" }}>
               {error.data.shopifyBusy}
             </Banner>
           </Layout.Section>
@@ -29,12 +31,12 @@ export function ShopifyBusyBoundary() {
       </Page>
     );
   }
-  const message = typeof error.data === "string" && error.data.trim() ? error.data.trim() : error.statusText || "This page is not available.";
+  const message = typeof error.data === "string" && error.data.trim() ? error.data.trim() : error.statusText || t.notAvailable;
   return (
-    <Page title={error.status === 404 ? "Not found" : "Not available"} backAction={{ content: "Orders", url: "/app/orders" }}>
+    <Page title={error.status === 404 ? t.notFoundTitle : t.notAvailableTitle} backAction={{ content: t.backToOrders, url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
-          <Banner tone="warning" title={error.status === 404 ? "Nothing here" : "This request was refused"} action={{ content: "Orders to ship", url: "/app/orders" }}>
+          <Banner tone="warning" title={error.status === 404 ? t.notFoundBanner : t.refusedBanner} action={{ content: t.ordersToShip, url: "/app/orders" }}>
             {message}
           </Banner>
         </Layout.Section>

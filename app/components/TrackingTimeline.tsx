@@ -1,7 +1,9 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { Form } from "@remix-run/react";
-import { STAGES, stageLabel, stageTone } from "~/tracking/courier-progress";
+import { STAGES, stageTone } from "~/tracking/courier-progress";
 import { isServiceStatusCode } from "~/shipping/status";
+import { courierStatusName, fill } from "./admin-language";
+import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
 
 export interface TimelineEntry {
@@ -25,42 +27,53 @@ export interface CourierProgress {
 /** Codes of a parcel still on its way to the shopper: only then is a delivery estimate worth showing. */
 const ON_ITS_WAY: readonly number[] = [2, 3, 5, 6, 7];
 
+/** A status code's words in a table keyed by the courier service's codes; undefined for a code the table lacks. */
+const byCode = (table: Readonly<Record<string, string>>, code: number): string | undefined => (Object.hasOwn(table, code) ? table[code] : undefined);
+
 /** The courier's progress on a shipment, newest first, as the shopper is told it; with "Sync now". */
 export function TrackingTimeline({ progress, entries, syncing, timeZone }: { progress: CourierProgress; entries: TimelineEntry[]; syncing: boolean; timeZone: string }) {
+  const strings = useAdminStrings();
+  const t = strings.ship.timeline;
+  const language = useAdminLanguage();
+  const at = (iso: string) => formatDate(iso, timeZone, language);
   const code = progress.courierStatusCode;
-  const exception = code !== null && isServiceStatusCode(code) ? STAGES[code].exception : null;
+  // The stage in the admin's language; the courier's own label only for a code the service does not define.
+  const stage = code === null ? (progress.courierStatusLabel ?? t.notReadYet) : (courierStatusName(strings, code) ?? progress.courierStatusLabel ?? fill(t.statusCode, { code }));
+  const exception = code !== null && isServiceStatusCode(code) && STAGES[code].exception ? byCode(t.exceptions, code) : undefined;
+  const onItsWay = code === null || ON_ITS_WAY.includes(code);
+  const estimate = progress.deliveredAt
+    ? fill(t.delivered, { date: at(progress.deliveredAt) })
+    : progress.estimatedDeliveryAt && onItsWay
+      ? fill(t.estimated, { date: at(progress.estimatedDeliveryAt) })
+      : onItsWay
+        ? t.noEstimate
+        : t.noEstimateHeldUp;
+  const reads = progress.nextSyncAt ? fill(t.nextRead, { date: at(progress.nextSyncAt) }) : progress.syncedAt ? t.noLongerRead : null;
+  const summary = [estimate, progress.syncedAt ? fill(t.readAt, { date: at(progress.syncedAt) }) : null, reads].filter(Boolean).join(" · ");
   return (
     <Card>
       <BlockStack gap="300">
         <InlineStack align="space-between" blockAlign="center">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              Tracking
+              {t.heading}
             </Text>
-            <Badge tone={stageTone(code)}>{progress.courierStatusLabel ?? (code === null ? "Not read yet" : stageLabel(code))}</Badge>
+            <Badge tone={stageTone(code)}>{stage}</Badge>
           </InlineStack>
           <Form method="post">
             <input type="hidden" name="intent" value="sync" />
             <Button submit size="slim" loading={syncing}>
-              Sync now
+              {t.syncNow}
             </Button>
           </Form>
         </InlineStack>
         {exception ? <Text as="p" tone="critical">{exception}</Text> : null}
         <Text as="p" tone="subdued">
-          {progress.deliveredAt
-            ? `Delivered ${formatDate(progress.deliveredAt, timeZone)}`
-            : progress.estimatedDeliveryAt && (code === null || ON_ITS_WAY.includes(code))
-              ? `Estimated delivery ${formatDate(progress.estimatedDeliveryAt, timeZone)}`
-              : code === null || ON_ITS_WAY.includes(code)
-                ? "No delivery estimate yet"
-                : "No delivery estimate: the parcel is held up or going back"}
-          {progress.syncedAt ? ` · read from the courier ${formatDate(progress.syncedAt, timeZone)}` : ""}
-          {progress.nextSyncAt ? ` · next read ${formatDate(progress.nextSyncAt, timeZone)}` : progress.syncedAt ? " · no longer read (final stage)" : ""}
+          {summary}
         </Text>
         {entries.length === 0 ? (
           <Text as="p" tone="subdued">
-            No tracking entries yet.
+            {t.empty}
           </Text>
         ) : (
           <BlockStack gap="200">
@@ -68,18 +81,18 @@ export function TrackingTimeline({ progress, entries, syncing, timeZone }: { pro
               <InlineStack key={`${entry.happenedAt}-${entry.code}-${entry.activity}`} gap="300" wrap={false} blockAlign="start">
                 <div style={{ minWidth: "9rem" }}>
                   <Text as="span" tone="subdued">
-                    {formatDate(entry.happenedAt, timeZone)}
+                    {at(entry.happenedAt)}
                   </Text>
                 </div>
                 <BlockStack gap="050">
                   <Text as="span" fontWeight="semibold">
-                    {entry.label}
+                    {courierStatusName(strings, entry.code) ?? entry.label}
                     {entry.location ? ` · ${entry.location}` : ""}
                   </Text>
                   <Text as="span">{entry.activity}</Text>
                   {entry.postedAt ? null : (
                     <Text as="span" tone="subdued">
-                      Not yet on the Shopify order
+                      {t.notOnShopify}
                     </Text>
                   )}
                 </BlockStack>

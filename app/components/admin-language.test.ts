@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { adminLanguageOf, adminStrings, plural } from "./admin-language";
+import { adminLanguageOf, adminStrings, courierStatusName, plural } from "./admin-language";
 import { pageTitle } from "./page-titles";
 import { ORDER_STAGES } from "~/orders/order-stage";
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
+import { SERVICE_STATUS_LABELS } from "~/shipping/status";
 
 const keysOf = (value: object, prefix = ""): string[] =>
   Object.entries(value).flatMap(([key, inner]) => (typeof inner === "string" ? [prefix + key] : keysOf(inner as object, `${prefix}${key}.`)));
@@ -39,6 +40,15 @@ describe("the admin's language", () => {
     const en = adminStrings("en").common;
     expect(en.orderStages).toEqual(Object.fromEntries(Object.entries(ORDER_STAGES).map(([id, stage]) => [id, stage.label])));
     expect(en.deliveryStages).toEqual(Object.fromEntries(Object.entries(DELIVERY_STAGES).map(([id, stage]) => [id, stage.label])));
+  });
+
+  it("names every courier status code as the courier service does, and in Hindi", () => {
+    for (const [code, label] of Object.entries(SERVICE_STATUS_LABELS)) {
+      expect(courierStatusName(adminStrings("en"), Number(code))).toBe(label);
+      // An abbreviation the trade uses as it is (RTO) stays; every other name is in Devanagari.
+      expect(courierStatusName(adminStrings("hi"), Number(code))).toMatch(/^[A-Z]+$|\p{Script=Devanagari}/u);
+    }
+    expect(courierStatusName(adminStrings("en"), 99)).toBeUndefined();
   });
 
   it("titles each page by its name and the app's, in the admin's language", () => {

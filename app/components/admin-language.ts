@@ -89,3 +89,8 @@ export function plural(language: AdminLanguage, forms: PluralForms, count: numbe
 }
 
 export { fill };
+
+/** The courier's status for a code, in the admin's language; undefined for a code the files do not name. */
+export function courierStatusName(strings: AdminStrings, code: number): string | undefined {
+  return Object.hasOwn(strings.common.courierStatuses, code) ? strings.common.courierStatuses[String(code) as keyof AdminStrings["common"]["courierStatuses"]] : undefined;
+}

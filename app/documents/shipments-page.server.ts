@@ -13,7 +13,10 @@ export async function documentsOverview(shop: string, shipmentIds: readonly numb
   };
 }
 
-export type DocumentActionAnswer = { ok: true; url: string; message: string } | { ok: false; status: DocumentRefusal["status"]; error: string };
+/** What is ready behind the link; the page words it in the merchant's language. */
+export type DocumentReady = { kind: "labels"; count: number } | { kind: "manifest"; number: number; count: number } | { kind: "manifestAgain"; number: number };
+
+export type DocumentActionAnswer = { ok: true; url: string; ready: DocumentReady } | { ok: false; status: DocumentRefusal["status"]; error: string };
 
 const refused = (status: DocumentRefusal["status"], error: string): DocumentActionAnswer => ({ ok: false, status, error });
 
@@ -29,21 +32,21 @@ export async function shipmentDocumentAction(shop: string, form: FormData): Prom
       if (!selection.ok) return refused(400, selection.error);
       const shipments = await printableShipments(shop, selection.selection);
       const ids = shipments.map((shipment) => shipment.id);
-      return { ok: true, url: signDocumentLink({ kind: "labels", shop, shipmentIds: ids }), message: `${ids.length} ${ids.length === 1 ? "label is" : "labels are"} ready.` };
+      return { ok: true, url: signDocumentLink({ kind: "labels", shop, shipmentIds: ids }), ready: { kind: "labels", count: ids.length } };
     }
     if (intent === "manifest") {
       const warehouseId = Number(form.get("warehouseId"));
       const courierName = String(form.get("courierName") ?? "").slice(0, 200);
       if (!Number.isSafeInteger(warehouseId) || warehouseId < 1 || warehouseId > 2 ** 31 - 1) return refused(400, "Choose the pickup's warehouse.");
       const manifest = await createManifest(shop, warehouseId, courierName);
-      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId: manifest.id }), message: `Manifest #${manifest.number} lists ${manifest.count} ${manifest.count === 1 ? "shipment" : "shipments"}, now handed over.` };
+      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId: manifest.id }), ready: { kind: "manifest", number: manifest.number, count: manifest.count } };
     }
     if (intent === "manifest-again") {
       const manifestId = Number(form.get("manifestId"));
       if (!Number.isSafeInteger(manifestId) || manifestId < 1) return refused(400, "Choose a manifest to print.");
       const known = (await listManifests(shop, 1_000)).find((manifest) => manifest.id === manifestId);
       if (!known) return refused(404, `There is no manifest ${manifestId} in this shop.`);
-      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId }), message: `Manifest #${known.number} is ready to print again.` };
+      return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId }), ready: { kind: "manifestAgain", number: known.number } };
     }
     return refused(400, "Unknown action.");
   } catch (error) {

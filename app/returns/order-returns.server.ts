@@ -17,13 +17,16 @@ export interface OrderReturnSection {
   status: string;
   items: { title: string; sku: string | null; quantity: number }[];
   reasons: string[];
-  pickup: { awb: string | null; courierName: string | null; statusLabel: string; trackingUrl: string | null } | null;
+  /** `status` is the pickup shipment's status, for the page to name in the admin's language. */
+  pickup: { awb: string | null; courierName: string | null; status: string; statusLabel: string; trackingUrl: string | null } | null;
   /** What the return rules decided, and why. */
   decisionReason: string | null;
   /** Reverse rates, quoted now for an open return with no pickup booked: each books through the Returns booking path. */
   rates: RankedRate[];
   /** Why there are no rates to book: the return's problems with their fixes, or the courier service not answering. */
   note: string | null;
+  /** A requested return: its pickup can be booked once the merchant approves it in Shopify. */
+  awaitingApproval: boolean;
 }
 
 /**
@@ -49,18 +52,17 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
       items: mapped?.items ?? [],
       reasons: mapped?.reasonWords.filter((word) => !/^[a-z0-9-]+$/.test(word)) ?? [],
       pickup: pickup
-        ? { awb: pickup.awb, courierName: pickup.courierName, statusLabel: shipmentStatusLabel(pickup.status).label, trackingUrl: pickup.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null }
+        ? { awb: pickup.awb, courierName: pickup.courierName, status: pickup.status, statusLabel: shipmentStatusLabel(pickup.status).label, trackingUrl: pickup.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null }
         : null,
       decisionReason: record.decisionReason,
       rates: [],
       note: null,
+      awaitingApproval: !pickup && ret.status === "REQUESTED",
     };
     if (!pickup && ret.status === "OPEN") {
       const quote = await quoteOrder({ shop, admin, now }, { orderGid: record.returnGid, returnRead: ret, settings });
       if (quote.kind === "quoted") section.rates = quote.rates;
       else section.note = bookOutcomeInWords(quote, { problems: "fixes" });
-    } else if (!pickup && ret.status === "REQUESTED") {
-      section.note = "Approve the return in Shopify; its pickup can be booked once it is open.";
     }
     sections.push(section);
   }

@@ -27,19 +27,22 @@ export interface ReturnRulesPreview {
   byRule: PreviewedReturn[][];
   /** The returns no rule matches: "Any other return" decides them. */
   byDefault: PreviewedReturn[];
-  /** The returns that would not be booked whatever the rules say, and why. */
-  notBooked: (PreviewedReturn & { why: string })[];
+  /** The returns that would not be booked whatever the rules say, and why: `kind` for the page to say it, `why` in words. */
+  notBooked: (PreviewedReturn & NotBookedWhy)[];
 }
 
+/** Why a return is not booked; a return with problems is named by its problems' labels. */
+export type NotBookedWhy = { kind: "declined" | "cancelled" | "closed" | "gone" | "unchecked" | "problems"; why: string };
+
 /** Why a recorded return would not be booked by any rule, or null when the rules decide it. */
-function whyNotBooked(record: ReturnRecord): string | null {
-  if (record.cancelledAt || record.status === "DECLINED" || record.status === "CANCELED") return record.status === "DECLINED" ? "declined in Shopify" : "cancelled in Shopify";
-  if (record.status === "CLOSED") return "closed in Shopify";
-  if (record.readiness === READINESS.NOT_FOUND) return "no longer in Shopify";
+function whyNotBooked(record: ReturnRecord): NotBookedWhy | null {
+  if (record.cancelledAt || record.status === "DECLINED" || record.status === "CANCELED") return record.status === "DECLINED" ? { kind: "declined", why: "declined in Shopify" } : { kind: "cancelled", why: "cancelled in Shopify" };
+  if (record.status === "CLOSED") return { kind: "closed", why: "closed in Shopify" };
+  if (record.readiness === READINESS.NOT_FOUND) return { kind: "gone", why: "no longer in Shopify" };
   const problems = Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : [];
-  if (problems.length > 0) return problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", ");
+  if (problems.length > 0) return { kind: "problems", why: problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", ") };
   // Recorded before it could be mapped (never checked, or read without a pickup address): nothing for a rule to read.
-  if (record.totalPaise === null || record.pincode === null) return "not checked yet";
+  if (record.totalPaise === null || record.pincode === null) return { kind: "unchecked", why: "not checked yet" };
   return null;
 }
 
@@ -50,7 +53,7 @@ export function previewReturnRules(settings: Pick<ReturnSettings, "rule" | "cour
     const named: PreviewedReturn = { returnGid: record.returnGid, returnName: record.returnName || "Return" };
     const why = whyNotBooked(record);
     if (why !== null) {
-      preview.notBooked.push({ ...named, why });
+      preview.notBooked.push({ ...named, ...why });
       continue;
     }
     // What the return check hands the rules: the returning items' value, the pickup's PIN code, every reason word

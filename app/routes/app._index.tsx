@@ -9,7 +9,9 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
-import { formatPaise } from "~/components/formatting";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill, plural } from "~/components/admin-language";
+import { formatCount, formatPaise } from "~/components/formatting";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -38,38 +40,42 @@ function CountCard({ label, value, url }: { label: string; value: string; url: s
 
 export default function Home() {
   const { shop, sandbox, autoBooking, needsAttention, counts, setup } = useLoaderData<typeof loader>();
+  const strings = useAdminStrings();
+  const t = strings.home;
+  const language = useAdminLanguage();
   const setupLeft = setup.filter((step) => !step.done).length;
+  const shipmentLabel = (key: (typeof counts.shipments)[number]["key"]) =>
+    key === "delivered" ? fill(t.counts.deliveredRecently, { days: counts.deliveredDays }) : key === "delivery_problem" ? t.counts.deliveryProblems : strings.common.deliveryStages[key];
   return (
-    <Page title="Dakiya" primaryAction={{ content: "Ship orders", url: "/app/orders" }}>
+    <Page title={strings.appName} primaryAction={{ content: t.actions.shipOrders, url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {sandbox ? (
-              <Banner tone="info" title="You are using the sandbox courier service" action={{ content: "Connect your courier account", url: "/app/settings" }}>
-                Rates, awbs and tracking are simulated: nothing is picked up and no courier charges you. Your Shopify orders are
-                fulfilled for real, with sandbox tracking numbers.
+              <Banner tone="info" title={t.sandbox.title} action={{ content: t.sandbox.connect, url: "/app/settings" }}>
+                {t.sandbox.body}
               </Banner>
             ) : null}
             {setupLeft > 0 ? (
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Set up Dakiya
+                    {t.setup.heading}
                   </Text>
                   <Text as="p" tone="subdued">
-                    {setupLeft === 1 ? "1 step left" : `${setupLeft} steps left`}
+                    {plural(language, t.setup.stepsLeft, setupLeft)}
                   </Text>
                   <BlockStack gap="200" as="ul">
                     {setup.map((step) => (
                       <Box as="li" key={step.key}>
                         <InlineStack gap="200" blockAlign="center" wrap={false}>
-                          <Badge tone={step.done ? "success" : undefined}>{step.done ? "Done" : "To do"}</Badge>
+                          <Badge tone={step.done ? "success" : undefined}>{step.done ? t.setup.done : t.setup.toDo}</Badge>
                           {step.done ? (
                             <Text as="span" tone="subdued">
-                              {step.label}
+                              {t.setup.steps[step.key]}
                             </Text>
                           ) : (
-                            <RemixLink to={step.url}>{step.label}</RemixLink>
+                            <RemixLink to={step.url}>{t.setup.steps[step.key]}</RemixLink>
                           )}
                         </InlineStack>
                       </Box>
@@ -79,54 +85,54 @@ export default function Home() {
               </Card>
             ) : null}
             <Text as="h2" variant="headingMd">
-              Orders to ship
+              {t.counts.ordersHeading}
             </Text>
             <InlineGrid columns={{ xs: 2, md: 3 }} gap="300">
               {counts.orders.map((count) => (
-                <CountCard key={count.key} label={count.label} value={count.count.toLocaleString("en-IN")} url={count.url} />
+                <CountCard key={count.key} label={strings.common.orderStages[count.key]} value={formatCount(count.count, language)} url={count.url} />
               ))}
             </InlineGrid>
             <Text as="h2" variant="headingMd">
-              Shipments
+              {t.counts.shipmentsHeading}
             </Text>
             <InlineGrid columns={{ xs: 2, md: 3 }} gap="300">
               {counts.shipments.map((count) => (
-                <CountCard key={count.key} label={count.label} value={count.count.toLocaleString("en-IN")} url={count.url} />
+                <CountCard key={count.key} label={shipmentLabel(count.key)} value={formatCount(count.count, language)} url={count.url} />
               ))}
             </InlineGrid>
             <Text as="h2" variant="headingMd">
-              Cash on delivery
+              {t.counts.codHeading}
             </Text>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-              <CountCard label="COD out with couriers" value={formatPaise(counts.cod.outPaise)} url={counts.cod.outUrl} />
-              <CountCard label="COD delivered in the last 7 days" value={formatPaise(counts.cod.deliveredPaise)} url={counts.cod.deliveredUrl} />
+              <CountCard label={t.counts.codOut} value={formatPaise(counts.cod.outPaise)} url={counts.cod.outUrl} />
+              <CountCard label={fill(t.counts.codDelivered, { days: counts.deliveredDays })} value={formatPaise(counts.cod.deliveredPaise)} url={counts.cod.deliveredUrl} />
             </InlineGrid>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <Card>
                 <BlockStack gap="100">
                   <Text as="h2" variant="headingSm">
-                    Auto-booking is {autoBooking ? "on" : "off"}
+                    {autoBooking ? t.autoBooking.on : t.autoBooking.off}
                   </Text>
                   <Text as="p" tone="subdued">
-                    {autoBooking ? "New orders are booked by your rules as they arrive." : "New orders are checked as they arrive and wait for you."}
+                    {autoBooking ? t.autoBooking.onText : t.autoBooking.offText}
                   </Text>
-                  <RemixLink to="/app/auto-booking">{autoBooking ? "Your rules" : "Set up auto-booking"}</RemixLink>
+                  <RemixLink to="/app/auto-booking">{autoBooking ? t.autoBooking.rules : t.autoBooking.setUp}</RemixLink>
                 </BlockStack>
               </Card>
               <Card>
                 <BlockStack gap="100">
                   <Text as="h2" variant="headingSm">
-                    {needsAttention === 0 ? "Nothing needs you" : `${needsAttention} need${needsAttention === 1 ? "s" : ""} attention`}
+                    {needsAttention === 0 ? t.attention.none : plural(language, t.attention.count, needsAttention)}
                   </Text>
                   <Text as="p" tone="subdued">
-                    Orders to fix, held orders, delivery problems and stuck work.
+                    {t.attention.text}
                   </Text>
-                  <RemixLink to="/app/attention">Open Needs attention</RemixLink>
+                  <RemixLink to="/app/attention">{t.attention.open}</RemixLink>
                 </BlockStack>
               </Card>
             </InlineGrid>
             <Text as="p" tone="subdued">
-              Connected store: {shop}
+              {fill(t.connectedStore, { shop })}
             </Text>
           </BlockStack>
         </Layout.Section>

@@ -19,10 +19,14 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { EXAMPLE_RULES, MAX_RULES, RULE_ACTION_LABELS } from "~/automation/rules";
+import { LOGISTIC_IDS } from "~/shipping/contract";
+import { EXAMPLE_RULES, MAX_RULES } from "~/automation/rules";
 import { draftOf, EMPTY_DRAFT, fieldKey, RULE_ACTIONS, ZONES, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
 import { rulesPage, submitRulesForm } from "~/automation/rules-settings.server";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill, plural } from "~/components/admin-language";
 import { FormSaveBar } from "~/components/FormSaveBar";
+import { formatCount } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -36,11 +40,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json(outcome, { status: outcome.kind === "invalid" ? 422 : 200 });
 };
 
-const PAYMENT_OPTIONS = [
-  { label: "Any payment", value: "any" },
-  { label: "Cash on delivery", value: "cod" },
-  { label: "Prepaid", value: "prepaid" },
-];
+const PAYMENT_MODES = ["any", "cod", "prepaid"] as const;
+/** The most recent orders a rule's preview names; the rest are counted. */
+const PREVIEW_NAMED = 8;
 
 function RuleCard({
   draft,
@@ -63,43 +65,45 @@ function RuleCard({
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
+  const t = useAdminStrings().autoBooking;
+  const language = useAdminLanguage();
+  const f = t.fields;
   const error = (field: RuleField) => errors[fieldKey(index, field)];
   const set = (field: RuleField) => (value: string) => onChange({ ...draft, [field]: value });
+  const number = formatCount(index + 1, language);
   return (
     <Card>
       <BlockStack gap="300">
         <InlineStack align="space-between" blockAlign="center">
           <Text as="h2" variant="headingSm">
-            Rule {index + 1}
-            {draft.name ? `: ${draft.name}` : ""}
+            {draft.name ? fill(t.rule.named, { number, name: draft.name }) : fill(t.rule.name, { number })}
           </Text>
           <InlineStack gap="200">
-            <Button size="slim" disabled={index === 0} onClick={() => onMove(-1)} accessibilityLabel={`Move rule ${index + 1} up`}>
-              Up
+            <Button size="slim" disabled={index === 0} onClick={() => onMove(-1)} accessibilityLabel={fill(t.rule.moveUp, { number })}>
+              {t.rule.up}
             </Button>
-            <Button size="slim" disabled={index === count - 1} onClick={() => onMove(1)} accessibilityLabel={`Move rule ${index + 1} down`}>
-              Down
+            <Button size="slim" disabled={index === count - 1} onClick={() => onMove(1)} accessibilityLabel={fill(t.rule.moveDown, { number })}>
+              {t.rule.down}
             </Button>
-            <Button size="slim" tone="critical" variant="plain" onClick={onRemove} accessibilityLabel={`Remove rule ${index + 1}`}>
-              Remove
+            <Button size="slim" tone="critical" variant="plain" onClick={onRemove} accessibilityLabel={fill(t.rule.removeRule, { number })}>
+              {t.rule.remove}
             </Button>
           </InlineStack>
         </InlineStack>
         <InlineGrid columns={{ xs: 1, md: 3 }} gap="300">
-          <TextField label="Name" value={draft.name} onChange={set("name")} error={error("name")} autoComplete="off" maxLength={60} />
-          <Select label="Payment" options={PAYMENT_OPTIONS} value={draft.paymentMode} onChange={set("paymentMode")} error={error("paymentMode")} />
-          <TextField
-            label="Order tags (any of)"
-            value={draft.tags}
-            onChange={set("tags")}
-            error={error("tags")}
-            helpText="Comma-separated; empty: any tags"
-            autoComplete="off"
+          <TextField label={f.name} value={draft.name} onChange={set("name")} error={error("name")} autoComplete="off" maxLength={60} />
+          <Select
+            label={f.payment}
+            options={PAYMENT_MODES.map((mode) => ({ label: f.payments[mode], value: mode }))}
+            value={draft.paymentMode}
+            onChange={set("paymentMode")}
+            error={error("paymentMode")}
           />
+          <TextField label={f.tags} value={draft.tags} onChange={set("tags")} error={error("tags")} helpText={f.tagsHelp} autoComplete="off" />
         </InlineGrid>
         <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
           <TextField
-            label="Weight from (kg)"
+            label={f.minWeight}
             value={draft.minWeightKg}
             onChange={set("minWeightKg")}
             error={error("minWeightKg")}
@@ -107,7 +111,7 @@ function RuleCard({
             autoComplete="off"
           />
           <TextField
-            label="Weight up to (kg)"
+            label={f.maxWeight}
             value={draft.maxWeightKg}
             onChange={set("maxWeightKg")}
             error={error("maxWeightKg")}
@@ -115,7 +119,7 @@ function RuleCard({
             autoComplete="off"
           />
           <TextField
-            label="Order value from (₹)"
+            label={f.minValue}
             value={draft.minValueRupees}
             onChange={set("minValueRupees")}
             error={error("minValueRupees")}
@@ -123,7 +127,7 @@ function RuleCard({
             autoComplete="off"
           />
           <TextField
-            label="Order value up to (₹)"
+            label={f.maxValue}
             value={draft.maxValueRupees}
             onChange={set("maxValueRupees")}
             error={error("maxValueRupees")}
@@ -133,17 +137,17 @@ function RuleCard({
         </InlineGrid>
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
           <TextField
-            label="Destination PIN codes starting with"
+            label={f.pincodes}
             value={draft.pincodePrefixes}
             onChange={set("pincodePrefixes")}
             error={error("pincodePrefixes")}
-            helpText="Comma-separated, e.g. 40, 110; empty: anywhere"
+            helpText={f.pincodesHelp}
             autoComplete="off"
           />
           <ChoiceList
             allowMultiple
-            title="Zones (empty: any)"
-            choices={ZONES.map((zone) => ({ label: `Zone ${zone}`, value: zone }))}
+            title={f.zones}
+            choices={ZONES.map((zone) => ({ label: fill(f.zone, { zone }), value: zone }))}
             selected={draft.zones}
             onChange={(zones) => onChange({ ...draft, zones })}
             error={error("zones")}
@@ -151,16 +155,16 @@ function RuleCard({
         </InlineGrid>
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
           <Select
-            label="Then"
-            options={RULE_ACTIONS.map((action) => ({ label: RULE_ACTION_LABELS[action], value: action }))}
+            label={f.then}
+            options={RULE_ACTIONS.map((action) => ({ label: f.actions[action], value: action }))}
             value={draft.action}
             onChange={set("action")}
             error={error("action")}
           />
           {draft.action === "courier" ? (
             <Select
-              label="Courier"
-              options={[{ label: "Choose a courier", value: "" }, ...courierOptions]}
+              label={f.courier}
+              options={[{ label: f.chooseCourier, value: "" }, ...courierOptions]}
               value={draft.courierId}
               onChange={set("courierId")}
               error={error("courierId")}
@@ -170,11 +174,13 @@ function RuleCard({
         {matched ? (
           <Text as="p" tone="subdued">
             {matched.orders.length === 0
-              ? "Would have decided none of the recent orders."
-              : `Would have decided ${matched.orders.length === 1 ? "1 recent order" : `${matched.orders.length} recent orders`}: ${matched.orders
-                  .slice(0, 8)
-                  .map((order) => `${order.orderName} (${order.outcome})`)
-                  .join(", ")}${matched.orders.length > 8 ? "…" : ""}`}
+              ? t.decided.none
+              : plural(language, t.decided.some, matched.orders.length, {
+                  orders: `${matched.orders
+                    .slice(0, PREVIEW_NAMED)
+                    .map((order) => `${order.orderName || t.preview.unnamedOrder} (${order.outcome})`)
+                    .join(", ")}${matched.orders.length > PREVIEW_NAMED ? "…" : ""}`,
+                })}
           </Text>
         ) : null}
       </BlockStack>
@@ -186,9 +192,13 @@ export default function AutoBooking() {
   const loaded = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const shopify = useAppBridge();
+  const strings = useAdminStrings();
+  const t = strings.autoBooking;
+  const language = useAdminLanguage();
+  const savedToast = t.page.savedToast;
   useEffect(() => {
-    if (result?.kind === "saved") shopify.toast.show("Auto-booking saved");
-  }, [result, shopify]);
+    if (result?.kind === "saved") shopify.toast.show(savedToast);
+  }, [result, shopify, savedToast]);
   const navigation = useNavigation();
   const submit = useSubmit();
   const [drafts, setDrafts] = useState<RuleDraft[]>(loaded.drafts);
@@ -200,7 +210,8 @@ export default function AutoBooking() {
     if (result && result.kind !== "invalid") setDrafts(result.drafts);
   }, [result]);
   const preview = JSON.stringify(previewed.drafts) === JSON.stringify(drafts) ? previewed.preview : null;
-  const courierOptions = Object.entries(loaded.courierNames).map(([id, name]) => ({ label: name, value: id }));
+  const courierNames: Partial<Record<number, string>> = loaded.courierNames;
+  const courierOptions = LOGISTIC_IDS.map((id) => ({ label: courierNames[id] ?? fill(t.fields.courierNumber, { id }), value: String(id) }));
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   // Unsaved: the rules or the switch differ from what is stored (the loader's, fresh after every save).
   const changed = autoBooking !== loaded.autoBooking || JSON.stringify(drafts) !== JSON.stringify(loaded.drafts);
@@ -221,22 +232,22 @@ export default function AutoBooking() {
 
   return (
     <Page
-      title="Auto-booking"
-      subtitle="New orders are checked as they arrive; with auto-booking on, the first rule that matches an order books it or holds it."
-      primaryAction={{ content: "Save", onAction: () => send("save"), loading: busy === "save" }}
-      secondaryActions={[{ content: "Preview on recent orders", onAction: () => send("preview"), loading: busy === "preview" }]}
+      title={strings.pages.autoBooking}
+      subtitle={t.page.subtitle}
+      primaryAction={{ content: t.page.save, onAction: () => send("save"), loading: busy === "save" }}
+      secondaryActions={[{ content: t.page.preview, onAction: () => send("preview"), loading: busy === "preview" }]}
     >
       <FormSaveBar id="auto-booking-save-bar" changed={changed} saving={busy === "save"} onSave={() => send("save")} onDiscard={discard} />
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {result?.kind === "saved" ? (
-              <Banner tone="success" title="Rules saved">
-                Auto-booking is {result.autoBooking ? "on: new orders are booked by these rules" : "off: new orders are checked and wait for you"}.
+              <Banner tone="success" title={t.result.saved}>
+                {result.autoBooking ? t.result.on : t.result.off}
               </Banner>
             ) : null}
             {result?.kind === "invalid" ? (
-              <Banner tone="critical" title="Rules not saved">
+              <Banner tone="critical" title={t.result.notSaved}>
                 {result.formError ?? (
                   <ul>
                     {Object.values(result.fieldErrors).map((message) => (
@@ -249,21 +260,20 @@ export default function AutoBooking() {
             <Card>
               <BlockStack gap="200">
                 <InlineStack gap="200" blockAlign="center">
-                  <Checkbox label="Book new orders automatically by these rules" checked={autoBooking} onChange={setAutoBooking} />
-                  <Badge tone={loaded.autoBooking ? "success" : undefined}>{loaded.autoBooking ? "On" : "Off"}</Badge>
+                  <Checkbox label={t.switch.label} checked={autoBooking} onChange={setAutoBooking} />
+                  <Badge tone={loaded.autoBooking ? "success" : undefined}>{loaded.autoBooking ? t.switch.on : t.switch.off}</Badge>
                 </InlineStack>
                 <Text as="p" tone="subdued">
-                  Rules are tried from the top; the first that matches decides. An order no rule matches is held for review, and an order with problems is never
-                  booked automatically. Every decision is recorded on the order with its reason.
+                  {t.switch.explain}
                 </Text>
               </BlockStack>
             </Card>
             {drafts.length === 0 ? (
               <Card>
                 <BlockStack gap="200">
-                  <Text as="p">No rules yet: with auto-booking on, every new order would be held for review.</Text>
+                  <Text as="p">{t.empty.text}</Text>
                   <InlineStack>
-                    <Button onClick={() => setDrafts(EXAMPLE_RULES.map(draftOf))}>Start from example rules</Button>
+                    <Button onClick={() => setDrafts(EXAMPLE_RULES.map(draftOf))}>{t.empty.examples}</Button>
                   </InlineStack>
                 </BlockStack>
               </Card>
@@ -285,29 +295,29 @@ export default function AutoBooking() {
             <InlineStack gap="200">
               <Button
                 disabled={drafts.length >= MAX_RULES}
-                onClick={() => setDrafts((current) => [...current, { ...EMPTY_DRAFT, name: `Rule ${current.length + 1}` }])}
+                onClick={() => setDrafts((current) => [...current, { ...EMPTY_DRAFT, name: fill(t.rule.name, { number: formatCount(current.length + 1, language) }) }])}
               >
-                Add rule
+                {t.addRule}
               </Button>
             </InlineStack>
             {preview ? (
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
-                    Recent orders no rule decides
+                    {t.preview.heading}
                   </Text>
                   <Text as="p" tone="subdued">
-                    {preview.unmatched.length === 0 ? "None." : `Held for review: ${preview.unmatched.map((order) => order.orderName).join(", ")}`}
+                    {preview.unmatched.length === 0 ? t.preview.none : fill(t.preview.held, { orders: preview.unmatched.map((order) => order.orderName || t.preview.unnamedOrder).join(", ") })}
                   </Text>
                   {preview.withProblems.length > 0 ? (
                     <Text as="p" tone="subdued">
-                      Never booked automatically until fixed: {preview.withProblems.map((order) => `${order.orderName} (${order.problems})`).join(", ")}
+                      {fill(t.preview.withProblems, { orders: preview.withProblems.map((order) => `${order.orderName || t.preview.unnamedOrder} (${order.problems})`).join(", ") })}
                     </Text>
                   ) : null}
                 </BlockStack>
               </Card>
             ) : (
-              <Banner tone="info">The rules have changed: preview them to see which recent orders each would decide.</Banner>
+              <Banner tone="info">{t.preview.stale}</Banner>
             )}
           </BlockStack>
         </Layout.Section>

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { RATE_BADGE_TONES } from "../../extensions/shared/badge-tones";
-import { RECOMMENDATION_EXPLAINED, zoneInWords } from "~/shipping/zone-words";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import {
   Badge,
@@ -37,7 +36,10 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { adminStrings, fill, plural, type AdminStrings } from "~/components/admin-language";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { isShipmentStatus } from "~/shipments/lifecycle";
+import { zoneInWords } from "~/components/zone-words";
 import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
@@ -53,6 +55,16 @@ function orderGidFrom(id: string | undefined): string {
   if (!gid) throw new Response("No such order", { status: 404 });
   return gid;
 }
+
+type ShipStrings = AdminStrings["ship"];
+
+/** One of this page's own notices: an id with its values, said in the admin's language by the page. */
+type ShipNotice = { id: keyof ShipStrings["notices"]; values?: Record<string, string> };
+
+const noticeInWords = (notices: ShipStrings["notices"], notice: ShipNotice) => fill(notices[notice.id], notice.values ?? {});
+
+/** A notice for the page, with its English words as the answer's `message` for whoever reads the answer bare. */
+const said = (notice: ShipNotice) => ({ notice, message: noticeInWords(adminStrings("en").ship.notices, notice) });
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -84,7 +96,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (form.get("intent") === "sync") return syncTracking(session.shop, admin, orderGid);
   if (form.get("intent") === "book-return") return bookReturnPickup(session.shop, admin, form);
   const courierId = Number(form.get("courierId"));
-  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to book with.", fieldErrors: [] }, { status: 422 });
+  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseCourier" }), fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form);
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
   const outcome = await whenShopifyAnswers(() => bookOrder({ shop: session.shop, admin }, { orderGid, courierId, overrides }));
@@ -95,7 +107,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 /** "Book pickup" on one of the order's returns: the Returns view's booking, through the same exactly-once claim. */
 async function bookReturnPickup(shop: string, admin: ReturnType<typeof shopAdmin>, form: FormData) {
   const courierId = Number(form.get("courierId"));
-  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, message: "Choose a courier to pick the return up.", fieldErrors: [] }, { status: 422 });
+  if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseReturnCourier" }), fieldErrors: [] }, { status: 422 });
   const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId));
   if (result.ok) return json({ kind: "return_booked" as const, message: result.message });
   return json({ kind: "refused" as const, message: result.message, fieldErrors: [] }, { status: result.status });
@@ -104,28 +116,47 @@ async function bookReturnPickup(shop: string, admin: ReturnType<typeof shopAdmin
 /** "Sync now": reads the courier's tracking for this order's shipment at once and tells Shopify what is new. */
 async function syncTracking(shop: string, admin: ReturnType<typeof shopAdmin>, orderGid: string) {
   const shipment = await getShipmentForOrder(shop, orderGid);
-  if (!shipment?.awb) return json({ kind: "refused" as const, message: "This order has no booked shipment to track yet.", fieldErrors: [] }, { status: 409 });
+  if (!shipment?.awb) return json({ kind: "refused" as const, ...said({ id: "nothingToTrack" }), fieldErrors: [] }, { status: 409 });
   try {
     await whenShopifyAnswers(() => syncShipmentNow(shop, shipment.id, { admin, now: () => new Date(), actor: { kind: "merchant", name: "Ship order page" } }));
   } catch (error) {
     if (!(error instanceof CourierError)) throw error;
     const status = error.retryable ? 503 : 422;
-    return json({ kind: "unavailable" as const, message: `The courier's tracking could not be read: ${error.message}` }, { status });
+    return json({ kind: "unavailable" as const, ...said({ id: "trackingUnreadable", values: { reason: error.message } }) }, { status });
   }
-  return json({ kind: "synced" as const, message: "Tracking is up to date." });
+  return json({ kind: "synced" as const, ...said({ id: "trackingUpToDate" }) });
 }
 
 type SortKey = "name" | "total_charges" | "eddMaxDays" | "freight_charges";
+
+/** Where a mapped shipment's payment mode, weight or package came from, in words; a package preset by its own name. */
+const SOURCE_WORDS: Readonly<Record<string, keyof ShipStrings["shipment"]["sources"]>> = {
+  tag: "tag",
+  "payment gateway": "paymentGateway",
+  "financial status": "financialStatus",
+  edited: "edited",
+  return: "return",
+  "line items": "lineItems",
+  "default weight": "defaultWeight",
+  "default package": "defaultPackage",
+};
+const sourceInWords = (t: ShipStrings, source: string) => (Object.hasOwn(SOURCE_WORDS, source) ? t.shipment.sources[SOURCE_WORDS[source]!] : source);
+
+const statusInWords = (t: ShipStrings, status: string) => (isShipmentStatus(status) ? t.shipmentStatuses[status] : status);
 
 export default function ShipOrder() {
   const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl, timeZone, returns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
+  const strings = useAdminStrings();
+  const t = strings.ship;
+  const language = useAdminLanguage();
   const bookedShipment = result?.kind === "booked" ? result.shipment : null;
+  const bookedToast = t.banner.bookedToast;
   useEffect(() => {
-    if (bookedShipment?.awb) shopify.toast.show(`Booked with ${bookedShipment.courierName}, awb ${bookedShipment.awb}`);
-  }, [bookedShipment?.awb, bookedShipment?.courierName, shopify]);
+    if (bookedShipment?.awb) shopify.toast.show(fill(bookedToast, { courier: String(bookedShipment.courierName), awb: bookedShipment.awb }));
+  }, [bookedShipment?.awb, bookedShipment?.courierName, bookedToast, shopify]);
   const [searchParams] = useSearchParams();
   const [sort, setSort] = useState<{ key: SortKey; direction: "ascending" | "descending" }>({ key: "total_charges", direction: "ascending" });
   const shipment = "shipment" in outcome ? outcome.shipment : null;
@@ -147,45 +178,49 @@ export default function ShipOrder() {
   const bookingCourier = navigation.state === "submitting" && navigation.formData?.get("intent") !== "book-return" ? navigation.formData?.get("courierId") : null;
   const bookingReturn = navigation.state === "submitting" && navigation.formData?.get("intent") === "book-return" ? `${navigation.formData.get("returnGid")}:${navigation.formData.get("courierId")}` : null;
   const current = result && "shipment" in result && result.shipment && "status" in result.shipment ? result.shipment : booked;
-  const title = fields ? `Ship order #${fields.order_id}` : current?.orderName ? `Order ${current.orderName}` : "Ship order";
+  const title = fields ? fill(t.page.title, { orderId: fields.order_id }) : current?.orderName ? fill(t.page.titleOrder, { name: current.orderName }) : strings.pages.ship;
   // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
   const stage = current && booked ? deliveryStageOf({ status: current.status, courierStatusCode: booked.courierStatusCode }) : null;
   const movedByCourier = stage !== null && !["booking", "awaiting_pickup", "not_booked"].includes(stage);
-  const bannerLabel = current ? (movedByCourier ? DELIVERY_STAGES[stage].label : shipmentStatusLabel(current.status).label) : "";
+  const bannerLabel = current ? (movedByCourier ? strings.common.deliveryStages[stage] : statusInWords(t, current.status)) : "";
   const bannerTone = !current ? undefined : movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning";
   const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
+  // This page's own notices in the admin's language; a booking's or a pickup's outcome as the server said it.
+  const resultMessage = result && "message" in result ? ("notice" in result ? noticeInWords(t.notices, result.notice) : result.message) : null;
+  const paymentInWords = (mode: string) => (mode === "cod" ? t.shipment.cod : t.shipment.prepaid);
+  const headings = t.rates.headings;
 
   return (
-    <Page title={title} backAction={{ content: "Orders", url: "/app/orders" }}>
+    <Page title={title} backAction={{ content: t.page.back, url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {current ? (
-              <Banner tone={bannerTone} title={`${bannerLabel}${current.awb ? `: awb ${current.awb} with ${current.courierName}` : ""}`}>
+              <Banner tone={bannerTone} title={current.awb ? fill(t.banner.titleWithAwb, { label: bannerLabel, awb: current.awb, courier: String(current.courierName) }) : bannerLabel}>
                 {current.lastError ? <p>{current.lastError}</p> : null}
                 {current.trackingUrl && isSafeTrackingUrl(current.trackingUrl) ? (
                   <Link url={current.trackingUrl} target="_blank">
-                    Tracking page
+                    {t.banner.trackingPage}
                   </Link>
                 ) : null}
                 {labelUrl && current.awb && current.status !== "cancelled" ? (
                   <p>
                     <Link url={labelUrl} target="_blank">
-                      Print label
+                      {t.banner.printLabel}
                     </Link>
                   </p>
                 ) : null}
               </Banner>
             ) : null}
             {decision && (decision.kind === DECISION.BOOKED || !current || current.status === "failed") ? (
-              <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? "Booked automatically" : decision.kind === DECISION.HELD ? "Held by your rules" : "Not booked automatically"}>
+              <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? t.decision.booked : decision.kind === DECISION.HELD ? t.decision.held : t.decision.notBooked}>
                 {decision.reason}
               </Banner>
             ) : null}
-            {result?.kind === "synced" || result?.kind === "return_booked" ? <Banner tone="success">{result.message}</Banner> : null}
+            {result?.kind === "synced" || result?.kind === "return_booked" ? <Banner tone="success">{resultMessage}</Banner> : null}
             {result && (result.kind === "refused" || result.kind === "unavailable") ? (
-              <Banner tone="critical" title="Not booked">
-                {result.message}
+              <Banner tone="critical" title={t.outcome.notBooked}>
+                {resultMessage}
               </Banner>
             ) : null}
             {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
@@ -194,12 +229,12 @@ export default function ShipOrder() {
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
-                    Shipment
+                    {t.shipment.heading}
                   </Text>
                   <Text as="p">
-                    {current.courierName} · {current.zone ? `${zoneInWords(current.zone)} · ` : ""}
-                    {current.totalChargesPaise !== null ? `${formatPaise(current.totalChargesPaise)} charges` : ""}
-                    {current.edd ? ` · ${current.edd} days` : ""} · {current.paymentMode === "cod" ? "Cash on delivery" : "Prepaid"}
+                    {current.courierName} · {current.zone ? `${zoneInWords(current.zone, t)} · ` : ""}
+                    {current.totalChargesPaise !== null ? fill(t.shipment.charges, { amount: formatPaise(current.totalChargesPaise) }) : ""}
+                    {current.edd ? ` · ${fill(t.shipment.days, { days: current.edd })}` : ""} · {paymentInWords(current.paymentMode)}
                   </Text>
                 </BlockStack>
               </Card>
@@ -209,7 +244,7 @@ export default function ShipOrder() {
             ) : null}
             {history.length > 0 ? <ShipmentHistory entries={history} timeZone={timeZone} /> : null}
             {outcome.kind === "unavailable" ? (
-              <Banner tone="critical" title="No rates">
+              <Banner tone="critical" title={t.outcome.noRates}>
                 {outcome.message}
               </Banner>
             ) : null}
@@ -218,41 +253,51 @@ export default function ShipOrder() {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Shipment
+                    {t.shipment.heading}
                   </Text>
                   <Text as="p">
                     {fields.name}, {fields.address_line_1}
                     {fields.address_line_2 ? `, ${fields.address_line_2}` : ""}, {fields.city}, {fields.state} {fields.pincode} · {fields.mobile}
                   </Text>
                   <Text as="p" tone="subdued">
-                    {fields.products.length === 1 ? "1 item" : `${fields.products.length} items`} · {formatRupees(fields.total_amount)} · {fields.payment_mode === "cod" ? "Cash on delivery" : "Prepaid"} ({shipment.paymentModeSource}) ·{" "}
-                    {formatKg(fields.package_weight)} ({shipment.weightSource}) · {fields.package_length}×{fields.package_breadth}×{fields.package_height} cm ({shipment.packageSource})
-                    {shipment.locationName ? ` · from ${shipment.locationName}` : ""}
+                    {plural(language, t.shipment.items, fields.products.length)} · {formatRupees(fields.total_amount)} · {paymentInWords(fields.payment_mode)} ({sourceInWords(t, shipment.paymentModeSource)}) ·{" "}
+                    {formatKg(fields.package_weight, language)} ({sourceInWords(t, shipment.weightSource)}) · {fill(t.shipment.size, { length: fields.package_length, breadth: fields.package_breadth, height: fields.package_height })} ({sourceInWords(t, shipment.packageSource)})
+                    {shipment.locationName ? ` · ${fill(t.shipment.from, { location: shipment.locationName })}` : ""}
                   </Text>
                   <List>
                     {fields.products.map((product, index) => (
                       <List.Item key={`${product.sku ?? ""}-${index}`}>
                         {product.product_name}
-                        {product.sku ? ` · SKU ${product.sku}` : ""} · × {product.quantity}
+                        {product.sku ? ` · ${fill(t.shipment.sku, { sku: product.sku })}` : ""} · × {product.quantity}
                       </List.Item>
                     ))}
                   </List>
                   <Form method="get">
                     <FormLayout>
                       <InlineGrid columns={4} gap="200">
-                        <TextField label="Length (cm)" name="length" value={edit.length} onChange={(value) => setEdit({ ...edit, length: value })} error={overrideErrors.length} autoComplete="off" />
-                        <TextField label="Breadth (cm)" name="breadth" value={edit.breadth} onChange={(value) => setEdit({ ...edit, breadth: value })} error={overrideErrors.breadth} autoComplete="off" />
-                        <TextField label="Height (cm)" name="height" value={edit.height} onChange={(value) => setEdit({ ...edit, height: value })} error={overrideErrors.height} autoComplete="off" />
-                        <TextField label="Weight (kg)" name="weightKg" value={edit.weightKg} onChange={(value) => setEdit({ ...edit, weightKg: value })} error={overrideErrors.weightKg} autoComplete="off" />
+                        <TextField label={t.edit.length} name="length" value={edit.length} onChange={(value) => setEdit({ ...edit, length: value })} error={overrideErrors.length} autoComplete="off" />
+                        <TextField label={t.edit.breadth} name="breadth" value={edit.breadth} onChange={(value) => setEdit({ ...edit, breadth: value })} error={overrideErrors.breadth} autoComplete="off" />
+                        <TextField label={t.edit.height} name="height" value={edit.height} onChange={(value) => setEdit({ ...edit, height: value })} error={overrideErrors.height} autoComplete="off" />
+                        <TextField label={t.edit.weight} name="weightKg" value={edit.weightKg} onChange={(value) => setEdit({ ...edit, weightKg: value })} error={overrideErrors.weightKg} autoComplete="off" />
                       </InlineGrid>
                       <InlineGrid columns={3} gap="200">
-                        <Select label="Payment mode" name="paymentMode" options={[{ label: "Cash on delivery", value: "cod" }, { label: "Prepaid", value: "prepaid" }]} value={edit.paymentMode} onChange={(value) => setEdit({ ...edit, paymentMode: value })} error={overrideErrors.paymentMode} />
-                        <TextField label="Pickup warehouse id" name="warehouseId" value={edit.warehouseId} onChange={(value) => setEdit({ ...edit, warehouseId: value })} error={overrideErrors.warehouseId} autoComplete="off" />
-                        <TextField label="E-waybill number" name="ewaybillNo" value={edit.ewaybillNo} onChange={(value) => setEdit({ ...edit, ewaybillNo: value })} error={overrideErrors.ewaybillNo} helpText="Needed from ₹50,000" autoComplete="off" />
+                        <Select
+                          label={t.edit.paymentMode}
+                          name="paymentMode"
+                          options={[
+                            { label: t.shipment.cod, value: "cod" },
+                            { label: t.shipment.prepaid, value: "prepaid" },
+                          ]}
+                          value={edit.paymentMode}
+                          onChange={(value) => setEdit({ ...edit, paymentMode: value })}
+                          error={overrideErrors.paymentMode}
+                        />
+                        <TextField label={t.edit.warehouseId} name="warehouseId" value={edit.warehouseId} onChange={(value) => setEdit({ ...edit, warehouseId: value })} error={overrideErrors.warehouseId} autoComplete="off" />
+                        <TextField label={t.edit.ewaybill} name="ewaybillNo" value={edit.ewaybillNo} onChange={(value) => setEdit({ ...edit, ewaybillNo: value })} error={overrideErrors.ewaybillNo} helpText={t.edit.ewaybillHelp} autoComplete="off" />
                       </InlineGrid>
                       <InlineStack align="end">
                         <Button submit loading={navigation.state === "loading"}>
-                          Update rates
+                          {t.edit.update}
                         </Button>
                       </InlineStack>
                     </FormLayout>
@@ -265,14 +310,26 @@ export default function ShipOrder() {
               <Card padding="0">
                 {rates.length === 0 ? (
                   <BlockStack gap="200">
-                    <Banner tone="warning" title="No courier serves this route">
-                      No courier delivers from {outcome.warehouse.city} ({outcome.warehouse.pincode}) to {fields?.pincode}.
+                    <Banner tone="warning" title={t.rates.noRoute}>
+                      {fill(t.rates.noRouteText, { city: outcome.warehouse.city, pincode: outcome.warehouse.pincode, destination: String(fields?.pincode ?? "") })}
                     </Banner>
                   </BlockStack>
                 ) : (
                   <DataTable
                     columnContentTypes={["text", "text", "text", "numeric", "numeric", "numeric", "text", "text", "text"]}
-                    headings={["Courier", "Mode", "Chargeable weight", "Freight", "COD", "Total", "Zone", "Delivery days", <Text key="book" as="span" visuallyHidden>Book</Text>]}
+                    headings={[
+                      headings.courier,
+                      headings.mode,
+                      headings.chargeableWeight,
+                      headings.freight,
+                      headings.cod,
+                      headings.total,
+                      headings.zone,
+                      headings.deliveryDays,
+                      <Text key="book" as="span" visuallyHidden>
+                        {headings.book}
+                      </Text>,
+                    ]}
                     sortable={[true, false, false, true, false, true, false, true, false]}
                     defaultSortDirection="ascending"
                     initialSortColumnIndex={5}
@@ -282,24 +339,30 @@ export default function ShipOrder() {
                         <Text as="span" fontWeight="semibold">
                           {rate.name}
                         </Text>
-                        {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>Recommended</Badge> : null}
-                        {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
-                        {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>Fastest</Badge> : null}
+                        {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>{t.rates.recommended}</Badge> : null}
+                        {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>{t.rates.cheapest}</Badge> : null}
+                        {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>{t.rates.fastest}</Badge> : null}
                       </InlineStack>,
                       rate.type,
                       rate.chargeable_weight,
                       formatRupees(rate.freight_charges),
                       formatRupees(rate.cod_charges),
                       formatRupees(rate.total_charges),
-                      zoneInWords(rate.zone),
-                      `${rate.edd} days`,
+                      zoneInWords(rate.zone, t),
+                      fill(t.shipment.days, { days: rate.edd }),
                       <Form method="post" key="book">
                         {Object.entries(Object.fromEntries(searchParams)).map(([key, value]) => (
                           <input key={key} type="hidden" name={key} value={value} />
                         ))}
                         <input type="hidden" name="courierId" value={rate.id} />
-                        <Button submit variant={rate.isRecommended ? "primary" : "secondary"} disabled={Boolean(current && current.status !== "failed")} loading={bookingCourier === String(rate.id)} accessibilityLabel={`Book with ${rate.name}`}>
-                          Book
+                        <Button
+                          submit
+                          variant={rate.isRecommended ? "primary" : "secondary"}
+                          disabled={Boolean(current && current.status !== "failed")}
+                          loading={bookingCourier === String(rate.id)}
+                          accessibilityLabel={fill(t.rates.bookWith, { courier: rate.name })}
+                        >
+                          {t.rates.book}
                         </Button>
                       </Form>,
                     ])}
@@ -311,7 +374,7 @@ export default function ShipOrder() {
               <ReturnSection key={ret.returnGid} ret={ret} booking={bookingReturn} />
             ))}
             <Text as="p" tone="subdued">
-              {RECOMMENDATION_EXPLAINED}
+              {t.page.recommendationExplained}
             </Text>
           </BlockStack>
         </Layout.Section>
@@ -320,69 +383,78 @@ export default function ShipOrder() {
   );
 }
 
-const RETURN_STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "info" | "success" }> = {
-  REQUESTED: { label: "Awaiting your approval", tone: "attention" },
-  OPEN: { label: "Open", tone: "info" },
-  CLOSED: { label: "Closed", tone: "success" },
-};
+const RETURN_STATUS_TONES: Record<string, "attention" | "info" | "success"> = { REQUESTED: "attention", OPEN: "info", CLOSED: "success" };
 
 /** One return of the order: what comes back, its pickup, or the reverse rates to book it with. */
 function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<typeof loader>>["returns"][number]; booking: string | null }) {
-  const badge = RETURN_STATUS_BADGES[ret.status] ?? { label: ret.status };
+  const ship = useAdminStrings().ship;
+  const t = ship.returns;
+  const statusWords = Object.hasOwn(t.statuses, ret.status) ? t.statuses[ret.status as keyof typeof t.statuses] : ret.status;
   return (
     <Card>
       <BlockStack gap="300">
         <InlineStack gap="200" blockAlign="center">
           <Text as="h2" variant="headingMd">
-            Return {ret.returnName}
+            {fill(t.heading, { name: ret.returnName })}
           </Text>
-          <Badge tone="info">Return</Badge>
-          <Badge tone={badge.tone}>{badge.label}</Badge>
-          {ret.pickup ? <Badge>{ret.pickup.statusLabel}</Badge> : null}
+          <Badge tone="info">{t.badge}</Badge>
+          <Badge tone={RETURN_STATUS_TONES[ret.status]}>{statusWords}</Badge>
+          {ret.pickup ? <Badge>{statusInWords(ship, ret.pickup.status)}</Badge> : null}
         </InlineStack>
         <List>
           {ret.items.map((item, index) => (
             <List.Item key={`${item.sku ?? ""}-${index}`}>
               {item.title}
-              {item.sku ? ` · SKU ${item.sku}` : ""} · × {item.quantity}
+              {item.sku ? ` · ${fill(ship.shipment.sku, { sku: item.sku })}` : ""} · × {item.quantity}
             </List.Item>
           ))}
         </List>
-        {ret.reasons.length > 0 ? <Text as="p" tone="subdued">Reason: {ret.reasons.join(" · ")}</Text> : null}
+        {ret.reasons.length > 0 ? (
+          <Text as="p" tone="subdued">
+            {fill(t.reason, { reasons: ret.reasons.join(" · ") })}
+          </Text>
+        ) : null}
         {ret.pickup ? (
           <Text as="p">
-            Pickup with {ret.pickup.courierName ?? "the courier"} · awb {ret.pickup.awb ?? "pending"}
+            {fill(t.pickup, { courier: ret.pickup.courierName ?? t.theCourier, awb: ret.pickup.awb ?? t.pending })}
             {ret.pickup.trackingUrl ? (
               <>
                 {" · "}
                 <Link url={ret.pickup.trackingUrl} target="_blank">
-                  Tracking page
+                  {t.trackingPage}
                 </Link>
               </>
             ) : null}
           </Text>
         ) : null}
         {!ret.pickup && ret.decisionReason ? <Text as="p">{ret.decisionReason}</Text> : null}
-        {ret.note ? <Banner tone="warning">{ret.note}</Banner> : null}
+        {ret.awaitingApproval ? <Banner tone="warning">{t.approveFirst}</Banner> : ret.note ? <Banner tone="warning">{ret.note}</Banner> : null}
         {ret.rates.length > 0 ? (
           <DataTable
             columnContentTypes={["text", "numeric", "text", "text"]}
-            headings={["Courier", "Total", "Pickup within", <Text key="book" as="span" visuallyHidden>Book pickup</Text>]}
+            headings={[
+              t.headings.courier,
+              t.headings.total,
+              t.headings.pickupWithin,
+              <Text key="book" as="span" visuallyHidden>
+                {t.headings.book}
+              </Text>,
+            ]}
             rows={ret.rates.map((rate) => [
               <InlineStack key="name" gap="100">
                 <Text as="span" fontWeight="semibold">
                   {rate.name}
                 </Text>
-                {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
+                {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>{t.cheapest}</Badge> : null}
               </InlineStack>,
               formatRupees(rate.total_charges),
-              `${rate.edd} days`,
+              fill(ship.shipment.days, { days: rate.edd }),
               <Form method="post" key="book">
                 <input type="hidden" name="intent" value="book-return" />
                 <input type="hidden" name="returnGid" value={ret.returnGid} />
                 <input type="hidden" name="courierId" value={rate.id} />
-                <Button submit variant={rate.isCheapest ? "primary" : "secondary"} loading={booking === `${ret.returnGid}:${rate.id}`} accessibilityLabel={`Book the pickup of ${ret.returnName} with ${rate.name}`}>
-                  Book pickup
+                <Button submit variant={rate.isCheapest ? "primary" : "secondary"} loading={booking === `${ret.returnGid}:${rate.id}`} accessibilityLabel={fill(t.bookWith, { name: ret.returnName, courier: rate.name })}>
+                  {t.book}
                 </Button>
               </Form>,
             ])}

@@ -5,17 +5,19 @@ import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, L
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
-import { isOrderStage, ORDER_STAGE_ORDER, ORDER_STAGES } from "~/orders/order-stage";
+import { isOrderStage, ORDER_STAGE_ORDER } from "~/orders/order-stage";
 import { orderGidOf } from "~/booking/overrides";
-import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
-import { formatDate, formatKg, formatRupees } from "~/components/formatting";
+import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill, type AdminStrings } from "~/components/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
-import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -32,7 +34,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ ...overview, stage, stageCounts, shopDomain: session.shop, isFirstPage: !after, reading: intake.neverDone });
 };
 
-type ActionData = { error: string | null; results: ShipResult[]; checking: boolean };
+/** Why the bulk booking was refused, named on the page. */
+type Refusal = { kind: "none_selected" } | { kind: "too_many"; limit: number };
+type ActionData = { error: Refusal | null; results: ShipResult[]; checking: boolean };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -47,28 +51,37 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     .map(String)
     .map(orderGidOf)
     .filter((gid): gid is string => gid !== null);
-  const refuse = (error: string) => json<ActionData>({ error, results: [], checking: false }, { status: 422 });
-  if (orderGids.length === 0) return refuse("Select at least one order.");
-  if (orderGids.length > MAX_BULK_ORDERS) return refuse(`Select at most ${MAX_BULK_ORDERS} orders at a time.`);
+  const refuse = (error: Refusal) => json<ActionData>({ error, results: [], checking: false }, { status: 422 });
+  if (orderGids.length === 0) return refuse({ kind: "none_selected" });
+  if (orderGids.length > MAX_BULK_ORDERS) return refuse({ kind: "too_many", limit: MAX_BULK_ORDERS });
   const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended" }));
   return json<ActionData>({ error: null, results, checking: false });
 };
 
-const RESULT_TEXT: Record<ShipResult["outcome"], string> = { booked: "booked", already_booked: "already booked", held: "held", failed: "not booked" };
+type ListStrings = AdminStrings["orders"]["list"];
 
-function describe(result: ShipResult): string {
-  const courier = result.courierName ? ` with ${result.courierName}${result.awb ? `, awb ${result.awb}` : ""}` : "";
-  return `${RESULT_TEXT[result.outcome]}${courier}${result.outcome === "failed" || result.outcome === "held" ? `: ${result.reason}` : ""}`;
+/** One order's booking in a line: what happened, with which courier and awb, and why when it did not book. */
+function describe(t: ListStrings["booking"], result: ShipResult): string {
+  const outcome = t.outcomes[result.outcome];
+  const withCourier = result.courierName ? fill(result.awb ? t.withCourierAwb : t.withCourier, { outcome, courier: result.courierName, awb: result.awb ?? "" }) : outcome;
+  const text = result.outcome === "failed" || result.outcome === "held" ? fill(t.withReason, { result: withCourier, reason: result.reason ?? "" }) : withCourier;
+  return fill(t.line, { order: result.orderName, result: text });
+}
+
+/** A problem's short name; the catalogue's limits fill the names that carry them. */
+function problemLabel(t: AdminStrings["orders"]["problems"], code: keyof AdminStrings["orders"]["problems"]): string {
+  return fill(t[code], { days: ORDER_DATE_MAX_AGE_DAYS, count: MAX_PRODUCTS });
 }
 
 /** A fix is made in Shopify: the order opens in Shopify's admin, in the whole window. */
 function EditInShopify({ shopDomain, legacyId, orderName }: { shopDomain: string; legacyId: string; orderName: string }) {
+  const t = useAdminStrings().orders.list;
   const url = shopifyOrderAdminUrl(shopDomain, legacyId);
   if (!url) return null;
   return (
     <span onClick={(event) => event.stopPropagation()} onKeyDown={(event) => event.stopPropagation()} role="presentation">
-      <Link url={url} target="_top" accessibilityLabel={`Edit in Shopify: ${orderName}`}>
-        Edit in Shopify
+      <Link url={url} target="_top" accessibilityLabel={fill(t.editInShopifyLabel, { order: orderName })}>
+        {t.editInShopify}
       </Link>
     </span>
   );
@@ -78,7 +91,13 @@ export default function OrdersToShip() {
   const { rows, nextCursor, isFirstPage, reading, stage, stageCounts, shopDomain } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
   const [search, setSearch] = useState(searchParams.get("q") ?? "");
-  const tabs = [{ id: "all", content: "All" }, ...ORDER_STAGE_ORDER.map((id) => ({ id, content: `${ORDER_STAGES[id].label} (${stageCounts[id].toLocaleString("en-IN")})` }))];
+  const strings = useAdminStrings();
+  const t = strings.orders.list;
+  const language = useAdminLanguage();
+  const tabs = [
+    { id: "all", content: t.allTab },
+    ...ORDER_STAGE_ORDER.map((id) => ({ id, content: fill(t.tab, { stage: strings.common.orderStages[id], count: formatCount(stageCounts[id], language) }) })),
+  ];
   const selectedTab = Math.max(0, tabs.findIndex((tab) => tab.id === stage));
   const filtered = Boolean(stage || searchParams.get("q"));
   const showTab = (index: number) => {
@@ -135,35 +154,35 @@ export default function OrdersToShip() {
 
   return (
     <Page
-      title="Orders to ship"
-      primaryAction={{ content: "Check for new orders", onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
-      secondaryActions={[{ content: "Returns", url: "/app/orders/returns" }]}
+      title={strings.pages.ordersToShip}
+      primaryAction={{ content: t.checkForNew, onAction: checkNow, loading: navigation.state === "submitting" && navigation.formData?.get("intent") === "check" }}
+      secondaryActions={[{ content: t.returns, url: "/app/orders/returns" }]}
     >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {reading ? (
-              <Banner tone="info" title="Dakiya is reading your recent orders from Shopify">
-                Each order is checked as it is read; this list fills in by itself.
+              <Banner tone="info" title={t.reading.title}>
+                {t.reading.body}
               </Banner>
             ) : null}
-            {result?.checking ? <Banner tone="info">Checking Shopify for new and changed orders.</Banner> : null}
-            {result?.error ? <Banner tone="critical">{result.error}</Banner> : null}
+            {result?.checking ? <Banner tone="info">{t.checking}</Banner> : null}
+            {result?.error ? (
+              <Banner tone="critical">{result.error.kind === "too_many" ? fill(t.errors.tooMany, { count: result.error.limit }) : t.errors.noneSelected}</Banner>
+            ) : null}
             {result && result.results.length > 0 ? (
-              <Banner tone={result.results.every((entry) => entry.outcome === "booked" || entry.outcome === "already_booked") ? "success" : "warning"} title="Booking with the recommended courier">
+              <Banner tone={result.results.every((entry) => entry.outcome === "booked" || entry.outcome === "already_booked") ? "success" : "warning"} title={t.booking.title}>
                 <List>
                   {result.results.map((entry) => (
-                    <List.Item key={entry.orderGid}>
-                      {entry.orderName}: {describe(entry)}
-                    </List.Item>
+                    <List.Item key={entry.orderGid}>{describe(t.booking, entry)}</List.Item>
                   ))}
                 </List>
               </Banner>
             ) : null}
             <Tabs tabs={tabs} selected={selectedTab} onSelect={showTab} />
-            <div role="search" aria-label="Search orders" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
+            <div role="search" aria-label={t.search} onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">
-                <TextField label="Order number" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
+                <TextField label={t.orderNumber} value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
               </InlineStack>
             </div>
             <Card padding="0">
@@ -172,28 +191,37 @@ export default function OrdersToShip() {
                   <SkeletonBodyText lines={8} />
                 </BlockStack>
               ) : rows.length === 0 && filtered ? (
-                <EmptyState heading="No orders match these filters" image="" action={{ content: "Clear filters", onAction: clearFilters }}>
-                  <p>Try another tab or order number.</p>
+                <EmptyState heading={t.noMatch.heading} image="" action={{ content: t.noMatch.clear, onAction: clearFilters }}>
+                  <p>{t.noMatch.text}</p>
                 </EmptyState>
               ) : rows.length === 0 ? (
-                <EmptyState heading={reading ? "Reading your orders…" : "No orders waiting to ship"} image="" action={{ content: "Open Settings", url: "/app/settings" }}>
-                  <p>New orders appear here as soon as customers place them.</p>
+                <EmptyState heading={reading ? t.empty.reading : t.empty.heading} image="" action={{ content: t.empty.settings, url: "/app/settings" }}>
+                  <p>{t.empty.text}</p>
                 </EmptyState>
               ) : (
                 <IndexTable
                   loading={navigation.state === "submitting"}
-                  resourceName={{ singular: "order", plural: "orders" }}
+                  resourceName={t.resourceName}
                   itemCount={rows.length}
                   selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
                   onSelectionChange={handleSelectionChange}
                   promotedBulkActions={[
                     {
-                      content: "Compare rates",
+                      content: t.compare,
                       onAction: () => navigate(`/app/orders/compare?${selectedResources.map((id) => `id=${id}`).join("&")}`),
                     },
-                    { content: "Book with recommended courier", onAction: bulkBook },
+                    { content: t.bookRecommended, onAction: bulkBook },
                   ]}
-                  headings={[{ title: "Order" }, { title: "Date" }, { title: "Shopper" }, { title: "Destination" }, { title: "Payment" }, { title: "Weight" }, { title: "Total", alignment: "end" }, { title: "Status" }]}
+                  headings={[
+                    { title: t.headings.order },
+                    { title: t.headings.date },
+                    { title: t.headings.shopper },
+                    { title: t.headings.destination },
+                    { title: t.headings.payment },
+                    { title: t.headings.weight },
+                    { title: t.headings.total, alignment: "end" },
+                    { title: t.headings.status },
+                  ]}
                 >
                   {rows.map((row, index) => (
                     <IndexTable.Row id={row.legacyId} key={row.id} position={index} selected={selectedResources.includes(row.legacyId)}>
@@ -205,11 +233,11 @@ export default function OrdersToShip() {
                           </Text>
                         </Link>
                       </IndexTable.Cell>
-                      <IndexTable.Cell>{formatDate(row.createdAt)}</IndexTable.Cell>
+                      <IndexTable.Cell>{formatDate(row.createdAt, undefined, language)}</IndexTable.Cell>
                       <IndexTable.Cell>{row.shopperName || "—"}</IndexTable.Cell>
-                      <IndexTable.Cell>{row.destination}</IndexTable.Cell>
-                      <IndexTable.Cell>{row.paymentMode === "cod" ? "COD" : row.paymentMode === "prepaid" ? "Prepaid" : "Unknown"}</IndexTable.Cell>
-                      <IndexTable.Cell>{row.weightKg === null ? "—" : formatKg(row.weightKg)}</IndexTable.Cell>
+                      <IndexTable.Cell>{row.destination || t.noAddress}</IndexTable.Cell>
+                      <IndexTable.Cell>{row.paymentMode === "cod" ? t.payment.cod : row.paymentMode === "prepaid" ? t.payment.prepaid : t.payment.unknown}</IndexTable.Cell>
+                      <IndexTable.Cell>{row.weightKg === null ? "—" : formatKg(row.weightKg, language)}</IndexTable.Cell>
                       <IndexTable.Cell>
                         <Text as="span" alignment="end" numeric>
                           {row.total === null ? "—" : formatRupees(row.total)}
@@ -218,16 +246,16 @@ export default function OrdersToShip() {
                       <IndexTable.Cell>
                         <InlineStack gap="100">
                           {row.shipmentStatus ? (
-                            <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{shipmentStatusLabel(row.shipmentStatus).label}</Badge>
+                            <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{isShipmentStatus(row.shipmentStatus) ? strings.orders.shipmentStatuses[row.shipmentStatus] : row.shipmentStatus}</Badge>
                           ) : row.problems.length === 0 ? (
-                            <Badge tone="success">Ready</Badge>
+                            <Badge tone="success">{t.ready}</Badge>
                           ) : (
                             <InlineStack gap="100" blockAlign="center">
                               <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
                                 <InlineStack gap="100">
                                   {row.problems.map((problem) => (
                                     <Badge key={problem.code} tone="warning">
-                                      {PROBLEM_LABELS[problem.code]}
+                                      {problemLabel(strings.orders.problems, problem.code)}
                                     </Badge>
                                   ))}
                                 </InlineStack>
@@ -237,7 +265,7 @@ export default function OrdersToShip() {
                           )}
                           {row.decision === DECISION.HELD || row.decision === DECISION.FAILED ? (
                             <Tooltip content={row.decisionReason ?? ""}>
-                              <Badge tone="attention">{row.decision === DECISION.HELD ? "Held by rules" : "Auto-booking failed"}</Badge>
+                              <Badge tone="attention">{row.decision === DECISION.HELD ? t.heldByRules : t.autoBookingFailed}</Badge>
                             </Tooltip>
                           ) : null}
                         </InlineStack>
@@ -247,15 +275,23 @@ export default function OrdersToShip() {
                 </IndexTable>
               )}
             </Card>
-            <Pagination hasPrevious={!isFirstPage} previousTooltip="First page" onPrevious={() => {
+            <Pagination
+              accessibilityLabel={t.pagination.label}
+              accessibilityLabels={{ previous: t.pagination.previous, next: t.pagination.next }}
+              hasPrevious={!isFirstPage}
+              previousTooltip={t.pagination.first}
+              onPrevious={() => {
                 const first = new URLSearchParams(searchParams);
                 first.delete("after");
                 navigate(`/app/orders?${first}`);
-              }} hasNext={Boolean(nextCursor)} onNext={() => {
+              }}
+              hasNext={Boolean(nextCursor)}
+              onNext={() => {
                 const next = new URLSearchParams(searchParams);
                 next.set("after", nextCursor!);
                 navigate(`/app/orders?${next}`);
-              }} />
+              }}
+            />
           </BlockStack>
         </Layout.Section>
       </Layout>

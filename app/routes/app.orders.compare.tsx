@@ -7,6 +7,8 @@ import { compareOrders, MAX_BULK_ORDERS } from "~/booking/orders-overview.server
 import { legacyIdOf, orderGidOf } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatRupees } from "~/components/formatting";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill, plural } from "~/components/admin-language";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -21,13 +23,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function CompareRates() {
   const { compared, skipped, limit } = useLoaderData<typeof loader>();
+  const strings = useAdminStrings();
+  const t = strings.orders.compare;
+  const language = useAdminLanguage();
   return (
-    <Page title="Compare rates" backAction={{ content: "Orders", url: "/app/orders" }}>
+    <Page title={strings.pages.compare} backAction={{ content: t.back, url: "/app/orders" }}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {compared.length === 0 ? <Banner tone="warning">Select orders on the Orders page to compare their rates.</Banner> : null}
-            {skipped > 0 ? <Banner tone="info">{`Only the first ${limit} orders are compared; ${skipped} more were left out.`}</Banner> : null}
+            {compared.length === 0 ? <Banner tone="warning">{t.noneSelected}</Banner> : null}
+            {skipped > 0 ? <Banner tone="info">{plural(language, t.skipped, skipped, { limit })}</Banner> : null}
             {compared.map(({ orderGid, outcome }) => {
               const name = "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
               return (
@@ -38,23 +43,23 @@ export default function CompareRates() {
                         {name}
                         {"shipment" in outcome && outcome.shipment ? ` · ${outcome.shipment.destination}` : ""}
                       </Text>
-                      <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>Ship</Button>
+                      <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>{t.ship}</Button>
                     </InlineStack>
-                    {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
+                    {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} title={t.problemsTitle} /> : null}
                     {outcome.kind === "unavailable" ? <Banner tone="critical">{outcome.message}</Banner> : null}
-                    {outcome.kind === "not_found" ? <Banner tone="critical">The order no longer exists.</Banner> : null}
+                    {outcome.kind === "not_found" ? <Banner tone="critical">{t.notFound}</Banner> : null}
                     {outcome.kind === "quoted" ? (
                       <DataTable
                         columnContentTypes={["text", "numeric", "text", "text"]}
-                        headings={["Courier", "Total", "Delivery days", "Marked"]}
+                        headings={[t.headings.courier, t.headings.total, t.headings.days, t.headings.marked]}
                         rows={outcome.rates.map((rate) => [
                           rate.name,
                           formatRupees(rate.total_charges),
-                          `${rate.edd} days`,
+                          fill(t.days, { days: rate.edd }),
                           <InlineStack key="badges" gap="100">
-                            {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>Recommended</Badge> : null}
-                            {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>Cheapest</Badge> : null}
-                            {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>Fastest</Badge> : null}
+                            {rate.isRecommended ? <Badge tone={RATE_BADGE_TONES.recommended}>{t.recommended}</Badge> : null}
+                            {rate.isCheapest ? <Badge tone={RATE_BADGE_TONES.cheapest}>{t.cheapest}</Badge> : null}
+                            {rate.isFastest ? <Badge tone={RATE_BADGE_TONES.fastest}>{t.fastest}</Badge> : null}
                           </InlineStack>,
                         ])}
                       />

@@ -3,13 +3,16 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
+import { adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/components/admin-language";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { EMPTY_RETURN_RULE_DRAFT, returnRuleDraftOf, returnRuleFieldKey, type ReturnRuleDraft } from "~/returns/return-rule-drafts";
 import { previewReturnRulesForm, type PreviewedReturn, type ReturnRulesPreview } from "~/returns/return-rules-preview.server";
 import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
-import { RETURN_RULE_ACTION_LABELS, RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
+import { RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
+import { isShipmentStatus } from "~/shipments/lifecycle";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -25,9 +28,20 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ ...page, ruleDrafts: page.settings.rules.map(returnRuleDraftOf) });
 };
 
+type ReturnsStrings = AdminStrings["returns"];
+
+/** One of this page's own notices: an id (with the count a preview looked at), said in the admin's language by the page. */
+type ReturnsNotice = { id: Exclude<keyof ReturnsStrings["notices"], "previewed"> } | { id: "previewed"; count: number };
+
+const noticeInWords = (notices: ReturnsStrings["notices"], language: AdminLanguage, notice: ReturnsNotice) =>
+  notice.id === "previewed" ? plural(language, notices.previewed, notice.count) : notices[notice.id];
+
+/** A notice for the page, with its English words as the answer's `message` for whoever reads the answer bare. */
+const said = (notice: ReturnsNotice) => ({ notice, message: noticeInWords(adminStrings("en").returns.notices, "en", notice) });
+
 /** The form fields a preview was made of: it is shown only while the page's drafts still equal them. */
 type PreviewedForm = { returnRules: string; returnRule: string; returnCourierId: string };
-type ActionData = { ok: boolean; message: string; errors?: Record<string, string>; preview?: ReturnRulesPreview; previewedForm?: PreviewedForm };
+type ActionData = { ok: boolean; message: string; notice?: ReturnsNotice; errors?: Record<string, string>; preview?: ReturnRulesPreview; previewedForm?: PreviewedForm };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -36,50 +50,47 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (intent === "settings") {
     const saved = await saveReturnSettings(session.shop, form);
     return saved.ok
-      ? json<ActionData>({ ok: true, message: "Return rules saved." })
-      : json<ActionData>({ ok: false, message: "Fix the return rules below; nothing was saved.", errors: saved.errors }, { status: 422 });
+      ? json<ActionData>({ ok: true, ...said({ id: "saved" }) })
+      : json<ActionData>({ ok: false, ...said({ id: "fixRules" }), errors: saved.errors }, { status: 422 });
   }
   if (intent === "preview") {
     const previewed = await previewReturnRulesForm(session.shop, form);
-    if (!previewed.ok) return json<ActionData>({ ok: false, message: "Fix the return rules below to preview them; nothing was saved.", errors: previewed.errors }, { status: 422 });
+    if (!previewed.ok) return json<ActionData>({ ok: false, ...said({ id: "fixRulesToPreview" }), errors: previewed.errors }, { status: 422 });
     const previewedForm = { returnRules: String(form.get("returnRules") ?? "[]"), returnRule: String(form.get("returnRule") ?? ""), returnCourierId: String(form.get("returnCourierId") ?? "") };
     const looked = previewed.preview.looked;
-    const message = looked === 0 ? "Dakiya has recorded no returns yet: nothing to preview on." : `Previewed on the ${looked === 1 ? "most recent return" : `${looked} most recent returns`}; nothing was saved.`;
-    return json<ActionData>({ ok: true, message, preview: previewed.preview, previewedForm });
+    return json<ActionData>({ ok: true, ...said(looked === 0 ? { id: "nothingToPreview" } : { id: "previewed", count: looked }), preview: previewed.preview, previewedForm });
   }
   if (intent === "check") {
     await requestOrderReconcile(session.shop, { onlyIfNeverDone: false });
-    return json<ActionData>({ ok: true, message: "Checking Shopify for new returns: they appear here in a minute." });
+    return json<ActionData>({ ok: true, ...said({ id: "checking" }) });
   }
   if (intent === "book") {
     const courier = Number(form.get("courierId") ?? "");
     const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null));
     return json<ActionData>({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : result.status });
   }
-  return json<ActionData>({ ok: false, message: "Say what to do: intent settings, preview, check or book." }, { status: 400 });
+  return json<ActionData>({ ok: false, ...said({ id: "unknownIntent" }) }, { status: 400 });
 };
 
 /** The id of a rule's "Move up" (-1) or "Move down" (1) button, for the focus to follow a moved rule. */
 const moveButtonId = (index: number, by: -1 | 1) => `return-rule-${index}-move-${by === -1 ? "up" : "down"}`;
 
-const ACTION_OPTIONS = RETURN_RULES.map((value: ReturnRuleAction) => ({ label: RETURN_RULE_ACTION_LABELS[value], value }));
-
 /** "#1001-R1, #1002-R1 and 3 more": a preview's returns, named up to a handful. */
-const listed = (names: readonly string[], shown = 8) => (names.length <= shown ? names.join(", ") : `${names.slice(0, shown).join(", ")} and ${names.length - shown} more`);
-const namesOf = (returns: readonly PreviewedReturn[]) => listed(returns.map((ret) => ret.returnName));
-const decidesInWords = (returns: readonly PreviewedReturn[]) =>
-  returns.length === 0 ? "Would decide none of the recent returns." : `Would decide ${returns.length === 1 ? "1 recent return" : `${returns.length} recent returns`}: ${namesOf(returns)}.`;
+const listed = (t: ReturnsStrings, names: readonly string[], shown = 8) =>
+  names.length <= shown ? names.join(", ") : fill(t.preview.more, { names: names.slice(0, shown).join(", "), count: names.length - shown });
+const namesOf = (t: ReturnsStrings, returns: readonly PreviewedReturn[]) => listed(t, returns.map((ret) => ret.returnName));
+const decidesInWords = (t: ReturnsStrings, language: AdminLanguage, returns: readonly PreviewedReturn[]) =>
+  returns.length === 0 ? t.preview.ruleDecidesNone : plural(language, t.preview.ruleDecides, returns.length, { names: namesOf(t, returns) });
 
-const STATUS_BADGES: Record<string, { label: string; tone?: "attention" | "success" | "info" | "critical" }> = {
-  REQUESTED: { label: "Awaiting your approval", tone: "attention" },
-  OPEN: { label: "Open", tone: "info" },
-  DECLINED: { label: "Declined" },
-  CANCELED: { label: "Cancelled" },
-  CLOSED: { label: "Closed", tone: "success" },
-};
+const STATUS_TONES: Record<string, "attention" | "success" | "info" | "critical"> = { REQUESTED: "attention", OPEN: "info", CLOSED: "success" };
+const statusInWords = (t: ReturnsStrings, status: string) => (Object.hasOwn(t.list.statuses, status) ? t.list.statuses[status as keyof ReturnsStrings["list"]["statuses"]] : status);
 
 export default function ReturnsView() {
   const { rows, settings, courierNames, ruleDrafts } = useLoaderData<typeof loader>();
+  const strings = useAdminStrings();
+  const t = strings.returns;
+  const language = useAdminLanguage();
+  const actionOptions = RETURN_RULES.map((value: ReturnRuleAction) => ({ label: t.rules.actions[value], value }));
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -138,49 +149,53 @@ export default function ReturnsView() {
   const previewedForm = result?.previewedForm;
   const previewCurrent = previewedForm !== undefined && previewedForm.returnRules === JSON.stringify(rules) && previewedForm.returnRule === rule && previewedForm.returnCourierId === courierId;
   const preview = previewCurrent ? (result?.preview ?? null) : null;
+  const chooseCourier = { label: t.rules.chooseCourier, value: "" };
 
   return (
     <Page
-      title="Returns"
-      backAction={{ content: "Orders to ship", url: "/app/orders" }}
-      primaryAction={{ content: "Check for new returns", onAction: () => submit({ intent: "check" }, { method: "post" }), loading: busy("check") }}
-      secondaryActions={[{ content: "Preview on recent returns", onAction: previewRules, loading: busy("preview") }]}
+      title={t.page.title}
+      backAction={{ content: strings.pages.ordersToShip, url: "/app/orders" }}
+      primaryAction={{ content: t.page.checkForNew, onAction: () => submit({ intent: "check" }, { method: "post" }), loading: busy("check") }}
+      secondaryActions={[{ content: t.page.preview, onAction: previewRules, loading: busy("preview") }]}
     >
       <FormSaveBar id="returns-save-bar" changed={changed} saving={busy("settings")} onSave={save} onDiscard={discard} />
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result ? <Banner tone={result.ok ? "success" : "warning"}>{result.message}</Banner> : null}
+            {result ? <Banner tone={result.ok ? "success" : "warning"}>{result.notice ? noticeInWords(t.notices, language, result.notice) : result.message}</Banner> : null}
             {rows.length === 0 ? (
               <Card>
-                <EmptyState heading="No returns yet" image="">
-                  <p>When a shopper asks to return something and you approve it in Shopify, its pickup appears here.</p>
+                <EmptyState heading={t.empty.heading} image="">
+                  <p>{t.empty.text}</p>
                 </EmptyState>
               </Card>
             ) : (
               <Card>
                 <BlockStack gap="400" as="ul">
                   {rows.map((row) => {
-                    const badge = STATUS_BADGES[row.status] ?? { label: row.status };
                     const waiting = row.status === "OPEN" && !row.pickup && row.readiness === "ready";
                     return (
                       <BlockStack gap="100" as="li" key={row.returnGid}>
                         <InlineStack gap="200" blockAlign="center">
                           <Text as="span" fontWeight="semibold">
-                            {row.returnName || "Return"}
+                            {row.returnName || t.list.unnamed}
                           </Text>
-                          <Badge tone="info">Return</Badge>
-                          <Badge tone={badge.tone}>{badge.label}</Badge>
-                          {row.pickup ? <Badge>{row.pickup.statusLabel}</Badge> : null}
+                          <Badge tone="info">{t.list.badge}</Badge>
+                          <Badge tone={STATUS_TONES[row.status]}>{statusInWords(t, row.status)}</Badge>
+                          {row.pickup ? <Badge>{isShipmentStatus(row.pickup.status) ? t.list.pickupStatuses[row.pickup.status] : row.pickup.statusLabel}</Badge> : null}
                         </InlineStack>
                         <Text as="p" tone="subdued">
-                          {[row.requestedAt ? `Asked ${formatDate(row.requestedAt)}` : null, row.pincode ? `Pickup from ${row.pincode}` : null, row.weightGrams ? `${row.weightGrams} g` : null]
+                          {[
+                            row.requestedAt ? fill(t.list.asked, { date: formatDate(row.requestedAt, undefined, language) }) : null,
+                            row.pincode ? fill(t.list.pickupFrom, { pincode: row.pincode }) : null,
+                            row.weightGrams ? fill(t.list.grams, { grams: row.weightGrams }) : null,
+                          ]
                             .filter(Boolean)
                             .join(" · ")}
                         </Text>
                         {row.pickup ? (
                           <Text as="p">
-                            {row.pickup.courierName ?? "Courier"} · awb {row.pickup.awb ?? "pending"}
+                            {fill(t.list.pickup, { courier: row.pickup.courierName ?? t.list.courier, awb: row.pickup.awb ?? t.list.pending })}
                           </Text>
                         ) : null}
                         {row.problems.map((problem) => (
@@ -191,8 +206,8 @@ export default function ReturnsView() {
                         {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{row.decisionReason}</Text> : null}
                         {waiting ? (
                           <InlineStack>
-                            <Button size="slim" variant="primary" loading={busy("book", row.returnGid)} onClick={() => book(row.returnGid)} accessibilityLabel={`Book the pickup of ${row.returnName}`}>
-                              Book pickup
+                            <Button size="slim" variant="primary" loading={busy("book", row.returnGid)} onClick={() => book(row.returnGid)} accessibilityLabel={fill(t.list.bookLabel, { name: row.returnName })}>
+                              {t.list.book}
                             </Button>
                           </InlineStack>
                         ) : null}
@@ -208,60 +223,61 @@ export default function ReturnsView() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Return rules
+                {t.rules.heading}
               </Text>
               <Text as="p" tone="subdued">
-                Tried in order when a return opens: the first rule that matches decides its pickup.
+                {t.rules.intro}
               </Text>
               {result?.errors?.returnRules ? <Banner tone="critical">{result.errors.returnRules}</Banner> : null}
               <BlockStack gap="400" as="ol">
                 {rules.map((draft, index) => {
-                  const named = `Return rule ${index + 1}`;
+                  const named = fill(t.rules.named, { number: index + 1 });
+                  const namedRule = { rule: named };
                   return (
                     <BlockStack gap="200" as="li" key={index}>
                       <Text as="h3" variant="headingSm">
                         {named}
                       </Text>
-                      <TextField label={`${named} name`} autoComplete="off" value={draft.name} onChange={editRule(index, "name")} error={ruleError(index, "name")} />
+                      <TextField label={fill(t.rules.name, namedRule)} autoComplete="off" value={draft.name} onChange={editRule(index, "name")} error={ruleError(index, "name")} />
                       <TextField
-                        label={`${named}: return reasons`}
+                        label={fill(t.rules.reasons, namedRule)}
                         autoComplete="off"
                         value={draft.reasons}
                         onChange={editRule(index, "reasons")}
                         error={ruleError(index, "reasons")}
-                        helpText="Words of the shopper's reason, separated by commas, e.g. damaged, size. Empty matches any."
+                        helpText={t.rules.reasonsHelp}
                       />
                       <InlineGrid columns={2} gap="200">
-                        <TextField label={`${named}: value from (₹)`} type="number" autoComplete="off" value={draft.minValueRupees} onChange={editRule(index, "minValueRupees")} error={ruleError(index, "minValueRupees")} />
-                        <TextField label={`${named}: value up to (₹)`} type="number" autoComplete="off" value={draft.maxValueRupees} onChange={editRule(index, "maxValueRupees")} error={ruleError(index, "maxValueRupees")} />
+                        <TextField label={fill(t.rules.minValue, namedRule)} type="number" autoComplete="off" value={draft.minValueRupees} onChange={editRule(index, "minValueRupees")} error={ruleError(index, "minValueRupees")} />
+                        <TextField label={fill(t.rules.maxValue, namedRule)} type="number" autoComplete="off" value={draft.maxValueRupees} onChange={editRule(index, "maxValueRupees")} error={ruleError(index, "maxValueRupees")} />
                       </InlineGrid>
                       <TextField
-                        label={`${named}: pickup PIN codes starting`}
+                        label={fill(t.rules.pincodes, namedRule)}
                         autoComplete="off"
                         value={draft.pincodePrefixes}
                         onChange={editRule(index, "pincodePrefixes")}
                         error={ruleError(index, "pincodePrefixes")}
-                        helpText="Prefixes separated by commas, e.g. 400, 560"
+                        helpText={t.rules.pincodesHelp}
                       />
-                      <TextField label={`${named}: order tags`} autoComplete="off" value={draft.tags} onChange={editRule(index, "tags")} error={ruleError(index, "tags")} helpText="Any one of these tags, separated by commas" />
-                      <Select label={`${named}: then`} options={ACTION_OPTIONS} value={draft.action} onChange={editRule(index, "action")} error={ruleError(index, "action")} />
+                      <TextField label={fill(t.rules.tags, namedRule)} autoComplete="off" value={draft.tags} onChange={editRule(index, "tags")} error={ruleError(index, "tags")} helpText={t.rules.tagsHelp} />
+                      <Select label={fill(t.rules.then, namedRule)} options={actionOptions} value={draft.action} onChange={editRule(index, "action")} error={ruleError(index, "action")} />
                       {draft.action === "courier" ? (
-                        <Select label={`${named}: courier`} options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={draft.courierId} onChange={editRule(index, "courierId")} error={ruleError(index, "courierId")} />
+                        <Select label={fill(t.rules.courier, namedRule)} options={[chooseCourier, ...courierOptions]} value={draft.courierId} onChange={editRule(index, "courierId")} error={ruleError(index, "courierId")} />
                       ) : null}
                       {preview ? (
                         <Text as="p" tone="subdued">
-                          {decidesInWords(preview.byRule[index] ?? [])}
+                          {decidesInWords(t, language, preview.byRule[index] ?? [])}
                         </Text>
                       ) : null}
                       <InlineStack gap="200">
-                        <Button id={moveButtonId(index, -1)} size="slim" disabled={index === 0} onClick={() => moveRule(index, -1)} accessibilityLabel={`Move ${named} up`}>
-                          Move up
+                        <Button id={moveButtonId(index, -1)} size="slim" disabled={index === 0} onClick={() => moveRule(index, -1)} accessibilityLabel={fill(t.rules.moveUpLabel, namedRule)}>
+                          {t.rules.moveUp}
                         </Button>
-                        <Button id={moveButtonId(index, 1)} size="slim" disabled={index === rules.length - 1} onClick={() => moveRule(index, 1)} accessibilityLabel={`Move ${named} down`}>
-                          Move down
+                        <Button id={moveButtonId(index, 1)} size="slim" disabled={index === rules.length - 1} onClick={() => moveRule(index, 1)} accessibilityLabel={fill(t.rules.moveDownLabel, namedRule)}>
+                          {t.rules.moveDown}
                         </Button>
-                        <Button size="slim" tone="critical" variant="plain" onClick={() => removeRule(index)} accessibilityLabel={`Remove ${named}`}>
-                          Remove
+                        <Button size="slim" tone="critical" variant="plain" onClick={() => removeRule(index)} accessibilityLabel={fill(t.rules.removeLabel, namedRule)}>
+                          {t.rules.remove}
                         </Button>
                       </InlineStack>
                     </BlockStack>
@@ -270,45 +286,50 @@ export default function ReturnsView() {
               </BlockStack>
               <InlineStack>
                 <Button onClick={() => setRules((current) => [...current, EMPTY_RETURN_RULE_DRAFT])} disabled={rules.length >= 20}>
-                  Add return rule
+                  {t.rules.add}
                 </Button>
               </InlineStack>
-              <Select label="Any other return" options={ACTION_OPTIONS} value={rule} onChange={setRule} error={result?.errors?.returnRule} />
+              <Select label={t.rules.anyOther} options={actionOptions} value={rule} onChange={setRule} error={result?.errors?.returnRule} />
               {preview ? (
                 <Text as="p" tone="subdued">
-                  {preview.byDefault.length === 0 ? "No recent return falls to this setting." : `Would decide ${preview.byDefault.length === 1 ? "1 recent return" : `${preview.byDefault.length} recent returns`} no rule matches: ${namesOf(preview.byDefault)}.`}
+                  {preview.byDefault.length === 0 ? t.preview.defaultDecidesNone : plural(language, t.preview.defaultDecides, preview.byDefault.length, { names: namesOf(t, preview.byDefault) })}
                 </Text>
               ) : null}
               {preview && preview.notBooked.length > 0 ? (
                 <Text as="p" tone="subdued">
-                  Not booked whatever the rules say: {listed(preview.notBooked.map((ret) => `${ret.returnName} (${ret.why})`))}.
+                  {fill(t.preview.notBooked, {
+                    returns: listed(
+                      t,
+                      preview.notBooked.map((ret) => fill(t.preview.notBookedReturn, { name: ret.returnName, why: ret.kind === "problems" ? ret.why : t.preview.why[ret.kind] })),
+                    ),
+                  })}
                 </Text>
               ) : null}
               {previewedForm && !previewCurrent ? (
                 <Text as="p" tone="subdued">
-                  The rules have changed since the preview: preview them again to see which recent returns each would decide.
+                  {t.preview.stale}
                 </Text>
               ) : null}
               {rule === "courier" ? (
-                <Select label="Courier for any other return" options={[{ label: "Choose a courier", value: "" }, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
+                <Select label={t.rules.anyOtherCourier} options={[chooseCourier, ...courierOptions]} value={courierId} onChange={setCourierId} error={result?.errors?.returnCourierId} />
               ) : null}
-              <Checkbox label="Shopify e-mails the shopper the pickup's tracking" checked={notify} onChange={setNotify} />
+              <Checkbox label={t.rules.notify} checked={notify} onChange={setNotify} />
               <InlineGrid columns={1}>
                 <Select
-                  label="When a return reaches the warehouse"
+                  label={t.rules.disposition}
                   options={[
-                    { label: "Leave the items for inspection", value: "inspect" },
-                    { label: "Restock the items at the location", value: "restock" },
+                    { label: t.rules.inspect, value: "inspect" },
+                    { label: t.rules.restock, value: "restock" },
                   ]}
                   value={disposition}
                   onChange={setDisposition}
                   error={result?.errors?.returnDisposition}
-                  helpText="Dakiya never refunds: refund the shopper in Shopify once you accept the return."
+                  helpText={t.rules.dispositionHelp}
                 />
               </InlineGrid>
               <InlineStack>
                 <Button onClick={save} loading={busy("settings")}>
-                  Save return rules
+                  {t.rules.save}
                 </Button>
               </InlineStack>
             </BlockStack>

@@ -19,10 +19,13 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useEffect, useReducer, useRef, useState } from "react";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill, plural } from "~/components/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
+import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
 import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
-import { isLabelLayout, LABEL_LAYOUT_NAMES, LABEL_LAYOUTS } from "~/documents/label-layout";
+import { isLabelLayout, LABEL_LAYOUTS } from "~/documents/label-layout";
 import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
@@ -56,7 +59,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   // The label layout is the documents' own setting (app/documents/); a form without it keeps the one chosen.
   const labelLayout = form.get("labelLayout");
   if (labelLayout !== null && !isLabelLayout(labelLayout)) {
-    return json({ ok: false as const, errors: { labelLayout: `Choose a label layout: ${Object.values(LABEL_LAYOUTS).join(" or ")}.` } }, { status: 422 });
+    return json({ ok: false as const, errors: {} as Record<string, string>, labelLayoutRefused: true as const }, { status: 422 });
   }
   // The tracking page's fields are checked first, so that nothing is saved while any field is wrong.
   const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() });
@@ -75,9 +78,10 @@ function Field({ name, label, value, error, type = "text", helpText, autoComplet
 export default function Settings() {
   const result = useActionData<typeof action>();
   const shopify = useAppBridge();
+  const saved = useAdminStrings().settings.saved;
   useEffect(() => {
-    if (result?.ok) shopify.toast.show("Settings saved");
-  }, [result, shopify]);
+    if (result?.ok) shopify.toast.show(saved);
+  }, [result, shopify, saved]);
   // Discard starts the form afresh from what is saved.
   const [generation, discard] = useReducer((count: number) => count + 1, 0);
   return <SettingsForm key={generation} onDiscard={discard} />;
@@ -94,27 +98,31 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
   const [mode, setMode] = useState<string[]>([settings.usesSandbox ? "sandbox" : "account"]);
   const [environment, setEnvironment] = useState(settings.environment);
   const [notify, setNotify] = useState(settings.notifyCustomer);
+  const strings = useAdminStrings();
+  const t = strings.settings;
+  const language = useAdminLanguage();
+  const layoutRefused = result !== undefined && "labelLayoutRefused" in result;
 
   return (
-    <Page title="Settings">
+    <Page title={strings.pages.settings}>
       <FormSaveBar id="settings-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
       <Form method="post" ref={form} onChange={onChange}>
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
               {result?.ok ? (
-                <Banner tone="success" title="Settings saved">
+                <Banner tone="success" title={t.saved}>
                   {result.warehouses.map((warehouse) => (
                     <p key={warehouse.id}>
-                      Warehouse {warehouse.id}: {warehouse.warehouse_name}, {warehouse.address_line_1}, {warehouse.city} {warehouse.pincode}
+                      {fill(t.savedWarehouse, { id: warehouse.id, name: warehouse.warehouse_name, address: warehouse.address_line_1, city: warehouse.city, pincode: warehouse.pincode })}
                     </p>
                   ))}
                 </Banner>
               ) : null}
-              {errors.form ? <Banner tone="critical" title="Settings not saved">{errors.form}</Banner> : null}
+              {errors.form ? <Banner tone="critical" title={t.notSaved}>{errors.form}</Banner> : null}
               {result && !result.ok && !errors.form ? (
-                <Banner tone="critical" title="Settings not saved">
-                  Fix the fields marked below; nothing was saved.
+                <Banner tone="critical" title={t.notSaved}>
+                  {t.fixFields}
                 </Banner>
               ) : null}
 
@@ -122,47 +130,42 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
                 <InlineStack align="space-between" blockAlign="center" gap="300">
                   <BlockStack gap="100">
                     <Text as="h2" variant="headingMd">
-                      Auto-booking {settings.autoBooking ? "is on" : "is off"}
+                      {settings.autoBooking ? t.autoBooking.on : t.autoBooking.off}
                     </Text>
                     <Text as="p" tone="subdued">
-                      {settings.bookingRuleCount === 0 ? "No rules yet." : `${settings.bookingRuleCount === 1 ? "1 rule decides" : `${settings.bookingRuleCount} rules decide`} which new orders book themselves and with which courier.`}
+                      {settings.bookingRuleCount === 0 ? t.autoBooking.noRules : plural(language, t.autoBooking.rules, settings.bookingRuleCount)}
                     </Text>
                   </BlockStack>
-                  <Button url="/app/auto-booking">Edit rules</Button>
+                  <Button url="/app/auto-booking">{t.autoBooking.edit}</Button>
                 </InlineStack>
               </Card>
 
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Courier account
+                    {t.courier.heading}
                   </Text>
-                  {mode[0] === "sandbox" ? (
-                    <Banner tone="info">
-                      You are using Dakiya&apos;s sandbox courier service: rates, awbs and tracking are simulated and no parcel is picked up.
-                      Enter your courier aggregator&apos;s API keys to ship for real.
-                    </Banner>
-                  ) : null}
+                  {mode[0] === "sandbox" ? <Banner tone="info">{t.courier.sandboxNote}</Banner> : null}
                   <ChoiceList
-                    title="Ship with"
+                    title={t.courier.shipWith}
                     name="mode"
                     choices={[
-                      { label: "Dakiya sandbox (no account needed)", value: "sandbox" },
-                      { label: "My courier aggregator account", value: "account" },
+                      { label: t.courier.sandbox, value: "sandbox" },
+                      { label: t.courier.account, value: "account" },
                     ]}
                     selected={mode}
                     onChange={setMode}
                   />
                   {mode[0] === "account" ? (
                     <FormLayout>
-                      <Field name="apiKey" label="API key" value="" error={errors.apiKey} helpText={settings.apiKeyHint ? `Saved key ${settings.apiKeyHint}; leave empty to keep it.` : undefined} />
-                      <Field name="secretKey" label="Secret key" type="password" value="" error={errors.secretKey} helpText={settings.hasSecret ? "A secret key is saved (encrypted); leave empty to keep it." : undefined} />
+                      <Field name="apiKey" label={t.courier.apiKey} value="" error={errors.apiKey} helpText={settings.apiKeyHint ? fill(t.courier.apiKeySaved, { hint: settings.apiKeyHint }) : undefined} />
+                      <Field name="secretKey" label={t.courier.secretKey} type="password" value="" error={errors.secretKey} helpText={settings.hasSecret ? t.courier.secretKeySaved : undefined} />
                       <Select
                         name="environment"
-                        label="Environment"
+                        label={t.courier.environment}
                         options={[
-                          { label: "Test (the aggregator's sandbox)", value: "test" },
-                          { label: "Live", value: "live" },
+                          { label: t.courier.test, value: "test" },
+                          { label: t.courier.live, value: "live" },
                         ]}
                         value={environment}
                         onChange={setEnvironment}
@@ -177,31 +180,31 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Pickup warehouses
+                    {t.warehouses.heading}
                   </Text>
                   {warehouses.map((warehouse) =>
                     warehouse.description ? (
                       <Text as="p" key={warehouse.id}>
-                        Warehouse {warehouse.id}: {warehouse.description}
+                        {fill(t.warehouses.warehouse, { id: warehouse.id, description: warehouse.description })}
                       </Text>
                     ) : (
                       <Banner key={warehouse.id} tone="warning">
-                        {warehouse.problem}
+                        {fill(warehouse.problem === "not_found" ? t.warehouses.notFound : t.warehouses.unreachable, { id: warehouse.id })}
                       </Banner>
                     ),
                   )}
                   <Field
                     name="defaultWarehouseId"
-                    label="Default pickup warehouse id"
+                    label={t.warehouses.defaultId}
                     value={settings.defaultWarehouseId?.toString() ?? ""}
                     error={errors.defaultWarehouseId}
-                    helpText={mode[0] === "sandbox" ? "Empty uses the sandbox's primary warehouse (1, Bhiwandi). The sandbox also has 2 (Gurugram)." : "The warehouse id from your courier account."}
+                    helpText={mode[0] === "sandbox" ? t.warehouses.sandboxHelp : t.warehouses.accountHelp}
                   />
                   {locations.map((location) => (
                     <Field
                       key={location.id}
                       name={`location:${location.id}`}
-                      label={`Warehouse for ${location.name}`}
+                      label={fill(t.warehouses.forLocation, { location: location.name })}
                       value={settings.locationWarehouses[location.id]?.toString() ?? ""}
                       error={errors[`location:${location.id}`]}
                       helpText={[location.city, location.zip].filter(Boolean).join(" ")}
@@ -213,27 +216,27 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Packages
+                    {t.packages.heading}
                   </Text>
                   <InlineGrid columns={4} gap="300">
-                    <Field name="packageLength" label="Length (cm)" value={String(settings.packageLength)} error={errors.packageLength} />
-                    <Field name="packageBreadth" label="Breadth (cm)" value={String(settings.packageBreadth)} error={errors.packageBreadth} />
-                    <Field name="packageHeight" label="Height (cm)" value={String(settings.packageHeight)} error={errors.packageHeight} />
-                    <Field name="defaultWeightKg" label="Weight when unknown (kg)" value={String(settings.defaultWeightKg)} error={errors.defaultWeightKg} />
+                    <Field name="packageLength" label={t.packages.length} value={String(settings.packageLength)} error={errors.packageLength} />
+                    <Field name="packageBreadth" label={t.packages.breadth} value={String(settings.packageBreadth)} error={errors.packageBreadth} />
+                    <Field name="packageHeight" label={t.packages.height} value={String(settings.packageHeight)} error={errors.packageHeight} />
+                    <Field name="defaultWeightKg" label={t.packages.defaultWeight} value={String(settings.defaultWeightKg)} error={errors.defaultWeightKg} />
                   </InlineGrid>
                   <Text as="p" tone="subdued">
-                    Boxes: the lightest box whose maximum weight fits the parcel is used; otherwise the package above.
+                    {t.packages.boxesNote}
                   </Text>
                   {[0, 1, 2].map((index) => {
                     const preset = settings.presets[index];
                     return (
                       <BlockStack key={index} gap="100">
                         <InlineGrid columns={5} gap="200">
-                          <Field name={`preset${index}Name`} label={`Box ${index + 1} name`} value={preset?.name ?? ""} />
-                          <Field name={`preset${index}Length`} label="Length (cm)" value={preset?.length.toString() ?? ""} />
-                          <Field name={`preset${index}Breadth`} label="Breadth (cm)" value={preset?.breadth.toString() ?? ""} />
-                          <Field name={`preset${index}Height`} label="Height (cm)" value={preset?.height.toString() ?? ""} />
-                          <Field name={`preset${index}MaxWeightKg`} label="Up to (kg)" value={preset?.maxWeightKg.toString() ?? ""} />
+                          <Field name={`preset${index}Name`} label={fill(t.packages.boxName, { number: formatCount(index + 1, language) })} value={preset?.name ?? ""} />
+                          <Field name={`preset${index}Length`} label={t.packages.length} value={preset?.length.toString() ?? ""} />
+                          <Field name={`preset${index}Breadth`} label={t.packages.breadth} value={preset?.breadth.toString() ?? ""} />
+                          <Field name={`preset${index}Height`} label={t.packages.height} value={preset?.height.toString() ?? ""} />
+                          <Field name={`preset${index}MaxWeightKg`} label={t.packages.upTo} value={preset?.maxWeightKg.toString() ?? ""} />
                         </InlineGrid>
                         {errors[`preset${index}`] ? <Text as="p" tone="critical">{errors[`preset${index}`]}</Text> : null}
                       </BlockStack>
@@ -245,13 +248,13 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Orders and notifications
+                    {t.orders.heading}
                   </Text>
                   <InlineGrid columns={2} gap="300">
-                    <Field name="codTag" label="Tag for cash-on-delivery orders" value={settings.codTag} error={errors.codTag} />
-                    <Field name="prepaidTag" label="Tag for prepaid orders" value={settings.prepaidTag} error={errors.prepaidTag} />
+                    <Field name="codTag" label={t.orders.codTag} value={settings.codTag} error={errors.codTag} />
+                    <Field name="prepaidTag" label={t.orders.prepaidTag} value={settings.prepaidTag} error={errors.prepaidTag} />
                   </InlineGrid>
-                  <Checkbox label="Email the customer Shopify's shipping confirmation with the tracking link" checked={notify} onChange={setNotify} />
+                  <Checkbox label={t.orders.notify} checked={notify} onChange={setNotify} />
                   <input type="hidden" name="notifyCustomer" value={notify ? "on" : "off"} />
                 </BlockStack>
               </Card>
@@ -259,16 +262,16 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Shipping labels
+                    {t.labels.heading}
                   </Text>
                   <Select
                     name="labelLayout"
-                    label="Label layout"
-                    options={Object.entries(LABEL_LAYOUT_NAMES).map(([value, label]) => ({ value, label }))}
+                    label={t.labels.layout}
+                    options={Object.values(LABEL_LAYOUTS).map((value) => ({ value, label: t.labels.layouts[value] }))}
                     value={layout}
                     onChange={setLayout}
-                    error={errors.labelLayout}
-                    helpText="4 × 6 in suits thermal label printers; A4 prints four labels a sheet on an office printer."
+                    error={layoutRefused ? fill(t.labels.chooseLayout, { first: LABEL_LAYOUTS.THERMAL_4X6, second: LABEL_LAYOUTS.A4_FOUR_UP }) : undefined}
+                    helpText={t.labels.layoutHelp}
                   />
                 </BlockStack>
               </Card>
@@ -277,7 +280,7 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
 
               <InlineStack align="end">
                 <Button variant="primary" submit loading={saving}>
-                  Save
+                  {t.save}
                 </Button>
               </InlineStack>
             </BlockStack>

@@ -1,15 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, Button, Card, EmptyState, IndexTable, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
+import { Badge, Banner, Button, Card, EmptyState, IndexTable, INDEX_TABLE_SELECT_ALL_ITEMS, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { isReturnShipment } from "~/documents/documents.server";
-import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer } from "~/documents/shipments-page.server";
+import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, type DocumentReady } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { RECORDED_TRANSITIONS, shipmentStatusLabel, transitionLabel } from "~/shipments/lifecycle";
+import { isShipmentStatus, RECORDED_TRANSITIONS } from "~/shipments/lifecycle";
 import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { courierStatusName, fill, plural, type AdminLanguage, type AdminStrings } from "~/components/admin-language";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
@@ -39,7 +41,15 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json(answer, { status: answer.ok ? 200 : answer.status });
 };
 
+function readyMessage(ready: DocumentReady, t: AdminStrings["shipments"]["documents"], language: AdminLanguage): string {
+  if (ready.kind === "labels") return plural(language, t.labelsReady, ready.count);
+  if (ready.kind === "manifest") return plural(language, t.manifestMade, ready.count, { number: ready.number });
+  return fill(t.manifestAgain, { number: ready.number });
+}
+
 function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) {
+  const t = useAdminStrings().shipments.documents;
+  const language = useAdminLanguage();
   useEffect(() => {
     if (answer?.ok) window.open(answer.url, "_blank", "noopener");
   }, [answer]);
@@ -47,11 +57,11 @@ function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) 
   if (!answer.ok) return <Banner tone="critical">{answer.error}</Banner>;
   return (
     <Banner tone="success">
-      {answer.message}{" "}
+      {readyMessage(answer.ready, t, language)}{" "}
       <Link url={answer.url} target="_blank">
-        Open the PDF
+        {t.openPdf}
       </Link>{" "}
-      (the link works for 10 minutes).
+      {t.linkLifetime}
     </Banner>
   );
 }
@@ -60,6 +70,10 @@ const TAB_STAGES: readonly DeliveryStage[] = ["awaiting_pickup", "in_transit", "
 
 export default function Shipments() {
   const { shipments, stage, lastEvent, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
+  const strings = useAdminStrings();
+  const t = strings.shipments;
+  const stageNames = strings.common.deliveryStages;
+  const language = useAdminLanguage();
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const printing = useFetcher<DocumentActionAnswer>();
@@ -78,7 +92,7 @@ export default function Shipments() {
   // The stages a merchant looks at every day are tabs; the rest are one choice away. Every stage as a tab overflows
   // into Polaris' "More views", whose button inside the tab list screen readers cannot make sense of.
   const shownStages = [...TAB_STAGES, ...(stage && !TAB_STAGES.includes(stage) ? [stage] : [])];
-  const tabs = [{ id: "all", content: "All" }, ...shownStages.map((id) => ({ id, content: DELIVERY_STAGES[id].label }))];
+  const tabs = [{ id: "all", content: t.tabs.all }, ...shownStages.map((id) => ({ id, content: stageNames[id] }))];
   const selectedTab = Math.max(0, tabs.findIndex((tab) => tab.id === stage));
   const otherStages = DELIVERY_STAGE_ORDER.filter((id) => !TAB_STAGES.includes(id));
   const clearFilters = () => {
@@ -122,39 +136,39 @@ export default function Shipments() {
     }
   };
   return (
-    <Page title="Shipments" secondaryActions={[{ content: "Export CSV", onAction: exportCsv, loading: exporting === "running", disabled: shipments.length === 0 }]}>
+    <Page title={strings.pages.shipments} secondaryActions={[{ content: t.export.action, onAction: exportCsv, loading: exporting === "running", disabled: shipments.length === 0 }]}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             <DocumentLink answer={printing.data} />
-            {exporting === "failed" ? <Banner tone="critical">The export did not finish. Try again.</Banner> : null}
+            {exporting === "failed" ? <Banner tone="critical">{t.export.failed}</Banner> : null}
             {problems.length > 0 ? <Banner tone="warning">{problems.join(" ")}</Banner> : null}
             <Tabs tabs={tabs} selected={selectedTab} onSelect={(index) => setParam("stage", index === 0 ? "" : tabs[index]!.id)} />
-            <div role="search" aria-label="Search shipments" onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
+            <div role="search" aria-label={t.filters.region} onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">
-                <TextField label="Order number, awb or phone" value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
-                <TextField label="Booked from" type="date" value={from} onChange={setFrom} autoComplete="off" />
-                <TextField label="Booked until" type="date" value={to} onChange={setTo} autoComplete="off" />
+                <TextField label={t.filters.search} value={search} onChange={setSearch} autoComplete="off" maxLength={100} clearButton onClearButtonClick={() => setSearch("")} />
+                <TextField label={t.filters.bookedFrom} type="date" value={from} onChange={setFrom} autoComplete="off" />
+                <TextField label={t.filters.bookedUntil} type="date" value={to} onChange={setTo} autoComplete="off" />
                 <Select
-                  label="Other stages"
+                  label={t.filters.otherStages}
                   labelInline
-                  options={[{ label: "—", value: "" }, ...otherStages.map((id) => ({ label: DELIVERY_STAGES[id].label, value: id }))]}
+                  options={[{ label: "—", value: "" }, ...otherStages.map((id) => ({ label: stageNames[id], value: id }))]}
                   value={stage && otherStages.includes(stage) ? stage : ""}
                   onChange={(value) => setParam("stage", value)}
                 />
                 <Select
-                  label="Last event"
+                  label={t.filters.lastEvent}
                   labelInline
-                  options={[{ label: "Any", value: "" }, ...RECORDED_TRANSITIONS.map((name) => ({ label: transitionLabel(name), value: name }))]}
+                  options={[{ label: t.filters.any, value: "" }, ...RECORDED_TRANSITIONS.map((name) => ({ label: t.events[name], value: name }))]}
                   value={lastEvent ?? ""}
                   onChange={(value) => setParam("event", value)}
                 />
                 <Select
-                  label="Label"
+                  label={t.filters.label}
                   labelInline
                   options={[
-                    { label: "Any", value: "" },
-                    { label: "Not printed yet", value: "no" },
+                    { label: t.filters.any, value: "" },
+                    { label: t.filters.notPrinted, value: "no" },
                   ]}
                   value={notPrinted ? "no" : ""}
                   onChange={(value) => setParam("printed", value)}
@@ -165,26 +179,26 @@ export default function Shipments() {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    Pickups
+                    {t.pickups.heading}
                   </Text>
                   {pickups.map((pickup) => (
                     <InlineStack key={`${pickup.warehouseId}-${pickup.courierName}`} gap="300" blockAlign="center">
                       <Text as="span">
-                        Warehouse {pickup.warehouseId} · {pickup.courierName || "Courier"} · {pickup.count} {pickup.count === 1 ? "shipment" : "shipments"} waiting
+                        {plural(language, t.pickups.waiting, pickup.count, { warehouse: pickup.warehouseId, courier: pickup.courierName || t.pickups.anyCourier })}
                       </Text>
                       <Button loading={printing.state !== "idle"} onClick={() => submitDocument({ intent: "manifest", warehouseId: String(pickup.warehouseId), courierName: pickup.courierName })}>
-                        Print manifest
+                        {t.pickups.printManifest}
                       </Button>
                     </InlineStack>
                   ))}
-                  {pickups.length === 0 ? <Text as="p" tone="subdued">Every booked shipment is in a manifest.</Text> : null}
+                  {pickups.length === 0 ? <Text as="p" tone="subdued">{t.pickups.allInManifests}</Text> : null}
                   {manifests.map((manifest) => (
                     <InlineStack key={manifest.id} gap="300" blockAlign="center">
                       <Text as="span" tone="subdued">
-                        Manifest #{manifest.number} · warehouse {manifest.warehouseId} · {manifest.courierName} · {manifest.count} {manifest.count === 1 ? "shipment" : "shipments"} · {formatDate(manifest.createdAt, timeZone)}
+                        {plural(language, t.pickups.manifest, manifest.count, { number: manifest.number, warehouse: manifest.warehouseId, courier: manifest.courierName, date: formatDate(manifest.createdAt, timeZone, language) })}
                       </Text>
                       <Button variant="plain" onClick={() => submitDocument({ intent: "manifest-again", manifestId: String(manifest.id) })}>
-                        Print again
+                        {t.pickups.printAgain}
                       </Button>
                     </InlineStack>
                   ))}
@@ -194,22 +208,34 @@ export default function Shipments() {
             <Card padding="0">
               {shipments.length === 0 ? (
                 filtered ? (
-                  <EmptyState heading={notPrinted ? "Every label is printed" : "No shipments match these filters"} image="" action={{ content: "Clear filters", onAction: clearFilters }}>
-                    <p>Try another stage, search, dates or event.</p>
+                  <EmptyState heading={notPrinted ? t.empty.allPrinted : t.empty.noMatch} image="" action={{ content: t.empty.clearFilters, onAction: clearFilters }}>
+                    <p>{t.empty.tryOther}</p>
                   </EmptyState>
                 ) : (
-                  <EmptyState heading="No shipments yet" image="" action={{ content: "Ship an order", url: "/app/orders" }}>
-                    <p>Shipments appear here once you book an order with a courier.</p>
+                  <EmptyState heading={t.empty.none} image="" action={{ content: t.empty.shipOrder, url: "/app/orders" }}>
+                    <p>{t.empty.explain}</p>
                   </EmptyState>
                 )
               ) : (
                 <IndexTable
-                  resourceName={{ singular: "shipment", plural: "shipments" }}
+                  resourceName={t.table.resourceName}
                   itemCount={shipments.length}
-                  selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+                  selectedItemsCount={allResourcesSelected ? INDEX_TABLE_SELECT_ALL_ITEMS : selectedResources.length}
                   onSelectionChange={handleSelectionChange}
-                  promotedBulkActions={[{ content: "Print labels", onAction: () => submitDocument({ intent: "labels", shipmentIds: selectedResources.join(",") }) }]}
-                  headings={[{ title: "Order" }, { title: "Booked" }, { title: "Shopper" }, { title: "Courier" }, { title: "AWB" }, { title: "Payment" }, { title: "COD amount", alignment: "end" }, { title: "Label" }, { title: "Charges", alignment: "end" }, { title: "Status" }, { title: "Delivery" }]}
+                  promotedBulkActions={[{ content: t.table.printLabels, onAction: () => submitDocument({ intent: "labels", shipmentIds: selectedResources.join(",") }) }]}
+                  headings={[
+                    { title: t.table.headings.order },
+                    { title: t.table.headings.booked },
+                    { title: t.table.headings.shopper },
+                    { title: t.table.headings.courier },
+                    { title: t.table.headings.awb },
+                    { title: t.table.headings.payment },
+                    { title: t.table.headings.codAmount, alignment: "end" },
+                    { title: t.table.headings.label },
+                    { title: t.table.headings.charges, alignment: "end" },
+                    { title: t.table.headings.status },
+                    { title: t.table.headings.delivery },
+                  ]}
                 >
                   {shipments.map((shipment, index) => (
                     <IndexTable.Row id={String(shipment.id)} key={shipment.id} position={index} selected={selectedResources.includes(String(shipment.id))} onClick={() => navigate(`/app/orders/${legacyIdOf(shipment.returnOfOrderGid ?? shipment.orderGid)}/ship`)}>
@@ -219,9 +245,9 @@ export default function Shipments() {
                             {shipment.orderName}
                           </Text>
                         </Link>
-                        {shipment.direction === "return" ? <Badge tone="info">Return</Badge> : null}
+                        {shipment.direction === "return" ? <Badge tone="info">{t.table.return}</Badge> : null}
                       </IndexTable.Cell>
-                      <IndexTable.Cell>{formatDate(shipment.createdAt, timeZone)}</IndexTable.Cell>
+                      <IndexTable.Cell>{formatDate(shipment.createdAt, timeZone, language)}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.shopperName || "—"}</IndexTable.Cell>
                       <IndexTable.Cell>{shipment.courierName ?? "—"}</IndexTable.Cell>
                       <IndexTable.Cell>
@@ -233,7 +259,7 @@ export default function Shipments() {
                           (shipment.awb ?? "—")
                         )}
                       </IndexTable.Cell>
-                      <IndexTable.Cell>{shipment.paymentMode === "cod" ? "COD" : "Prepaid"}</IndexTable.Cell>
+                      <IndexTable.Cell>{shipment.paymentMode === "cod" ? t.table.cod : t.table.prepaid}</IndexTable.Cell>
                       <IndexTable.Cell>
                         <Text as="span" alignment="end" numeric>
                           {shipment.codAmountPaise === null ? "—" : formatPaise(shipment.codAmountPaise)}
@@ -242,14 +268,14 @@ export default function Shipments() {
                       <IndexTable.Cell>
                         {printedAt[shipment.id] ? (
                           <Text as="span" tone="subdued" variant="bodySm">
-                            Printed {formatDate(printedAt[shipment.id]!, timeZone)}
+                            {fill(t.table.printed, { date: formatDate(printedAt[shipment.id]!, timeZone, language) })}
                           </Text>
                         ) : shipment.direction === "return" ? (
                           <Text as="span" tone="subdued" variant="bodySm">
-                            Label comes with the pickup
+                            {t.table.labelWithPickup}
                           </Text>
                         ) : shipment.awb && (shipment.status === "booked_unfulfilled" || shipment.status === "fulfilled") ? (
-                          <Badge tone="attention">Not printed yet</Badge>
+                          <Badge tone="attention">{t.table.notPrinted}</Badge>
                         ) : (
                           "—"
                         )}
@@ -261,9 +287,9 @@ export default function Shipments() {
                       </IndexTable.Cell>
                       <IndexTable.Cell>
                         <BlockStack gap="100">
-                          <Badge tone={DELIVERY_STAGES[shipment.stage].tone}>{DELIVERY_STAGES[shipment.stage].label}</Badge>
+                          <Badge tone={DELIVERY_STAGES[shipment.stage].tone}>{stageNames[shipment.stage]}</Badge>
                           <Text as="span" tone="subdued" variant="bodySm">
-                            {shipmentStatusLabel(shipment.status).label}
+                            {isShipmentStatus(shipment.status) ? t.statuses[shipment.status] : shipment.status}
                           </Text>
                           {shipment.lastError ? (
                             <Text as="span" tone="subdued" variant="bodySm">
@@ -277,10 +303,10 @@ export default function Shipments() {
                           "—"
                         ) : (
                           <BlockStack gap="100">
-                            <Badge tone={stageTone(shipment.courierStatusCode)}>{shipment.courierStatusLabel ?? `Status ${shipment.courierStatusCode}`}</Badge>
+                            <Badge tone={stageTone(shipment.courierStatusCode)}>{courierStatusName(strings, shipment.courierStatusCode) ?? shipment.courierStatusLabel ?? fill(t.table.courierCode, { code: shipment.courierStatusCode })}</Badge>
                             <Text as="span" tone="subdued" variant="bodySm">
-                              {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt, timeZone) : ""}
-                              {shipment.estimatedDeliveryAt && ["awaiting_pickup", "in_transit", "out_for_delivery"].includes(shipment.stage) ? ` · expected ${formatDate(shipment.estimatedDeliveryAt, timeZone)}` : ""}
+                              {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt, timeZone, language) : ""}
+                              {shipment.estimatedDeliveryAt && ["awaiting_pickup", "in_transit", "out_for_delivery"].includes(shipment.stage) ? ` · ${fill(t.table.expected, { date: formatDate(shipment.estimatedDeliveryAt, timeZone, language) })}` : ""}
                             </Text>
                           </BlockStack>
                         )}

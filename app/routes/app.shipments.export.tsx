@@ -8,7 +8,9 @@ import { getShopOverview } from "~/shopify/shop.server";
 
 /**
  * POST /app/shipments/export — the Shipments list as CSV, with the filters the page shows (sent in the body, so a
- * search by the shopper's mobile never sits in an address). Streamed: any number of rows.
+ * search by the shopper's mobile never sits in an address). Streamed: any number of rows. The file is for
+ * spreadsheets and the tools that read them, so its column headings and values stay in English whatever the admin's
+ * language; the page reports a failed export in the merchant's language, not this route's answer.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);

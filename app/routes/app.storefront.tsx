@@ -3,6 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { useReducer, useRef, useState } from "react";
+import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
+import { fill } from "~/components/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { authenticate } from "~/shopify.server";
 import { parseEstimateQuery } from "~/storefront/delivery-estimate";
@@ -22,10 +24,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     () => null,
   );
   if (primaryDomain && (await rememberPrimaryDomain(session.shop, primaryDomain, settings))) settings.primaryDomainHost = primaryDomain.toLowerCase();
-  const pincode = new URL(request.url).searchParams.get("preview");
+  const query = new URL(request.url).searchParams;
+  const pincode = query.get("preview");
   let preview = null;
   if (pincode !== null) {
-    const parsed = parseEstimateQuery(new URLSearchParams({ pincode }));
+    // The preview answers as the storefront would in the admin's language, which the preview form sends as `locale`.
+    const parsed = parseEstimateQuery(new URLSearchParams({ pincode, locale: query.get("locale") ?? "" }));
     preview = parsed.ok ? { ok: true as const, answer: await deliveryEstimates.estimate(session.shop, parsed.query, { evenWhenOff: true }) } : { ok: false as const, message: parsed.message, pincode: pincode.slice(0, 20) };
   }
   return json({
@@ -71,14 +75,17 @@ function Toggle({ name, label, checked, helpText }: { name: string; label: strin
   );
 }
 
+const weekdayKey = (day: (typeof WEEKDAY_NAMES)[number]) => day.toLowerCase() as Lowercase<typeof day>;
+
 function Weekdays({ closed, error }: { closed: number[]; error?: string }) {
   const [current, setCurrent] = useState(closed);
+  const t = useAdminStrings().storefront.estimate;
   return (
     <BlockStack gap="100">
-      <Text as="p">Days nothing leaves the warehouse</Text>
+      <Text as="p">{t.closedDays}</Text>
       <InlineStack gap="300">
         {WEEKDAY_NAMES.map((day, index) => (
-          <Checkbox key={day} label={day} checked={current.includes(index)} onChange={(on) => setCurrent(on ? [...current, index] : current.filter((d) => d !== index))} />
+          <Checkbox key={day} label={t.weekdays[weekdayKey(day)]} checked={current.includes(index)} onChange={(on) => setCurrent(on ? [...current, index] : current.filter((d) => d !== index))} />
         ))}
       </InlineStack>
       {current.map((day) => (
@@ -106,37 +113,40 @@ function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
   const { changed, onChange } = useFormChanged(form, result);
   const [pincode, setPincode] = useState(preview?.ok ? preview.answer.pincode : (preview?.pincode ?? ""));
   const trackingBase = settings.proxyPathPrefix ? `https://${settings.trackingHost}${settings.proxyPathPrefix}/track/` : null;
+  const strings = useAdminStrings();
+  const t = strings.storefront;
+  const language = useAdminLanguage();
 
   return (
-    <Page title="Storefront" subtitle="What shoppers see before they buy and after they ship">
+    <Page title={strings.pages.storefront} subtitle={t.subtitle}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result?.ok ? <Banner tone="success" title="Storefront settings saved" /> : null}
-            {result && !result.ok ? <Banner tone="critical" title="Storefront settings not saved">Fix the fields marked below; nothing was saved.</Banner> : null}
+            {result?.ok ? <Banner tone="success" title={t.saved} /> : null}
+            {result && !result.ok ? <Banner tone="critical" title={t.notSaved}>{t.fixFields}</Banner> : null}
             <FormSaveBar id="storefront-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
             <Form method="post" ref={form} onChange={onChange}>
               <BlockStack gap="400">
                 <Card>
                   <BlockStack gap="300">
                     <Text as="h2" variant="headingMd">
-                      Delivery estimate
+                      {t.estimate.heading}
                     </Text>
                     <Text as="p" tone="subdued">
-                      Add the Delivery estimate block to the product page in the theme editor. Shoppers type their PIN code and see when it arrives and whether cash on delivery is available.
+                      {t.estimate.intro}
                     </Text>
                     <FormLayout>
-                      <Toggle name="estimateEnabled" label="Show delivery estimates on the storefront" checked={settings.estimateEnabled} />
+                      <Toggle name="estimateEnabled" label={t.estimate.enabled} checked={settings.estimateEnabled} />
                       <FormLayout.Group>
-                        <Field name="handlingDays" label="Handling days" type="number" value={settings.handlingDays} error={errors.handlingDays} helpText="Working days from the order to dispatch" />
-                        <Field name="cutoff" label="Daily cut-off (India time)" type="time" value={settings.cutoff} error={errors.cutoff} helpText="Orders after it count from the next working day" />
+                        <Field name="handlingDays" label={t.estimate.handlingDays} type="number" value={settings.handlingDays} error={errors.handlingDays} helpText={t.estimate.handlingDaysHelp} />
+                        <Field name="cutoff" label={t.estimate.cutoff} type="time" value={settings.cutoff} error={errors.cutoff} helpText={t.estimate.cutoffHelp} />
                       </FormLayout.Group>
                       <Weekdays closed={settings.closedWeekdays} error={errors.closedWeekdays} />
-                      <Field name="closedDates" label="Holidays" value={settings.closedDates} error={errors.closedDates} helpText="Dates as YYYY-MM-DD, separated by commas" />
-                      <Toggle name="showCod" label="Say whether cash on delivery is available" checked={settings.showCod} />
+                      <Field name="closedDates" label={t.estimate.holidays} value={settings.closedDates} error={errors.closedDates} helpText={t.estimate.holidaysHelp} />
+                      <Toggle name="showCod" label={t.estimate.showCod} checked={settings.showCod} />
                       <FormLayout.Group>
-                        <Field name="codMaxRupees" label="No cash on delivery above (₹)" value={settings.codMaxRupees} error={errors.codMaxRupees} helpText="Empty: no limit" />
-                        <Field name="defaultWeightGrams" label="Weight to quote when a product has none (g)" type="number" value={settings.defaultWeightGrams} error={errors.defaultWeightGrams} />
+                        <Field name="codMaxRupees" label={t.estimate.codMax} value={settings.codMaxRupees} error={errors.codMaxRupees} helpText={t.estimate.codMaxHelp} />
+                        <Field name="defaultWeightGrams" label={t.estimate.defaultWeight} type="number" value={settings.defaultWeightGrams} error={errors.defaultWeightGrams} />
                       </FormLayout.Group>
                     </FormLayout>
                   </BlockStack>
@@ -144,23 +154,19 @@ function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
                 <Card>
                   <BlockStack gap="300">
                     <Text as="h2" variant="headingMd">
-                      Tracking on your shop's domain
+                      {t.tracking.heading}
                     </Text>
                     <Toggle
                       name="trackOnShopDomain"
-                      label="Link new fulfillments to the tracking page on your shop's domain"
+                      label={t.tracking.label}
                       checked={settings.trackOnShopDomain}
-                      helpText={
-                        trackingBase
-                          ? `New tracking links: ${trackingBase}{awb}. Links already sent keep working.`
-                          : "Your store's proxy path is not known yet: it is learnt from the first shopper's visit through it. Until then links point at Dakiya's own tracking page."
-                      }
+                      helpText={trackingBase ? fill(t.tracking.links, { base: trackingBase }) : t.tracking.unknownProxy}
                     />
                   </BlockStack>
                 </Card>
                 <InlineStack align="end">
                   <Button submit variant="primary" loading={busy}>
-                    Save
+                    {t.save}
                   </Button>
                 </InlineStack>
               </BlockStack>
@@ -172,15 +178,16 @@ function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
             <Form method="get">
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
-                  Preview
+                  {t.preview.heading}
                 </Text>
-                <TextField name="preview" label="PIN code" value={pincode} onChange={setPincode} autoComplete="off" inputMode="numeric" maxLength={6} error={preview && !preview.ok ? preview.message : undefined} />
-                <Button submit>Check</Button>
+                <TextField name="preview" label={t.preview.pincode} value={pincode} onChange={setPincode} autoComplete="off" inputMode="numeric" maxLength={6} error={preview && !preview.ok ? preview.message : undefined} />
+                <input type="hidden" name="locale" value={language} />
+                <Button submit>{t.preview.check}</Button>
                 {preview?.ok ? (
                   <BlockStack gap="100">
                     <InlineStack gap="200">
-                      <Badge tone={preview.answer.status === "deliverable" ? "success" : preview.answer.status === "unserviceable" ? "critical" : "attention"}>{preview.answer.status}</Badge>
-                      {settings.estimateEnabled ? null : <Badge>Not shown to shoppers yet</Badge>}
+                      <Badge tone={preview.answer.status === "deliverable" ? "success" : preview.answer.status === "unserviceable" ? "critical" : "attention"}>{t.preview.status[preview.answer.status]}</Badge>
+                      {settings.estimateEnabled ? null : <Badge>{t.preview.notShown}</Badge>}
                     </InlineStack>
                     <Text as="p" variant="headingSm">
                       {preview.answer.message}

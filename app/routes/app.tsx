@@ -4,12 +4,20 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
+import polarisEn from "@shopify/polaris/locales/en.json";
 import { authenticate } from "~/shopify.server";
 import { getConfig } from "~/config.server";
 import { isAppBridgePage } from "~/components/ShopifyBusyBoundary";
 import { AdminLanguageProvider } from "~/components/AdminLanguage";
 import { adminLanguageOf, adminStrings, type AdminLanguage } from "~/components/admin-language";
 import { pageTitle } from "~/components/page-titles";
+import polarisHi from "~/locales/polaris.hi.json";
+
+/**
+ * Polaris' own words (selection checkboxes, banners' dismiss, pagination…) in the admin's language. Polaris ships no
+ * Hindi; ours comes first and Polaris' English answers any key it lacks. Built once, so the provider keeps its I18n.
+ */
+const POLARIS_TRANSLATIONS = { en: polarisEn, hi: [polarisHi, polarisEn] } satisfies Record<AdminLanguage, unknown>;
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -34,7 +42,7 @@ export default function App() {
   const { apiKey, language } = useLoaderData<typeof loader>();
   const t = adminStrings(language).pages;
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={POLARIS_TRANSLATIONS[language]}>
       <NavMenu>
         <Link to="/app" rel="home">
           {t.home}

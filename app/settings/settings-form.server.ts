@@ -136,7 +136,8 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
 export interface WarehouseSummary {
   id: number;
   description: string | null;
-  problem: string | null;
+  /** Why there is no description; the page words it in the merchant's language. */
+  problem: "not_found" | "unreachable" | null;
 }
 
 /** The configured pickup warehouses as the courier service describes them (name, address, PIN code). */
@@ -147,13 +148,13 @@ export async function describeWarehouses(shop: string): Promise<WarehouseSummary
   );
   const client = courierClientFor(courierCredentialsOf(settings));
   return Promise.all(
-    ids.map(async (id) => {
+    ids.map(async (id): Promise<WarehouseSummary> => {
       try {
         const warehouse = await client.getWarehouse(id);
         return { id, description: `${warehouse.warehouse_name}, ${warehouse.address_line_1}, ${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`, problem: null };
       } catch (error) {
         if (!(error instanceof CourierError)) throw error;
-        return { id, description: null, problem: error.kind === "not_found" ? `Warehouse ${id} does not exist in this courier account` : "The courier service could not describe this warehouse right now" };
+        return { id, description: null, problem: error.kind === "not_found" ? "not_found" : "unreachable" };
       }
     }),
   );
