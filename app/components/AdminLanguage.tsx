@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from "react";
-import { adminStrings, type AdminLanguage, type AdminStrings } from "./admin-language";
+import { adminStrings, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 const AdminLanguageContext = createContext<AdminLanguage>("en");
 

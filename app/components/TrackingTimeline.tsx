@@ -2,7 +2,7 @@ import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/pol
 import { Form } from "@remix-run/react";
 import { STAGES, stageTone } from "~/tracking/courier-progress";
 import { isServiceStatusCode } from "~/shipping/status";
-import { courierStatusName, fill } from "./admin-language";
+import { courierStatusName, fill } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
 

@@ -1,4 +1,4 @@
-import { ADMIN_LOCALES, type AdminLanguage } from "./admin-language";
+import { ADMIN_LOCALES, type AdminLanguage } from "~/locales/admin-language";
 
 export { formatPaise, formatRupees } from "~/money";
 

@@ -1,4 +1,4 @@
-import { adminStrings, type AdminLanguage, type AdminStrings } from "./admin-language";
+import { adminStrings, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 /**
  * Each admin page's document title, as a screen reader announces the page and the browser names its history

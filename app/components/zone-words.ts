@@ -1,4 +1,4 @@
-import { adminStrings, fill, type AdminStrings } from "./admin-language";
+import { adminStrings, fill, type AdminStrings } from "~/locales/admin-language";
 
 /**
  * The courier's delivery zones (the letters its rates carry) in the merchant's words, in the admin's language

@@ -10,7 +10,7 @@ import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, plural } from "~/components/admin-language";
+import { fill, plural } from "~/locales/admin-language";
 import { formatCount, formatPaise } from "~/components/formatting";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

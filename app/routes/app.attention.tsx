@@ -15,7 +15,7 @@ import { clearShipmentAttention } from "~/shipments/shipment-changes.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { formatDate } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { adminStrings, fill, plural, type AdminStrings } from "~/components/admin-language";
+import { adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-language";
 import { enqueue, retryFailedJob } from "~/jobs/job-queue.server";
 import { markDataRequestAnswered } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";

@@ -24,7 +24,7 @@ import { EXAMPLE_RULES, MAX_RULES } from "~/automation/rules";
 import { draftOf, EMPTY_DRAFT, fieldKey, RULE_ACTIONS, ZONES, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
 import { rulesPage, submitRulesForm } from "~/automation/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, plural } from "~/components/admin-language";
+import { fill, plural } from "~/locales/admin-language";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";

@@ -36,7 +36,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminStrings, fill, plural, type AdminStrings } from "~/components/admin-language";
+import { adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { isShipmentStatus } from "~/shipments/lifecycle";
 import { zoneInWords } from "~/components/zone-words";

@@ -11,7 +11,7 @@ import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, type AdminStrings } from "~/components/admin-language";
+import { fill, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/components/admin-language";
+import { adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";

@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useReducer, useRef, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, plural } from "~/components/admin-language";
+import { fill, plural } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";

@@ -11,7 +11,7 @@ import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { courierStatusName, fill, plural, type AdminLanguage, type AdminStrings } from "~/components/admin-language";
+import { courierStatusName, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { useReducer, useRef, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill } from "~/components/admin-language";
+import { fill } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { authenticate } from "~/shopify.server";
 import { parseEstimateQuery } from "~/storefront/delivery-estimate";

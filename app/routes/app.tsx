@@ -9,7 +9,7 @@ import { authenticate } from "~/shopify.server";
 import { getConfig } from "~/config.server";
 import { isAppBridgePage } from "~/components/ShopifyBusyBoundary";
 import { AdminLanguageProvider } from "~/components/AdminLanguage";
-import { adminLanguageOf, adminStrings, type AdminLanguage } from "~/components/admin-language";
+import { adminLanguageOf, adminStrings, type AdminLanguage } from "~/locales/admin-language";
 import { pageTitle } from "~/components/page-titles";
 import polarisHi from "~/locales/polaris.hi.json";
 

@@ -1,5 +1,6 @@
 import en from "~/locales/tracking.en.json";
 import hi from "~/locales/tracking.hi.json";
+import { fill } from "~/locales/fill";
 
 /**
  * The public tracking page's words, in English and Hindi (app/locales/tracking.*.json), how a request picks one,
@@ -42,10 +43,7 @@ export function pickLanguage(requested: string | null, acceptLanguage: string | 
   return best && isLanguage(best) ? best : "en";
 }
 
-/** The template with each `{name}` replaced by its value. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
-}
+export { fill };
 
 /** "Try again in N second(s)", with the language's plural rule. */
 export function retryMessage(language: Language, seconds: number): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openEmbeddedAdmin, walkTheAdmin } from "./support/admin";
 import { seriousViolations } from "./support/axe";
 import { PageWatcher } from "./support/browser";
-import { adminStrings } from "~/components/admin-language";
+import { adminStrings } from "~/locales/admin-language";
 
 /*
  * The app as a screen reader or keyboard user meets it, inside the local Shopify admin: every page checked with

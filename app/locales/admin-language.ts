@@ -20,12 +20,12 @@ import shipmentsEn from "~/locales/admin-shipments.en.json";
 import shipmentsHi from "~/locales/admin-shipments.hi.json";
 import storefrontEn from "~/locales/admin-storefront.en.json";
 import storefrontHi from "~/locales/admin-storefront.hi.json";
-import { fill } from "~/tracking/tracking-locale";
+import { fill } from "./fill";
 
 /**
  * The admin pages' language: Shopify opens an embedded app with `?locale=` set to the merchant's admin language
  * ("en", "hi", "hi-IN" …), and the local admin passes its own `?locale=hi` the same way. Hindi for Hindi, English
- * for everything else. The words are in app/locales/admin*.json, one file per area of the admin so that a page's
+ * for everything else. The words are in app/locales/admin*.json (beside this file), one file per area of the admin so that a page's
  * words sit together. Pure.
  */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adminLanguageOf, adminStrings, courierStatusName, plural } from "./admin-language";
-import { pageTitle } from "./page-titles";
+import { pageTitle } from "~/components/page-titles";
 import { ORDER_STAGES } from "~/orders/order-stage";
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
 import { SERVICE_STATUS_LABELS } from "~/shipping/status";
