@@ -20,6 +20,14 @@ import shipmentsEn from "~/locales/admin-shipments.en.json";
 import shipmentsHi from "~/locales/admin-shipments.hi.json";
 import storefrontEn from "~/locales/admin-storefront.en.json";
 import storefrontHi from "~/locales/admin-storefront.hi.json";
+import problemsEn from "~/locales/admin-problems.en.json";
+import problemsHi from "~/locales/admin-problems.hi.json";
+import activityEn from "~/locales/admin-activity.en.json";
+import activityHi from "~/locales/admin-activity.hi.json";
+import errorsEn from "~/locales/admin-errors.en.json";
+import errorsHi from "~/locales/admin-errors.hi.json";
+import outcomesEn from "~/locales/admin-outcomes.en.json";
+import outcomesHi from "~/locales/admin-outcomes.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -41,6 +49,10 @@ const ENGLISH = {
   settings: settingsEn,
   storefront: storefrontEn,
   returns: returnsEn,
+  problems: problemsEn,
+  activity: activityEn,
+  errors: errorsEn,
+  outcomes: outcomesEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -60,6 +72,10 @@ const HINDI: AdminStrings = {
   settings: settingsHi,
   storefront: storefrontHi,
   returns: returnsHi,
+  problems: problemsHi,
+  activity: activityHi,
+  errors: errorsHi,
+  outcomes: outcomesHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };
