@@ -1,5 +1,6 @@
 import type { FailedJob } from "~/jobs/job-queue.server";
 import type { DataRequestSummary } from "~/privacy/data-requests.server";
+import type { AttentionNote } from "./attention-words";
 
 /** The kinds of things waiting on the merchant, and their names on screen. Pure: the pages read it. */
 
@@ -24,9 +25,11 @@ export interface AttentionItem {
   kind: AttentionKind;
   orderGid: string;
   orderName: string;
-  /** What happened, in the merchant's words. */
+  /** What happened and what resolves it, as a code and its parameters: the page words it in the admin's language. */
+  note: AttentionNote;
+  /** What happened, in English. */
   message: string;
-  /** What resolves it. */
+  /** What resolves it, in English. */
   action: string;
   at: string;
   /** A shipment's flag the merchant can dismiss once dealt with. */

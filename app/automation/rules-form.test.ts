@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_RULES, MAX_RULES } from "./rules";
-import { draftOf, EMPTY_DRAFT, parseRulesForm, previewRules, type PreviewOrder } from "./rules-form";
+import { draftOf, EMPTY_DRAFT, parseRulesForm, previewOutcomeInWords, previewProblemsInWords, previewRules, type PreviewOrder, type PreviewOutcome } from "./rules-form";
 
 const drafts = (...changes: Partial<typeof EMPTY_DRAFT>[]) => JSON.stringify(changes.map((change) => ({ ...EMPTY_DRAFT, name: "A rule", ...change })));
 
@@ -50,10 +50,44 @@ describe("the preview", () => {
   it("puts each order under the first rule that matches it, with what that rule would do, and lists the rest", () => {
     const preview = previewRules(EXAMPLE_RULES.slice(0, 2), [order("#1", { valueRupees: 12_000 }), order("#2", {}), order("#3", { paymentMode: "prepaid" }), order("#4", null, "PIN code not 6 digits")]);
     expect(preview.byRule).toEqual([
-      { orders: [{ orderGid: "gid://shopify/Order/#1", orderName: "#1", outcome: "held for review" }] },
-      { orders: [{ orderGid: "gid://shopify/Order/#2", orderName: "#2", outcome: "cheapest: Delhivery ₹98" }] },
+      { orders: [{ orderGid: "gid://shopify/Order/#1", orderName: "#1", outcome: "held for review", decided: { kind: "hold" } }] },
+      { orders: [{ orderGid: "gid://shopify/Order/#2", orderName: "#2", outcome: "cheapest: Delhivery ₹98", decided: { kind: "quoted", action: "cheapest", courierName: "Delhivery", totalPaise: 9800 } }] },
     ]);
     expect(preview.unmatched).toEqual([{ orderGid: "gid://shopify/Order/#3", orderName: "#3" }]);
-    expect(preview.withProblems).toEqual([{ orderGid: "gid://shopify/Order/#4", orderName: "#4", problems: "PIN code not 6 digits" }]);
+    expect(preview.withProblems).toEqual([{ orderGid: "gid://shopify/Order/#4", orderName: "#4", problems: "PIN code not 6 digits", problemCodes: [] }]);
+  });
+});
+
+describe("the preview in words", () => {
+  const DEVANAGARI = /[\u0900-\u097F]/;
+  const worded: [PreviewOutcome, string][] = [
+    [{ kind: "hold" }, "held for review"],
+    [{ kind: "courier", courierId: 4, courierName: "Bluedart" }, "book Bluedart, if it serves the route"],
+    [{ kind: "courier", courierId: 4, courierName: null }, "book courier 4, if it serves the route"],
+    [{ kind: "quoted", action: "cheapest", courierName: "Delhivery", totalPaise: 123_450 }, "cheapest: Delhivery ₹1,234.5"],
+    [{ kind: "quoted", action: "fastest", courierName: "Bluedart", totalPaise: 21_000 }, "fastest: Bluedart ₹210"],
+    [{ kind: "quoted", action: "recommended", courierName: "Delhivery", totalPaise: 9_800 }, "recommended: Delhivery ₹98"],
+    [{ kind: "no_quote", action: "cheapest" }, "cheapest: no quote stored yet"],
+  ];
+
+  it("says each outcome in English as before, and in Hindi", () => {
+    for (const [outcome, english] of worded) {
+      expect(previewOutcomeInWords(outcome, "en")).toBe(english);
+      expect(previewOutcomeInWords(outcome, "hi")).toMatch(DEVANAGARI);
+    }
+    expect(previewOutcomeInWords({ kind: "quoted", action: "cheapest", courierName: "Delhivery", totalPaise: 123_450 }, "hi")).toBe("सबसे सस्ता: Delhivery ₹1,234.5");
+  });
+
+  it("names an order's problems, or that it was not checked yet, in either language", () => {
+    const preview = previewRules(EXAMPLE_RULES.slice(0, 1), [
+      { orderGid: "a", orderName: "#1", facts: null, quote: null, problems: null },
+      { orderGid: "b", orderName: "#2", facts: null, quote: null, problems: "No phone, Older than 7 days", problemCodes: ["PHONE_MISSING", "ORDER_TOO_OLD"] },
+    ]);
+    const [unchecked, withProblems] = preview.withProblems;
+    expect(unchecked).toEqual({ orderGid: "a", orderName: "#1", problems: "not checked yet", problemCodes: null });
+    expect(previewProblemsInWords(unchecked!, "en")).toBe("not checked yet");
+    expect(previewProblemsInWords(unchecked!, "hi")).toMatch(DEVANAGARI);
+    expect(previewProblemsInWords(withProblems!, "en")).toBe("No phone, Older than 7 days");
+    expect(previewProblemsInWords(withProblems!, "hi")).toBe("फ़ोन नंबर नहीं, 7 दिन से पुराना");
   });
 });

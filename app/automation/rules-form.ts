@@ -1,5 +1,5 @@
 import {
-  BookingRuleSchema,
+  bookingRuleSchemaIn,
   BookingRulesSchema,
   MAX_RULES,
   ruleMatches,
@@ -10,6 +10,8 @@ import {
   type RuleAction,
 } from "./rules";
 import type { QuoteSummary } from "~/orders/readiness";
+import { problemLabel, type ProblemCode } from "~/shopify/readiness-checks";
+import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 
 /**
  * The rules as the Settings screen edits them — every number and list as typed — and back: checked field by field,
@@ -112,26 +114,27 @@ export const fieldKey = (index: number, field: RuleField) => `${index}.${field}`
 
 /**
  * Reads the screen's rules (a JSON array of drafts) into rules, or says what is wrong: one message per field,
- * each naming its rule ("Rule 2 'COD under ₹2,000': Maximum weight must not be below the minimum").
+ * each naming its rule ("Rule 2 'COD under ₹2,000': Maximum weight must not be below the minimum"), in the admin's language.
  */
-export function parseRulesForm(json: string): RulesFormResult {
+export function parseRulesForm(json: string, language: AdminLanguage = "en"): RulesFormResult {
+  const m = adminStrings(language).errors.rules;
   if (json.length > MAX_RULES_FORM_CHARS)
     return {
       ok: false,
       drafts: [],
-      formError: `The rules are too long to save (over ${MAX_RULES_FORM_CHARS.toLocaleString("en-IN")} characters); remove some.`,
+      formError: fill(m.tooLong, { max: MAX_RULES_FORM_CHARS.toLocaleString(ADMIN_LOCALES[language]) }),
       fieldErrors: {},
     };
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch {
-    return { ok: false, drafts: [], formError: "The rules could not be read; reload the page and try again.", fieldErrors: {} };
+    return { ok: false, drafts: [], formError: m.unreadable, fieldErrors: {} };
   }
-  if (!Array.isArray(parsed)) return { ok: false, drafts: [], formError: "The rules could not be read; reload the page and try again.", fieldErrors: {} };
+  if (!Array.isArray(parsed)) return { ok: false, drafts: [], formError: m.unreadable, fieldErrors: {} };
   const drafts = parsed.slice(0, MAX_RULES + 1).map(draftFrom);
   if (parsed.length > MAX_RULES)
-    return { ok: false, drafts: drafts.slice(0, MAX_RULES), formError: `At most ${MAX_RULES} rules; remove ${parsed.length - MAX_RULES}.`, fieldErrors: {} };
+    return { ok: false, drafts: drafts.slice(0, MAX_RULES), formError: fill(m.tooMany, { max: MAX_RULES, extra: parsed.length - MAX_RULES }), fieldErrors: {} };
 
   const fieldErrors: Record<string, string> = {};
   const rules: BookingRule[] = [];
@@ -149,16 +152,17 @@ export function parseRulesForm(json: string): RulesFormResult {
       action: draft.action,
       courierId: draft.action === "courier" && draft.courierId !== "" ? Number(draft.courierId) : null,
     };
-    const result = BookingRuleSchema.safeParse(candidate);
+    const result = bookingRuleSchemaIn(language).safeParse(candidate);
     if (result.success) {
       rules.push(result.data);
       return;
     }
-    const named = `Rule ${index + 1}${draft.name.trim() ? ` '${draft.name.trim().slice(0, 60)}'` : ""}`;
+    const name = draft.name.trim().slice(0, 60);
+    const named = name ? fill(m.namedRule, { number: index + 1, name }) : fill(m.rule, { number: index + 1 });
     for (const issue of result.error.issues) {
       const field = (issue.path[0] ?? "name") as RuleField;
       const key = fieldKey(index, field);
-      if (!fieldErrors[key]) fieldErrors[key] = `${named}: ${issue.message}`;
+      if (!fieldErrors[key]) fieldErrors[key] = fill(m.ruleError, { rule: named, message: issue.message });
     }
   });
   if (Object.keys(fieldErrors).length > 0) return { ok: false, drafts, formError: null, fieldErrors };
@@ -173,28 +177,71 @@ export interface PreviewOrder {
   quote: QuoteSummary | null;
   /** Its problems, named, when it has any: such an order is never booked automatically. */
   problems: string | null;
+  /** The same problems by code, for the page to name them in the admin's language. */
+  problemCodes?: readonly ProblemCode[];
+}
+
+type QuotedAction = Exclude<RuleAction, "hold" | "courier">;
+
+/** What a rule would do with an order, for the page to word in the admin's language. */
+export type PreviewOutcome =
+  | { kind: "hold" }
+  | { kind: "courier"; courierId: number | null; courierName: string | null }
+  | { kind: "quoted"; action: QuotedAction; courierName: string; totalPaise: number }
+  | { kind: "no_quote"; action: QuotedAction };
+
+/** An order the rules never book as it is; `problemCodes` is null when it was not checked yet. */
+export interface PreviewWithProblems {
+  orderGid: string;
+  orderName: string;
+  problems: string;
+  problemCodes: ProblemCode[] | null;
 }
 
 export interface RulePreview {
-  /** Per rule, in order: the orders it would have decided, and how. */
-  byRule: { orders: { orderGid: string; orderName: string; outcome: string }[] }[];
+  /** Per rule, in order: the orders it would have decided, and how (`outcome` in English, `decided` to word). */
+  byRule: { orders: { orderGid: string; orderName: string; outcome: string; decided: PreviewOutcome }[] }[];
   unmatched: { orderGid: string; orderName: string }[];
-  withProblems: { orderGid: string; orderName: string; problems: string }[];
+  withProblems: PreviewWithProblems[];
 }
 
-const QUOTE_CHOICE: Record<Exclude<RuleAction, "hold" | "courier">, keyof Pick<QuoteSummary, "cheapest" | "fastest" | "recommended">> = {
+const QUOTE_CHOICE: Record<QuotedAction, keyof Pick<QuoteSummary, "cheapest" | "fastest" | "recommended">> = {
   cheapest: "cheapest",
   fastest: "fastest",
   recommended: "recommended",
 };
 
-function outcomeOf(rule: BookingRule, quote: QuoteSummary | null, courierNames: Record<number, string>): string {
-  if (rule.action === "hold") return "held for review";
-  if (rule.action === "courier") return `book ${courierNames[rule.courierId ?? 0] ?? `courier ${rule.courierId}`}, if it serves the route`;
+function outcomeOf(rule: BookingRule, quote: QuoteSummary | null, courierNames: Record<number, string>): PreviewOutcome {
+  if (rule.action === "hold") return { kind: "hold" };
+  if (rule.action === "courier") return { kind: "courier", courierId: rule.courierId, courierName: courierNames[rule.courierId ?? 0] ?? null };
   const chosen = quote?.[QUOTE_CHOICE[rule.action]];
-  return chosen
-    ? `${rule.action}: ${chosen.name} ₹${(chosen.totalPaise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`
-    : `${rule.action}: no quote stored yet`;
+  return chosen ? { kind: "quoted", action: rule.action, courierName: chosen.name, totalPaise: chosen.totalPaise } : { kind: "no_quote", action: rule.action };
+}
+
+/** A preview's outcome in the language: "cheapest: Delhivery ₹98", "held for review". Pure. */
+export function previewOutcomeInWords(outcome: PreviewOutcome, language: AdminLanguage): string {
+  const words = adminStrings(language).outcomes.preview;
+  switch (outcome.kind) {
+    case "hold":
+      return words.held;
+    case "courier":
+      return fill(words.courier, { courier: outcome.courierName ?? fill(words.courierNumber, { id: String(outcome.courierId) }) });
+    case "quoted":
+      return fill(words.quoted, {
+        action: words.actions[outcome.action],
+        courier: outcome.courierName,
+        total: (outcome.totalPaise / 100).toLocaleString(ADMIN_LOCALES[language], { maximumFractionDigits: 2 }),
+      });
+    case "no_quote":
+      return fill(words.noQuote, { action: words.actions[outcome.action] });
+  }
+}
+
+/** Why an order is never booked as it is, in the language: its problems' short names, or that it was not checked yet. Pure. */
+export function previewProblemsInWords(order: PreviewWithProblems, language: AdminLanguage): string {
+  if (order.problemCodes === null) return adminStrings(language).outcomes.preview.notChecked;
+  if (language === "en" || order.problemCodes.length === 0) return order.problems;
+  return order.problemCodes.map((code) => problemLabel(code, language)).join(", ");
 }
 
 /** Which of these orders each rule would have decided (the first matching rule wins), before the rules are saved. */
@@ -202,17 +249,20 @@ export function previewRules(rules: readonly BookingRule[], orders: readonly Pre
   const preview: RulePreview = { byRule: rules.map(() => ({ orders: [] })), unmatched: [], withProblems: [] };
   for (const order of orders) {
     if (order.problems !== null || order.facts === null) {
-      preview.withProblems.push({ orderGid: order.orderGid, orderName: order.orderName, problems: order.problems ?? "not checked yet" });
+      preview.withProblems.push({
+        orderGid: order.orderGid,
+        orderName: order.orderName,
+        problems: order.problems ?? adminStrings("en").outcomes.preview.notChecked,
+        problemCodes: order.problems === null ? null : [...(order.problemCodes ?? [])],
+      });
       continue;
     }
     const index = rules.findIndex((rule) => ruleMatches(rule, order.facts!));
     if (index === -1) preview.unmatched.push({ orderGid: order.orderGid, orderName: order.orderName });
-    else
-      preview.byRule[index]!.orders.push({
-        orderGid: order.orderGid,
-        orderName: order.orderName,
-        outcome: outcomeOf(rules[index]!, order.quote, courierNames),
-      });
+    else {
+      const decided = outcomeOf(rules[index]!, order.quote, courierNames);
+      preview.byRule[index]!.orders.push({ orderGid: order.orderGid, orderName: order.orderName, outcome: previewOutcomeInWords(decided, "en"), decided });
+    }
   }
   return preview;
 }

@@ -6,6 +6,7 @@ import { READINESS } from "~/orders/readiness";
 import { bookingRulesOf, getShopSettings, saveBookingRules } from "~/settings/shop-settings.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { LOGISTIC_IDS } from "~/shipping/contract";
+import { adminLanguageOf } from "~/locales/admin-language";
 import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "./rules-form";
 import type { BookingRule } from "./rules";
 
@@ -14,15 +15,11 @@ import type { BookingRule } from "./rules";
 const PREVIEW_ORDERS = 50;
 
 function previewOrderOf(record: OrderRecord): PreviewOrder {
-  const problems =
-    record.readiness === READINESS.PROBLEMS
-      ? problemsOf(record)
-          .map((problem) => PROBLEM_LABELS[problem.code])
-          .join(", ")
-      : null;
+  const found = record.readiness === READINESS.PROBLEMS ? problemsOf(record) : null;
+  const problems = found ? found.map((problem) => PROBLEM_LABELS[problem.code]).join(", ") : null;
   const facts = ruleFactsOf(record);
   // An order without a name keeps "" here: the page words it in the merchant's language.
-  return { orderGid: record.orderGid, orderName: record.orderName, facts, quote: quoteOf(record), problems };
+  return { orderGid: record.orderGid, orderName: record.orderName, facts, quote: quoteOf(record), problems, ...(found ? { problemCodes: found.map((problem) => problem.code) } : {}) };
 }
 
 /**
@@ -63,10 +60,13 @@ export type RulesFormOutcome =
   | { kind: "previewed"; drafts: RuleDraft[]; preview: RulePreview }
   | { kind: "invalid"; drafts: RuleDraft[]; formError: string | null; fieldErrors: Record<string, string> };
 
-/** Saves the rules (and the auto-booking switch), or previews them unsaved; a rule set with errors is neither. */
+/**
+ * Saves the rules (and the auto-booking switch), or previews them unsaved; a rule set with errors is neither, and its
+ * errors are in the language the page sent.
+ */
 export async function submitRulesForm(shop: string, form: FormData): Promise<RulesFormOutcome> {
   const intent = form.get("intent") === "preview" ? "preview" : "save";
-  const parsed = parseRulesForm(String(form.get("rules") ?? "[]"));
+  const parsed = parseRulesForm(String(form.get("rules") ?? "[]"), adminLanguageOf(form.get("locale")?.toString()) ?? "en");
   if (!parsed.ok) return { kind: "invalid", drafts: parsed.drafts, formError: parsed.formError, fieldErrors: parsed.fieldErrors };
   const drafts = parsed.rules.map(draftOf);
   const { preview } = await previewFor(shop, parsed.rules);

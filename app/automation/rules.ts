@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
+import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 /**
  * Auto-booking rules: what the merchant decides once so new orders book themselves. Rules are tried in
@@ -22,48 +23,60 @@ export const RULE_ACTION_LABELS: Record<RuleAction, string> = {
   hold: "Hold for review",
 };
 
-const optionalAmount = (field: string, max: number, unit: string) =>
+type RuleMessages = AdminStrings["errors"]["rules"];
+
+const optionalAmount = (m: RuleMessages, language: AdminLanguage, field: string, max: number, unit: string) =>
   z
-    .number({ error: `${field} must be a number of ${unit}` })
-    .min(0, { error: `${field} must not be negative` })
-    .max(max, { error: `${field} must be at most ${max.toLocaleString("en-IN")} ${unit}` })
+    .number({ error: fill(m.amountNumber, { field, unit }) })
+    .min(0, { error: fill(m.amountNegative, { field }) })
+    .max(max, { error: fill(m.amountMax, { field, max: max.toLocaleString(ADMIN_LOCALES[language]), unit }) })
     .nullable();
 
 function whenValid(...fields: string[]) {
   return (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) => !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
 }
 
-export const BookingRuleSchema = z
-  .object({
-    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Give the rule a name" }).max(60, { error: "Name must be at most 60 characters" }),
-    paymentMode: z.enum(["any", "cod", "prepaid"], { error: "Payment must be any, COD or prepaid" }),
-    minWeightKg: optionalAmount("Minimum weight", 1000, "kg"),
-    maxWeightKg: optionalAmount("Maximum weight", 1000, "kg"),
-    minValueRupees: optionalAmount("Minimum order value", 10_000_000, "rupees"),
-    maxValueRupees: optionalAmount("Maximum order value", 10_000_000, "rupees"),
-    pincodePrefixes: z
-      .array(z.string().regex(/^[1-9]\d{0,5}$/, { error: "PIN code prefixes are 1 to 6 digits, not starting with 0" }))
-      .max(50, { error: "At most 50 PIN code prefixes" }),
-    zones: z.array(z.enum(ZONES, { error: "Zones are A, B, C, D or E" })).max(ZONES.length),
-    tags: z.array(z.string().trim().min(1).max(40, { error: "A tag is at most 40 characters" })).max(20, { error: "At most 20 tags" }),
-    action: z.enum(RULE_ACTIONS, { error: "Choose what the rule does" }),
-    courierId: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: "Choose a courier" }).nullable(),
-  })
-  // Each check runs as soon as the fields it reads are valid, so one save names every mistake at once.
-  .refine((rule) => rule.minWeightKg === null || rule.maxWeightKg === null || rule.minWeightKg <= rule.maxWeightKg, {
-    path: ["maxWeightKg"],
-    error: "Maximum weight must not be below the minimum",
-    when: whenValid("minWeightKg", "maxWeightKg"),
-  })
-  .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, {
-    path: ["maxValueRupees"],
-    error: "Maximum order value must not be below the minimum",
-    when: whenValid("minValueRupees", "maxValueRupees"),
-  })
-  .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: "Choose the courier this rule books", when: whenValid("action", "courierId") });
+/** A rule's checks, their messages in one admin language. */
+function bookingRuleSchema(language: AdminLanguage) {
+  const m = adminStrings(language).errors.rules;
+  return (
+    z
+      .object({
+        name: z.string({ error: m.nameRequired }).trim().min(1, { error: m.nameEmpty }).max(60, { error: fill(m.nameLength, { max: 60 }) }),
+        paymentMode: z.enum(["any", "cod", "prepaid"], { error: m.payment }),
+        minWeightKg: optionalAmount(m, language, m.amounts.minWeight, 1000, m.units.kg),
+        maxWeightKg: optionalAmount(m, language, m.amounts.maxWeight, 1000, m.units.kg),
+        minValueRupees: optionalAmount(m, language, m.amounts.minValue, 10_000_000, m.units.rupees),
+        maxValueRupees: optionalAmount(m, language, m.amounts.maxValue, 10_000_000, m.units.rupees),
+        pincodePrefixes: z.array(z.string().regex(/^[1-9]\d{0,5}$/, { error: m.pincodePrefix })).max(50, { error: fill(m.pincodePrefixCount, { max: 50 }) }),
+        zones: z.array(z.enum(ZONES, { error: m.zones })).max(ZONES.length),
+        tags: z.array(z.string().trim().min(1).max(40, { error: fill(m.tagLength, { max: 40 }) })).max(20, { error: fill(m.tagCount, { max: 20 }) }),
+        action: z.enum(RULE_ACTIONS, { error: m.action }),
+        courierId: z.union(LOGISTIC_IDS.map((id) => z.literal(id)), { error: m.courier }).nullable(),
+      })
+      // Each check runs as soon as the fields it reads are valid, so one save names every mistake at once.
+      .refine((rule) => rule.minWeightKg === null || rule.maxWeightKg === null || rule.minWeightKg <= rule.maxWeightKg, {
+        path: ["maxWeightKg"],
+        error: m.weightOrder,
+        when: whenValid("minWeightKg", "maxWeightKg"),
+      })
+      .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, {
+        path: ["maxValueRupees"],
+        error: m.valueOrder,
+        when: whenValid("minValueRupees", "maxValueRupees"),
+      })
+      .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: m.courierRequired, when: whenValid("action", "courierId") })
+  );
+}
+
+const RULE_SCHEMAS = { en: bookingRuleSchema("en"), hi: bookingRuleSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof bookingRuleSchema>>;
+
+/** A rule's checks with their messages in the admin's language; English for stored rules and logs. */
+export const bookingRuleSchemaIn = (language: AdminLanguage) => RULE_SCHEMAS[language];
+const BookingRuleSchema = RULE_SCHEMAS.en;
 
 export type BookingRule = z.infer<typeof BookingRuleSchema>;
-export const BookingRulesSchema = z.array(BookingRuleSchema).max(MAX_RULES, { error: `At most ${MAX_RULES} rules` });
+export const BookingRulesSchema = z.array(BookingRuleSchema).max(MAX_RULES, { error: fill(adminStrings("en").errors.rules.ruleCount, { max: MAX_RULES }) });
 
 /** What a rule can see of an order: its stored readiness (app/orders/), without a Shopify call. */
 export interface OrderFacts {

@@ -16,7 +16,7 @@ import { toCourierOrder, type MappedShipment, type MappingProblem, type Shipment
 import { orderProblem } from "~/shopify/readiness-checks";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
-import { bookOutcomeInWords, type BookOutcome, type QuoteOutcome } from "./book-outcome";
+import { bookOutcomeInWords, outcomeMessage, type BookOutcome, type OutcomeCode, type QuoteOutcome } from "./book-outcome";
 import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText, returnLabelUrl } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
@@ -132,16 +132,20 @@ async function quoteMapped(client: CourierClient, shipment: MappedShipment): Pro
     if (error.kind === "not_found") {
       return { kind: "problems", shipment, problems: [orderProblem("NO_WAREHOUSE", shipment.fields.warehouse_id)] };
     }
-    return { kind: "unavailable", shipment, message: courierMessage(error) };
+    return { kind: "unavailable", shipment, ...courierTrouble(error) };
   }
 }
 
-export function courierMessage(error: CourierError): string {
-  if (error.kind === "unauthorized") return "The courier service refused your API keys. Check them in Settings.";
-  if (error.kind === "unavailable") return "The courier service did not answer. Try again in a minute.";
-  if (error.fieldErrors.length > 0) return error.fieldErrors.map((fieldError) => fieldError.message).join("; ");
-  return error.message;
+/** What the courier service's failure means to the merchant: Dakiya's words by code, or the service's own. */
+function courierTrouble(error: CourierError): { message: string; code?: OutcomeCode } {
+  const coded = (code: OutcomeCode) => ({ message: outcomeMessage(code), code });
+  if (error.kind === "unauthorized") return coded("keys_refused");
+  if (error.kind === "unavailable") return coded("no_answer");
+  if (error.fieldErrors.length > 0) return { message: error.fieldErrors.map((fieldError) => fieldError.message).join("; ") };
+  return { message: error.message };
 }
+
+export const courierMessage = (error: CourierError): string => courierTrouble(error).message;
 
 type Claim = ClaimedRow | { kind: "cancelled" };
 
@@ -234,7 +238,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   const quote = quoteFor(request, mapped) ?? (await quoteMapped(client, mapped));
   if (quote.kind !== "quoted") return release(quote);
   const rate = quote.rates.find((candidate) => candidate.id === courierId);
-  if (!rate) return release({ kind: "refused", message: "That courier does not serve this route; choose another.", fieldErrors: [] });
+  if (!rate) return release({ kind: "refused", code: "courier_not_on_route", message: outcomeMessage("courier_not_on_route"), fieldErrors: [] });
 
   // The order number is the order_id: every shop books on an account of its own (its sandbox account or its own).
   // Cancelled while the order was read and quoted: nothing was sent, so nothing is booked.
@@ -263,7 +267,10 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   );
 
   const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: prepared.order ?? undefined, actor });
-  if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "refused", message: shipment.lastError ?? "The courier refused the booking.", fieldErrors: [] };
+  if (shipment.status === SHIPMENT_STATUS.FAILED) {
+    // The reason stored with the shipment is shown as stored.
+    return shipment.lastError === null ? { kind: "refused", code: "booking_refused", message: outcomeMessage("booking_refused"), fieldErrors: [] } : { kind: "refused", message: shipment.lastError, fieldErrors: [] };
+  }
   return { kind: "booked", shipment };
 }
 

@@ -1,22 +1,42 @@
-import { PROBLEM_LABELS } from "~/shopify/order-mapping";
+import { problemInWords, problemLabel } from "~/shopify/readiness-checks";
 import type { Shipment } from "@prisma/client";
 import type { Warehouse } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import type { MappedShipment, MappingProblem } from "~/shopify/order-mapping";
+import { adminStrings, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+
+/**
+ * Why a booking or a quote went no further, when Dakiya words it: the merchant reads it in the admin's language. An
+ * outcome without a code carries the courier service's own words (or a stored record's), shown as they are.
+ */
+export type OutcomeCode = "courier_not_on_route" | "keys_refused" | "no_answer" | "booking_refused";
 
 /** What quoting an order came to. */
 export type QuoteOutcome =
   | { kind: "not_found" }
   | { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] }
   | { kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[] }
-  | { kind: "unavailable"; shipment: MappedShipment; message: string };
+  | { kind: "unavailable"; shipment: MappedShipment; message: string; code?: OutcomeCode };
 
 export type BookOutcome =
   | QuoteOutcome
   | { kind: "already_booked"; shipment: Shipment }
   | { kind: "cancelled" }
-  | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[] }
+  | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[]; code?: OutcomeCode }
   | { kind: "booked"; shipment: Shipment };
+
+/** What of an outcome its words are made from: small enough to send to a page, which words it in the admin's language. */
+export type OutcomeForWords =
+  | { kind: "problems"; problems: MappingProblem[] }
+  | { kind: "unavailable" | "refused"; message: string; code?: OutcomeCode }
+  | { kind: "not_found" | "cancelled" | "quoted" | "booked" | "already_booked" };
+
+/** The outcome without the order's shipment, rates or booked row. */
+export function outcomeForWords(outcome: BookOutcome): OutcomeForWords {
+  if (outcome.kind === "problems") return { kind: outcome.kind, problems: outcome.problems };
+  if (outcome.kind === "unavailable" || outcome.kind === "refused") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}) };
+  return { kind: outcome.kind };
+}
 
 /**
  * How a booking's problems are put: their short labels ("PIN code not 6 digits"), which quote nothing of the order
@@ -24,25 +44,39 @@ export type BookOutcome =
  */
 export type ProblemWording = "labels" | "messages" | "fixes";
 
+const OUTCOME_WORDS: Readonly<Record<OutcomeCode, keyof AdminStrings["outcomes"]["booking"]>> = {
+  courier_not_on_route: "courierNotOnRoute",
+  keys_refused: "keysRefused",
+  no_answer: "noAnswer",
+  booking_refused: "bookingRefused",
+};
+
+/** The English of a code, for the outcome's `message`. */
+export const outcomeMessage = (code: OutcomeCode): string => adminStrings("en").outcomes.booking[OUTCOME_WORDS[code]];
+
 /**
  * The one place a booking that did not happen is put into words, for every screen, job and record that tells the
- * merchant why. Pure.
+ * merchant why: in English unless a language is asked for. Pure.
  */
-export function bookOutcomeInWords(outcome: BookOutcome, { problems = "messages" }: { problems?: ProblemWording } = {}): string {
+export function bookOutcomeInWords(outcome: OutcomeForWords, { problems = "messages", language = "en" }: { problems?: ProblemWording; language?: AdminLanguage } = {}): string {
+  const words = adminStrings(language).outcomes.booking;
   switch (outcome.kind) {
     case "problems":
-      if (problems === "labels") return outcome.problems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ");
-      return outcome.problems.map((problem) => (problems === "fixes" ? `${problem.message} ${problem.fix}` : problem.message)).join(" ");
+      if (problems === "labels") return outcome.problems.map((problem) => problemLabel(problem.code, language)).join(", ");
+      return outcome.problems
+        .map((problem) => problemInWords(problem, language))
+        .map((found) => (problems === "fixes" ? `${found.message} ${found.fix}` : found.message))
+        .join(" ");
     case "not_found":
-      return "The order no longer exists in Shopify.";
+      return words.notFound;
     case "cancelled":
-      return "The order was cancelled.";
+      return words.cancelled;
     case "quoted":
-      return "No courier serves this route.";
+      return words.noCourier;
     case "unavailable":
     case "refused":
-      return outcome.message;
+      return outcome.code ? words[OUTCOME_WORDS[outcome.code]] : outcome.message;
     default:
-      return "The booking did not go through.";
+      return words.didNotGoThrough;
   }
 }

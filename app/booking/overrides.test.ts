@@ -5,8 +5,8 @@ const parse = (ewaybillNo: string) => parseOverrides(new URLSearchParams({ ewayb
 
 describe("the ship page's changes to a booking", () => {
   it("takes an e-waybill number of exactly 12 digits, spaces between its groups dropped", () => {
-    expect(parse("1234 5678 9012")).toEqual({ overrides: { ewaybillNo: "123456789012" }, errors: {} });
-    expect(parse("")).toEqual({ overrides: {}, errors: {} });
+    expect(parse("1234 5678 9012")).toEqual({ overrides: { ewaybillNo: "123456789012" }, invalid: [], errors: {} });
+    expect(parse("")).toEqual({ overrides: {}, invalid: [], errors: {} });
   });
 
   it("refuses anything else, saying what an e-waybill number is", () => {

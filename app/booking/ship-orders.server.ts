@@ -4,9 +4,10 @@ import prisma from "~/db.server";
 import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import { adminStrings, type AdminLanguage } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "./book-outcome";
 import { ruleFactsOf, storedFactsOf } from "./booking-facts";
-import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "./book-order.server";
+import { bookOrder, prepareOrder, quoteOrder } from "./book-order.server";
 import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "./shipments.server";
 
@@ -21,16 +22,16 @@ export interface ShipResult {
   outcome: ShipResultKind;
   awb: string | null;
   courierName: string | null;
-  /** Why it was held or failed, or how it was booked. */
+  /** Why it was held or failed, or how it was booked: in the language asked for, a rule's and a stored reason as they are. */
   reason: string | null;
 }
 
 export interface ShipOptions {
   /** By the shop's rules (else its recommended courier), or always with the recommended courier. */
   policy: "rules" | "recommended";
+  /** The language the reasons are put in: the admin's on its pages, English for the extensions. */
+  language?: AdminLanguage;
 }
-
-const failureReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "fixes" });
 
 /**
  * Ships orders chosen by the merchant, one after another, through the same exactly-once booking as every other
@@ -38,7 +39,8 @@ const failureReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { pr
  * outright. Each order gets a result: booked (with its awb), held (with the rule's reason), already booked, or
  * failed (with what to fix). When Shopify stays busy, the orders not tried yet say so; the bookings made stand.
  */
-export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: readonly string[], { policy }: ShipOptions): Promise<ShipResult[]> {
+export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: readonly string[], { policy, language = "en" }: ShipOptions): Promise<ShipResult[]> {
+  const words = adminStrings(language).outcomes.shipping;
   const settings = await getShopSettings(shop);
   const rules = policy === "rules" ? bookingRulesOf(settings) : [];
   const records = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] } }, select: { orderGid: true, orderName: true, tags: true } });
@@ -48,33 +50,40 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
   for (const orderGid of orderGids.slice(0, MAX_SHIPPED_AT_ONCE)) {
     const base = { orderGid, orderName: nameOf(orderGid), awb: null, courierName: null };
     if (busy) {
-      results.push({ ...base, outcome: "failed", reason: "Not tried: Shopify is busy, try again in a minute." });
+      results.push({ ...base, outcome: "failed", reason: words.notTried });
       continue;
     }
     try {
-      results.push(await shipOne(shop, admin, orderGid, { settings, rules }, base));
+      results.push(await shipOne(shop, admin, orderGid, { settings, rules, language }, base));
     } catch (error) {
       if (!(error instanceof ShopifyUnavailableError)) throw error;
       busy = true;
-      results.push({ ...base, outcome: "failed", reason: "Not booked: Shopify is busy, try again in a minute." });
+      results.push({ ...base, outcome: "failed", reason: words.notBooked });
     }
   }
   return results;
 }
 
-async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, { settings, rules }: { settings: ShopSettings; rules: ReturnType<typeof bookingRulesOf> }, base: Omit<ShipResult, "outcome" | "reason">): Promise<ShipResult> {
+async function shipOne(
+  shop: string,
+  admin: ShopAdmin,
+  orderGid: string,
+  { settings, rules, language }: { settings: ShopSettings; rules: ReturnType<typeof bookingRulesOf>; language: AdminLanguage },
+  base: Omit<ShipResult, "outcome" | "reason">,
+): Promise<ShipResult> {
+  const words = adminStrings(language).outcomes;
   // Booked already: said so before anything is asked of Shopify (where the order now reads as fulfilled).
   const existing = await getShipmentForOrder(shop, orderGid);
   if (existing && isShipmentStatus(existing.status) && holdsBooking(existing.status)) {
-    return { ...base, orderName: existing.orderName || base.orderName, outcome: "already_booked", awb: existing.awb, courierName: existing.courierName, reason: existing.awb ? null : "Being booked right now." };
+    return { ...base, orderName: existing.orderName || base.orderName, outcome: "already_booked", awb: existing.awb, courierName: existing.courierName, reason: existing.awb ? null : words.shipping.beingBooked };
   }
   const prepared = await prepareOrder({ shop, admin }, { orderGid, settings });
   const { order } = prepared;
   const named = { ...base, orderName: order?.name ?? base.orderName };
   const quote = await quoteOrder({ shop, admin }, { orderGid, prepared });
-  if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: failureReason(quote) };
+  if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: bookOutcomeInWords(quote, { problems: "fixes", language }) };
   let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
-  let reason = "Recommended courier";
+  let reason = words.shipping.recommended;
   let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
@@ -85,7 +94,7 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, { setti
     reason = decision.reason;
     ruleName = decision.rule;
   }
-  if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: "No courier serves this route." };
+  if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: words.booking.noCourier };
   const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship page, by ${ruleName}` : "Orders to ship page" } }, { orderGid, courierId, prepared, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipment } = outcome;
@@ -94,8 +103,8 @@ async function shipOne(shop: string, admin: ShopAdmin, orderGid: string, { setti
       outcome: outcome.kind,
       awb: shipment.awb,
       courierName: shipment.courierName,
-      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : "Being booked right now.") : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
+      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : words.shipping.beingBooked) : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
     };
   }
-  return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes" }) };
+  return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
 }

@@ -5,6 +5,7 @@ import { isRecordedTransition, type TransitionName } from "~/shipments/lifecycle
 import { COD_OUT_STAGES, DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf, isDeliveryStage, type DeliveryStage } from "~/shipments/delivery-stage";
 import { startOfDay, startOfNextDay } from "~/shop-time";
 import { normaliseMobile } from "~/shopify/order-mapping";
+import { MAX_SEARCH_LENGTH, shipmentFilterProblemInWords, type ShipmentFilterProblem } from "./shipment-filter-problems";
 
 /** Read each shipment's stage off the same table that names it (app/shipments/delivery-stage.ts). */
 export function stageWhere(stage: DeliveryStage): Prisma.ShipmentWhereInput {
@@ -20,7 +21,6 @@ export function stageWhere(stage: DeliveryStage): Prisma.ShipmentWhereInput {
   };
 }
 
-export const MAX_SEARCH_LENGTH = 100;
 
 export interface ShipmentFilter {
   stage: DeliveryStage | null;
@@ -42,42 +42,43 @@ export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 
 export const NO_SHIPMENT_FILTER: ShipmentFilter = { stage: null, search: null, from: null, to: null, deliveredFrom: null, payment: null, lastEvent: null };
 
-/** The filter a list's query string (or an export's form) asks for; anything unreadable is left out and said why. */
-export function readShipmentFilter(params: URLSearchParams | FormData): { filter: ShipmentFilter; problems: string[] } {
+/**
+ * The filter a list's query string (or an export's form) asks for; anything unreadable is left out and said why: as
+ * `issues` for a page to word in the admin's language, and as `problems` in English.
+ */
+export function readShipmentFilter(params: URLSearchParams | FormData): { filter: ShipmentFilter; issues: ShipmentFilterProblem[]; problems: string[] } {
   const value = (key: string) => {
     const raw = params.get(key);
     return typeof raw === "string" && raw.trim() ? raw.trim() : null;
   };
-  const problems: string[] = [];
+  const issues: ShipmentFilterProblem[] = [];
   const stage = value("stage");
   const search = value("q");
   const day = (key: "from" | "to" | "deliveredFrom") => {
     const given = value(key);
     if (given === null) return null;
     if (startOfDay(given, "UTC")) return given;
-    problems.push(`The ${key === "to" ? "end" : "start"} date must be a day such as 2026-11-25.`);
+    issues.push(key === "to" ? "endDate" : "startDate");
     return null;
   };
-  if (search && search.length > MAX_SEARCH_LENGTH) problems.push(`Search for at most ${MAX_SEARCH_LENGTH} characters.`);
-  if (stage && !isDeliveryStage(stage)) problems.push("Choose one of the delivery stages.");
+  if (search && search.length > MAX_SEARCH_LENGTH) issues.push("searchTooLong");
+  if (stage && !isDeliveryStage(stage)) issues.push("stage");
   const payment = value("payment");
   const knownPayment = (PAYMENT_FILTERS as readonly string[]).includes(payment ?? "") ? (payment as PaymentFilter) : null;
-  if (payment && !knownPayment) problems.push("Choose COD or prepaid.");
+  if (payment && !knownPayment) issues.push("payment");
   const event = value("event");
   const lastEvent = event && isRecordedTransition(event) ? event : null;
-  if (event && !lastEvent) problems.push("Choose one of the events a shipment's history records.");
-  return {
-    filter: {
-      stage: stage && isDeliveryStage(stage) ? stage : null,
-      search: search && search.length <= MAX_SEARCH_LENGTH ? search : null,
-      from: day("from"),
-      to: day("to"),
-      deliveredFrom: day("deliveredFrom"),
-      payment: knownPayment,
-      lastEvent,
-    },
-    problems,
+  if (event && !lastEvent) issues.push("event");
+  const filter: ShipmentFilter = {
+    stage: stage && isDeliveryStage(stage) ? stage : null,
+    search: search && search.length <= MAX_SEARCH_LENGTH ? search : null,
+    from: day("from"),
+    to: day("to"),
+    deliveredFrom: day("deliveredFrom"),
+    payment: knownPayment,
+    lastEvent,
   };
+  return { filter, issues, problems: issues.map((issue) => shipmentFilterProblemInWords("en", issue)) };
 }
 
 /**

@@ -1,11 +1,12 @@
 import { BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
+import { actorInWords, eventInWords, type HistoryActor, type HistoryEvent } from "~/shipments/history-words";
 
-export interface HistoryEntry {
+export interface HistoryEntry extends HistoryEvent {
   at: string;
-  what: string;
-  by: string;
+  actor: HistoryActor;
+  /** Why, as it was stored. */
   reason: string | null;
 }
 
@@ -24,10 +25,10 @@ export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]
             <BlockStack gap="050" as="li" key={`${entry.at}-${index}`}>
               <InlineStack gap="200" blockAlign="baseline" wrap>
                 <Text as="span" variant="bodyMd" fontWeight="semibold">
-                  {entry.what}
+                  {eventInWords(entry, language)}
                 </Text>
                 <Text as="span" tone="subdued">
-                  {formatDate(entry.at, timeZone, language)} · {entry.by}
+                  {formatDate(entry.at, timeZone, language)} · {actorInWords(entry.actor, language)}
                 </Text>
               </InlineStack>
               {entry.reason ? (

@@ -4,6 +4,7 @@ import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
 import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
+import { jobSubjectInWords, type JobSubject } from "./job-words";
 
 /**
  * Dakiya's background work runs on pg-boss, a job queue in PostgreSQL (docs/ARCHITECTURE.md says why this one):
@@ -194,13 +195,15 @@ export interface FailedJob {
   label: string;
   /** What the job acted on, e.g. "shipment 42". */
   subject: string;
+  /** The same, for the page to say in the admin's language. */
+  about: JobSubject;
   reason: string;
   failedAt: string;
   attempts: number;
 }
 
-const subjectOf = (data: Record<string, unknown>) =>
-  typeof data.shipmentId === "number" ? `shipment ${data.shipmentId}` : typeof data.orderGid === "string" ? `order ${data.orderGid.split("/").pop()}` : "the shop";
+const subjectOf = (data: Record<string, unknown>): JobSubject =>
+  typeof data.shipmentId === "number" ? { kind: "shipment", id: data.shipmentId } : typeof data.orderGid === "string" ? { kind: "order", id: data.orderGid.split("/").pop() ?? "" } : { kind: "shop" };
 
 /**
  * A shop's background work that failed for good (its retries exhausted): the dead-letter state the admin shows
@@ -219,7 +222,8 @@ export async function listFailedJobs(shop: string, limit = 50): Promise<FailedJo
     id: row.id,
     queue: row.name,
     label: QUEUE_POLICIES[row.name]?.label ?? row.name,
-    subject: subjectOf(row.data),
+    subject: jobSubjectInWords(subjectOf(row.data), "en"),
+    about: subjectOf(row.data),
     reason: (row.output?.message ?? "It failed without a reason").slice(0, 300),
     failedAt: new Date(row.completed_on).toISOString(),
     attempts: row.retry_count + 1,

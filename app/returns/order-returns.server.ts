@@ -1,6 +1,6 @@
 import prisma from "~/db.server";
 import { quoteOrder } from "~/booking/book-order.server";
-import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { outcomeForWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import type { RankedRate } from "~/shipping/rate-ranking";
@@ -23,8 +23,11 @@ export interface OrderReturnSection {
   decisionReason: string | null;
   /** Reverse rates, quoted now for an open return with no pickup booked: each books through the Returns booking path. */
   rates: RankedRate[];
-  /** Why there are no rates to book: the return's problems with their fixes, or the courier service not answering. */
-  note: string | null;
+  /**
+   * Why there are no rates to book: the return's problems, or the courier service not answering. The page words it in
+   * the admin's language (bookOutcomeInWords, with the fixes).
+   */
+  note: OutcomeForWords | null;
   /** A requested return: its pickup can be booked once the merchant approves it in Shopify. */
   awaitingApproval: boolean;
 }
@@ -62,7 +65,7 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
     if (!pickup && ret.status === "OPEN") {
       const quote = await quoteOrder({ shop, admin, now }, { orderGid: record.returnGid, returnRead: ret, settings });
       if (quote.kind === "quoted") section.rates = quote.rates;
-      else section.note = bookOutcomeInWords(quote, { problems: "fixes" });
+      else section.note = outcomeForWords(quote);
     }
     sections.push(section);
   }

@@ -99,7 +99,12 @@ describe("a Shopify return as the courier's reverse Order", () => {
     expect(codes(aReturn({ status: "REQUESTED" }))).toEqual(["RETURN_NOT_OPEN"]);
     expect(codes(aReturn({ delivered: true }))).toEqual(["NOTHING_TO_RETURN"]);
     const [requested] = toReverseCourierOrder(aReturn({ status: "REQUESTED" }), { settings, now }).problems;
-    expect(requested).toEqual({ code: "RETURN_NOT_OPEN", message: "The return is waiting for your approval.", fix: "Approve the return in Shopify; Dakiya books the pickup once it is open." });
+    expect(requested).toEqual({
+      code: "RETURN_NOT_OPEN",
+      message: "The return is waiting for your approval.",
+      fix: "Approve the return in Shopify; Dakiya books the pickup once it is open.",
+      params: { subject: "return", status: "REQUESTED" },
+    });
     for (const problem of toReverseCourierOrder(aReturn({ address: { phone: null, zip: "1" } }), { settings, now }).problems) expect(problem.fix.length).toBeGreaterThan(10);
   });
 });

@@ -1,5 +1,5 @@
 import { indiaDate, MAX_PRODUCTS } from "../shipping/contract";
-import { countryName, deliveryContactOf, destinationOf, GRAMS, oneLine, type CourierOrderFields, type MappedShipment, type MappingProblem, type MappingSettings } from "../shopify/order-mapping";
+import { deliveryContactOf, destinationOf, GRAMS, oneLine, type CourierOrderFields, type MappedShipment, type MappingProblem, type MappingSettings } from "../shopify/order-mapping";
 import { returnProblem } from "../shopify/readiness-checks";
 import type { ShopifyReturn } from "../shopify/return-queries";
 
@@ -61,7 +61,7 @@ export function toReverseCourierOrder(ret: ShopifyReturn, { settings, now }: { s
   if (!address) {
     problem(returnProblem("NO_SHIPPING_ADDRESS"));
   } else if (address.countryCodeV2 && address.countryCodeV2 !== "IN") {
-    problem(returnProblem("OUTSIDE_INDIA", countryName(address.countryCodeV2)));
+    problem(returnProblem("OUTSIDE_INDIA", address.countryCodeV2));
   } else {
     if (!contact.pincode) problem(returnProblem("PINCODE_MISSING"));
     else if (!/^[1-9]\d{5}$/.test(contact.pincode)) problem(returnProblem("PINCODE_INVALID", oneLine(address.zip)));

@@ -31,8 +31,8 @@ export interface ReturnRulesPreview {
   notBooked: (PreviewedReturn & NotBookedWhy)[];
 }
 
-/** Why a return is not booked; a return with problems is named by its problems' labels. */
-export type NotBookedWhy = { kind: "declined" | "cancelled" | "closed" | "gone" | "unchecked" | "problems"; why: string };
+/** Why a return is not booked; a return with problems is named by its problems' labels, which the page words from their codes. */
+export type NotBookedWhy = { kind: "declined" | "cancelled" | "closed" | "gone" | "unchecked"; why: string } | { kind: "problems"; why: string; problemCodes: string[] };
 
 /** Why a recorded return would not be booked by any rule, or null when the rules decide it. */
 function whyNotBooked(record: ReturnRecord): NotBookedWhy | null {
@@ -40,7 +40,7 @@ function whyNotBooked(record: ReturnRecord): NotBookedWhy | null {
   if (record.status === "CLOSED") return { kind: "closed", why: "closed in Shopify" };
   if (record.readiness === READINESS.NOT_FOUND) return { kind: "gone", why: "no longer in Shopify" };
   const problems = Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : [];
-  if (problems.length > 0) return { kind: "problems", why: problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", ") };
+  if (problems.length > 0) return { kind: "problems", why: problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", "), problemCodes: problems.map((problem) => problem.code) };
   // Recorded before it could be mapped (never checked, or read without a pickup address): nothing for a rule to read.
   if (record.totalPaise === null || record.pincode === null) return { kind: "unchecked", why: "not checked yet" };
   return null;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
+import { adminStrings, fill, type AdminLanguage, type AdminStrings } from "../locales/admin-language";
 
 /**
  * The merchant's return settings and what they decide. Pure: shared by the Returns view's settings, the return-check
@@ -30,30 +31,40 @@ export const RETURN_DISPOSITIONS = ["inspect", "restock"] as const;
 /** What Dakiya records in Shopify for items that came back: left for inspection, or restocked at the location. */
 export type ReturnDisposition = (typeof RETURN_DISPOSITIONS)[number];
 
-const optionalRupees = (field: string) =>
+const optionalRupees = (m: AdminStrings["errors"], field: string) =>
   z
-    .number({ error: `${field} must be a number of rupees` })
-    .min(0, { error: `${field} must not be negative` })
-    .max(10_000_000, { error: `${field} must be at most 1,00,00,000 rupees` })
+    .number({ error: fill(m.rules.amountNumber, { field, unit: m.rules.units.rupees }) })
+    .min(0, { error: fill(m.rules.amountNegative, { field }) })
+    .max(10_000_000, { error: fill(m.rules.amountMax, { field, max: "1,00,00,000", unit: m.rules.units.rupees }) })
     .nullable();
 
-export const ReturnRuleSchema = z
-  .object({
-    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Give the rule a name" }).max(60, { error: "Name must be at most 60 characters" }),
-    /** Words of the shopper's return reason ("damaged", "size"): any one found in a reason matches. */
-    reasons: z.array(z.string().trim().min(1).max(60, { error: "A reason is at most 60 characters" })).max(20, { error: "At most 20 reasons" }),
-    minValueRupees: optionalRupees("Minimum value"),
-    maxValueRupees: optionalRupees("Maximum value"),
-    pincodePrefixes: z.array(z.string().regex(/^[1-9]\d{0,5}$/, { error: "PIN code prefixes are 1 to 6 digits, not starting with 0" })).max(50, { error: "At most 50 PIN code prefixes" }),
-    tags: z.array(z.string().trim().min(1).max(40, { error: "A tag is at most 40 characters" })).max(20, { error: "At most 20 tags" }),
-    action: z.enum(RETURN_RULES, { error: "Choose what the rule does: hold, cheapest or a named courier" }),
-    courierId: z.number().int().positive().nullable(),
-  })
-  .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, { path: ["maxValueRupees"], error: "Maximum value must not be below the minimum" })
-  .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: "Choose the courier this rule books" });
+/** A return rule's checks, their messages in one admin language (the auto-booking rules' where they say the same). */
+function returnRuleSchema(language: AdminLanguage) {
+  const m = adminStrings(language).errors;
+  return z
+    .object({
+      name: z.string({ error: m.rules.nameRequired }).trim().min(1, { error: m.rules.nameEmpty }).max(60, { error: fill(m.rules.nameLength, { max: 60 }) }),
+      /** Words of the shopper's return reason ("damaged", "size"): any one found in a reason matches. */
+      reasons: z.array(z.string().trim().min(1).max(60, { error: fill(m.returns.reasonLength, { max: 60 }) })).max(20, { error: fill(m.returns.reasonCount, { max: 20 }) }),
+      minValueRupees: optionalRupees(m, m.returns.amounts.minValue),
+      maxValueRupees: optionalRupees(m, m.returns.amounts.maxValue),
+      pincodePrefixes: z.array(z.string().regex(/^[1-9]\d{0,5}$/, { error: m.rules.pincodePrefix })).max(50, { error: fill(m.rules.pincodePrefixCount, { max: 50 }) }),
+      tags: z.array(z.string().trim().min(1).max(40, { error: fill(m.rules.tagLength, { max: 40 }) })).max(20, { error: fill(m.rules.tagCount, { max: 20 }) }),
+      action: z.enum(RETURN_RULES, { error: m.returns.action }),
+      courierId: z.number().int().positive().nullable(),
+    })
+    .refine((rule) => rule.minValueRupees === null || rule.maxValueRupees === null || rule.minValueRupees <= rule.maxValueRupees, { path: ["maxValueRupees"], error: m.returns.valueOrder })
+    .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: m.rules.courierRequired });
+}
+
+const RETURN_RULE_SCHEMAS = { en: returnRuleSchema("en"), hi: returnRuleSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof returnRuleSchema>>;
+
+/** A return rule's checks with their messages in the admin's language; English for stored rules. */
+export const returnRuleSchemaIn = (language: AdminLanguage) => RETURN_RULE_SCHEMAS[language];
+const ReturnRuleSchema = RETURN_RULE_SCHEMAS.en;
 
 export type ReturnRuleEntry = z.infer<typeof ReturnRuleSchema>;
-export const ReturnRulesSchema = z.array(ReturnRuleSchema).max(MAX_RETURN_RULES, { error: `At most ${MAX_RETURN_RULES} return rules` });
+export const ReturnRulesSchema = z.array(ReturnRuleSchema).max(MAX_RETURN_RULES, { error: fill(adminStrings("en").errors.returns.ruleCount, { max: MAX_RETURN_RULES }) });
 
 export interface ReturnSettings {
   /** The default: what a return no rule matches gets. */

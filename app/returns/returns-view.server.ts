@@ -8,9 +8,10 @@ import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { isLogisticId, LOGISTIC_IDS } from "~/shipping/contract";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
-import { PROBLEM_LABELS, type MappingProblem } from "~/shopify/order-mapping";
+import type { MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, ReturnRuleSchema, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
+import { adminLanguageOf, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
+import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, returnRuleSchemaIn, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
 export interface ReturnRow {
@@ -19,7 +20,8 @@ export interface ReturnRow {
   orderGid: string;
   status: string;
   readiness: string;
-  problems: { label: string; message: string; fix: string }[];
+  /** As stored: the page words each in the admin's language. */
+  problems: MappingProblem[];
   decisionReason: string | null;
   weightGrams: number | null;
   pincode: string | null;
@@ -47,7 +49,7 @@ export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; se
         orderGid: record.orderGid,
         status: record.status,
         readiness: record.readiness,
-        problems: (record.problems as unknown as MappingProblem[]).map((problem) => ({ label: PROBLEM_LABELS[problem.code] ?? problem.code, message: problem.message, fix: problem.fix })),
+        problems: record.problems as unknown as MappingProblem[],
         decisionReason: record.decisionReason,
         weightGrams: record.weightGrams,
         pincode: record.pincode,
@@ -60,14 +62,20 @@ export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; se
   };
 }
 
-const ReturnSettingsForm = z
-  .object({
-    returnRule: z.enum(RETURN_RULES, { error: "Choose what happens to a return no rule matches: hold, cheapest or a named courier" }),
-    returnCourierId: z.union([z.literal(""), z.coerce.number().int()]).optional(),
-    returnNotifyCustomer: z.enum(["on"]).optional(),
-    returnDisposition: z.enum(RETURN_DISPOSITIONS, { error: "Choose what happens to returned items: restock or inspect" }),
-  })
-  .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: "Choose the courier your default return rule books" });
+/** The form's own fields' checks, their messages in one admin language. */
+function returnSettingsFormSchema(language: AdminLanguage) {
+  const m = adminStrings(language).errors.returns;
+  return z
+    .object({
+      returnRule: z.enum(RETURN_RULES, { error: m.defaultRule }),
+      returnCourierId: z.union([z.literal(""), z.coerce.number().int()]).optional(),
+      returnNotifyCustomer: z.enum(["on"]).optional(),
+      returnDisposition: z.enum(RETURN_DISPOSITIONS, { error: m.disposition }),
+    })
+    .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: m.defaultCourier });
+}
+
+const FORM_SCHEMAS = { en: returnSettingsFormSchema("en"), hi: returnSettingsFormSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof returnSettingsFormSchema>>;
 
 /** A return rule as the settings edit it: every number and list as typed. */
 
@@ -82,21 +90,22 @@ const amountOf = (text: string): number | string | null => {
 };
 
 /** The rules the form sent (a JSON array of drafts), or one message per wrong field, each naming its rule. */
-function parseReturnRules(json: string): { ok: true; rules: ReturnRuleEntry[] } | { ok: false; errors: Record<string, string> } {
+function parseReturnRules(json: string, language: AdminLanguage): { ok: true; rules: ReturnRuleEntry[] } | { ok: false; errors: Record<string, string> } {
+  const m = adminStrings(language).errors;
   let parsed: unknown;
   try {
     parsed = json.length > MAX_RULES_JSON_CHARS ? null : JSON.parse(json);
   } catch {
     parsed = null;
   }
-  if (!Array.isArray(parsed)) return { ok: false, errors: { returnRules: "The return rules could not be read; reload the page and try again." } };
-  if (parsed.length > MAX_RETURN_RULES) return { ok: false, errors: { returnRules: `At most ${MAX_RETURN_RULES} return rules; remove ${parsed.length - MAX_RETURN_RULES}.` } };
+  if (!Array.isArray(parsed)) return { ok: false, errors: { returnRules: m.returns.unreadable } };
+  if (parsed.length > MAX_RETURN_RULES) return { ok: false, errors: { returnRules: fill(m.returns.tooMany, { max: MAX_RETURN_RULES, extra: parsed.length - MAX_RETURN_RULES }) } };
   const errors: Record<string, string> = {};
   const rules: ReturnRuleEntry[] = [];
   parsed.forEach((value: unknown, index) => {
     const raw = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
     const draft = Object.fromEntries(DRAFT_FIELDS.map((field) => [field, typeof raw[field] === "string" ? raw[field].slice(0, 2_000) : ""])) as unknown as ReturnRuleDraft;
-    const result = ReturnRuleSchema.safeParse({
+    const result = returnRuleSchemaIn(language).safeParse({
       name: draft.name,
       reasons: listOf(draft.reasons),
       minValueRupees: amountOf(draft.minValueRupees),
@@ -110,21 +119,26 @@ function parseReturnRules(json: string): { ok: true; rules: ReturnRuleEntry[] } 
       rules.push(result.data);
       return;
     }
-    const named = `Return rule ${index + 1}${draft.name.trim() ? ` '${draft.name.trim().slice(0, 60)}'` : ""}`;
-    const issues = result.success ? [{ path: ["courierId"], message: "Choose one of the couriers offered" }] : result.error.issues;
+    const name = draft.name.trim().slice(0, 60);
+    const named = name ? fill(m.returns.namedRule, { number: index + 1, name }) : fill(m.returns.rule, { number: index + 1 });
+    const issues = result.success ? [{ path: ["courierId"], message: m.returns.courierOffered }] : result.error.issues;
     for (const issue of issues) {
       const key = returnRuleFieldKey(index, (issue.path[0] ?? "name") as keyof ReturnRuleDraft);
-      errors[key] ??= `${named}: ${issue.message}`;
+      errors[key] ??= fill(m.rules.ruleError, { rule: named, message: issue.message });
     }
   });
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, rules };
 }
 
-/** The return settings as the Returns view's form sent them, or one message per wrong field (each rule's named). */
+/**
+ * The return settings as the Returns view's form sent them, or one message per wrong field (each rule's named), in the
+ * language the page sent.
+ */
 export function readReturnSettingsForm(form: FormData): { ok: true; settings: ReturnSettings } | { ok: false; errors: Record<string, string> } {
+  const language = adminLanguageOf(form.get("locale")?.toString()) ?? "en";
   const fields = Object.fromEntries(["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])));
-  const parsed = ReturnSettingsForm.safeParse(fields);
-  const rules = parseReturnRules(String(form.get("returnRules") ?? "[]"));
+  const parsed = FORM_SCHEMAS[language].safeParse(fields);
+  const rules = parseReturnRules(String(form.get("returnRules") ?? "[]"), language);
   const errors = { ...(parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message]))), ...(rules.ok ? {} : rules.errors) };
   if (!parsed.success || !rules.ok) return { ok: false, errors };
   return {
@@ -161,21 +175,26 @@ export type BookPickupResult = { ok: true; message: string; awb: string | null }
 
 /**
  * The merchant's click on "Book pickup": the return is quoted again and booked with the courier named, or the one
- * Dakiya recommends, through the same exactly-once claim as every booking.
+ * Dakiya recommends, through the same exactly-once claim as every booking. The message is in the language asked for
+ * (the admin's, which its page sends).
  */
-export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, returnGid: string, courierId: number | null): Promise<BookPickupResult> {
-  if (!isReturnGid(returnGid)) return { ok: false, status: 422, message: "Say which return to book (a Shopify return id)." };
+export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, returnGid: string, courierId: number | null, language: AdminLanguage = "en"): Promise<BookPickupResult> {
+  const words = adminStrings(language).outcomes.pickup;
+  if (!isReturnGid(returnGid)) return { ok: false, status: 422, message: words.whichReturn };
   const record = await prisma.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid } } });
-  if (!record) return { ok: false, status: 404, message: "Dakiya has not seen this return yet: check for new orders and returns, then try again." };
-  if (record.cancelledAt || record.readiness === READINESS.CANCELLED) return { ok: false, status: 409, message: "This return was declined or cancelled in Shopify: nothing to pick up." };
+  if (!record) return { ok: false, status: 404, message: words.notSeen };
+  if (record.cancelledAt || record.readiness === READINESS.CANCELLED) return { ok: false, status: 409, message: words.cancelled };
   const context = { shop, admin, actor: { kind: "merchant" as const, name: "Returns" } };
   const quote = await quoteOrder(context, { orderGid: returnGid });
-  if (quote.kind === "unavailable") return { ok: false, status: 503, message: quote.message };
-  if (quote.kind !== "quoted") return { ok: false, status: 422, message: bookOutcomeInWords(quote, { problems: "fixes" }) };
+  if (quote.kind === "unavailable") return { ok: false, status: 503, message: bookOutcomeInWords(quote, { language }) };
+  if (quote.kind !== "quoted") return { ok: false, status: 422, message: bookOutcomeInWords(quote, { problems: "fixes", language }) };
   const chosen = courierId ?? quote.rates.find((rate) => rate.isRecommended)?.id ?? quote.rates[0]!.id;
-  if (!isLogisticId(chosen)) return { ok: false, status: 422, message: "Choose one of the couriers offered." };
+  if (!isLogisticId(chosen)) return { ok: false, status: 422, message: words.chooseCourier };
   const outcome = await bookOrder(context, { orderGid: returnGid, courierId: chosen, quoted: quote });
-  if (outcome.kind === "booked") return { ok: true, message: `Pickup booked with ${outcome.shipment.courierName}, awb ${outcome.shipment.awb}.`, awb: outcome.shipment.awb };
-  if (outcome.kind === "already_booked") return { ok: false, status: 409, message: `This return's pickup is already booked${outcome.shipment.awb ? ` (awb ${outcome.shipment.awb})` : ""}.` };
-  return { ok: false, status: 422, message: bookOutcomeInWords(outcome, { problems: "fixes" }) };
+  if (outcome.kind === "booked") return { ok: true, message: fill(words.booked, { courier: String(outcome.shipment.courierName), awb: String(outcome.shipment.awb) }), awb: outcome.shipment.awb };
+  if (outcome.kind === "already_booked") {
+    const { awb } = outcome.shipment;
+    return { ok: false, status: 409, message: awb ? fill(words.alreadyBookedAwb, { awb }) : words.alreadyBooked };
+  }
+  return { ok: false, status: 422, message: bookOutcomeInWords(outcome, { problems: "fixes", language }) };
 }

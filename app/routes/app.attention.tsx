@@ -5,8 +5,11 @@ import { useEffect } from "react";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS, ORDER_DISMISSABLE_KINDS } from "~/attention/attention-kinds";
+import { attentionInWords, type ProblemWording } from "~/attention/attention-words";
+import { jobLabelInWords, jobSubjectInWords } from "~/jobs/job-words";
 import { dismissOrder, restoreDismissedOrder } from "~/orders/order-records.server";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
+import { problemInWords } from "~/shopify/readiness-checks";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
@@ -103,6 +106,7 @@ export default function NeedsAttentionPage() {
   const strings = useAdminStrings();
   const t = strings.attention;
   const language = useAdminLanguage();
+  const wordProblem: ProblemWording = (problem) => problemInWords(problem, language);
   const shopify = useAppBridge();
   const submit = useSubmit();
   const resultText = result ? fill(t.outcomes[result.outcome], { order: result.order ?? "" }) : "";
@@ -151,9 +155,9 @@ export default function NeedsAttentionPage() {
                           <Badge tone={attentionTone(item.kind)}>{t.kinds[item.kind]}</Badge>
                           {item.returnGid ? <Badge tone="info">{t.items.return}</Badge> : null}
                         </InlineStack>
-                        <Text as="p">{item.message}</Text>
+                        <Text as="p">{attentionInWords(item.note, language, wordProblem).message}</Text>
                         <Text as="p" tone="subdued">
-                          {item.action} · {formatDate(item.at, timeZone, language)}
+                          {attentionInWords(item.note, language, wordProblem).action} · {formatDate(item.at, timeZone, language)}
                         </Text>
                         <InlineStack gap="200">
                           {FIXED_IN_SHOPIFY_KINDS.includes(item.kind) && shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid)) ? (
@@ -247,7 +251,7 @@ export default function NeedsAttentionPage() {
                     <InlineStack key={job.id} align="space-between" blockAlign="center" gap="300">
                       <BlockStack gap="050">
                         <Text as="p" fontWeight="semibold">
-                          {job.label} ({job.subject})
+                          {jobLabelInWords(job.queue, language)} ({jobSubjectInWords(job.about, language)})
                         </Text>
                         <Text as="p" tone="subdued">
                           {plural(language, t.failedJobs.details, job.attempts, { reason: job.reason, date: formatDate(job.failedAt, timeZone, language) })}
@@ -256,7 +260,7 @@ export default function NeedsAttentionPage() {
                       <Form method="post">
                         <input type="hidden" name="queue" value={job.queue} />
                         <input type="hidden" name="jobId" value={job.id} />
-                        <Button submit loading={retrying === job.id} accessibilityLabel={fill(t.failedJobs.retryLabel, { job: job.label, subject: job.subject })}>
+                        <Button submit loading={retrying === job.id} accessibilityLabel={fill(t.failedJobs.retryLabel, { job: jobLabelInWords(job.queue, language), subject: jobSubjectInWords(job.about, language) })}>
                           {t.failedJobs.retry}
                         </Button>
                       </Form>

@@ -21,7 +21,7 @@ import {
 import { useEffect, useState } from "react";
 import { LOGISTIC_IDS } from "~/shipping/contract";
 import { EXAMPLE_RULES, MAX_RULES } from "~/automation/rules";
-import { draftOf, EMPTY_DRAFT, fieldKey, RULE_ACTIONS, ZONES, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
+import { draftOf, EMPTY_DRAFT, fieldKey, previewOutcomeInWords, previewProblemsInWords, RULE_ACTIONS, ZONES, type PreviewOutcome, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
 import { rulesPage, submitRulesForm } from "~/automation/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
@@ -71,6 +71,9 @@ function RuleCard({
   const error = (field: RuleField) => errors[fieldKey(index, field)];
   const set = (field: RuleField) => (value: string) => onChange({ ...draft, [field]: value });
   const number = formatCount(index + 1, language);
+  // A chosen courier is named as the courier choice names it, in the admin's language when its name is not known.
+  const namedAsOffered = (decided: PreviewOutcome): PreviewOutcome =>
+    decided.kind === "courier" ? { ...decided, courierName: courierOptions.find((option) => option.value === String(decided.courierId))?.label ?? decided.courierName } : decided;
   return (
     <Card>
       <BlockStack gap="300">
@@ -178,7 +181,7 @@ function RuleCard({
               : plural(language, t.decided.some, matched.orders.length, {
                   orders: `${matched.orders
                     .slice(0, PREVIEW_NAMED)
-                    .map((order) => `${order.orderName || t.preview.unnamedOrder} (${order.outcome})`)
+                    .map((order) => `${order.orderName || t.preview.unnamedOrder} (${previewOutcomeInWords(namedAsOffered(order.decided), language)})`)
                     .join(", ")}${matched.orders.length > PREVIEW_NAMED ? "…" : ""}`,
                 })}
           </Text>
@@ -221,7 +224,7 @@ export default function AutoBooking() {
   };
 
   const send = (intent: "save" | "preview") =>
-    submit({ intent, rules: JSON.stringify(drafts), ...(autoBooking ? { autoBooking: "on" } : {}) }, { method: "post" });
+    submit({ intent, locale: language, rules: JSON.stringify(drafts), ...(autoBooking ? { autoBooking: "on" } : {}) }, { method: "post" });
   const move = (index: number, by: -1 | 1) =>
     setDrafts((current) => {
       const next = [...current];
@@ -311,7 +314,7 @@ export default function AutoBooking() {
                   </Text>
                   {preview.withProblems.length > 0 ? (
                     <Text as="p" tone="subdued">
-                      {fill(t.preview.withProblems, { orders: preview.withProblems.map((order) => `${order.orderName || t.preview.unnamedOrder} (${order.problems})`).join(", ") })}
+                      {fill(t.preview.withProblems, { orders: preview.withProblems.map((order) => `${order.orderName || t.preview.unnamedOrder} (${previewProblemsInWords(order, language)})`).join(", ") })}
                     </Text>
                   ) : null}
                 </BlockStack>

@@ -33,10 +33,11 @@ import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { getOrderRecord } from "~/orders/order-records.server";
 import { DECISION } from "~/orders/readiness";
-import { orderGidOf, parseOverrides } from "~/booking/overrides";
+import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-language";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { isShipmentStatus } from "~/shipments/lifecycle";
 import { zoneInWords } from "~/components/zone-words";
@@ -77,15 +78,16 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const [tracking, history] = await Promise.all([stored?.awb ? listTrackingEvents(session.shop, stored.id) : Promise.resolve([]), stored ? listShipmentHistory(session.shop, stored.id) : Promise.resolve([])]);
   // What the rules decided about this order, and why.
   const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason } : null;
-  const { overrides, errors } = parseOverrides(new URL(request.url).searchParams);
+  // The wrong edits by field alone: the page words them in the admin's language.
+  const { overrides, invalid: invalidOverrides } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
   const labelUrl = stored ? labelLink(stored) : null;
   // The order's returns, apart from its own shipment: their items, state, and reverse rates while a pickup is to book.
   const returns = await whenShopifyAnswers(() => listOrderReturns(session.shop, admin, orderGid));
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone, returns });
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns });
   const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, overrideErrors: errors, booked, tracking, history, decision, labelUrl, timeZone, returns });
+  return json({ outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -97,7 +99,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (form.get("intent") === "book-return") return bookReturnPickup(session.shop, admin, form);
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseCourier" }), fieldErrors: [] }, { status: 422 });
-  const { overrides, errors } = parseOverrides(form);
+  const { overrides, errors } = parseOverrides(form, adminLanguageOf(form.get("locale")?.toString()) ?? "en");
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
   const outcome = await whenShopifyAnswers(() => bookOrder({ shop: session.shop, admin }, { orderGid, courierId, overrides }));
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return json({ kind: outcome.kind, shipment: shipmentForScreen(outcome.shipment) });
@@ -108,7 +110,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 async function bookReturnPickup(shop: string, admin: ReturnType<typeof shopAdmin>, form: FormData) {
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseReturnCourier" }), fieldErrors: [] }, { status: 422 });
-  const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId));
+  const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId, adminLanguageOf(String(form.get("locale") ?? "")) ?? "en"));
   if (result.ok) return json({ kind: "return_booked" as const, message: result.message });
   return json({ kind: "refused" as const, message: result.message, fieldErrors: [] }, { status: result.status });
 }
@@ -145,13 +147,14 @@ const sourceInWords = (t: ShipStrings, source: string) => (Object.hasOwn(SOURCE_
 const statusInWords = (t: ShipStrings, status: string) => (isShipmentStatus(status) ? t.shipmentStatuses[status] : status);
 
 export default function ShipOrder() {
-  const { outcome, overrideErrors, booked, tracking, history, decision, labelUrl, timeZone, returns } = useLoaderData<typeof loader>();
+  const { outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
   const strings = useAdminStrings();
   const t = strings.ship;
   const language = useAdminLanguage();
+  const overrideErrors = overrideErrorsInWords(language, invalidOverrides);
   const bookedShipment = result?.kind === "booked" ? result.shipment : null;
   const bookedToast = t.banner.bookedToast;
   useEffect(() => {
@@ -185,8 +188,15 @@ export default function ShipOrder() {
   const bannerLabel = current ? (movedByCourier ? strings.common.deliveryStages[stage] : statusInWords(t, current.status)) : "";
   const bannerTone = !current ? undefined : movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning";
   const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
-  // This page's own notices in the admin's language; a booking's or a pickup's outcome as the server said it.
-  const resultMessage = result && "message" in result ? ("notice" in result ? noticeInWords(t.notices, result.notice) : result.message) : null;
+  // This page's own notices and a booking's outcome in the admin's language; a pickup's outcome the server said in it.
+  const resultMessage =
+    result && "message" in result
+      ? "notice" in result
+        ? noticeInWords(t.notices, result.notice)
+        : result.kind === "refused" || result.kind === "unavailable"
+          ? bookOutcomeInWords(result, { language })
+          : result.message
+      : null;
   const paymentInWords = (mode: string) => (mode === "cod" ? t.shipment.cod : t.shipment.prepaid);
   const headings = t.rates.headings;
 
@@ -245,7 +255,7 @@ export default function ShipOrder() {
             {history.length > 0 ? <ShipmentHistory entries={history} timeZone={timeZone} /> : null}
             {outcome.kind === "unavailable" ? (
               <Banner tone="critical" title={t.outcome.noRates}>
-                {outcome.message}
+                {bookOutcomeInWords(outcome, { language })}
               </Banner>
             ) : null}
 
@@ -355,6 +365,7 @@ export default function ShipOrder() {
                           <input key={key} type="hidden" name={key} value={value} />
                         ))}
                         <input type="hidden" name="courierId" value={rate.id} />
+                        <input type="hidden" name="locale" value={language} />
                         <Button
                           submit
                           variant={rate.isRecommended ? "primary" : "secondary"}
@@ -388,6 +399,7 @@ const RETURN_STATUS_TONES: Record<string, "attention" | "info" | "success"> = { 
 /** One return of the order: what comes back, its pickup, or the reverse rates to book it with. */
 function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<typeof loader>>["returns"][number]; booking: string | null }) {
   const ship = useAdminStrings().ship;
+  const language = useAdminLanguage();
   const t = ship.returns;
   const statusWords = Object.hasOwn(t.statuses, ret.status) ? t.statuses[ret.status as keyof typeof t.statuses] : ret.status;
   return (
@@ -428,7 +440,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
           </Text>
         ) : null}
         {!ret.pickup && ret.decisionReason ? <Text as="p">{ret.decisionReason}</Text> : null}
-        {ret.awaitingApproval ? <Banner tone="warning">{t.approveFirst}</Banner> : ret.note ? <Banner tone="warning">{ret.note}</Banner> : null}
+        {ret.awaitingApproval ? <Banner tone="warning">{t.approveFirst}</Banner> : ret.note ? <Banner tone="warning">{bookOutcomeInWords(ret.note, { problems: "fixes", language })}</Banner> : null}
         {ret.rates.length > 0 ? (
           <DataTable
             columnContentTypes={["text", "numeric", "text", "text"]}
@@ -451,6 +463,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
               fill(ship.shipment.days, { days: rate.edd }),
               <Form method="post" key="book">
                 <input type="hidden" name="intent" value="book-return" />
+                <input type="hidden" name="locale" value={language} />
                 <input type="hidden" name="returnGid" value={ret.returnGid} />
                 <input type="hidden" name="courierId" value={rate.id} />
                 <Button submit variant={rate.isCheapest ? "primary" : "secondary"} loading={booking === `${ret.returnGid}:${rate.id}`} accessibilityLabel={fill(t.bookWith, { name: ret.returnName, courier: rate.name })}>

@@ -11,13 +11,13 @@ import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, fill, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
-import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
+import { problemInWords } from "~/shopify/readiness-checks";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -54,7 +54,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const refuse = (error: Refusal) => json<ActionData>({ error, results: [], checking: false }, { status: 422 });
   if (orderGids.length === 0) return refuse({ kind: "none_selected" });
   if (orderGids.length > MAX_BULK_ORDERS) return refuse({ kind: "too_many", limit: MAX_BULK_ORDERS });
-  const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended" }));
+  const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended", language: adminLanguageOf(String(form.get("locale") ?? "")) ?? "en" }));
   return json<ActionData>({ error: null, results, checking: false });
 };
 
@@ -66,11 +66,6 @@ function describe(t: ListStrings["booking"], result: ShipResult): string {
   const withCourier = result.courierName ? fill(result.awb ? t.withCourierAwb : t.withCourier, { outcome, courier: result.courierName, awb: result.awb ?? "" }) : outcome;
   const text = result.outcome === "failed" || result.outcome === "held" ? fill(t.withReason, { result: withCourier, reason: result.reason ?? "" }) : withCourier;
   return fill(t.line, { order: result.orderName, result: text });
-}
-
-/** A problem's short name; the catalogue's limits fill the names that carry them. */
-function problemLabel(t: AdminStrings["orders"]["problems"], code: keyof AdminStrings["orders"]["problems"]): string {
-  return fill(t[code], { days: ORDER_DATE_MAX_AGE_DAYS, count: MAX_PRODUCTS });
 }
 
 /** A fix is made in Shopify: the order opens in Shopify's admin, in the whole window. */
@@ -148,6 +143,7 @@ export default function OrdersToShip() {
   const bulkBook = () => {
     const form = new FormData();
     for (const id of selectedResources) form.append("orderId", id);
+    form.append("locale", language);
     submit(form, { method: "post" });
   };
   const checkNow = () => submit({ intent: "check" }, { method: "post" });
@@ -251,11 +247,11 @@ export default function OrdersToShip() {
                             <Badge tone="success">{t.ready}</Badge>
                           ) : (
                             <InlineStack gap="100" blockAlign="center">
-                              <Tooltip content={row.problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ")}>
+                              <Tooltip content={row.problems.map((problem) => problemInWords(problem, language)).map((words) => `${words.message} ${words.fix}`).join(" ")}>
                                 <InlineStack gap="100">
                                   {row.problems.map((problem) => (
                                     <Badge key={problem.code} tone="warning">
-                                      {problemLabel(strings.orders.problems, problem.code)}
+                                      {problemInWords(problem, language).label}
                                     </Badge>
                                   ))}
                                 </InlineStack>

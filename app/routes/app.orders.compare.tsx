@@ -5,6 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { compareOrders, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
 import { legacyIdOf, orderGidOf } from "~/booking/overrides";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
@@ -46,7 +47,7 @@ export default function CompareRates() {
                       <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>{t.ship}</Button>
                     </InlineStack>
                     {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} title={t.problemsTitle} /> : null}
-                    {outcome.kind === "unavailable" ? <Banner tone="critical">{outcome.message}</Banner> : null}
+                    {outcome.kind === "unavailable" ? <Banner tone="critical">{bookOutcomeInWords(outcome, { language })}</Banner> : null}
                     {outcome.kind === "not_found" ? <Banner tone="critical">{t.notFound}</Banner> : null}
                     {outcome.kind === "quoted" ? (
                       <DataTable

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
@@ -16,6 +16,7 @@ import { isShipmentStatus } from "~/shipments/lifecycle";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
+import { problemInWords, problemLabel } from "~/shopify/readiness-checks";
 
 /**
  * Orders to ship → Returns: the shop's returns as Dakiya recorded them (no Shopify call), their pickups, a Book
@@ -66,7 +67,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   if (intent === "book") {
     const courier = Number(form.get("courierId") ?? "");
-    const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null));
+    const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null, adminLanguageOf(String(form.get("locale") ?? "")) ?? "en"));
     return json<ActionData>({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : result.status });
   }
   return json<ActionData>({ ok: false, ...said({ id: "unknownIntent" }) }, { status: 400 });
@@ -139,13 +140,13 @@ export default function ReturnsView() {
   const courierOptions = Object.entries(courierNames).map(([id, name]) => ({ label: name, value: id }));
   const save = () =>
     submit(
-      { intent: "settings", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) },
+      { intent: "settings", locale: language, returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) },
       { method: "post" },
     );
-  const book = (returnGid: string) => submit({ intent: "book", returnGid }, { method: "post" });
+  const book = (returnGid: string) => submit({ intent: "book", locale: language, returnGid }, { method: "post" });
   // The rules as edited, not saved: the same fields as a save, so a preview refuses what a save would.
   const previewRules = () =>
-    submit({ intent: "preview", returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) }, { method: "post" });
+    submit({ intent: "preview", locale: language, returnRule: rule, returnCourierId: courierId, returnDisposition: disposition, returnRules: JSON.stringify(rules), ...(notify ? { returnNotifyCustomer: "on" } : {}) }, { method: "post" });
   const previewedForm = result?.previewedForm;
   const previewCurrent = previewedForm !== undefined && previewedForm.returnRules === JSON.stringify(rules) && previewedForm.returnRule === rule && previewedForm.returnCourierId === courierId;
   const preview = previewCurrent ? (result?.preview ?? null) : null;
@@ -199,8 +200,8 @@ export default function ReturnsView() {
                           </Text>
                         ) : null}
                         {row.problems.map((problem) => (
-                          <Text as="p" key={problem.label} tone="critical">
-                            {problem.message} {problem.fix}
+                          <Text as="p" key={problem.code} tone="critical">
+                            {problemInWords(problem, language).message} {problemInWords(problem, language).fix}
                           </Text>
                         ))}
                         {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{row.decisionReason}</Text> : null}
@@ -300,7 +301,7 @@ export default function ReturnsView() {
                   {fill(t.preview.notBooked, {
                     returns: listed(
                       t,
-                      preview.notBooked.map((ret) => fill(t.preview.notBookedReturn, { name: ret.returnName, why: ret.kind === "problems" ? ret.why : t.preview.why[ret.kind] })),
+                      preview.notBooked.map((ret) => fill(t.preview.notBookedReturn, { name: ret.returnName, why: ret.kind === "problems" ? ret.problemCodes.map((code) => problemLabel(code, language)).join(", ") : t.preview.why[ret.kind] })),
                     ),
                   })}
                 </Text>

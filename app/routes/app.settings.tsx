@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useReducer, useRef, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, plural } from "~/locales/admin-language";
+import { adminLanguageOf, fill, plural } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
@@ -62,9 +62,11 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     return json({ ok: false as const, errors: {} as Record<string, string>, labelLayoutRefused: true as const }, { status: 422 });
   }
   // The tracking page's fields are checked first, so that nothing is saved while any field is wrong.
-  const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() });
+  // The page sends its language, so the errors come back in it.
+  const language = adminLanguageOf(form.get("locale")?.toString()) ?? "en";
+  const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() }, language);
   if (!sellerContact.ok) return json({ ok: false as const, errors: sellerContact.errors }, { status: 422 });
-  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id));
+  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), language);
   if (result.ok && labelLayout !== null) await saveLabelLayout(session.shop, labelLayout);
   if (result.ok && form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value);
   return json(result, { status: result.ok ? 200 : 422 });
@@ -107,6 +109,7 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
     <Page title={strings.pages.settings}>
       <FormSaveBar id="settings-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
       <Form method="post" ref={form} onChange={onChange}>
+        <input type="hidden" name="locale" value={language} />
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">

@@ -8,6 +8,7 @@ import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, t
 import { legacyIdOf } from "~/booking/overrides";
 import { isShipmentStatus, RECORDED_TRANSITIONS } from "~/shipments/lifecycle";
 import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
+import { shipmentFilterProblemsInWords } from "~/booking/shipment-filter-problems";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
@@ -22,7 +23,8 @@ import { authenticate } from "~/shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const params = new URL(request.url).searchParams;
-  const { filter, problems } = readShipmentFilter(params);
+  // The filter's problems by code for the page to word in the admin's language, and in English for a bare reader.
+  const { filter, issues: filterIssues, problems } = readShipmentFilter(params);
   const shop = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));
   const timeZone = shop.ianaTimezone;
   const notPrinted = params.get("printed") === "no";
@@ -31,7 +33,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const listed = notPrinted ? shipments.filter((shipment) => shipment.awb && !isReturnShipment(shipment) && !documents.printedAt[shipment.id] && !["cancelled", "failed", "booking"].includes(shipment.status)).slice(0, 100) : shipments;
   // The search itself is not sent back: it may be a shopper's mobile, and the page reads it from its own address.
   const filtered = Boolean(filter.stage || filter.search || filter.from || filter.to || filter.deliveredFrom || filter.payment || filter.lastEvent || notPrinted);
-  return json({ shipments: listed, stage: filter.stage, lastEvent: filter.lastEvent, filtered, problems, notPrinted, timeZone, ...documents });
+  return json({ shipments: listed, stage: filter.stage, lastEvent: filter.lastEvent, filtered, filterIssues, problems, notPrinted, timeZone, ...documents });
 };
 
 /** Print labels for the selected shipments, make a pickup's manifest, or print an earlier one: each answers a signed link. */
@@ -69,7 +71,7 @@ function DocumentLink({ answer }: { answer: DocumentActionAnswer | undefined }) 
 const TAB_STAGES: readonly DeliveryStage[] = ["awaiting_pickup", "in_transit", "out_for_delivery", "delivery_problem", "returning", "delivered"];
 
 export default function Shipments() {
-  const { shipments, stage, lastEvent, filtered, problems, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
+  const { shipments, stage, lastEvent, filtered, filterIssues, notPrinted, timeZone, printedAt, pickups, manifests } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.shipments;
   const stageNames = strings.common.deliveryStages;
@@ -142,7 +144,7 @@ export default function Shipments() {
           <BlockStack gap="400">
             <DocumentLink answer={printing.data} />
             {exporting === "failed" ? <Banner tone="critical">{t.export.failed}</Banner> : null}
-            {problems.length > 0 ? <Banner tone="warning">{problems.join(" ")}</Banner> : null}
+            {filterIssues.length > 0 ? <Banner tone="warning">{shipmentFilterProblemsInWords(language, filterIssues)}</Banner> : null}
             <Tabs tabs={tabs} selected={selectedTab} onSelect={(index) => setParam("stage", index === 0 ? "" : tabs[index]!.id)} />
             <div role="search" aria-label={t.filters.region} onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">

@@ -126,6 +126,7 @@ function StorefrontForm({ onDiscard }: { onDiscard: () => void }) {
             {result && !result.ok ? <Banner tone="critical" title={t.notSaved}>{t.fixFields}</Banner> : null}
             <FormSaveBar id="storefront-save-bar" changed={changed} saving={saving} onSave={() => form.current?.requestSubmit()} onDiscard={onDiscard} />
             <Form method="post" ref={form} onChange={onChange}>
+              <input type="hidden" name="locale" value={language} />
               <BlockStack gap="400">
                 <Card>
                   <BlockStack gap="300">

@@ -15,41 +15,55 @@ import {
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
+import { adminStrings, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 export type SettingsErrors = Partial<Record<string, string>>;
 
-const optionalWarehouse = (label: string) =>
+type SettingsMessages = AdminStrings["errors"]["settings"];
+
+const optionalWarehouse = (m: SettingsMessages, label: string) =>
   z
     .string()
     .trim()
-    .refine((value) => value === "" || /^\d{1,9}$/.test(value), { error: `${label} must be a warehouse number from your courier account` })
+    .refine((value) => value === "" || /^\d{1,9}$/.test(value), { error: fill(m.warehouseNumber, { label }) })
     .transform((value) => (value === "" ? null : Number(value)));
 
-const centimetres = (label: string) =>
-  z.coerce.number({ error: `${label} must be a number of centimetres` }).int({ error: `${label} must be whole centimetres` }).gt(1, { error: `${label} must be more than 1 cm` });
+const centimetres = (m: SettingsMessages, label: string) =>
+  z.coerce
+    .number({ error: fill(m.centimetresNumber, { label }) })
+    .int({ error: fill(m.centimetresWhole, { label }) })
+    .gt(1, { error: fill(m.centimetresMin, { label }) });
 
-const FormSchema = z.object({
-  mode: z.enum(["sandbox", "account"], { error: "Choose the sandbox or your own courier account" }),
-  apiKey: z.string().trim().max(200),
-  secretKey: z.string().max(500),
-  environment: z.enum(["test", "live"], { error: "Choose test or live" }),
-  defaultWarehouseId: optionalWarehouse("Pickup warehouse"),
-  packageLength: centimetres("Length"),
-  packageBreadth: centimetres("Breadth"),
-  packageHeight: centimetres("Height"),
-  defaultWeightKg: z.coerce.number({ error: "Weight must be a number of kg" }).gt(0, { error: "Weight must be more than 0 kg" }).max(1000, { error: "Weight must be at most 1000 kg" }),
-  codTag: z.string().trim().min(1, { error: "Enter the tag that marks cash-on-delivery orders" }).max(40),
-  prepaidTag: z.string().trim().min(1, { error: "Enter the tag that marks prepaid orders" }).max(40),
-  notifyCustomer: z.string().optional().transform((value) => value === "on" || value === "true"),
-});
+/** The form's checks, their messages in one admin language. */
+function settingsSchemas(language: AdminLanguage) {
+  const m = adminStrings(language).errors.settings;
+  return {
+    form: z.object({
+      mode: z.enum(["sandbox", "account"], { error: m.mode }),
+      apiKey: z.string().trim().max(200, { error: fill(m.tooLong, { max: 200 }) }),
+      secretKey: z.string().max(500, { error: fill(m.tooLong, { max: 500 }) }),
+      environment: z.enum(["test", "live"], { error: m.environment }),
+      defaultWarehouseId: optionalWarehouse(m, m.labels.pickupWarehouse),
+      packageLength: centimetres(m, m.labels.length),
+      packageBreadth: centimetres(m, m.labels.breadth),
+      packageHeight: centimetres(m, m.labels.height),
+      defaultWeightKg: z.coerce.number({ error: m.weightNumber }).gt(0, { error: m.weightMin }).max(1000, { error: m.weightMax }),
+      codTag: z.string().trim().min(1, { error: m.codTag }).max(40, { error: fill(m.tooLong, { max: 40 }) }),
+      prepaidTag: z.string().trim().min(1, { error: m.prepaidTag }).max(40, { error: fill(m.tooLong, { max: 40 }) }),
+      notifyCustomer: z.string().optional().transform((value) => value === "on" || value === "true"),
+    }),
+    preset: z.object({
+      name: z.string().trim().min(1, { error: m.boxName }),
+      length: centimetres(m, m.labels.length),
+      breadth: centimetres(m, m.labels.breadth),
+      height: centimetres(m, m.labels.height),
+      maxWeightKg: z.coerce.number({ error: m.boxWeightNumber }).gt(0, { error: m.boxWeightMin }),
+    }),
+    locationWarehouse: optionalWarehouse(m, m.labels.warehouse),
+  };
+}
 
-const PresetSchema = z.object({
-  name: z.string().trim().min(1, { error: "Name the box" }),
-  length: centimetres("Length"),
-  breadth: centimetres("Breadth"),
-  height: centimetres("Height"),
-  maxWeightKg: z.coerce.number({ error: "Max weight must be a number of kg" }).gt(0, { error: "Max weight must be more than 0 kg" }),
-});
+const SCHEMAS = { en: settingsSchemas("en"), hi: settingsSchemas("hi") } satisfies Record<AdminLanguage, ReturnType<typeof settingsSchemas>>;
 
 export interface SettingsSaveResult {
   ok: boolean;
@@ -57,25 +71,36 @@ export interface SettingsSaveResult {
   warehouses: Warehouse[];
 }
 
-/** Reads the settings form, checks the courier account with a live get-warehouse call, then saves. Nothing is saved unless all is valid. */
-export async function saveSettingsForm(shop: string, form: FormData, locationIds: string[], clientFor: (credentials: CourierCredentials) => CourierClient = courierClientFor): Promise<SettingsSaveResult> {
+/**
+ * Reads the settings form, checks the courier account with a live get-warehouse call, then saves. Nothing is saved unless all is valid.
+ * The errors are in the admin's language.
+ */
+export async function saveSettingsForm(
+  shop: string,
+  form: FormData,
+  locationIds: string[],
+  language: AdminLanguage = "en",
+  clientFor: (credentials: CourierCredentials) => CourierClient = courierClientFor,
+): Promise<SettingsSaveResult> {
+  const m = adminStrings(language).errors.settings;
+  const schemas = SCHEMAS[language];
   const errors: SettingsErrors = {};
   const raw = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string")) as Record<string, string>;
-  const parsed = FormSchema.safeParse({ apiKey: "", secretKey: "", ...raw });
+  const parsed = schemas.form.safeParse({ apiKey: "", secretKey: "", ...raw });
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
 
   const presets = [];
   for (let index = 0; index < 3; index += 1) {
     const row = { name: raw[`preset${index}Name`] ?? "", length: raw[`preset${index}Length`] ?? "", breadth: raw[`preset${index}Breadth`] ?? "", height: raw[`preset${index}Height`] ?? "", maxWeightKg: raw[`preset${index}MaxWeightKg`] ?? "" };
     if (Object.values(row).every((value) => value.trim() === "")) continue;
-    const preset = PresetSchema.safeParse(row);
+    const preset = schemas.preset.safeParse(row);
     if (preset.success) presets.push(preset.data);
-    else errors[`preset${index}`] = `Box ${index + 1}: ${preset.error.issues[0]!.message}`;
+    else errors[`preset${index}`] = fill(m.box, { number: index + 1, message: preset.error.issues[0]!.message });
   }
 
   const locationWarehouses: Record<string, number> = {};
   for (const locationId of locationIds) {
-    const value = optionalWarehouse("Warehouse").safeParse(raw[`location:${locationId}`] ?? "");
+    const value = schemas.locationWarehouse.safeParse(raw[`location:${locationId}`] ?? "");
     if (!value.success) errors[`location:${locationId}`] = value.error.issues[0]!.message;
     else if (value.data !== null) locationWarehouses[locationId] = value.data;
   }
@@ -83,10 +108,10 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
   const current = await getShopSettings(shop);
   const values = parsed.success ? parsed.data : null;
   if (values?.mode === "account") {
-    if (!values.apiKey && !current.courierApiKey) errors.apiKey = "Enter your courier API key";
-    if (!values.secretKey && !current.courierSecretCipher) errors.secretKey = "Enter your courier secret key";
+    if (!values.apiKey && !current.courierApiKey) errors.apiKey = m.apiKey;
+    if (!values.secretKey && !current.courierSecretCipher) errors.secretKey = m.secretKey;
     // The live check of the keys is a get-warehouse call, so an own account needs its warehouse named.
-    if (values.defaultWarehouseId === null) errors.defaultWarehouseId = "Enter the pickup warehouse id from your courier account";
+    if (values.defaultWarehouseId === null) errors.defaultWarehouseId = m.warehouseRequired;
   }
   if (!values || Object.keys(errors).length > 0) return { ok: false, errors, warehouses: [] };
 
@@ -106,12 +131,12 @@ export async function saveSettingsForm(shop: string, form: FormData, locationIds
       warehouses.push(await client.getWarehouse(id));
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
-      if (error.kind === "unauthorized") return { ok: false, errors: { apiKey: "The courier service refused this API key and secret key" }, warehouses: [] };
+      if (error.kind === "unauthorized") return { ok: false, errors: { apiKey: m.keysRefused }, warehouses: [] };
       if (error.kind === "not_found") {
         const field = values.defaultWarehouseId === id ? "defaultWarehouseId" : `location:${Object.entries(locationWarehouses).find(([, warehouse]) => warehouse === id)?.[0]}`;
-        return { ok: false, errors: { [field]: `Warehouse ${id} does not exist in this courier account` }, warehouses: [] };
+        return { ok: false, errors: { [field]: fill(m.warehouseMissing, { id }) }, warehouses: [] };
       }
-      return { ok: false, errors: { form: "The courier service could not be reached to check these settings; nothing was saved. Try again in a minute." }, warehouses: [] };
+      return { ok: false, errors: { form: m.unreachable }, warehouses: [] };
     }
   }
 

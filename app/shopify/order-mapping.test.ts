@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runAdminGraphql } from "../../store/admin-api";
 import { LOCATION_BHIWANDI, LOCATION_GURUGRAM, seedShop } from "../../store/seed";
 import { createOrderRequestSchema } from "../shipping/contract";
-import { countryName, normaliseMobile, toCourierOrder, toPlainText, withPlainText, type MappingSettings, type ProblemCode } from "./order-mapping";
+import { normaliseMobile, toCourierOrder, toPlainText, withPlainText, type MappingSettings, type ProblemCode } from "./order-mapping";
 import { ORDER_FOR_BOOKING, type ShopifyOrder } from "./queries";
+import { countryName } from "./readiness-checks";
 
 const NOW = new Date("2026-03-10T06:30:00Z");
 const settings: MappingSettings = {

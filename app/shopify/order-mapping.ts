@@ -127,18 +127,6 @@ export const oneLine = (value: string | null | undefined) => toPlainText(value ?
 const amount = (value: { shopMoney: { amount: string } } | null | undefined) => Math.round(Number(value?.shopMoney.amount ?? 0) * 100) / 100;
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
 
-const REGION_NAMES = new Intl.DisplayNames(["en-IN"], { type: "region", fallback: "code" });
-
-/** A country's name ("United Arab Emirates") from its two-letter code, the code itself when unknown. */
-export function countryName(code: string | null): string {
-  if (!code) return "another country";
-  try {
-    return REGION_NAMES.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 /** A 10-digit Indian mobile from Shopify's free-form phone, or null. `+91` and a leading `0` are dropped. */
 export function normaliseMobile(phone: string | null | undefined): string | null {
   if (!phone) return null;
@@ -240,7 +228,7 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   if (!address) {
     problem(orderProblem("NO_SHIPPING_ADDRESS"));
   } else if (isAbroad) {
-    problem(orderProblem("OUTSIDE_INDIA", countryName(address.countryCodeV2)));
+    problem(orderProblem("OUTSIDE_INDIA", address.countryCodeV2));
   } else {
     const zip = contact.pincode;
     if (!zip) problem(orderProblem("PINCODE_MISSING"));

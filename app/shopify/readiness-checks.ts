@@ -1,10 +1,13 @@
+import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage, type AdminStrings } from "../locales/admin-language";
 import { EWAYBILL_THRESHOLD_RUPEES, MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "../shipping/contract";
 
 /**
  * Every check that can stop an order or a return from being booked, in one catalogue: the problem's code, its short
  * label for lists, and for an order and for a return what was found, in the merchant's words, with the fix. The order
  * mapping, the return mapping and booking (the warehouse and the route) name problems only through it, so a check
- * reads the same wherever it is met and a new one is added here once.
+ * reads the same wherever it is met and a new one is added here once. The words are in
+ * app/locales/admin-problems.*.json; a problem keeps the values they are made of, so that a page words it again in the
+ * admin's language, while the English stays with it for the extension API, logs and anything else that reads it.
  */
 
 /** What a check found and what the merchant does about it. */
@@ -15,108 +18,178 @@ export interface Finding {
   fix: string;
 }
 
-export interface MappingProblem extends Finding {
-  code: ProblemCode;
+export type ProblemCode = keyof AdminStrings["problems"]["labels"];
+
+/** The part of an address a check found empty. */
+export type AddressPart = keyof AdminStrings["problems"]["addressParts"];
+
+/** The values a problem's words are made of, kept with the problem (and stored with it). */
+export interface ProblemParams {
+  /** Whose check found it: the same code reads differently for an order going out and a return coming back. */
+  subject: "order" | "return";
+  ageDays?: number;
+  /** The country's two-letter code; null when the address names none. */
+  countryCode?: string | null;
+  pinCode?: string;
+  missing?: AddressPart[];
+  phone?: string;
+  totalRupees?: number;
+  gateways?: string;
+  financialStatus?: string;
+  codTag?: string;
+  prepaidTag?: string;
+  /** A pickup warehouse the courier account does not have. */
+  warehouseId?: number;
+  city?: string;
+  from?: string | number;
+  to?: string;
+  /** A return's status in Shopify. */
+  status?: string;
 }
 
-const found = (message: string, fix: string): Finding => ({ message, fix });
-const pinCodeExample = "6 digits, e.g. 560066";
-const mobileRule = "10 digits, optionally +91";
+export interface MappingProblem extends Finding {
+  code: ProblemCode;
+  /** Absent on a problem stored before its values were kept: such a problem keeps its stored English. */
+  params?: ProblemParams;
+}
 
-/** The checks of an order going out to a shopper. */
+/** A problem in a language: its short label, what was found and the fix. */
+export interface ProblemWords extends Finding {
+  label: string;
+}
+
+type CheckValues = Omit<ProblemParams, "subject">;
+
+/** The checks of an order going out to a shopper, each with the values its words take. */
 const ORDER_CHECKS = {
-  CANCELLED: () => found("The order is cancelled.", "Cancelled orders are not shipped; nothing to do."),
-  ALREADY_FULFILLED: () => found("The order is already fulfilled.", "Nothing is left to ship."),
-  NOTHING_TO_SHIP: () => found("No item of this order is left to ship.", "Check the order's fulfillment status in Shopify; items may be on hold or not need shipping."),
-  TOO_MANY_ITEMS: () =>
-    found(
-      `The order has more than ${MAX_PRODUCTS} items to ship; the courier accepts at most ${MAX_PRODUCTS} per shipment.`,
-      "Split the order in Shopify (move some items to another fulfillment) and ship each part.",
-    ),
-  ORDER_TOO_OLD: (ageDays: number) =>
-    found(`The order was placed ${ageDays} days ago; the courier only takes orders from the last ${ORDER_DATE_MAX_AGE_DAYS} days.`, "Ship it another way, or create a fresh order for it in Shopify."),
-  NO_SHIPPING_ADDRESS: () => found("The order has no shipping address.", "Add the customer's shipping address to the order in Shopify."),
-  OUTSIDE_INDIA: (country: string) => found(`The order ships to ${country}; the courier delivers within India only.`, "Ship international orders with an international carrier."),
-  PINCODE_MISSING: () => found("The shipping address has no PIN code.", "Add the 6-digit PIN code to the shipping address in Shopify."),
-  PINCODE_INVALID: (pinCode: string) => found(`The PIN code "${pinCode}" is not 6 digits.`, `Correct the PIN code in the shipping address (${pinCodeExample}).`),
-  ADDRESS_INCOMPLETE: (missing: readonly string[]) => found(`The shipping address has no ${missing.join(", ")}.`, "Complete the shipping address in Shopify."),
-  PHONE_MISSING: () => found("The order has no phone number; the courier needs one to deliver.", "Add the customer's mobile number to the shipping address in Shopify."),
-  PHONE_INVALID: (phone: string) => found(`"${phone}" is not a 10-digit Indian mobile number.`, `Correct the phone number in the shipping address (${mobileRule}).`),
-  EWAYBILL_REQUIRED: (totalRupees: number) =>
-    found(
-      `The order is worth ₹${totalRupees.toLocaleString("en-IN")}; shipments of ₹${EWAYBILL_THRESHOLD_RUPEES.toLocaleString("en-IN")} or more need an e-waybill.`,
-      "Generate an e-waybill on the GST e-waybill portal and enter its number before booking.",
-    ),
-  PAYMENT_MODE_UNKNOWN: ({ gateways, financialStatus, codTag, prepaidTag }: { gateways: string; financialStatus: string; codTag: string; prepaidTag: string }) =>
-    found(
-      `Dakiya cannot tell whether the order is cash on delivery or prepaid (gateway: ${gateways || "none"}, payment: ${financialStatus}).`,
-      `Tag the order "${codTag}" or "${prepaidTag}", or choose the payment mode when shipping.`,
-    ),
-  NO_WAREHOUSE: (unknownWarehouseId?: number) =>
-    unknownWarehouseId === undefined
-      ? found("No pickup warehouse is set for this order's location.", "Choose a pickup warehouse in Dakiya's Settings.")
-      : found(`Warehouse ${unknownWarehouseId} does not exist in your courier account.`, "Choose another pickup warehouse in Settings."),
-  NO_COURIER: ({ city, from, to }: { city: string; from: string | number; to: string }) => found(`No courier delivers from ${city} (${from}) to ${to}.`, "Check the PIN code, or ship from another warehouse."),
-} satisfies Partial<Record<ProblemCode, (...args: never[]) => Finding>>;
-
-const RETURN_STATUS_WORDS: Record<string, string> = { REQUESTED: "is waiting for your approval", DECLINED: "was declined", CANCELED: "was cancelled", CLOSED: "is closed" };
+  CANCELLED: (): CheckValues => ({}),
+  ALREADY_FULFILLED: (): CheckValues => ({}),
+  NOTHING_TO_SHIP: (): CheckValues => ({}),
+  TOO_MANY_ITEMS: (): CheckValues => ({}),
+  ORDER_TOO_OLD: (ageDays: number): CheckValues => ({ ageDays }),
+  NO_SHIPPING_ADDRESS: (): CheckValues => ({}),
+  OUTSIDE_INDIA: (countryCode: string | null): CheckValues => ({ countryCode }),
+  PINCODE_MISSING: (): CheckValues => ({}),
+  PINCODE_INVALID: (pinCode: string): CheckValues => ({ pinCode }),
+  ADDRESS_INCOMPLETE: (missing: readonly AddressPart[]): CheckValues => ({ missing: [...missing] }),
+  PHONE_MISSING: (): CheckValues => ({}),
+  PHONE_INVALID: (phone: string): CheckValues => ({ phone }),
+  EWAYBILL_REQUIRED: (totalRupees: number): CheckValues => ({ totalRupees }),
+  PAYMENT_MODE_UNKNOWN: ({ gateways, financialStatus, codTag, prepaidTag }: { gateways: string; financialStatus: string; codTag: string; prepaidTag: string }): CheckValues => ({
+    gateways,
+    financialStatus,
+    codTag,
+    prepaidTag,
+  }),
+  NO_WAREHOUSE: (unknownWarehouseId?: number): CheckValues => (unknownWarehouseId === undefined ? {} : { warehouseId: unknownWarehouseId }),
+  NO_COURIER: ({ city, from, to }: { city: string; from: string | number; to: string }): CheckValues => ({ city, from, to }),
+} satisfies Partial<Record<ProblemCode, (...args: never[]) => CheckValues>>;
 
 /** The checks of a return coming back from a shopper: picked up at the shopper's address, delivered to a warehouse. */
 const RETURN_CHECKS = {
-  RETURN_NOT_OPEN: (status: string) =>
-    found(
-      `The return ${RETURN_STATUS_WORDS[status] ?? `is ${status.toLowerCase()}`}.`,
-      status === "REQUESTED" ? "Approve the return in Shopify; Dakiya books the pickup once it is open." : "Nothing to pick up.",
-    ),
-  NOTHING_TO_RETURN: () => found("Every item of this return already has a pickup in Shopify.", "Nothing to book; the existing reverse delivery carries the tracking."),
-  TOO_MANY_ITEMS: () => found(`The return has more than ${MAX_PRODUCTS} items; the courier accepts at most ${MAX_PRODUCTS} per shipment.`, "Split the return in Shopify and book each part."),
-  NO_SHIPPING_ADDRESS: () => found("The order has no shipping address to pick the return up from.", "Add the shopper's address to the order in Shopify."),
-  OUTSIDE_INDIA: (country: string) => found(`The shopper is in ${country}; the courier picks up within India only.`, "Ask the shopper to send the parcel back with an international carrier."),
-  PINCODE_MISSING: () => found("The pickup address has no PIN code.", "Add the 6-digit PIN code to the order's shipping address in Shopify."),
-  PINCODE_INVALID: (pinCode: string) => found(`The PIN code "${pinCode}" is not 6 digits.`, `Correct the PIN code in the order's shipping address (${pinCodeExample}).`),
-  ADDRESS_INCOMPLETE: (missing: readonly string[]) => found(`The pickup address has no ${missing.join(", ")}.`, "Complete the order's shipping address in Shopify."),
-  PHONE_MISSING: () => found("The order has no phone number; the courier calls the shopper before the pickup.", "Add the shopper's mobile number to the order's shipping address in Shopify."),
-  PHONE_INVALID: (phone: string) => found(`"${phone}" is not a 10-digit Indian mobile number.`, `Correct the phone number in the order's shipping address (${mobileRule}).`),
-  NO_WAREHOUSE: () => found("No warehouse is set for the location the items return to.", "Choose a pickup warehouse in Dakiya's Settings."),
-} satisfies Partial<Record<ProblemCode, (...args: never[]) => Finding>>;
+  RETURN_NOT_OPEN: (status: string): CheckValues => ({ status }),
+  NOTHING_TO_RETURN: (): CheckValues => ({}),
+  TOO_MANY_ITEMS: (): CheckValues => ({}),
+  NO_SHIPPING_ADDRESS: (): CheckValues => ({}),
+  OUTSIDE_INDIA: (countryCode: string | null): CheckValues => ({ countryCode }),
+  PINCODE_MISSING: (): CheckValues => ({}),
+  PINCODE_INVALID: (pinCode: string): CheckValues => ({ pinCode }),
+  ADDRESS_INCOMPLETE: (missing: readonly AddressPart[]): CheckValues => ({ missing: [...missing] }),
+  PHONE_MISSING: (): CheckValues => ({}),
+  PHONE_INVALID: (phone: string): CheckValues => ({ phone }),
+  NO_WAREHOUSE: (): CheckValues => ({}),
+} satisfies Partial<Record<ProblemCode, (...args: never[]) => CheckValues>>;
 
-/** Short names for lists; the message and fix say the rest. */
-export const PROBLEM_LABELS = {
-  CANCELLED: "Cancelled",
-  ALREADY_FULFILLED: "Already fulfilled",
-  NO_SHIPPING_ADDRESS: "No shipping address",
-  OUTSIDE_INDIA: "Outside India",
-  PINCODE_MISSING: "No PIN code",
-  PINCODE_INVALID: "PIN code not 6 digits",
-  ADDRESS_INCOMPLETE: "Address incomplete",
-  PHONE_MISSING: "No phone",
-  PHONE_INVALID: "Phone not valid",
-  ORDER_TOO_OLD: `Older than ${ORDER_DATE_MAX_AGE_DAYS} days`,
-  NOTHING_TO_SHIP: "Nothing to ship",
-  TOO_MANY_ITEMS: `More than ${MAX_PRODUCTS} items`,
-  EWAYBILL_REQUIRED: "E-waybill needed",
-  PAYMENT_MODE_UNKNOWN: "COD or prepaid?",
-  NO_WAREHOUSE: "No pickup warehouse",
-  NO_COURIER: "No courier serves the route",
-  RETURN_NOT_OPEN: "Return not open",
-  NOTHING_TO_RETURN: "Nothing to pick up",
-} as const;
+/** The limits the words quote, in the language's digits grouping. */
+const limitsIn = (language: AdminLanguage) => ({ max: MAX_PRODUCTS, maxDays: ORDER_DATE_MAX_AGE_DAYS, threshold: EWAYBILL_THRESHOLD_RUPEES.toLocaleString(ADMIN_LOCALES[language]) });
 
-export type ProblemCode = keyof typeof PROBLEM_LABELS;
+/** A problem's short name for lists in the language; an unknown code (from an older version) names itself. */
+export function problemLabel(code: string, language: AdminLanguage): string {
+  const labels = adminStrings(language).problems.labels;
+  return Object.hasOwn(labels, code) ? fill(labels[code as ProblemCode], limitsIn(language)) : code;
+}
+
+/** Short names for lists, in English; the message and fix say the rest. */
+export const PROBLEM_LABELS = Object.fromEntries(Object.keys(adminStrings("en").problems.labels).map((code) => [code, problemLabel(code, "en")])) as Readonly<Record<ProblemCode, string>>;
+
+const REGION_NAMES = new Map<AdminLanguage, Intl.DisplayNames>();
+const regionNames = (language: AdminLanguage) => {
+  const names = REGION_NAMES.get(language) ?? new Intl.DisplayNames([ADMIN_LOCALES[language]], { type: "region", fallback: "code" });
+  REGION_NAMES.set(language, names);
+  return names;
+};
+
+/** A country's name ("United Arab Emirates") in the language from its two-letter code, the code itself when unknown. */
+export function countryName(code: string | null, language: AdminLanguage = "en"): string {
+  if (!code) return adminStrings(language).problems.anotherCountry;
+  try {
+    return regionNames(language).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** What a check found and its fix, in the language, from the values kept with it; null for a code the subject has no words for. */
+function findingIn(code: ProblemCode, params: ProblemParams, language: AdminLanguage): Finding | null {
+  const t = adminStrings(language).problems;
+  const words: Partial<Record<ProblemCode, Finding>> = params.subject === "return" ? t.return : t.order;
+  const entry = words[code];
+  if (!entry) return null;
+  const locale = ADMIN_LOCALES[language];
+  const values: Record<string, string | number> = { ...limitsIn(language) };
+  const { ageDays, countryCode, pinCode, missing, phone, totalRupees, gateways, financialStatus, codTag, prepaidTag, warehouseId, city, from, to, status } = params;
+  if (ageDays !== undefined) values.ageDays = ageDays;
+  if (countryCode !== undefined) values.country = countryName(countryCode, language);
+  if (pinCode !== undefined) values.pinCode = pinCode;
+  if (missing !== undefined) values.missing = missing.map((part) => (Object.hasOwn(t.addressParts, part) ? t.addressParts[part] : part)).join(", ");
+  if (phone !== undefined) values.phone = phone;
+  if (totalRupees !== undefined) values.total = totalRupees.toLocaleString(locale);
+  if (gateways !== undefined) values.gateways = gateways || t.noGateway;
+  if (financialStatus !== undefined) values.financialStatus = financialStatus === "unknown" ? t.unknownPaymentStatus : financialStatus;
+  if (codTag !== undefined) values.codTag = codTag;
+  if (prepaidTag !== undefined) values.prepaidTag = prepaidTag;
+  if (warehouseId !== undefined) values.warehouseId = warehouseId;
+  if (city !== undefined) values.city = city;
+  if (from !== undefined) values.from = from;
+  if (to !== undefined) values.to = to;
+  if (code === "NO_WAREHOUSE" && warehouseId !== undefined && params.subject === "order") {
+    return { message: fill(t.order.NO_WAREHOUSE.messageUnknownId, values), fix: fill(t.order.NO_WAREHOUSE.fixUnknownId, values) };
+  }
+  if (code === "RETURN_NOT_OPEN" && status !== undefined) {
+    values.state = Object.hasOwn(t.returnStates, status) ? t.returnStates[status as keyof typeof t.returnStates] : fill(t.returnStateOther, { status: status.toLowerCase() });
+    return { message: fill(entry.message, values), fix: status === "REQUESTED" ? t.return.RETURN_NOT_OPEN.fixWhenRequested : entry.fix };
+  }
+  return { message: fill(entry.message, values), fix: fill(entry.fix, values) };
+}
+
+/**
+ * A problem's label, message and fix in the language. A problem stored without its values (by an earlier version)
+ * keeps the English it was stored with. Pure: the pages word a loader's problems with it.
+ */
+export function problemInWords(problem: Pick<MappingProblem, "message" | "fix"> & { code: string; params?: ProblemParams | null }, language: AdminLanguage): ProblemWords {
+  const label = problemLabel(problem.code, language);
+  const found = problem.params && Object.hasOwn(PROBLEM_LABELS, problem.code) ? findingIn(problem.code as ProblemCode, problem.params, language) : null;
+  return { label, message: found?.message ?? problem.message, fix: found?.fix ?? problem.fix };
+}
 
 type OrderCheck = keyof typeof ORDER_CHECKS;
 type ReturnCheck = keyof typeof RETURN_CHECKS;
 
+function problemOf(code: ProblemCode, params: ProblemParams): MappingProblem {
+  const english = findingIn(code, params, "en")!;
+  return { code, ...english, params };
+}
+
 /** An order's problem, worded by the catalogue. */
 export function orderProblem<C extends OrderCheck>(code: C, ...details: Parameters<(typeof ORDER_CHECKS)[C]>): MappingProblem {
-  const check = ORDER_CHECKS[code] as (...args: Parameters<(typeof ORDER_CHECKS)[C]>) => Finding;
-  return { code, ...check(...details) };
+  const check = ORDER_CHECKS[code] as (...args: Parameters<(typeof ORDER_CHECKS)[C]>) => CheckValues;
+  return problemOf(code, { subject: "order", ...check(...details) });
 }
 
 /** A return's problem, worded by the catalogue. */
 export function returnProblem<C extends ReturnCheck>(code: C, ...details: Parameters<(typeof RETURN_CHECKS)[C]>): MappingProblem {
-  const check = RETURN_CHECKS[code] as (...args: Parameters<(typeof RETURN_CHECKS)[C]>) => Finding;
-  return { code, ...check(...details) };
+  const check = RETURN_CHECKS[code] as (...args: Parameters<(typeof RETURN_CHECKS)[C]>) => CheckValues;
+  return problemOf(code, { subject: "return", ...check(...details) });
 }
 
 /** Every check by code, for the catalogue's own test and for anything that lists the checks. */

@@ -1,3 +1,5 @@
+import { adminLanguageOf, adminStrings, fill } from "~/locales/admin-language";
+
 /**
  * The Storefront settings form: what the merchant typed → the settings to save, or each mistake on its field. Pure.
  */
@@ -28,7 +30,9 @@ const isRealDate = (text: string) => {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 };
 
+/** The form read; each mistake in the language the page sent as `locale`. */
 export function parseStorefrontForm(form: FormData): StorefrontFormResult {
+  const m = adminStrings(adminLanguageOf(form.get("locale")?.toString()) ?? "en").errors.storefront;
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value.trim().slice(0, MAX_FIELD_LENGTH) : "";
@@ -37,10 +41,10 @@ export function parseStorefrontForm(form: FormData): StorefrontFormResult {
 
   const handling = text("handlingDays");
   const handlingDays = /^\d{1,2}$/.test(handling) ? Number(handling) : NaN;
-  if (!(handlingDays <= MAX_HANDLING_DAYS)) errors.handlingDays = `Enter whole days from 0 to ${MAX_HANDLING_DAYS}`;
+  if (!(handlingDays <= MAX_HANDLING_DAYS)) errors.handlingDays = fill(m.handlingDays, { max: MAX_HANDLING_DAYS });
 
   const cutoff = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text("cutoff"));
-  if (!cutoff) errors.cutoff = "Enter a time of day as HH:MM, 24-hour, India time (for example 14:00)";
+  if (!cutoff) errors.cutoff = m.cutoff;
 
   const closedWeekdays = form
     .getAll("closedWeekdays")
@@ -48,25 +52,25 @@ export function parseStorefrontForm(form: FormData): StorefrontFormResult {
     .filter((day) => /^[0-6]$/.test(day))
     .map(Number);
   const uniqueWeekdays = [...new Set(closedWeekdays)].sort();
-  if (uniqueWeekdays.length === 7) errors.closedWeekdays = "Leave at least one day of the week open, or nothing ever ships";
+  if (uniqueWeekdays.length === 7) errors.closedWeekdays = m.closedWeekdays;
 
   const dates = text("closedDates")
     .split(/[\s,]+/)
     .filter(Boolean);
   const badDate = dates.find((date) => !/^\d{4}-\d{2}-\d{2}$/.test(date) || !isRealDate(date));
-  if (badDate) errors.closedDates = `"${badDate.slice(0, 20)}" is not a date: write dates as YYYY-MM-DD, separated by commas`;
-  else if (dates.length > MAX_CLOSED_DATES) errors.closedDates = `At most ${MAX_CLOSED_DATES} dates`;
+  if (badDate) errors.closedDates = fill(m.closedDate, { text: badDate.slice(0, 20) });
+  else if (dates.length > MAX_CLOSED_DATES) errors.closedDates = fill(m.closedDateCount, { max: MAX_CLOSED_DATES });
 
   const codMax = text("codMaxRupees");
   let codMaxPaise: number | null = null;
   if (codMax) {
-    if (!/^\d{1,7}(\.\d{1,2})?$/.test(codMax) || Number(codMax) > 1_00_00_000) errors.codMaxRupees = "Enter an amount in rupees up to ₹1,00,00,000, or leave it empty for no limit";
+    if (!/^\d{1,7}(\.\d{1,2})?$/.test(codMax) || Number(codMax) > 1_00_00_000) errors.codMaxRupees = m.codMax;
     else codMaxPaise = Math.round(Number(codMax) * 100);
   }
 
   const weight = text("defaultWeightGrams");
   const defaultWeightGrams = /^\d{1,7}$/.test(weight) ? Number(weight) : NaN;
-  if (!(defaultWeightGrams >= 1 && defaultWeightGrams <= 1_000_000)) errors.defaultWeightGrams = "Enter whole grams from 1 to 1,000,000";
+  if (!(defaultWeightGrams >= 1 && defaultWeightGrams <= 1_000_000)) errors.defaultWeightGrams = m.defaultWeight;
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
