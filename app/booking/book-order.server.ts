@@ -17,6 +17,7 @@ import { orderProblem } from "~/shopify/readiness-checks";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { bookOutcomeInWords, outcomeMessage, type BookOutcome, type OutcomeCode, type QuoteOutcome } from "./book-outcome";
+import { courierOrderId, isOrderIdTaken } from "./courier-order-id";
 import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText, returnLabelUrl } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
@@ -136,6 +137,16 @@ async function quoteMapped(client: CourierClient, shipment: MappedShipment): Pro
   }
 }
 
+/**
+ * The courier already holds the order_id this booking sent, for another order: booked on the courier's own panel, or
+ * cancelled there. Nothing was booked; the merchant's next booking sends a new order_id.
+ */
+function orderIdTakenMessage(shipment: Shipment): string {
+  const sent = (JSON.parse(shipment.requestPayload) as Pick<CreateOrderInput, "order_id">).order_id;
+  const number = shipment.orderName.replace(/^#/, "") || sent;
+  return `The courier account already has an order numbered ${sent} (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as ${courierOrderId(number, shipment.courierOrderAttempt + 1)}.`;
+}
+
 /** What the courier service's failure means to the merchant: Dakiya's words by code, or the service's own. */
 function courierTrouble(error: CourierError): { message: string; code?: OutcomeCode } {
   const coded = (code: OutcomeCode) => ({ message: outcomeMessage(code), code });
@@ -243,7 +254,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   // The order number is the order_id: every shop books on an account of its own (its sandbox account or its own).
   // Cancelled while the order was read and quoted: nothing was sent, so nothing is booked.
   if (await isCancelled(claimed)) return release({ kind: "cancelled" });
-  const payload: CreateOrderInput = { ...mapped.fields, logistic_id: courierId };
+  const payload: CreateOrderInput = { ...mapped.fields, order_id: courierOrderId(mapped.fields.order_id, claimed.courierOrderAttempt), logistic_id: courierId };
   const ready = await chooseCourier(
     claimed,
     {
@@ -321,6 +332,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
       shipment = await markBooked(shipment, { awb: created.awb, courierName: created.logistic, trackingUrl }, change());
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
+      if (isOrderIdTaken(error)) return { shipment: await moveToFailed(shipment, orderIdTakenMessage(shipment), change(), { orderIdTaken: true }), retry: false };
       if (!error.retryable) return { shipment: await moveToFailed(shipment, courierMessage(error), change()), retry: false };
       shipment = await markBookingRetrying(shipment, `${courierMessage(error)} Dakiya will retry the booking automatically.`, change());
       return { shipment, retry: true };
@@ -402,8 +414,8 @@ function shopifyReason(error: unknown): string {
 }
 
 /** Nothing was booked: the order is ready to ship again. The lock is held, so a refusal is a bug. */
-async function moveToFailed(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
-  const failed = await markFailed(shipment, lastError, change);
+async function moveToFailed(shipment: Shipment, lastError: string, change: Change, options?: { orderIdTaken?: boolean }): Promise<Shipment> {
+  const failed = await markFailed(shipment, lastError, change, options);
   if (!failed) throw new TransitionRefusedError(shipment, "failed");
   await orderFreeAgain(shipment);
   return failed;

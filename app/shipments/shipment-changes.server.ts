@@ -184,9 +184,12 @@ export async function markBooked(shipment: Shipment, booked: { awb: string; cour
   return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason: `${booked.courierName}, awb ${booked.awb}` }));
 }
 
-/** Nothing was booked (the courier refused, the booking was interrupted, the order was cancelled first). Null: it had moved on. */
-export async function markFailed(shipment: ShipmentRef, lastError: string, change: Change): Promise<Shipment | null> {
-  return apply(shipment, "failed", change, { data: { lastError }, reason: lastError });
+/**
+ * Nothing was booked (the courier refused, the booking was interrupted, the order was cancelled first). Null: it had
+ * moved on. When the courier refused the order_id itself as taken, the next booking sends the next one.
+ */
+export async function markFailed(shipment: ShipmentRef, lastError: string, change: Change, { orderIdTaken = false }: { orderIdTaken?: boolean } = {}): Promise<Shipment | null> {
+  return apply(shipment, "failed", change, { data: { lastError, ...(orderIdTaken ? { courierOrderAttempt: { increment: 1 } } : {}) }, reason: lastError });
 }
 
 /** Shopify refused or did not take the fulfillment: the shipment says why; the job retries when it may pass. */

@@ -1,6 +1,11 @@
 import pg from "pg";
 import type { Frame, Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_DEFAULTS } from "~/config.server";
+import { createCourierClient } from "~/shipping/client.server";
+import { indiaDate } from "~/shipping/contract";
+import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
+import { SEED_SHOP } from "../../store/seed";
 import { walkTheAdmin } from "./support/admin";
 import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, STEP_TIMEOUT } from "./support/browser";
 
@@ -246,6 +251,40 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
       // The toast is App Bridge's, shown by the page's effect: only the browser's code puts it there.
       await frame.getByRole("status").filter({ hasText: new RegExp(`^Booked with ${courier}, awb \\w+$`) }).waitFor();
+    });
+  });
+
+  it("Ship order: refused by the courier, whose account already holds the number, then booked; the history tells both", async () => {
+    // The merchant booked #1004 on the courier's own panel once: the shop's courier account holds an order 1004.
+    const account = sandboxAccountCredentials({ apiKey: LOCAL_DEFAULTS.SANDBOX_API_KEY, secretKey: LOCAL_DEFAULTS.SANDBOX_SECRET_KEY }, SEED_SHOP);
+    const courier = createCourierClient({ ...account, environment: "test", sandboxUrl: walk.demo.appUrl });
+    await courier.createOrder({
+      order_id: "1004", order_date: indiaDate(new Date()), name: "Booked Elsewhere", mobile: "9820012345", address_line_1: "1, Panel Street",
+      city: "Bengaluru", state: "Karnataka", pincode: "560038", products: [{ product_name: "Something else", price: 100, quantity: 1 }],
+      package_length: 20, package_breadth: 15, package_height: 10, package_weight: 0.5, payment_mode: "prepaid", total_amount: 100, logistic_id: 1,
+    });
+    const bookRecommended = async () => {
+      const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
+      await walk.admin.navigateInBrowser("Book", () => recommended.getByRole("button", { name: /^Book with / }).click(), { path: SHIP_PAGE });
+    };
+    await walk.step("ship: #1004 refused by the courier", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await walk.admin.navigateInBrowser("The order's link", () => frame.getByRole("link", { name: "#1004", exact: true }).click(), { path: SHIP_PAGE });
+      await walk.admin.expectTitle("Ship order #1004");
+      await bookRecommended();
+      await frame.getByText("The courier account already has an order numbered 1004 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1004-2.").first().waitFor();
+      expect(await frame.locator("table").getByText("Recommended", { exact: true }).count(), "the rates, to book again").toBe(1);
+    });
+    await walk.step("ship: #1004 booked again, as 1004-2", async () => {
+      await bookRecommended();
+      await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
+      const history = frame.getByRole("heading", { level: 2, name: "History", exact: true }).locator("xpath=following::ol[1]").locator(":scope > li");
+      const lines = await history.evaluateAll((items) => items.map((item) => [item.querySelector("span")?.textContent?.trim() ?? "", item.querySelector("p")?.textContent?.trim() ?? ""]));
+      expect(lines.map(([what]) => what).slice(0, 7)).toEqual(["Booking started", "Courier chosen", "Booking failed", "Booking started", "Courier chosen", "Booked with the courier", "Fulfilled in Shopify with the tracking"]);
+      expect(lines[2]![1]).toMatch(/^The courier account already has an order numbered 1004 .* Book again to send this order as 1004-2\.$/);
+      // The courier's account: its own 1004 and this booking's 1004-2, one awb for the order.
+      const awb = /awb (\w+)/.exec(lines[5]![1] ?? "")![1]!;
+      expect((await courier.getOrder(awb)).order_id).toBe("1004-2");
     });
   });
 

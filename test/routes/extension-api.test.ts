@@ -205,6 +205,29 @@ describe("booking from the order page", () => {
     expect(record).toMatchObject({ readiness: "ready" });
   });
 
+  it("books that order again under a new order_id, the courier's refusal and the booking both in its history, and one awb for it", async () => {
+    // The courier still holds its own #1003 (the test above): the refusal said to book again, and the next booking sends 1003-2.
+    const order = orderNamed("#1003");
+    const refused = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } });
+    expect(refused).toMatchObject({ status: "failed", courierOrderAttempt: 2 });
+    expect(refused.lastError).toBe("The courier account already has an order numbered 1003 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1003-2.");
+
+    const answer = await book("#1003", 1);
+    expect(answer.body).toMatchObject({ outcome: "booked", order: { state: "shipment" } });
+    const booked = await prisma.shipment.findUniqueOrThrow({ where: { id: refused.id } });
+    expect(booked).toMatchObject({ status: "fulfilled", courierOrderAttempt: 2, orderName: "#1003" });
+    expect(JSON.parse(booked.requestPayload)).toMatchObject({ order_id: "1003-2" });
+    expect(orderNamed("#1003").fulfillments).toHaveLength(1);
+    // The courier holds the order it had and this booking, nothing more.
+    const { apiClientId } = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked.awb! }, select: { apiClientId: true } });
+    expect((await prisma.serviceOrder.findMany({ where: { apiClientId, orderId: { startsWith: "1003" } }, select: { orderId: true, awb: true } })).map((row) => row.orderId).sort()).toEqual(["1003", "1003-2"]);
+
+    const history = await prisma.shipmentEvent.findMany({ where: { shipmentId: refused.id }, orderBy: { id: "asc" }, select: { transition: true, reason: true } });
+    const failedAt = history.findIndex((event) => event.transition === "failed");
+    expect(history[failedAt]?.reason).toMatch(/already has an order numbered 1003/);
+    expect(history.slice(failedAt + 1).map((event) => event.transition)).toEqual(expect.arrayContaining(["claimed", "courier_chosen", "booked", "fulfilled"]));
+  });
+
   it("refuses a courier that does not serve the route, and books nothing", async () => {
     // #1004 goes to Guwahati (zone E), which XpressBees (3) does not serve.
     const answer = await book("#1004", 3);

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Shipment" ADD COLUMN     "courierOrderAttempt" INTEGER NOT NULL DEFAULT 1;
+
