@@ -49,6 +49,7 @@ import { listOrderReturns } from "~/returns/order-returns.server";
 import { bookPickupByMerchant } from "~/returns/returns-view.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { pickupWarehouseChoices, type WarehouseSummary } from "~/settings/settings-form.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 
 function orderGidFrom(id: string | undefined): string {
@@ -84,10 +85,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const labelUrl = stored ? labelLink(stored) : null;
   // The order's returns, apart from its own shipment: their items, state, and reverse rates while a pickup is to book.
   const returns = await whenShopifyAnswers(() => listOrderReturns(session.shop, admin, orderGid));
-  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns });
-  const outcome = await whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides }));
+  if (booked && booked.status !== "failed") return json({ outcome: { kind: "booked" as const }, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns, warehouses: [] as WarehouseSummary[] });
+  // The warehouses to pick up from, by name, while the order is quoted: only an order still to book offers them.
+  const [outcome, warehouses] = await Promise.all([whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides })), pickupWarehouseChoices(session.shop)]);
   if (outcome.kind === "not_found") throw new Response("No such order", { status: 404 });
-  return json({ outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns });
+  return json({ outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns, warehouses });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -144,10 +146,20 @@ const SOURCE_WORDS: Readonly<Record<string, keyof ShipStrings["shipment"]["sourc
 };
 const sourceInWords = (t: ShipStrings, source: string) => (Object.hasOwn(SOURCE_WORDS, source) ? t.shipment.sources[SOURCE_WORDS[source]!] : source);
 
+/**
+ * The pickup warehouses by name and address, the courier's number after; one the address asks for but the list lacks
+ * (typed into the address, or no longer in Settings) stays choosable by its number.
+ */
+function warehouseOptions(t: ShipStrings, warehouses: readonly WarehouseSummary[], chosen: string) {
+  const options = warehouses.map((warehouse) => ({ label: fill(warehouse.description ? t.edit.warehouseNamed : t.edit.warehouseNumbered, { description: warehouse.description ?? "", id: warehouse.id }), value: String(warehouse.id) }));
+  if (chosen && !options.some((option) => option.value === chosen)) options.push({ label: fill(t.edit.warehouseNumbered, { id: chosen, description: "" }), value: chosen });
+  return options;
+}
+
 const statusInWords = (t: ShipStrings, status: string) => (isShipmentStatus(status) ? t.shipmentStatuses[status] : status);
 
 export default function ShipOrder() {
-  const { outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns } = useLoaderData<typeof loader>();
+  const { outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns, warehouses } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -302,7 +314,18 @@ export default function ShipOrder() {
                           onChange={(value) => setEdit({ ...edit, paymentMode: value })}
                           error={overrideErrors.paymentMode}
                         />
-                        <TextField label={t.edit.warehouseId} name="warehouseId" value={edit.warehouseId} onChange={(value) => setEdit({ ...edit, warehouseId: value })} error={overrideErrors.warehouseId} autoComplete="off" />
+                        {warehouses.length > 0 ? (
+                          <Select
+                            label={t.edit.warehouse}
+                            name="warehouseId"
+                            options={warehouseOptions(t, warehouses, edit.warehouseId)}
+                            value={edit.warehouseId}
+                            onChange={(value) => setEdit({ ...edit, warehouseId: value })}
+                            error={overrideErrors.warehouseId}
+                          />
+                        ) : (
+                          <TextField label={t.edit.warehouseId} name="warehouseId" value={edit.warehouseId} onChange={(value) => setEdit({ ...edit, warehouseId: value })} error={overrideErrors.warehouseId} autoComplete="off" />
+                        )}
                         <TextField label={t.edit.ewaybill} name="ewaybillNo" value={edit.ewaybillNo} onChange={(value) => setEdit({ ...edit, ewaybillNo: value })} error={overrideErrors.ewaybillNo} helpText={t.edit.ewaybillHelp} autoComplete="off" />
                       </InlineGrid>
                       <InlineStack align="end">

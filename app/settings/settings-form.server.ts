@@ -1,3 +1,4 @@
+import type { ShopSettings } from "@prisma/client";
 import { z } from "zod";
 import {
   bookingRulesOf,
@@ -14,7 +15,7 @@ import {
 } from "./shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
-import { SANDBOX_PRIMARY_WAREHOUSE_ID } from "~/shipping/sandbox-accounts.server";
+import { SANDBOX_PRIMARY_WAREHOUSE_ID, SANDBOX_WAREHOUSE_IDS } from "~/shipping/sandbox-accounts.server";
 import { adminStrings, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 export type SettingsErrors = Partial<Record<string, string>>;
@@ -168,9 +169,23 @@ export interface WarehouseSummary {
 /** The configured pickup warehouses as the courier service describes them (name, address, PIN code). */
 export async function describeWarehouses(shop: string): Promise<WarehouseSummary[]> {
   const settings = await getShopSettings(shop);
-  const ids = [...new Set([defaultWarehouseIdOf(settings), ...Object.values(locationWarehousesOf(settings))])].filter(
-    (id): id is number => id !== null,
-  );
+  return describe(settings, configuredWarehouseIds(settings));
+}
+
+/**
+ * The warehouses a booking may pick up from, by name and address: the configured ones, and on the sandbox every
+ * warehouse its accounts have. The courier service lists no warehouses, so an own account offers those it was set up with.
+ */
+export async function pickupWarehouseChoices(shop: string): Promise<WarehouseSummary[]> {
+  const settings = await getShopSettings(shop);
+  const ids = [...new Set([...configuredWarehouseIds(settings), ...(usesSandbox(settings) ? SANDBOX_WAREHOUSE_IDS : [])])].sort((a, b) => a - b);
+  return describe(settings, ids);
+}
+
+const configuredWarehouseIds = (settings: ShopSettings): number[] =>
+  [...new Set([defaultWarehouseIdOf(settings), ...Object.values(locationWarehousesOf(settings))])].filter((id): id is number => id !== null);
+
+function describe(settings: ShopSettings, ids: number[]): Promise<WarehouseSummary[]> {
   const client = courierClientFor(courierCredentialsOf(settings));
   return Promise.all(
     ids.map(async (id): Promise<WarehouseSummary> => {

@@ -16,6 +16,7 @@ export interface CourierKeyPair {
 
 /** Every sandbox account has these warehouses: 1 (the primary) and 2. */
 export const SANDBOX_PRIMARY_WAREHOUSE_ID = 1;
+export const SANDBOX_WAREHOUSE_IDS: readonly number[] = [SANDBOX_PRIMARY_WAREHOUSE_ID, 2];
 
 const ACCOUNT = /^[a-z0-9][a-z0-9.-]{0,200}$/;
 

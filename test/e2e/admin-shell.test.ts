@@ -243,6 +243,15 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       expect(await length.getAttribute("aria-invalid")).not.toBe("true");
       await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
     });
+    await walk.step("ship: the pickup warehouse picked by name, and the rates from it", async () => {
+      const warehouse = frame.getByRole("combobox", { name: "Pickup warehouse" });
+      const options = await warehouse.locator("option").allTextContents();
+      expect(options).toEqual([expect.stringMatching(/^Bhiwandi Warehouse, .+ 421302 \(warehouse 1\)$/), expect.stringMatching(/^Gurugram Warehouse, .+ \(warehouse 2\)$/)]);
+      await warehouse.selectOption({ label: options[1]! });
+      await walk.admin.navigateInBrowser("Update rates", () => frame.getByRole("button", { name: "Update rates" }).click(), { path: SHIP_PAGE, search: { warehouseId: "2" } });
+      expect(await frame.getByRole("combobox", { name: "Pickup warehouse" }).inputValue()).toBe("2");
+      await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
+    });
     await walk.step("ship: book with the recommended courier", async () => {
       const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
       const book = recommended.getByRole("button", { name: /^Book with / });
