@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openEmbeddedAdmin, walkTheAdmin } from "./support/admin";
 import { seriousViolations } from "./support/axe";
 import { PageWatcher } from "./support/browser";
-import { adminStrings } from "~/locales/admin-language";
+import { adminStrings, fill } from "~/locales/admin-language";
 
 /*
  * The app as a screen reader or keyboard user meets it, inside the local Shopify admin: every page checked with
@@ -180,6 +180,17 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
         expect(await englishShownOn(frame), `English words of the locale files on ${path}`).toEqual([]);
       });
     }
+    await walk.step("Hindi: Ship order, with its rates", async () => {
+      await walk.admin.openFromNav(adminStrings("en").pages.ordersToShip, { path: "/app/orders" }, hindi.ordersToShip);
+      const frame = walk.admin.frame;
+      const ready = frame.locator("table tbody tr").filter({ has: frame.getByText(adminStrings("hi").orders.list.ready, { exact: true }) }).first();
+      const name = (await ready.getByRole("link", { name: /^#\d+$/ }).first().textContent())!.trim();
+      await walk.admin.navigateInBrowser(`${name}'s link`, () => ready.getByRole("link", { name, exact: true }).click(), { path: SHIP_PAGE });
+      await walk.admin.expectTitle(fill(adminStrings("hi").ship.page.title, { orderId: name.replace(/^#/, "") }));
+      await frame.locator("table").getByText(adminStrings("hi").ship.rates.recommended, { exact: true }).waitFor();
+      expect(await audit(frame)).toEqual(clean(`${hindi.ship} · Dakiya`));
+      expect(await englishShownOn(frame), "English words of the locale files on the ship page").toEqual([]);
+    });
     await walk.step("Hindi: a navigation inside the app keeps the language", async () => {
       await walk.admin.openFromNav(adminStrings("en").pages.settings, { path: "/app/settings" }, hindi.settings);
       await walk.admin.frame.getByRole("heading", { level: 2, name: "ट्रैकिंग पेज" }).waitFor();
