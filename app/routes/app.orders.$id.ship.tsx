@@ -182,7 +182,8 @@ export default function ShipOrder() {
     height: searchParams.get("height") ?? String(fields?.package_height ?? ""),
     weightKg: searchParams.get("weightKg") ?? String(fields?.package_weight ?? ""),
     paymentMode: searchParams.get("paymentMode") ?? fields?.payment_mode ?? "cod",
-    warehouseId: searchParams.get("warehouseId") ?? String(fields?.warehouse_id ?? ""),
+    // The warehouse the order is quoted from: its own when the order names none (the account's primary).
+    warehouseId: searchParams.get("warehouseId") ?? String(fields?.warehouse_id ?? ("warehouse" in outcome && outcome.warehouse ? outcome.warehouse.id : "")),
     ewaybillNo: searchParams.get("ewaybillNo") ?? "",
   }));
   const rates = useMemo(() => {
