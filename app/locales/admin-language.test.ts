@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adminLanguageOf, adminStrings, courierStatusName, plural } from "./admin-language";
+import { adminLanguageOf, adminStrings, courierStatusName, englishOf, plural, sayStored } from "./admin-language";
 import { pageTitle } from "~/components/page-titles";
 import { ORDER_STAGES } from "~/orders/order-stage";
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
@@ -56,5 +56,18 @@ describe("the admin's language", () => {
     expect(pageTitle("/app/orders/123/ship", "hi")).toBe("ऑर्डर भेजें · Dakiya");
     expect(pageTitle("/app")).toBe("Home · Dakiya");
     expect(pageTitle("/app/unknown")).toBe("Dakiya");
+  });
+});
+
+describe("stored words", () => {
+  it("are said again in the admin's language, nested words too, and fall back to the stored English when unknown", () => {
+    const stored = { key: "common.errorPage.busyTitle" };
+    expect(sayStored("hi", stored, "Shopify is busy")).toBe("Shopify व्यस्त है");
+    expect(englishOf(stored)).toBe("Shopify is busy");
+    expect(sayStored("hi", { key: "no.such.key" }, "As it was said")).toBe("As it was said");
+    expect(sayStored("hi", null, "As it was said")).toBe("As it was said");
+    expect(sayStored("hi", { key: "common" }, "A branch, not a sentence")).toBe("A branch, not a sentence");
+    expect(sayStored("en", { key: "ship.edit.warehouseNumbered", values: { id: 7 } }, "")).toBe("Warehouse 7");
+    expect(sayStored("hi", { key: "ship.edit.warehouseNamed", values: { id: 2, description: { key: "common.deliveryStages.delivered" } } }, "")).toBe("डिलीवर हुआ (वेयरहाउस 2)");
   });
 });

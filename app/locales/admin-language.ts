@@ -110,3 +110,49 @@ export { fill };
 export function courierStatusName(strings: AdminStrings, code: number): string | undefined {
   return Object.hasOwn(strings.common.courierStatuses, code) ? strings.common.courierStatuses[String(code) as keyof AdminStrings["common"]["courierStatuses"]] : undefined;
 }
+
+/**
+ * A sentence kept in the database as its words' key in the admin's locale files (a dotted path: "outcomes.booking.
+ * interrupted") and its values, beside the English it was said in, so that a page says it again in the admin's
+ * language. A value may itself be stored words (a reason inside a decision).
+ */
+export interface StoredWords {
+  key: string;
+  values?: Record<string, string | number | StoredWords>;
+}
+
+const isStoredWords = (value: unknown): value is StoredWords =>
+  Boolean(value) && typeof value === "object" && typeof (value as { key?: unknown }).key === "string";
+
+/** The template at a dotted key of the strings, or undefined when there is none. */
+function templateAt(strings: AdminStrings, key: string): string | undefined {
+  const found = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined), strings);
+  return typeof found === "string" ? found : undefined;
+}
+
+/**
+ * Stored words said in the language; the stored English (`fallback`) when there are none, or when their key is not
+ * in the files (written by a later version, or damaged), so a page never shows a key.
+ */
+export function sayStored(language: AdminLanguage, stored: unknown, fallback: string): string {
+  if (!isStoredWords(stored)) return fallback;
+  const said = sayWords(adminStrings(language), stored);
+  return said ?? fallback;
+}
+
+function sayWords(strings: AdminStrings, stored: StoredWords): string | undefined {
+  const template = templateAt(strings, stored.key);
+  if (template === undefined) return undefined;
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(stored.values ?? {})) {
+    if (isStoredWords(value)) {
+      const inner = sayWords(strings, value);
+      if (inner === undefined) return undefined;
+      values[name] = inner;
+    } else values[name] = value;
+  }
+  return fill(template, values);
+}
+
+/** The English of stored words, as the column beside them keeps it. */
+export const englishOf = (stored: StoredWords): string => sayWords(ENGLISH, stored) ?? stored.key;
