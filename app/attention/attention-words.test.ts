@@ -121,3 +121,34 @@ describe("Needs attention in words", () => {
     expect(attentionInWords(note, "hi", () => ({ message: "संदेश", fix: "सुधार" }))).toEqual({ message: "संदेश संदेश", action: "सुधार सुधार" });
   });
 });
+
+describe("a shipment's stored error in a Needs attention entry", () => {
+  const interrupted = { key: "activity.stored.interrupted" };
+  const stopped = { key: "activity.stored.tracking.stopped", values: { reason: { key: "activity.stored.tracking.awbUnknown" } } };
+  const notes: AttentionNote[] = [
+    { code: "booking_failed", isReturn: false, error: "The booking was interrupted before it reached the courier. Book the order again.", errorWords: interrupted },
+    { code: "booking_failed", isReturn: true, error: "The booking was interrupted before it reached the courier. Book the order again.", errorWords: interrupted },
+    { code: "tracking_stopped", awb: "AWB1", error: "Tracking stopped: The courier does not know this awb.", errorWords: stopped },
+    { code: "tracking_paused", count: 2, error: "The courier does not know this awb.", errorWords: { key: "activity.stored.tracking.awbUnknown" } },
+    { code: "fulfillment_pending", isReturn: false, error: "Booked with awb AWB1, but Shopify refused the fulfillment: closed", errorWords: { key: "activity.stored.fulfillmentRefused", values: { awb: "AWB1", reason: "closed" } } },
+    { code: "cancel_refused", awb: "AWB1", error: "The courier could not cancel awb AWB1: Not found", errorWords: { key: "activity.stored.cancelRefused", values: { awb: "AWB1", message: "Not found" } } },
+  ];
+
+  it("says the English as stored, whether or not the words are there", () => {
+    for (const note of notes) {
+      const { errorWords: _words, ...bare } = note as AttentionNote & { errorWords?: unknown };
+      expect(attentionInWords(note, "en")).toEqual(attentionInWords(bare as AttentionNote, "en"));
+      expect(attentionInWords(note, "en").message).toContain((note as { error: string }).error);
+    }
+  });
+
+  it("says the stored error in Hindi from its words, and the English for a row stored before them", () => {
+    for (const note of notes) {
+      const said = attentionInWords(note, "hi").message;
+      expect(said).toMatch(DEVANAGARI);
+      expect(said).not.toContain((note as { error: string }).error);
+    }
+    const old: AttentionNote = { code: "booking_failed", isReturn: false, error: "The booking was interrupted before it reached the courier. Book the order again.", errorWords: null };
+    expect(attentionInWords(old, "hi").message).toBe(old.error);
+  });
+});

@@ -1,11 +1,11 @@
-import { adminStrings, courierStatusName, fill, type AdminLanguage } from "~/locales/admin-language";
+import { adminStrings, courierStatusName, fill, sayStored, type AdminLanguage } from "~/locales/admin-language";
 import type { MappingProblem } from "~/shopify/readiness-checks";
 
 /**
  * What each Needs attention entry says, as a code and its parameters (the server's note) and as words in a language:
  * the page words the note in the admin's language, the server keeps the English (the extension API, the tests).
- * Text the app stored as it was said (a courier's error, a rule's reason, the courier's own stage name) stays as
- * stored. Pure.
+ * A shipment's stored error is said from its words (`errorWords`) where it has them; text the app stored as it was
+ * said (a courier's own error, the courier's own stage name) stays as stored. Pure.
  */
 
 /** The courier's stage: its code, and the name the courier gave it when that is all the app has. */
@@ -16,18 +16,18 @@ export interface StageNote {
 
 export type AttentionNote =
   | { code: "cancelled_after_pickup"; courier: string | null; awb: string; isReturn: boolean }
-  | { code: "cancel_refused"; awb: string; error: string | null }
+  | { code: "cancel_refused"; awb: string; error: string | null; errorWords?: unknown }
   | { code: "address_changed"; awb: string }
   | { code: "tracking_exception"; courier: string | null; awb: string; isReturn: boolean; stage: StageNote; since: string }
   | { code: "tracking_stalled"; courier: string | null; awb: string; isReturn: boolean; stage: StageNote; since: string }
-  | { code: "tracking_stopped"; awb: string; error: string | null }
-  | { code: "booking_failed"; isReturn: boolean; error: string | null }
-  | { code: "fulfillment_pending"; isReturn: boolean; error: string }
+  | { code: "tracking_stopped"; awb: string; error: string | null; errorWords?: unknown }
+  | { code: "booking_failed"; isReturn: boolean; error: string | null; errorWords?: unknown }
+  | { code: "fulfillment_pending"; isReturn: boolean; error: string; errorWords?: unknown }
   // A readiness problem is worded by the readiness catalogue (app/shopify/readiness-checks.ts), never here.
   | { code: "order_problems" | "return_problems"; problems: MappingProblem[] }
-  | { code: "held_by_rules" | "auto_booking_failed" | "return_held"; reason: string | null }
+  | { code: "held_by_rules" | "auto_booking_failed" | "return_held"; reason: string | null; reasonWords?: unknown }
   | { code: "return_received"; items: { title: string; quantity: number }[]; recorded: boolean }
-  | { code: "tracking_paused"; count: number; error: string | null };
+  | { code: "tracking_paused"; count: number; error: string | null; errorWords?: unknown };
 
 export interface AttentionWords {
   /** What happened. */
@@ -63,13 +63,15 @@ export function attentionInWords(note: AttentionNote, language: AdminLanguage, w
   const strings = adminStrings(language);
   const t = strings.activity.attention;
   const courier = "courier" in note ? (note.courier ?? t.theCourier) : "";
+  // The shipment's stored error, said in the language from its words (`errorWords`), else as stored.
+  const error = "error" in note && note.error !== null ? sayStored(language, note.errorWords, note.error) : null;
   switch (note.code) {
     case "cancelled_after_pickup": {
       const words = note.isReturn ? t.cancelledAfterPickupReturn : t.cancelledAfterPickup;
       return { message: fill(words.message, { courier, awb: note.awb }), action: words.action };
     }
     case "cancel_refused":
-      return { message: note.error ?? fill(t.cancelRefused.message, { awb: note.awb }), action: t.cancelRefused.action };
+      return { message: error ?? fill(t.cancelRefused.message, { awb: note.awb }), action: t.cancelRefused.action };
     case "address_changed":
       return { message: fill(t.addressChanged.message, { awb: note.awb }), action: t.addressChanged.action };
     case "tracking_exception":
@@ -83,23 +85,24 @@ export function attentionInWords(note: AttentionNote, language: AdminLanguage, w
       return { message: fill(t.trackingStalled.message, { courier, stage, what, since: note.since }), action: note.isReturn ? t.trackingStalled.actionReturn : t.trackingStalled.action };
     }
     case "tracking_stopped":
-      return { message: fill(t.trackingStopped.message, { error: note.error ?? t.trackingStopped.stopped, awb: note.awb }), action: t.trackingStopped.action };
+      return { message: fill(t.trackingStopped.message, { error: error ?? t.trackingStopped.stopped, awb: note.awb }), action: t.trackingStopped.action };
     case "booking_failed":
-      if (note.isReturn) return { message: fill(t.bookingFailedReturn.message, { error: note.error ?? t.bookingFailedReturn.refused }), action: t.bookingFailedReturn.action };
-      return { message: note.error ?? t.bookingFailed.failed, action: t.bookingFailed.action };
+      if (note.isReturn) return { message: fill(t.bookingFailedReturn.message, { error: error ?? t.bookingFailedReturn.refused }), action: t.bookingFailedReturn.action };
+      return { message: error ?? t.bookingFailed.failed, action: t.bookingFailed.action };
     case "fulfillment_pending":
-      return { message: note.error, action: note.isReturn ? t.fulfillmentPendingReturn.action : t.fulfillmentPending.action };
+      return { message: error ?? note.error, action: note.isReturn ? t.fulfillmentPendingReturn.action : t.fulfillmentPending.action };
     case "order_problems":
     case "return_problems": {
       const problems = note.problems.map(wordProblem);
       return { message: problems.map((problem) => problem.message).join(" "), action: problems.map((problem) => problem.fix).join(" ") };
     }
+    // The rules' stored reason, said in the language from its words (`reasonWords`), else as stored.
     case "held_by_rules":
-      return { message: note.reason ?? t.heldByRules.held, action: t.heldByRules.action };
+      return { message: note.reason === null ? t.heldByRules.held : sayStored(language, note.reasonWords, note.reason), action: t.heldByRules.action };
     case "auto_booking_failed":
-      return { message: note.reason ?? t.autoBookingFailed.failed, action: t.autoBookingFailed.action };
+      return { message: note.reason === null ? t.autoBookingFailed.failed : sayStored(language, note.reasonWords, note.reason), action: t.autoBookingFailed.action };
     case "return_held":
-      return { message: note.reason ?? t.returnHeld.waits, action: t.returnHeld.action };
+      return { message: note.reason === null ? t.returnHeld.waits : sayStored(language, note.reasonWords, note.reason), action: t.returnHeld.action };
     case "return_received": {
       const items = note.items.map((item) => fill(t.returnReceived.item, { title: item.title, quantity: item.quantity })).join(t.returnReceived.separator) || t.returnReceived.itsItems;
       return { message: fill(t.returnReceived.message, { items, recorded: note.recorded ? t.returnReceived.recorded : "" }), action: t.returnReceived.action };
@@ -107,7 +110,7 @@ export function attentionInWords(note: AttentionNote, language: AdminLanguage, w
     case "tracking_paused": {
       // The count as a plain number, as the English has always said it.
       const shipments = fill(note.count === 1 ? t.trackingPaused.shipments.one : t.trackingPaused.shipments.other, { count: note.count });
-      return { message: fill(t.trackingPaused.message, { shipments, error: note.error ?? t.trackingPaused.refused }), action: t.trackingPaused.action };
+      return { message: fill(t.trackingPaused.message, { shipments, error: error ?? t.trackingPaused.refused }), action: t.trackingPaused.action };
     }
   }
 }

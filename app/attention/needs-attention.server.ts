@@ -33,7 +33,7 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
     case "cancelled_after_pickup":
       return noted(base, flaggedAt, { code: "cancelled_after_pickup", courier, awb, isReturn });
     case "cancel_refused":
-      return noted(base, flaggedAt, { code: "cancel_refused", awb, error: shipment.lastError });
+      return noted(base, flaggedAt, { code: "cancel_refused", awb, error: shipment.lastError, errorWords: shipment.lastErrorWords });
     case "address_changed":
       return noted(base, flaggedAt, { code: "address_changed", awb });
     case "tracking_exception":
@@ -45,9 +45,9 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
     }
   }
   const updatedAt = shipment.updatedAt.toISOString();
-  if (shipment.trackingState === TRACKING_STATE.STOPPED) return noted(base, updatedAt, { code: "tracking_stopped", awb, error: shipment.trackingError });
-  if (shipment.status === SHIPMENT_STATUS.FAILED) return noted(base, updatedAt, { code: "booking_failed", isReturn, error: shipment.lastError });
-  if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) return noted(base, updatedAt, { code: "fulfillment_pending", isReturn, error: shipment.lastError });
+  if (shipment.trackingState === TRACKING_STATE.STOPPED) return noted(base, updatedAt, { code: "tracking_stopped", awb, error: shipment.trackingError, errorWords: shipment.trackingErrorWords });
+  if (shipment.status === SHIPMENT_STATUS.FAILED) return noted(base, updatedAt, { code: "booking_failed", isReturn, error: shipment.lastError, errorWords: shipment.lastErrorWords });
+  if (shipment.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED && shipment.lastError) return noted(base, updatedAt, { code: "fulfillment_pending", isReturn, error: shipment.lastError, errorWords: shipment.lastErrorWords });
   return null;
 }
 
@@ -89,9 +89,9 @@ export async function listNeedsAttention(shop: string, now = new Date(), timeZon
     if (record.readiness === READINESS.PROBLEMS) {
       items.push(noted(base, at, { code: "order_problems", problems: problemsOf(record) }));
     } else if (record.decision === DECISION.HELD) {
-      items.push(noted(base, at, { code: "held_by_rules", reason: record.decisionReason }));
+      items.push(noted(base, at, { code: "held_by_rules", reason: record.decisionReason, reasonWords: record.decisionWords }));
     } else if (record.decision === DECISION.FAILED) {
-      items.push(noted(base, at, { code: "auto_booking_failed", reason: record.decisionReason }));
+      items.push(noted(base, at, { code: "auto_booking_failed", reason: record.decisionReason, reasonWords: record.decisionWords }));
     }
   }
   if (paused) items.push(paused);
@@ -134,7 +134,7 @@ async function listReturnsNeedingAttention(shop: string, since: Date): Promise<A
       return [noted(base, at, { code: "return_problems", problems: problemsOf(record as unknown as Parameters<typeof problemsOf>[0]) })];
     }
     if (record.decision === DECISION.HELD || record.decision === DECISION.FAILED) {
-      return [noted(base, at, { code: "return_held", reason: record.decisionReason })];
+      return [noted(base, at, { code: "return_held", reason: record.decisionReason, reasonWords: record.decisionWords })];
     }
     return [];
   });
@@ -154,7 +154,7 @@ async function listPausedTracking(shop: string): Promise<AttentionItem | null> {
   const where = { shop, trackingState: TRACKING_STATE.PAUSED };
   const [count, latest] = await Promise.all([prisma.shipment.count({ where }), prisma.shipment.findFirst({ where, orderBy: { updatedAt: "desc" } })]);
   if (!latest) return null;
-  return noted({ orderGid: latest.orderGid, orderName: latest.orderName || "Order" }, latest.updatedAt.toISOString(), { code: "tracking_paused", count, error: latest.trackingError });
+  return noted({ orderGid: latest.orderGid, orderName: latest.orderName || "Order" }, latest.updatedAt.toISOString(), { code: "tracking_paused", count, error: latest.trackingError, errorWords: latest.trackingErrorWords });
 }
 
 export async function countNeedsAttention(shop: string): Promise<number> {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
-import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { ADMIN_LOCALES, adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords } from "~/locales/admin-language";
+import { quotedWords, ruleWords, words } from "./decision-words";
 
 /**
  * Auto-booking rules: what the merchant decides once so new orders book themselves. Rules are tried in
@@ -107,9 +108,8 @@ export function firstMatchingRule(rules: readonly BookingRule[], facts: OrderFac
   return index === -1 ? null : { position: index + 1, rule: rules[index]! };
 }
 
-export type Decision = { kind: "hold"; reason: string } | { kind: "book"; courierId: LogisticId; courierName: string; reason: string; rule: string };
-
-const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+/** `words` are the reason's words (app/automation/decision-words.ts), kept beside it so a page says it in the admin's language. */
+export type Decision = { kind: "hold"; reason: string; words: StoredWords } | { kind: "book"; courierId: LogisticId; courierName: string; reason: string; words: StoredWords; rule: string };
 
 /** The courier a rule's action picks among the quoted rates, or null when none fits. */
 export function choose(action: Exclude<RuleAction, "hold">, rates: readonly RankedRate[], courierId: LogisticId | null): RankedRate | null {
@@ -118,22 +118,25 @@ export function choose(action: Exclude<RuleAction, "hold">, rates: readonly Rank
   return rates.find((rate) => rate[flag]) ?? null;
 }
 
+const held = (stored: StoredWords): Decision => ({ kind: "hold", reason: englishOf(stored), words: stored });
+
 /**
  * What the rules decide for a ready order with these rates, and why, in the merchant's words:
  * "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98".
  */
 export function decide(rules: readonly BookingRule[], facts: OrderFacts, rates: readonly RankedRate[]): Decision {
   const match = firstMatchingRule(rules, facts);
-  if (!match) return { kind: "hold", reason: "No rule matches this order: held for review" };
+  if (!match) return held(words("decisions.noRule"));
   const { position, rule } = match;
-  const named = `Rule ${position} '${rule.name}'`;
-  if (rule.action === "hold") return { kind: "hold", reason: `${named} → hold for review` };
+  const named = ruleWords(position, rule.name);
+  if (rule.action === "hold") return held(words("decisions.hold", { rule: named }));
   const chosen = choose(rule.action, rates, rule.courierId);
   if (!chosen || !(LOGISTIC_IDS as readonly number[]).includes(chosen.id)) {
-    return { kind: "hold", reason: `${named} → ${rule.action === "courier" ? "the chosen courier does not serve this route" : "no courier serves this route"}: held for review` };
+    return held(words(rule.action === "courier" ? "decisions.chosenNotOnRoute" : "decisions.noneOnRoute", { rule: named }));
   }
-  const how = rule.action === "courier" ? "chosen courier" : rule.action;
-  return { kind: "book", courierId: chosen.id as LogisticId, courierName: chosen.name, reason: `${named} → ${how}: ${chosen.name} ${rupees(chosen.total_charges)}`, rule: named };
+  const how = words(rule.action === "courier" ? "decisions.chosenCourier" : `outcomes.preview.actions.${rule.action}`);
+  const stored = words("decisions.book", { rule: named, outcome: quotedWords(how, chosen.name, chosen.total_charges) });
+  return { kind: "book", courierId: chosen.id as LogisticId, courierName: chosen.name, reason: englishOf(stored), words: stored, rule: englishOf(named) };
 }
 
 /** A starting rule set for a new shop (off until the merchant turns auto-booking on). */

@@ -1,4 +1,4 @@
-import type { Shipment, ShopSettings } from "@prisma/client";
+import { Prisma, type Shipment, type ShopSettings } from "@prisma/client";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
@@ -16,14 +16,16 @@ import { toCourierOrder, type MappedShipment, type MappingProblem, type Shipment
 import { orderProblem } from "~/shopify/readiness-checks";
 import { DECISION, READINESS, type Readiness } from "~/orders/readiness";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
-import { bookOutcomeInWords, outcomeMessage, type BookOutcome, type OutcomeCode, type QuoteOutcome } from "./book-outcome";
+import { outcomeForWords, outcomeMessage, type BookOutcome, type OutcomeCode, type QuoteOutcome } from "./book-outcome";
+import { courierChoiceWords, courierSentence, outcomeLabelSentence, shopifyReason } from "./stored-sentences";
 import { courierOrderId, isOrderIdTaken } from "./courier-order-id";
-import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
+import { type Change, type Claim as ClaimedRow, type Sentence, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText, returnLabelUrl } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
 import type { ShopifyReturn } from "~/shopify/return-queries";
+import type { StoredWords } from "~/locales/admin-language";
 import { returnSettingsOf } from "~/returns/return-settings";
 
 /**
@@ -141,10 +143,10 @@ async function quoteMapped(client: CourierClient, shipment: MappedShipment): Pro
  * The courier already holds the order_id this booking sent, for another order: booked on the courier's own panel, or
  * cancelled there. Nothing was booked; the merchant's next booking sends a new order_id.
  */
-function orderIdTakenMessage(shipment: Shipment): string {
+function orderIdTakenMessage(shipment: Shipment): StoredWords {
   const sent = (JSON.parse(shipment.requestPayload) as Pick<CreateOrderInput, "order_id">).order_id;
   const number = shipment.orderName.replace(/^#/, "") || sent;
-  return `The courier account already has an order numbered ${sent} (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as ${courierOrderId(number, shipment.courierOrderAttempt + 1)}.`;
+  return { key: "activity.stored.orderIdTaken", values: { sent, next: courierOrderId(number, shipment.courierOrderAttempt + 1) } };
 }
 
 /** What the courier service's failure means to the merchant: Dakiya's words by code, or the service's own. */
@@ -157,6 +159,9 @@ function courierTrouble(error: CourierError): { message: string; code?: OutcomeC
 }
 
 export const courierMessage = (error: CourierError): string => courierTrouble(error).message;
+
+/** The same, to store: Dakiya's words by code, or the service's own message as it said it. */
+export const courierMessageWords = (error: CourierError): Sentence => courierSentence(courierTrouble(error));
 
 type Claim = ClaimedRow | { kind: "cancelled" };
 
@@ -181,7 +186,7 @@ async function claimShipment(shop: string, orderGid: string, now: Date, actor: A
 }
 
 /** Nothing was sent to the courier: the order is free to be booked again. */
-async function releaseClaim(shipment: Shipment, isNew: boolean, change: Change, reason: string | null): Promise<void> {
+async function releaseClaim(shipment: Shipment, isNew: boolean, change: Change, reason: Sentence | null): Promise<void> {
   await releaseRow(shipment, { isNew, reason }, change);
   await orderFreeAgain(shipment);
 }
@@ -241,7 +246,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
   try {
     prepared = await prepare(context, request);
   } catch (error) {
-    await releaseClaim(claimed, isNew, { actor, at: now() }, "The order could not be read from Shopify.");
+    await releaseClaim(claimed, isNew, { actor, at: now() }, { key: "activity.stored.orderUnreadable" });
     throw error;
   }
   if (prepared.outcome) return release(prepared.outcome);
@@ -274,13 +279,13 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
       ...(mapped.fields.order_type === "reverse" ? { direction: "return", returnOfOrderGid: (mapped as MappedReturn).orderGid } : {}),
     },
     { actor, at: now() },
-    `${rate.name} ₹${rate.total_charges.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`,
+    courierChoiceWords(rate.name, rate.total_charges),
   );
 
   const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: prepared.order ?? undefined, actor });
   if (shipment.status === SHIPMENT_STATUS.FAILED) {
     // The reason stored with the shipment is shown as stored.
-    return shipment.lastError === null ? { kind: "refused", code: "booking_refused", message: outcomeMessage("booking_refused"), fieldErrors: [] } : { kind: "refused", message: shipment.lastError, fieldErrors: [] };
+    return shipment.lastError === null ? { kind: "refused", code: "booking_refused", message: outcomeMessage("booking_refused"), fieldErrors: [] } : { kind: "refused", message: shipment.lastError, words: shipment.lastErrorWords, fieldErrors: [] };
   }
   return { kind: "booked", shipment };
 }
@@ -317,7 +322,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   if (shipment.status === SHIPMENT_STATUS.BOOKING && shipment.requestPayload === "") {
     // The claimant holds the lock while it works; holding it now means the claimant is gone.
     if (deps.now().getTime() - shipment.updatedAt.getTime() < staleBookingMs()) return { shipment, retry: true };
-    shipment = await moveToFailed(shipment, "The booking was interrupted before it reached the courier. Book the order again.", change());
+    shipment = await moveToFailed(shipment, { key: "activity.stored.interrupted" }, change());
     await decideAgainIfAutomatic(shipment);
     return { shipment, retry: false };
   }
@@ -333,8 +338,8 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
       if (isOrderIdTaken(error)) return { shipment: await moveToFailed(shipment, orderIdTakenMessage(shipment), change(), { orderIdTaken: true }), retry: false };
-      if (!error.retryable) return { shipment: await moveToFailed(shipment, courierMessage(error), change()), retry: false };
-      shipment = await markBookingRetrying(shipment, `${courierMessage(error)} Dakiya will retry the booking automatically.`, change());
+      if (!error.retryable) return { shipment: await moveToFailed(shipment, courierMessageWords(error), change()), retry: false };
+      shipment = await markBookingRetrying(shipment, { key: "activity.stored.willRetry", values: { message: courierMessageWords(error) } }, change());
       return { shipment, retry: true };
     }
   }
@@ -354,7 +359,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   try {
     const outcome = await fulfillWithTracking(deps.admin, tracked, deps.order);
     if (outcome.kind === "refused") {
-      shipment = await markFulfillmentRetrying(shipment, `Booked with awb ${tracked.awb}, but Shopify refused the fulfillment: ${outcome.message}`, change());
+      shipment = await markFulfillmentRetrying(shipment, { key: "activity.stored.fulfillmentRefused", values: { awb: tracked.awb, reason: outcome.message } }, change());
       return { shipment, retry: false };
     }
     await noteFulfillment(shipment, outcome.fulfillmentGid);
@@ -364,7 +369,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
     return { shipment: fulfilled, retry: false };
   } catch (error) {
     if (error instanceof TransitionRefusedError) throw error;
-    shipment = await markFulfillmentRetrying(shipment, `Booked with awb ${tracked.awb}, but Shopify did not take the fulfillment yet (${shopifyReason(error)}). Dakiya will retry automatically.`, change());
+    shipment = await markFulfillmentRetrying(shipment, { key: "activity.stored.fulfillmentWaiting", values: { awb: tracked.awb, reason: shopifyReason(error) } }, change());
     return { shipment, retry: true };
   }
 }
@@ -383,7 +388,7 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
       notifyCustomer: returnSettingsOf(settings).notifyCustomer,
     });
     if (outcome.kind === "refused") {
-      return { shipment: await markFulfillmentRetrying(shipment, `Booked with awb ${shipment.awb}, but Shopify refused the reverse delivery: ${outcome.message}`, change()), retry: false };
+      return { shipment: await markFulfillmentRetrying(shipment, { key: "activity.stored.reverseDeliveryRefused", values: { awb: shipment.awb!, reason: outcome.message } }, change()), retry: false };
     }
     await noteFulfillment(shipment, outcome.reverseDeliveryGid);
     const attached = await markReturnDispatched(shipment, outcome.reverseDeliveryGid, change());
@@ -391,7 +396,7 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
     return { shipment: attached, retry: false };
   } catch (error) {
     if (error instanceof TransitionRefusedError) throw error;
-    const waiting = await markFulfillmentRetrying(shipment, `Booked with awb ${shipment.awb}, but Shopify did not take the reverse delivery yet (${shopifyReason(error)}). Dakiya will retry automatically.`, change());
+    const waiting = await markFulfillmentRetrying(shipment, { key: "activity.stored.reverseDeliveryWaiting", values: { awb: shipment.awb!, reason: shopifyReason(error) } }, change());
     return { shipment: waiting, retry: true };
   }
 }
@@ -405,16 +410,8 @@ async function isCancelled(shipment: Shipment): Promise<boolean> {
   return Boolean(record?.cancelledAt);
 }
 
-/** Why a Shopify call failed, in a few words and with nothing of the order in it. */
-function shopifyReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : "";
-  if (/throttl/i.test(message)) return "Shopify is throttling requests";
-  if (/\b5\d\d\b|unavailable|fetch failed|ECONN/i.test(message)) return "Shopify did not answer";
-  return message.slice(0, 120) || "unknown error";
-}
-
 /** Nothing was booked: the order is ready to ship again. The lock is held, so a refusal is a bug. */
-async function moveToFailed(shipment: Shipment, lastError: string, change: Change, options?: { orderIdTaken?: boolean }): Promise<Shipment> {
+async function moveToFailed(shipment: Shipment, lastError: Sentence, change: Change, options?: { orderIdTaken?: boolean }): Promise<Shipment> {
   const failed = await markFailed(shipment, lastError, change, options);
   if (!failed) throw new TransitionRefusedError(shipment, "failed");
   await orderFreeAgain(shipment);
@@ -422,7 +419,7 @@ async function moveToFailed(shipment: Shipment, lastError: string, change: Chang
 }
 
 /** Why a claim was let go, for the history: what stopped it, in words that quote nothing of the order. */
-const releaseReason = (outcome: BookOutcome) => bookOutcomeInWords(outcome, { problems: "labels" });
+const releaseReason = (outcome: BookOutcome) => outcomeLabelSentence(outcomeForWords(outcome));
 
 /**
  * An automatic booking interrupted before it reached the courier (its worker died) is not left for the merchant to
@@ -433,7 +430,7 @@ async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGi
     await prisma.$transaction(async (tx) => {
       const { count } = await tx.returnRecord.updateMany({
         where: { shop: shipment.shop, returnGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
-        data: { decision: null, decisionReason: null, decidedAt: null },
+        data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null },
       });
       if (count === 1) await enqueue("return-check", { shop: shipment.shop, returnGid: shipment.orderGid }, { tx });
     });
@@ -442,7 +439,7 @@ async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGi
   await prisma.$transaction(async (tx) => {
     const { count } = await tx.orderRecord.updateMany({
       where: { shop: shipment.shop, orderGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
-      data: { decision: null, decisionReason: null, decidedAt: null },
+      data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null },
     });
     if (count === 1) await enqueue("order-check", { shop: shipment.shop, orderGid: shipment.orderGid }, { tx });
   });

@@ -22,7 +22,14 @@ export type BookOutcome =
   | QuoteOutcome
   | { kind: "already_booked"; shipment: Shipment }
   | { kind: "cancelled" }
-  | { kind: "refused"; message: string; fieldErrors: { field: string; message: string }[]; code?: OutcomeCode }
+  | {
+      kind: "refused";
+      message: string;
+      fieldErrors: { field: string; message: string }[];
+      code?: OutcomeCode;
+      /** The failed shipment's stored words for `message` (its last error), for a page to say in the admin's language. */
+      words?: unknown;
+    }
   | { kind: "booked"; shipment: Shipment };
 
 /** What of an outcome its words are made from: small enough to send to a page, which words it in the admin's language. */

@@ -27,6 +27,8 @@ export interface OrderRow {
   /** The automatic decision on the order, with its reason, when auto-booking is on. */
   decision: string | null;
   decisionReason: string | null;
+  /** The reason's words (StoredWords), for the page to say it in the admin's language; null for a reason kept before them. */
+  decisionWords: unknown;
   /** Ready, held or needing a fix; null once booked. */
   stage: OrderStage | null;
 }
@@ -109,6 +111,7 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
         awb: booked?.awb ?? null,
         decision: record.decision,
         decisionReason: record.decisionReason,
+        decisionWords: record.decisionWords,
         stage: booked ? null : orderStageOf(record),
       };
     });

@@ -4,7 +4,7 @@ import prisma from "~/db.server";
 import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
-import { adminStrings, type AdminLanguage } from "~/locales/admin-language";
+import { adminStrings, sayStored, type AdminLanguage } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "./book-outcome";
 import { ruleFactsOf, storedFactsOf } from "./booking-facts";
 import { bookOrder, prepareOrder, quoteOrder } from "./book-order.server";
@@ -89,9 +89,10 @@ async function shipOne(
     const { fields } = quote.shipment;
     const facts = ruleFactsOf({ ...storedFactsOf(fields), pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] })!;
     const decision = decide(rules, facts, quote.rates);
-    if (decision.kind === "hold") return { ...named, outcome: "held", reason: decision.reason };
+    // The rules' reason in the admin's language, from the words the order check would store with it.
+    if (decision.kind === "hold") return { ...named, outcome: "held", reason: sayStored(language, decision.words, decision.reason) };
     courierId = decision.courierId;
-    reason = decision.reason;
+    reason = sayStored(language, decision.words, decision.reason);
     ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: words.booking.noCourier };
@@ -103,8 +104,9 @@ async function shipOne(
       outcome: outcome.kind,
       awb: shipment.awb,
       courierName: shipment.courierName,
-      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : words.shipping.beingBooked) : shipment.status === "fulfilled" ? reason : (shipment.lastError ?? reason),
+      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : words.shipping.beingBooked) : shipment.status === "fulfilled" ? reason : shipment.lastError ? sayStored(language, shipment.lastErrorWords, shipment.lastError) : reason,
     };
   }
+  if (outcome.kind === "refused" && outcome.words) return { ...named, outcome: "failed", reason: sayStored(language, outcome.words, outcome.message) };
   return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
 }

@@ -17,12 +17,17 @@ export function shipmentForScreen(shipment: Shipment) {
     paymentMode: shipment.paymentMode,
     trackingUrl: shipment.trackingUrl,
     lastError: shipment.lastError,
+    /** The same, as words to say in the admin's language (null: say the English as stored). */
+    lastErrorWords: shipment.lastErrorWords,
     courierStatusCode: shipment.courierStatusCode,
     courierStatusLabel: shipment.courierStatusLabel,
     estimatedDeliveryAt: shipment.estimatedDeliveryAt?.toISOString() ?? null,
     deliveredAt: shipment.deliveredAt?.toISOString() ?? null,
     syncedAt: shipment.syncedAt?.toISOString() ?? null,
     nextSyncAt: shipment.nextSyncAt?.toISOString() ?? null,
+    /** Why tracking backs off, is paused or stopped, and the same as words to say in the admin's language. */
+    trackingError: shipment.trackingError,
+    trackingErrorWords: shipment.trackingErrorWords,
   };
 }
 

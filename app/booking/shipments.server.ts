@@ -145,6 +145,7 @@ const LISTED = {
   requestPayload: true,
   trackingUrl: true,
   lastError: true,
+  lastErrorWords: true,
   createdAt: true,
   courierStatusCode: true,
   courierStatusLabel: true,

@@ -1,6 +1,7 @@
 import { BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
+import { sayStored } from "~/locales/admin-language";
 import { actorInWords, eventInWords, type HistoryActor, type HistoryEvent } from "~/shipments/history-words";
 
 export interface HistoryEntry extends HistoryEvent {
@@ -8,6 +9,8 @@ export interface HistoryEntry extends HistoryEvent {
   actor: HistoryActor;
   /** Why, as it was stored. */
   reason: string | null;
+  /** The same, as words to say in the admin's language; none (or null) says the stored English. */
+  reasonWords?: unknown;
 }
 
 /** What happened to a shipment and who did it, oldest first: the answer to "why is it like this?". */
@@ -33,7 +36,7 @@ export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]
               </InlineStack>
               {entry.reason ? (
                 <Text as="p" tone="subdued">
-                  {entry.reason}
+                  {sayStored(language, entry.reasonWords, entry.reason)}
                 </Text>
               ) : null}
             </BlockStack>

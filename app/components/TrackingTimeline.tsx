@@ -2,7 +2,7 @@ import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/pol
 import { Form } from "@remix-run/react";
 import { STAGES, stageTone } from "~/tracking/courier-progress";
 import { isServiceStatusCode } from "~/shipping/status";
-import { courierStatusName, fill } from "~/locales/admin-language";
+import { courierStatusName, fill, sayStored } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
 
@@ -22,6 +22,9 @@ export interface CourierProgress {
   deliveredAt: string | null;
   syncedAt: string | null;
   nextSyncAt: string | null;
+  /** Why tracking backs off, is paused or stopped, as stored; its words say it in the admin's language. */
+  trackingError?: string | null;
+  trackingErrorWords?: unknown;
 }
 
 /** Codes of a parcel still on its way to the shopper: only then is a delivery estimate worth showing. */
@@ -68,6 +71,7 @@ export function TrackingTimeline({ progress, entries, syncing, timeZone }: { pro
           </Form>
         </InlineStack>
         {exception ? <Text as="p" tone="critical">{exception}</Text> : null}
+        {progress.trackingError ? <Text as="p" tone="caution">{sayStored(language, progress.trackingErrorWords, progress.trackingError)}</Text> : null}
         <Text as="p" tone="subdued">
           {summary}
         </Text>

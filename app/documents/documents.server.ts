@@ -298,7 +298,7 @@ export async function createManifest(shop: string, warehouseId: number, courierN
     const last = await tx.manifest.findFirst({ where: { shop }, orderBy: { number: "desc" }, select: { number: true } });
     const manifest = await tx.manifest.create({ data: { shop, number: (last?.number ?? 0) + 1, warehouseId, courierName, createdAt: now } });
     await tx.manifestShipment.createMany({ data: candidates.map((candidate) => ({ manifestId: manifest.id, shipmentId: candidate.id, shop })) });
-    await recordDocumentStep(tx, shop, candidates.map((candidate) => candidate.id), "handed_over", { actor: PRINTED_FROM_DAKIYA, at: now }, `Manifest ${manifest.number}`);
+    await recordDocumentStep(tx, shop, candidates.map((candidate) => candidate.id), "handed_over", { actor: PRINTED_FROM_DAKIYA, at: now }, { key: "activity.stored.manifest", values: { number: manifest.number } });
     return { id: manifest.id, number: manifest.number, count: candidates.length };
   });
 }

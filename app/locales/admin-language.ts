@@ -28,6 +28,8 @@ import errorsEn from "~/locales/admin-errors.en.json";
 import errorsHi from "~/locales/admin-errors.hi.json";
 import outcomesEn from "~/locales/admin-outcomes.en.json";
 import outcomesHi from "~/locales/admin-outcomes.hi.json";
+import decisionsEn from "~/locales/admin-decisions.en.json";
+import decisionsHi from "~/locales/admin-decisions.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -53,6 +55,7 @@ const ENGLISH = {
   activity: activityEn,
   errors: errorsEn,
   outcomes: outcomesEn,
+  decisions: decisionsEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -76,6 +79,7 @@ const HINDI: AdminStrings = {
   activity: activityHi,
   errors: errorsHi,
   outcomes: outcomesHi,
+  decisions: decisionsHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };

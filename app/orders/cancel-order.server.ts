@@ -1,4 +1,4 @@
-import { completeShipment, courierMessage } from "~/booking/book-order.server";
+import { completeShipment, courierMessage, courierMessageWords } from "~/booking/book-order.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
 import { markCancelled, markFailed, raiseAttention } from "~/shipments/shipment-changes.server";
@@ -11,6 +11,7 @@ import { tagOrderCancelled } from "~/shopify/fulfillments.server";
 import { recordCancellation } from "./order-records.server";
 import { adminDocument } from "~/shopify/admin-document";
 import type { OrderCancellationQuery, OrderCancellationQueryVariables } from "~/types/admin.generated";
+import type { StoredWords } from "~/locales/admin-language";
 
 export interface CancelDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
@@ -25,6 +26,9 @@ export type CancelResult =
   | { kind: "picked_up"; awb: string }
   /** The courier or Shopify could not be reached: the job retries. */
   | { kind: "retry"; reason: string };
+
+/** What was cancelled in Shopify: the order, or the return (declined or cancelled); its words are `activity.stored.cancellations`. */
+export type CancelledInShopify = "order" | "returnDeclined" | "returnCancelled";
 
 /**
  * The `order-cancelled` job, for an order cancelled in Shopify (orders/cancelled, or a cancellation any later
@@ -41,7 +45,7 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
   const cancelledAt = await cancelledAtInShopify(await adminFor(shop), orderGid);
   if (!cancelledAt) return { kind: "not_cancelled" };
   await recordCancellation(shop, orderGid, cancelledAt);
-  return cancelShipmentWithCourier(shop, orderGid, { actor: CANCELLATION, reason: "The order was cancelled in Shopify.", tagOrder: true }, { adminFor, now });
+  return cancelShipmentWithCourier(shop, orderGid, { actor: CANCELLATION, reason: "order", tagOrder: true }, { adminFor, now });
 }
 
 /**
@@ -51,10 +55,11 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
 export async function cancelShipmentWithCourier(
   shop: string,
   orderGid: string,
-  { actor, reason, tagOrder }: { actor: Actor; reason: string; tagOrder: boolean },
+  { actor, reason: cancelled, tagOrder }: { actor: Actor; reason: CancelledInShopify; tagOrder: boolean },
   { adminFor, now }: CancelDeps,
 ): Promise<CancelResult> {
   const CANCELLATION = actor;
+  const reason: StoredWords = { key: `activity.stored.cancellations.${cancelled}` };
   const found = await getShipmentForOrder(shop, orderGid);
   if (!found || found.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, found.id, async () => {
@@ -63,7 +68,7 @@ export async function cancelShipmentWithCourier(
     const client = courierClientFor(courierCredentialsOf(settings));
     if (shipment.status === SHIPMENT_STATUS.BOOKING) {
       if (shipment.requestPayload === "") {
-        await markFailed(shipment, `${reason.replace(/\.$/, "")} before it was booked.`, { actor: CANCELLATION, at: now() });
+        await markFailed(shipment, { key: `activity.stored.cancelledBeforeBooking.${cancelled}` }, { actor: CANCELLATION, at: now() });
         return { kind: "nothing_booked" };
       }
       // The body may have reached the courier: resend it (the service replays the awb, or books now) to know.
@@ -87,14 +92,14 @@ export async function cancelShipmentWithCourier(
       }
       if (error.kind === "not_found" || error.kind === "unauthorized" || error.kind === "invalid") {
         // The courier does not know this awb on the account the shop books with now (it changed accounts, say).
-        await raiseAttention(shipment, "cancel_refused", { actor: CANCELLATION, at: now() }, { lastError: `The courier could not cancel awb ${shipment.awb}: ${courierMessage(error)}` });
+        await raiseAttention(shipment, "cancel_refused", { actor: CANCELLATION, at: now() }, { lastError: { key: "activity.stored.cancelRefused", values: { awb: shipment.awb, message: courierMessageWords(error) } } });
         return { kind: "picked_up", awb: shipment.awb };
       }
       return { kind: "retry", reason: courierMessage(error) };
     }
-    const cancelled = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, reason)) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
-    if (tagOrder) await tagOrderCancelled(await adminFor(shop), cancelled);
-    return { kind: "cancelled_with_courier", awb: cancelled.awb! };
+    const done = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, reason)) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
+    if (tagOrder) await tagOrderCancelled(await adminFor(shop), done);
+    return { kind: "cancelled_with_courier", awb: done.awb! };
   });
 }
 

@@ -1,7 +1,8 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
-import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { outcomeForWords } from "~/booking/book-outcome";
+import { bookOutcomeWords, decisionOf, listWords, problemLabelWords, storedOr, words } from "~/automation/decision-words";
 import { storedFactsOf } from "~/booking/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { getShipmentForOrder } from "~/booking/shipments.server";
@@ -10,7 +11,7 @@ import { enqueue } from "~/jobs/job-queue.server";
 import { bookingRulesOf } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
-import { deliveryContactOf, destinationOf, PROBLEM_LABELS, type MappedShipment } from "~/shopify/order-mapping";
+import { deliveryContactOf, destinationOf, type MappedShipment } from "~/shopify/order-mapping";
 import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
@@ -97,8 +98,11 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   if (record.dismissedAt) return { kind: "checked", readiness: record.readiness, decision: record.decision };
   if (record.decision === DECISION.BOOKED && booked?.status === SHIPMENT_STATUS.FAILED) {
     // Refused by the courier when another worker resumed it: as any failed booking, it waits for the merchant.
-    const reason = `${record.decisionReason ?? "Booked automatically"}, but the booking failed: ${booked.lastError ?? "the courier refused it"}`;
-    await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason }, checkedAt);
+    const stored = words("decisions.bookingFailed", {
+      decision: record.decisionReason === null ? words("decisions.bookedAutomatically") : storedOr(record.decisionWords, record.decisionReason),
+      why: booked.lastError === null ? words("decisions.courierRefused") : storedOr(booked.lastErrorWords, booked.lastError),
+    });
+    await recordDecision(shop, orderGid, { kind: DECISION.FAILED, ...decisionOf(stored) }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
   }
   // A decision stands, except "not booked because of problems", taken again once the order is fixed, and "booked"
@@ -107,20 +111,20 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     return { kind: "checked", readiness: record.readiness, decision: record.decision };
   }
   if (allProblems.length > 0) {
-    const reason = `Not booked automatically: ${allProblems.map((problem) => PROBLEM_LABELS[problem.code]).join(", ")}`;
-    await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, reason }, checkedAt);
+    const stored = words("decisions.notBooked", { problems: listWords(allProblems.map((problem) => problemLabelWords(problem.code))) });
+    await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, ...decisionOf(stored) }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.PROBLEMS };
   }
 
   const facts = factsOf(record)!;
   const decision = decide(bookingRulesOf(settings), facts, rates);
   if (decision.kind === "hold") {
-    await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason }, checkedAt);
+    await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason, words: decision.words }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
   }
   // Recorded before booking: when this worker dies mid-booking, another completes the booking and the decision is
   // already with it. A booking that does not happen replaces it below.
-  await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason }, checkedAt);
+  await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason, words: decision.words }, checkedAt);
   let outcome: BookOutcome;
   try {
     outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, prepared, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
@@ -130,7 +134,8 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     throw error;
   }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
-  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, reason: `${decision.reason}, but the booking failed: ${bookOutcomeInWords(outcome)}` }, checkedAt);
+  const failed = words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords(outcomeForWords(outcome)) });
+  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, ...decisionOf(failed) }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
 }
 

@@ -1,6 +1,7 @@
 import { ruleFactsOf } from "~/booking/booking-facts";
 import { createHash } from "node:crypto";
-import type { OrderRecord, Prisma } from "@prisma/client";
+import { Prisma, type OrderRecord } from "@prisma/client";
+import type { StoredWords } from "~/locales/admin-language";
 import prisma from "~/db.server";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
@@ -59,13 +60,17 @@ export async function recordCancellation(shop: string, orderGid: string, at: Dat
   return (await prisma.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
 }
 
-export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string }, at: Date): Promise<void> {
-  await prisma.orderRecord.update({ where: { shop_orderGid: { shop, orderGid } }, data: { decision: decision.kind, decisionReason: decision.reason, decidedAt: at } });
+/** Records what the rules decided and why: the reason in English, and its words (decisionWords) for the admin's language. */
+export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string; words: StoredWords }, at: Date): Promise<void> {
+  await prisma.orderRecord.update({
+    where: { shop_orderGid: { shop, orderGid } },
+    data: { decision: decision.kind, decisionReason: decision.reason, decisionWords: decision.words as unknown as Prisma.InputJsonValue, decidedAt: at },
+  });
 }
 
 /** Takes back a decision of the given kind, if it is still the order's. */
 export async function withdrawDecision(shop: string, orderGid: string, kind: string): Promise<void> {
-  await prisma.orderRecord.updateMany({ where: { shop, orderGid, decision: kind }, data: { decision: null, decisionReason: null, decidedAt: null } });
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid, decision: kind }, data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null } });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { enqueue, forgetJobsOf, forgetJobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -84,13 +84,13 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
       await tx.orderRecord.update({
         where: { id: record.id },
-        data: { addressDigest: null, shopperName: "", tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED },
+        data: { addressDigest: null, shopperName: "", tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull },
       });
     }
     // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.
     for (const record of await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
       const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
-      await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED } });
+      await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull } });
     }
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });

@@ -11,6 +11,9 @@ import { getReturnForPickup } from "~/shopify/admin-returns.server";
 import { toPaise } from "~/money";
 import { isLogisticId } from "~/shipping/contract";
 import { toReverseCourierOrder } from "./return-mapping";
+import { bookOutcomeWords, words } from "~/automation/decision-words";
+import type { OutcomeCode } from "~/booking/book-outcome";
+import { englishOf, type StoredWords } from "~/locales/admin-language";
 import { decideReturnPickup, returnSettingsOf } from "./return-settings";
 
 export interface ReturnCheckDeps {
@@ -80,7 +83,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     const result = await cancelShipmentWithCourier(
       shop,
       returnGid,
-      { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: `The return was ${ret.status === "DECLINED" ? "declined" : "cancelled"} in Shopify.`, tagOrder: false },
+      { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: ret.status === "DECLINED" ? "returnDeclined" : "returnCancelled", tagOrder: false },
       { adminFor, now },
     );
     if (result.kind === "retry") return result;
@@ -98,7 +101,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
   }
   await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness } });
   if (blocking.length > 0) {
-    await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
+    await decide(shop, returnGid, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
     return { kind: "problems" };
   }
   // Decided once: a return the rules held waits for the merchant, however many webhooks follow.
@@ -110,7 +113,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
   const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
   if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
   if (quote.kind !== "quoted") {
-    await decide(shop, returnGid, DECISION.PROBLEMS, "The return has problems to fix before its pickup can be booked.", now());
+    await decide(shop, returnGid, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
     return { kind: "problems" };
   }
   const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, {
@@ -120,24 +123,31 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     tags: mapped?.tags ?? [],
   });
   if (decision.kind === "hold") {
-    await decide(shop, returnGid, DECISION.HELD, decision.reason, now());
+    await decide(shop, returnGid, DECISION.HELD, decision.words, now());
     return { kind: "held", reason: decision.reason };
   }
   if (!isLogisticId(decision.courierId)) {
-    await decide(shop, returnGid, DECISION.HELD, `${decision.rule} names a courier Dakiya does not book: choose another.`, now());
+    await decide(shop, returnGid, DECISION.HELD, words("decisions.returns.unknownCourier", { rule: decision.ruleWords }), now());
     return { kind: "held", reason: "unknown courier" };
   }
-  await decide(shop, returnGid, DECISION.BOOKED, decision.reason, now());
+  await decide(shop, returnGid, DECISION.BOOKED, decision.words, now());
   // The shipment's history names the rule and what it decided, as a forward booking's names its auto-booking rule.
   const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
   if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") return { kind: "already_booked" };
   if (outcome.kind === "cancelled") return { kind: "cancelled", courier: "nothing_booked" };
-  const reason = outcome.kind === "refused" ? outcome.message : `The pickup could not be booked (${outcome.kind}).`;
-  await decide(shop, returnGid, DECISION.FAILED, reason, now());
-  return { kind: "held", reason };
+  const failed = outcome.kind === "refused" ? refusedWords(outcome) : words("decisions.returns.notBooked", { kind: outcome.kind });
+  await decide(shop, returnGid, DECISION.FAILED, failed, now());
+  return { kind: "held", reason: englishOf(failed) };
 }
 
-async function decide(shop: string, returnGid: string, decision: string, reason: string, at: Date): Promise<void> {
-  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { decision, decisionReason: reason, decidedAt: at } });
+/** The courier's refusal: Dakiya's own sentence for a known code, else the courier's words as they are (in words that say them alone). */
+function refusedWords(outcome: { kind: "refused"; message: string; code?: OutcomeCode }): StoredWords {
+  const said = bookOutcomeWords(outcome);
+  return typeof said === "object" && englishOf(said) === outcome.message ? said : words("decisions.returns.refused", { message: outcome.message });
+}
+
+/** Records what the return rules decided and why: the reason in English, and its words for the admin's language. */
+async function decide(shop: string, returnGid: string, decision: string, stored: StoredWords, at: Date): Promise<void> {
+  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { decision, decisionReason: englishOf(stored), decisionWords: stored as unknown as Prisma.InputJsonValue, decidedAt: at } });
 }

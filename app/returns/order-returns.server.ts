@@ -21,6 +21,8 @@ export interface OrderReturnSection {
   pickup: { awb: string | null; courierName: string | null; status: string; statusLabel: string; trackingUrl: string | null } | null;
   /** What the return rules decided, and why. */
   decisionReason: string | null;
+  /** The reason's words (StoredWords), for the page to say it in the admin's language; null for a reason kept before them. */
+  decisionWords: unknown;
   /** Reverse rates, quoted now for an open return with no pickup booked: each books through the Returns booking path. */
   rates: RankedRate[];
   /**
@@ -58,6 +60,7 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
         ? { awb: pickup.awb, courierName: pickup.courierName, status: pickup.status, statusLabel: shipmentStatusLabel(pickup.status).label, trackingUrl: pickup.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null }
         : null,
       decisionReason: record.decisionReason,
+      decisionWords: record.decisionWords,
       rates: [],
       note: null,
       awaitingApproval: !pickup && ret.status === "REQUESTED",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
-import { adminStrings, fill, type AdminLanguage, type AdminStrings } from "../locales/admin-language";
+import { adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords } from "../locales/admin-language";
+import { quotedWords, returnRuleWords, words } from "../automation/decision-words";
 
 /**
  * The merchant's return settings and what they decide. Pure: shared by the Returns view's settings, the return-check
@@ -119,15 +120,18 @@ export function returnRuleMatches(rule: ReturnRuleEntry, facts: ReturnFacts): bo
 }
 
 /** `rule` names what decided, for the shipment's history: "Return rule 2 'Damaged items'" or "Default return rule". */
-export type ReturnDecision = { kind: "book"; courierId: number; courierName: string; reason: string; rule: string } | { kind: "hold"; reason: string; rule: string };
-
-const rupees = (amount: number) => `₹${amount.toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+/** `words` are the reason's words (app/automation/decision-words.ts), `ruleWords` the rule's: kept so a page says them in the admin's language. */
+export type ReturnDecision =
+  | { kind: "book"; courierId: number; courierName: string; reason: string; words: StoredWords; rule: string; ruleWords: StoredWords }
+  | { kind: "hold"; reason: string; words: StoredWords; rule: string; ruleWords: StoredWords };
 
 /** Which rule decides a return and what it says to do; `ruleIndex` is null when no rule matches and the default decides. */
 export interface ReturnRuleChoice {
   ruleIndex: number | null;
   /** "Return rule 2 'Damaged items'" or "Default return rule", as the decision's reason and history name it. */
   rule: string;
+  /** `rule`'s words, for a reason said in the admin's language. */
+  ruleWords: StoredWords;
   action: ReturnRuleAction;
   courierId: number | null;
 }
@@ -138,20 +142,30 @@ export interface ReturnRuleChoice {
  */
 export function chooseReturnRule(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, facts: ReturnFacts): ReturnRuleChoice {
   const index = settings.rules.findIndex((rule) => returnRuleMatches(rule, facts));
-  if (index === -1) return { ruleIndex: null, rule: "Default return rule", action: settings.rule, courierId: settings.courierId };
+  if (index === -1) {
+    const named = returnRuleWords(null, "");
+    return { ruleIndex: null, rule: englishOf(named), ruleWords: named, action: settings.rule, courierId: settings.courierId };
+  }
   const matched = settings.rules[index]!;
-  return { ruleIndex: index, rule: `Return rule ${index + 1} '${matched.name}'`, action: matched.action, courierId: matched.courierId };
+  const named = returnRuleWords(index + 1, matched.name);
+  return { ruleIndex: index, rule: englishOf(named), ruleWords: named, action: matched.action, courierId: matched.courierId };
 }
 
 export function decideReturnPickup(settings: Pick<ReturnSettings, "rule" | "courierId" | "rules">, rates: readonly RankedRate[], facts: ReturnFacts): ReturnDecision {
-  const { rule, action, courierId } = chooseReturnRule(settings, facts);
-  if (action === "hold") return { kind: "hold", rule, reason: `${rule} → hold for review: book the pickup yourself.` };
-  if (rates.length === 0) return { kind: "hold", rule, reason: `${rule} → ${action}, but no courier offers this pickup.` };
+  const { rule, ruleWords, action, courierId } = chooseReturnRule(settings, facts);
+  const said = (stored: StoredWords) => ({ rule, ruleWords, reason: englishOf(stored), words: stored });
+  if (action === "hold") return { kind: "hold", ...said(words("decisions.returns.hold", { rule: ruleWords })) };
+  if (rates.length === 0) {
+    const how = words(action === "cheapest" ? "outcomes.preview.actions.cheapest" : "decisions.returns.courierAction");
+    return { kind: "hold", ...said(words("decisions.returns.noCourier", { rule: ruleWords, action: how })) };
+  }
   if (action === "courier") {
     const named = rates.find((rate) => rate.id === courierId);
-    if (!named) return { kind: "hold", rule, reason: `${rule} → the chosen courier does not offer this pickup: choose one.` };
-    return { kind: "book", rule, courierId: named.id, courierName: named.name, reason: `${rule} → chosen courier: ${named.name} ${rupees(named.total_charges)}` };
+    if (!named) return { kind: "hold", ...said(words("decisions.returns.chosenNotOffered", { rule: ruleWords })) };
+    const outcome = quotedWords(words("decisions.chosenCourier"), named.name, named.total_charges);
+    return { kind: "book", courierId: named.id, courierName: named.name, ...said(words("decisions.book", { rule: ruleWords, outcome })) };
   }
   const cheapest = [...rates].sort((a, b) => a.total_charges - b.total_charges || a.id - b.id)[0]!;
-  return { kind: "book", rule, courierId: cheapest.id, courierName: cheapest.name, reason: `${rule} → cheapest: ${cheapest.name} ${rupees(cheapest.total_charges)}` };
+  const outcome = quotedWords(words("outcomes.preview.actions.cheapest"), cheapest.name, cheapest.total_charges);
+  return { kind: "book", courierId: cheapest.id, courierName: cheapest.name, ...said(words("decisions.book", { rule: ruleWords, outcome })) };
 }

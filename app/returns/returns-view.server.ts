@@ -10,7 +10,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { adminLanguageOf, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, sayStored, type AdminLanguage } from "~/locales/admin-language";
 import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, returnRuleSchemaIn, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
@@ -23,6 +23,8 @@ export interface ReturnRow {
   /** As stored: the page words each in the admin's language. */
   problems: MappingProblem[];
   decisionReason: string | null;
+  /** The reason's words (StoredWords), for the page to say it in the admin's language; null for a reason kept before them. */
+  decisionWords: unknown;
   weightGrams: number | null;
   pincode: string | null;
   requestedAt: string | null;
@@ -51,6 +53,7 @@ export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; se
         readiness: record.readiness,
         problems: record.problems as unknown as MappingProblem[],
         decisionReason: record.decisionReason,
+        decisionWords: record.decisionWords,
         weightGrams: record.weightGrams,
         pincode: record.pincode,
         requestedAt: record.requestedAt?.toISOString() ?? null,
@@ -196,5 +199,7 @@ export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, retur
     const { awb } = outcome.shipment;
     return { ok: false, status: 409, message: awb ? fill(words.alreadyBookedAwb, { awb }) : words.alreadyBooked };
   }
+  // A refusal stored with the pickup's shipment is said from its words.
+  if (outcome.kind === "refused" && outcome.words) return { ok: false, status: 422, message: sayStored(language, outcome.words, outcome.message) };
   return { ok: false, status: 422, message: bookOutcomeInWords(outcome, { problems: "fixes", language }) };
 }

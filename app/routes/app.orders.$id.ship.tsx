@@ -36,7 +36,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminLanguageOf, adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, plural, sayStored, type AdminStrings } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { isShipmentStatus } from "~/shipments/lifecycle";
@@ -78,7 +78,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const booked = stored ? shipmentForScreen(stored) : null;
   const [tracking, history] = await Promise.all([stored?.awb ? listTrackingEvents(session.shop, stored.id) : Promise.resolve([]), stored ? listShipmentHistory(session.shop, stored.id) : Promise.resolve([])]);
   // What the rules decided about this order, and why.
-  const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason } : null;
+  const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason, words: record.decisionWords } : null;
   // The wrong edits by field alone: the page words them in the admin's language.
   const { overrides, invalid: invalidOverrides } = parseOverrides(new URL(request.url).searchParams);
   // A booked order is shown as booked; only a failed booking is quoted again.
@@ -207,7 +207,9 @@ export default function ShipOrder() {
       ? "notice" in result
         ? noticeInWords(t.notices, result.notice)
         : result.kind === "refused" || result.kind === "unavailable"
-          ? bookOutcomeInWords(result, { language })
+          ? "words" in result && result.words
+            ? sayStored(language, result.words, result.message)
+            : bookOutcomeInWords(result, { language })
           : result.message
       : null;
   const paymentInWords = (mode: string) => (mode === "cod" ? t.shipment.cod : t.shipment.prepaid);
@@ -220,7 +222,7 @@ export default function ShipOrder() {
           <BlockStack gap="400">
             {current ? (
               <Banner tone={bannerTone} title={current.awb ? fill(t.banner.titleWithAwb, { label: bannerLabel, awb: current.awb, courier: String(current.courierName) }) : bannerLabel}>
-                {current.lastError ? <p>{current.lastError}</p> : null}
+                {current.lastError ? <p>{sayStored(language, current.lastErrorWords, current.lastError)}</p> : null}
                 {current.trackingUrl && isSafeTrackingUrl(current.trackingUrl) ? (
                   <Link url={current.trackingUrl} target="_blank">
                     {t.banner.trackingPage}
@@ -237,7 +239,7 @@ export default function ShipOrder() {
             ) : null}
             {decision && (decision.kind === DECISION.BOOKED || !current || current.status === "failed") ? (
               <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? t.decision.booked : decision.kind === DECISION.HELD ? t.decision.held : t.decision.notBooked}>
-                {decision.reason}
+                {sayStored(language, decision.words, decision.reason)}
               </Banner>
             ) : null}
             {result?.kind === "synced" || result?.kind === "return_booked" ? <Banner tone="success">{resultMessage}</Banner> : null}
@@ -463,7 +465,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             ) : null}
           </Text>
         ) : null}
-        {!ret.pickup && ret.decisionReason ? <Text as="p">{ret.decisionReason}</Text> : null}
+        {!ret.pickup && ret.decisionReason ? <Text as="p">{sayStored(language, ret.decisionWords, ret.decisionReason)}</Text> : null}
         {ret.awaitingApproval ? <Banner tone="warning">{t.approveFirst}</Banner> : ret.note ? <Banner tone="warning">{bookOutcomeInWords(ret.note, { problems: "fixes", language })}</Banner> : null}
         {ret.rates.length > 0 ? (
           <DataTable

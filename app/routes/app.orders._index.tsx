@@ -11,7 +11,7 @@ import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { adminLanguageOf, fill, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, fill, sayStored, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
@@ -260,7 +260,7 @@ export default function OrdersToShip() {
                             </InlineStack>
                           )}
                           {row.decision === DECISION.HELD || row.decision === DECISION.FAILED ? (
-                            <Tooltip content={row.decisionReason ?? ""}>
+                            <Tooltip content={sayStored(language, row.decisionWords, row.decisionReason ?? "")}>
                               <Badge tone="attention">{row.decision === DECISION.HELD ? t.heldByRules : t.autoBookingFailed}</Badge>
                             </Tooltip>
                           ) : null}

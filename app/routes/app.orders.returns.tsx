@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminLanguageOf, adminStrings, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
@@ -204,7 +204,7 @@ export default function ReturnsView() {
                             {problemInWords(problem, language).message} {problemInWords(problem, language).fix}
                           </Text>
                         ))}
-                        {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{row.decisionReason}</Text> : null}
+                        {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{sayStored(language, row.decisionWords, row.decisionReason)}</Text> : null}
                         {waiting ? (
                           <InlineStack>
                             <Button size="slim" variant="primary" loading={busy("book", row.returnGid)} onClick={() => book(row.returnGid)} accessibilityLabel={fill(t.list.bookLabel, { name: row.returnName })}>

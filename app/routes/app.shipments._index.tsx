@@ -12,7 +12,7 @@ import { shipmentFilterProblemsInWords } from "~/booking/shipment-filter-problem
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { courierStatusName, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { courierStatusName, fill, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
@@ -295,7 +295,7 @@ export default function Shipments() {
                           </Text>
                           {shipment.lastError ? (
                             <Text as="span" tone="subdued" variant="bodySm">
-                              {shipment.lastError}
+                              {sayStored(language, shipment.lastErrorWords, shipment.lastError)}
                             </Text>
                           ) : null}
                         </BlockStack>

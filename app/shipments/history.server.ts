@@ -1,4 +1,5 @@
 import prisma from "~/db.server";
+import type { StoredWords } from "~/locales/admin-language";
 import { actorInWords, eventInWords, type HistoryActor, type HistoryEvent } from "./history-words";
 
 /**
@@ -11,6 +12,8 @@ export interface ShipmentHistoryEntry extends HistoryEvent {
   actor: HistoryActor;
   /** Why, as it was stored. */
   reason: string | null;
+  /** The same, as words to say in the admin's language (`sayStored`); null where it is kept as said. */
+  reasonWords: StoredWords | null;
   /** What happened, in English: "Booked with the courier", "Courier update: In Transit → Out for Delivery". */
   what: string;
   /** Who did it, in English: the rule's name, "You, on the Ship order page", "Shopify (orders/cancelled)", "Dakiya (tracking-sync)", the courier. */
@@ -32,6 +35,7 @@ export async function listShipmentHistory(shop: string, shipmentId: number): Pro
       toState: event.toState,
       actor,
       reason: event.reason,
+      reasonWords: (event.reasonWords ?? null) as StoredWords | null,
       what: eventInWords(event, "en"),
       by: actorInWords(actor, "en"),
     };

@@ -1,5 +1,6 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
+import { englishOf, type StoredWords } from "~/locales/admin-language";
 import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
@@ -30,21 +31,52 @@ interface Locked {
   courierStatusLabel: string | null;
 }
 
+/**
+ * A sentence a shipment keeps (its last error, its tracking error, a history row's reason): Dakiya's words, stored
+ * as their English beside the words themselves (`…Words`, said again in the admin's language), or text that is wholly
+ * someone else's (the courier's own message), kept as said with no words beside it.
+ */
+export type Sentence = StoredWords | string;
+
+/** The English column of a sentence. */
+export const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));
+
+/** The words column of a sentence: null (the database's) for text kept as said, or none. */
+function wordsIn(sentence: Sentence | null | undefined, limit?: number): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  if (!sentence || typeof sentence === "string") return Prisma.DbNull;
+  return (limit === undefined ? sentence : limitedWords(sentence, limit)) as unknown as Prisma.InputJsonValue;
+}
+
+/** The words with each value of someone else's (a plain text) cut to the limit, as the English is. */
+function limitedWords(words: StoredWords, limit: number): StoredWords {
+  if (!words.values) return words;
+  const values = Object.fromEntries(Object.entries(words.values).map(([name, value]) => [name, typeof value === "string" ? value.slice(0, limit) : typeof value === "number" ? value : limitedWords(value, limit)]));
+  return { key: words.key, values };
+}
+
+/** A shipment's last error, in both columns (null clears both). */
+const lastErrorOf = (sentence: Sentence | null) => ({ lastError: sentence === null ? null : englishIn(sentence), lastErrorWords: wordsIn(sentence) });
+
+/** A shipment's tracking error, in both columns (null clears both). */
+const trackingErrorOf = (sentence: Sentence | null) => ({ trackingError: sentence === null ? null : englishIn(sentence), trackingErrorWords: wordsIn(sentence) });
+
 /** Reasons are short, for a list; the courier's or Shopify's own words are cut. */
 const REASON_LIMIT = 300;
-const reasonOf = (reason: string | null | undefined) => (reason ? reason.slice(0, REASON_LIMIT) : null);
+const reasonOf = (reason: Sentence | null | undefined) => (reason ? englishIn(reason).slice(0, REASON_LIMIT) : null);
+/** A reason's words, for a raw statement: JSON text, or null. */
+const reasonWordsJson = (reason: Sentence | null | undefined): string | null => (reason && typeof reason !== "string" ? JSON.stringify(limitedWords(reason, REASON_LIMIT)) : null);
 
 interface Step {
   transition: TransitionName;
   from: string | null;
   to: string | null;
-  reason?: string | null;
+  reason?: Sentence | null;
 }
 
 async function recordEvents(tx: Client, refs: ShipmentRef | readonly ShipmentRef[], steps: readonly Step[], { actor, at }: Change): Promise<void> {
   const recorded = steps.filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded);
   const data = [refs].flat().flatMap((ref) =>
-    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), at })),
+    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), reasonWords: wordsIn(step.reason, REASON_LIMIT), at })),
   );
   if (data.length > 0) await tx.shipmentEvent.createMany({ data });
 }
@@ -60,7 +92,7 @@ function movedBy(transition: TransitionName, locked: Locked): { from: string | n
 interface Apply {
   /** The other columns the transition writes. */
   data?: Prisma.ShipmentUncheckedUpdateInput;
-  reason?: string | null;
+  reason?: Sentence | null;
   /** What the history says moved, where it is not the status or tracking state (the courier's stage, the flag). */
   moved?: (locked: Locked) => { from: string | null; to: string | null };
   /** A further guard on the locked row (the flag is not raised already…). */
@@ -124,7 +156,7 @@ export type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { 
  * only one inserts; a failed booking may be claimed again; any other row is someone else's.
  */
 export async function claimShipment(tx: Client, { shop, orderGid }: { shop: string; orderGid: string }, change: Change): Promise<Claim> {
-  const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", lastError: null };
+  const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", ...lastErrorOf(null) };
   const [created] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
   if (created) {
     await recordEvents(tx, created, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
@@ -143,7 +175,7 @@ export async function claimShipment(tx: Client, { shop, orderGid }: { shop: stri
  * Nothing was sent to the courier: the order is free to be booked again. A first claim's row goes (with its one
  * history row: nothing happened); a failed booking claimed again is failed again, with the reason.
  */
-export async function releaseClaim(shipment: Shipment, { isNew, reason }: { isNew: boolean; reason?: string | null }, change: Change): Promise<void> {
+export async function releaseClaim(shipment: Shipment, { isNew, reason }: { isNew: boolean; reason?: Sentence | null }, change: Change): Promise<void> {
   if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, shop: shipment.shop, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
   else await apply(shipment, "claim_released", change, { reason });
 }
@@ -169,32 +201,33 @@ export interface CourierChoice {
 }
 
 /** The courier and the exact body to send, stored before it is sent. */
-export async function chooseCourier(shipment: Shipment, choice: CourierChoice, change: Change, reason: string): Promise<Shipment> {
+export async function chooseCourier(shipment: Shipment, choice: CourierChoice, change: Change, reason: Sentence): Promise<Shipment> {
   return orThrow(shipment, "courier_chosen", await apply(shipment, "courier_chosen", change, { data: choice, reason }));
 }
 
 /** The courier could not be reached: the booking waits with the reason, and its job retries. */
-export async function markBookingRetrying(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
-  return orThrow(shipment, "booking_retrying", await apply(shipment, "booking_retrying", change, { data: { lastError }, reason: lastError }));
+export async function markBookingRetrying(shipment: Shipment, lastError: Sentence, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "booking_retrying", await apply(shipment, "booking_retrying", change, { data: lastErrorOf(lastError), reason: lastError }));
 }
 
 /** The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. */
 export async function markBooked(shipment: Shipment, booked: { awb: string; courierName: string; trackingUrl: string }, change: Change): Promise<Shipment> {
-  const data = { ...booked, lastError: null, nextSyncAt: change.at };
-  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason: `${booked.courierName}, awb ${booked.awb}` }));
+  const data = { ...booked, ...lastErrorOf(null), nextSyncAt: change.at };
+  const reason: StoredWords = { key: "activity.stored.bookedWith", values: { courier: booked.courierName, awb: booked.awb } };
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason }));
 }
 
 /**
  * Nothing was booked (the courier refused, the booking was interrupted, the order was cancelled first). Null: it had
  * moved on. When the courier refused the order_id itself as taken, the next booking sends the next one.
  */
-export async function markFailed(shipment: ShipmentRef, lastError: string, change: Change, { orderIdTaken = false }: { orderIdTaken?: boolean } = {}): Promise<Shipment | null> {
-  return apply(shipment, "failed", change, { data: { lastError, ...(orderIdTaken ? { courierOrderAttempt: { increment: 1 } } : {}) }, reason: lastError });
+export async function markFailed(shipment: ShipmentRef, lastError: Sentence, change: Change, { orderIdTaken = false }: { orderIdTaken?: boolean } = {}): Promise<Shipment | null> {
+  return apply(shipment, "failed", change, { data: { ...lastErrorOf(lastError), ...(orderIdTaken ? { courierOrderAttempt: { increment: 1 } } : {}) }, reason: lastError });
 }
 
 /** Shopify refused or did not take the fulfillment: the shipment says why; the job retries when it may pass. */
-export async function markFulfillmentRetrying(shipment: Shipment, lastError: string, change: Change): Promise<Shipment> {
-  return orThrow(shipment, "fulfillment_retrying", await apply(shipment, "fulfillment_retrying", change, { data: { lastError }, reason: lastError }));
+export async function markFulfillmentRetrying(shipment: Shipment, lastError: Sentence, change: Change): Promise<Shipment> {
+  return orThrow(shipment, "fulfillment_retrying", await apply(shipment, "fulfillment_retrying", change, { data: lastErrorOf(lastError), reason: lastError }));
 }
 
 /** The fulfillment's id, noted as soon as Shopify answers, before the order is tagged. */
@@ -207,17 +240,17 @@ export async function noteFulfillment(shipment: ShipmentRef, fulfillmentGid: str
  * shipment keeps its fulfillment's); due for a sync at once.
  */
 export async function markReturnDispatched(shipment: Shipment, reverseDeliveryGid: string, change: Change): Promise<Shipment> {
-  return orThrow(shipment, "return_dispatched", await apply(shipment, "return_dispatched", change, { data: { fulfillmentGid: reverseDeliveryGid, lastError: null, nextSyncAt: change.at } }));
+  return orThrow(shipment, "return_dispatched", await apply(shipment, "return_dispatched", change, { data: { fulfillmentGid: reverseDeliveryGid, ...lastErrorOf(null), nextSyncAt: change.at } }));
 }
 
 /** Fulfilled in Shopify; due for a sync at once, so the entries recorded so far become the fulfillment's first events. */
 export async function markFulfilled(shipment: Shipment, fulfillmentGid: string, change: Change): Promise<Shipment> {
-  return orThrow(shipment, "fulfilled", await apply(shipment, "fulfilled", change, { data: { fulfillmentGid, lastError: null, nextSyncAt: change.at } }));
+  return orThrow(shipment, "fulfilled", await apply(shipment, "fulfilled", change, { data: { fulfillmentGid, ...lastErrorOf(null), nextSyncAt: change.at } }));
 }
 
 /** Cancelled with the courier; synced once more, so the courier's "cancelled" becomes the fulfillment's last event. */
-export async function markCancelled(shipment: ShipmentRef, change: Change, reason: string): Promise<Shipment | null> {
-  return apply(shipment, "cancelled", change, { data: { cancelledAt: change.at, lastError: null, attention: null, attentionAt: null, nextSyncAt: change.at }, reason });
+export async function markCancelled(shipment: ShipmentRef, change: Change, reason: Sentence): Promise<Shipment | null> {
+  return apply(shipment, "cancelled", change, { data: { cancelledAt: change.at, ...lastErrorOf(null), attention: null, attentionAt: null, nextSyncAt: change.at }, reason });
 }
 
 function orThrow(shipment: Pick<Shipment, "id" | "status">, transition: TransitionName, moved: Shipment | null): Shipment {
@@ -238,9 +271,9 @@ export type ShipmentAttention = "cancelled_after_pickup" | "cancel_refused" | "a
 export type TrackingAttention = "tracking_exception" | "tracking_stalled";
 
 /** Flags the shipment, unless it carries this flag already. `lastError` says what went wrong, where there is more to say. */
-export async function raiseAttention(shipment: ShipmentRef, attention: ShipmentAttention, change: Change, { lastError }: { lastError?: string } = {}): Promise<boolean> {
+export async function raiseAttention(shipment: ShipmentRef, attention: ShipmentAttention, change: Change, { lastError }: { lastError?: Sentence } = {}): Promise<boolean> {
   const moved = await apply(shipment, "attention_raised", change, {
-    data: { attention, attentionAt: change.at, ...(lastError === undefined ? {} : { lastError }) },
+    data: { attention, attentionAt: change.at, ...(lastError === undefined ? {} : lastErrorOf(lastError)) },
     reason: lastError ?? null,
     moved: (locked) => ({ from: locked.attention, to: attention }),
     when: (locked) => locked.attention !== attention,
@@ -292,7 +325,7 @@ export async function recordCourierProgress(shipment: Shipment, progress: Courie
     nextSyncAt: progress.nextSyncAt,
     trackingFailures: 0,
     awbUnknownCount: 0,
-    trackingError: null,
+    ...trackingErrorOf(null),
   };
   const newStage = stage !== null && stage.code !== shipment.courierStatusCode;
   const flagMoves = flag !== undefined && flag !== shipment.attention;
@@ -322,21 +355,21 @@ export async function scheduleNextSync(shipment: ShipmentRef, nextSyncAt: Date |
  * One shipment's tracking read failed for a reason of its own (the courier did not answer for it, or does not know
  * its awb yet): it backs off alone, and the rest of the shop's tracking goes on.
  */
-export async function markTrackingRetrying(shipment: Shipment, { error, nextSyncAt, awbUnknown }: { error: string; nextSyncAt: Date; awbUnknown: boolean }, change: Change): Promise<Shipment | null> {
+export async function markTrackingRetrying(shipment: Shipment, { error, nextSyncAt, awbUnknown }: { error: Sentence; nextSyncAt: Date; awbUnknown: boolean }, change: Change): Promise<Shipment | null> {
   return apply(shipment, "tracking_retrying", change, {
-    data: { trackingFailures: { increment: 1 }, awbUnknownCount: awbUnknown ? { increment: 1 } : 0, trackingError: error, nextSyncAt },
+    data: { trackingFailures: { increment: 1 }, awbUnknownCount: awbUnknown ? { increment: 1 } : 0, ...trackingErrorOf(error), nextSyncAt },
     reason: error,
   });
 }
 
 /** The courier said again and again it does not know the awb: no longer read. */
-export async function stopTracking(shipment: ShipmentRef, error: string, change: Change): Promise<Shipment | null> {
-  return apply(shipment, "tracking_stopped", change, { data: { nextSyncAt: null, trackingError: error }, reason: error });
+export async function stopTracking(shipment: ShipmentRef, error: Sentence, change: Change): Promise<Shipment | null> {
+  return apply(shipment, "tracking_stopped", change, { data: { nextSyncAt: null, ...trackingErrorOf(error) }, reason: error });
 }
 
 /** Tracking of a stopped or paused shipment starts again ("Sync now", or a probe that succeeded). */
-export async function resumeTracking(shipment: ShipmentRef, change: Change, reason?: string): Promise<Shipment | null> {
-  return apply(shipment, "tracking_resumed", change, { data: { trackingFailures: 0, awbUnknownCount: 0, trackingError: null, nextSyncAt: change.at }, reason: reason ?? null });
+export async function resumeTracking(shipment: ShipmentRef, change: Change, reason?: Sentence): Promise<Shipment | null> {
+  return apply(shipment, "tracking_resumed", change, { data: { trackingFailures: 0, awbUnknownCount: 0, ...trackingErrorOf(null), nextSyncAt: change.at }, reason: reason ?? null });
 }
 
 const TRACKED = Prisma.join([...TRACKED_STATUSES]);
@@ -345,36 +378,38 @@ const TRACKED = Prisma.join([...TRACKED_STATUSES]);
  * The courier refused the shop's account for every shipment (its keys, a maintenance page): every shipment the shop
  * tracks is paused in one statement, each with its history row, until `nextProbeAt`. Returns how many were paused.
  */
-export async function pauseShopTracking(shop: string, { reason, nextProbeAt }: { reason: string; nextProbeAt: Date }, { actor, at }: Change): Promise<number> {
+export async function pauseShopTracking(shop: string, { reason, nextProbeAt }: { reason: Sentence; nextProbeAt: Date }, { actor, at }: Change): Promise<number> {
   const why = reasonOf(reason);
+  const whyWords = reasonWordsJson(reason);
   return prisma.$executeRaw`
     WITH paused AS (
-      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.PAUSED}, "trackingError" = ${why}, "nextSyncAt" = ${nextProbeAt}, "trackingFailures" = 1, "updatedAt" = ${at}
+      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.PAUSED}, "trackingError" = ${why}, "trackingErrorWords" = ${whyWords}::jsonb, "nextSyncAt" = ${nextProbeAt}, "trackingFailures" = 1, "updatedAt" = ${at}
       WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.ACTIVE} AND awb IS NOT NULL AND "nextSyncAt" IS NOT NULL AND status IN (${TRACKED})
       RETURNING id, shop
     )
-    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, at)
-    SELECT shop, id, ${"tracking_paused" satisfies TransitionName}, ${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED}, ${actor.kind}, ${actor.name}, ${why}, ${at} FROM paused`;
+    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, "reasonWords", at)
+    SELECT shop, id, ${"tracking_paused" satisfies TransitionName}, ${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED}, ${actor.kind}, ${actor.name}, ${why}, ${whyWords}::jsonb, ${at} FROM paused`;
 }
 
 /** A probe of a paused shop failed again: its paused shipments wait for the next probe (bookkeeping). */
-export async function deferPausedTracking(shop: string, { reason, nextProbeAt }: { reason: string; nextProbeAt: Date }): Promise<void> {
+export async function deferPausedTracking(shop: string, { reason, nextProbeAt }: { reason: Sentence; nextProbeAt: Date }): Promise<void> {
   await prisma.shipment.updateMany({
     where: { shop, trackingState: TRACKING_STATE.PAUSED, status: { in: [...TRACKED_STATUSES] } },
-    data: { nextSyncAt: nextProbeAt, trackingError: reasonOf(reason), trackingFailures: { increment: 1 } },
+    data: { nextSyncAt: nextProbeAt, trackingError: reasonOf(reason), trackingErrorWords: wordsIn(reason, REASON_LIMIT), trackingFailures: { increment: 1 } },
   });
 }
 
 /** A probe succeeded: every paused shipment of the shop is due again at once, each with its history row. */
 export async function resumeShopTracking(shop: string, { actor, at }: Change): Promise<number> {
+  const why: StoredWords = { key: "activity.stored.tracking.courierAnswers" };
   return prisma.$executeRaw`
     WITH resumed AS (
-      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.ACTIVE}, "trackingError" = NULL, "nextSyncAt" = ${at}, "trackingFailures" = 0, "updatedAt" = ${at}
+      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.ACTIVE}, "trackingError" = NULL, "trackingErrorWords" = NULL, "nextSyncAt" = ${at}, "trackingFailures" = 0, "updatedAt" = ${at}
       WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.PAUSED} AND status IN (${TRACKED})
       RETURNING id, shop
     )
-    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, at)
-    SELECT shop, id, ${"tracking_resumed" satisfies TransitionName}, ${TRACKING_STATE.PAUSED}, ${TRACKING_STATE.ACTIVE}, ${actor.kind}, ${actor.name}, ${"The courier answers again"}, ${at} FROM resumed`;
+    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, "reasonWords", at)
+    SELECT shop, id, ${"tracking_resumed" satisfies TransitionName}, ${TRACKING_STATE.PAUSED}, ${TRACKING_STATE.ACTIVE}, ${actor.kind}, ${actor.name}, ${reasonOf(why)}, ${reasonWordsJson(why)}::jsonb, ${at} FROM resumed`;
 }
 
 // ─── Labels and the pickup manifest ───────────────────────────────────────────────────────────────────────────────
@@ -385,7 +420,7 @@ export async function resumeShopTracking(shop: string, { actor, at }: Change): P
  * shipments the table does not allow it for (cancelled since) are passed over. In the caller's transaction, beside
  * what the document records.
  */
-export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: readonly number[], transition: "label_printed" | "handed_over", change: Change, reason?: string): Promise<void> {
+export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: readonly number[], transition: "label_printed" | "handed_over", change: Change, reason?: Sentence): Promise<void> {
   if (shipmentIds.length === 0) return;
   const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
   const allowed = await tx.shipment.findMany({ where: { shop, id: { in: [...shipmentIds] }, status: { in: [...rule.from] } }, select: { id: true, shop: true } });
@@ -400,7 +435,8 @@ export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: 
  * The history stays: it holds none.
  */
 export async function redactBookingBody(tx: Client, shipment: ShipmentRef, redacted: { requestPayload: string; lastError: string | null }, change: Change): Promise<void> {
-  await apply(shipment, "redacted", change, { data: redacted }, tx);
+  // The words go with the text: their values may quote what the courier or Shopify refused.
+  await apply(shipment, "redacted", change, { data: { ...redacted, lastErrorWords: Prisma.DbNull } }, tx);
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   resumeTracking,
   scheduleNextSync,
   stopTracking,
+  type Sentence,
 } from "~/shipments/shipment-changes.server";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
@@ -215,12 +216,12 @@ export function isAccountWide(error: CourierError): boolean {
 }
 
 /** The merchant's words for a tracking failure; the courier's message is its own, never the shopper's. */
-function trackingFailure(error: CourierError): string {
-  if (error.kind === "unauthorized") return "The courier service refused your API keys. Check them in Settings.";
-  if (error.notJson) return "The courier service answered with a web page instead of its data (maintenance, or a wrong address).";
-  if (error.kind === "not_found") return "The courier does not know this awb.";
-  if (error.kind === "unavailable") return "The courier service did not answer for this shipment.";
-  return `The courier's answer could not be read: ${error.message.slice(0, 160)}`;
+export function trackingFailure(error: CourierError): Sentence {
+  if (error.kind === "unauthorized") return { key: "outcomes.booking.keysRefused" };
+  if (error.notJson) return { key: "activity.stored.tracking.notJson" };
+  if (error.kind === "not_found") return { key: "activity.stored.tracking.awbUnknown" };
+  if (error.kind === "unavailable") return { key: "activity.stored.tracking.noAnswer" };
+  return { key: "activity.stored.tracking.unreadable", values: { message: error.message.slice(0, 160) } };
 }
 
 type SyncAttempt = { kind: "synced"; result: SyncResult } | { kind: "busy" } | { kind: "failed"; error: CourierError };
@@ -245,7 +246,7 @@ async function backOff(shipment: Shipment, error: CourierError, now: Date, baseS
   const reason = trackingFailure(error);
   const awbUnknown = error.kind === "not_found";
   if (awbUnknown && shipment.awbUnknownCount + 1 >= AWB_UNKNOWN_LIMIT) {
-    await stopTracking(shipment, `Tracking stopped: ${reason}`, change);
+    await stopTracking(shipment, { key: "activity.stored.tracking.stopped", values: { reason } }, change);
     return;
   }
   const nextSyncAt = new Date(now.getTime() + backoff(baseSeconds * 1000, shipment.trackingFailures + 1));
@@ -341,7 +342,7 @@ export async function syncShipmentNow(shop: string, shipmentId: number, deps: Om
       if (fresh.trackingState !== TRACKING_STATE.ACTIVE) {
         // Read first: a shipment is only tracked again when the courier answers for it.
         await syncShipment(fresh, deps);
-        await resumeTracking(fresh, { actor: deps.actor ?? TRACKING_JOB, at: deps.now() }, "Synced by hand");
+        await resumeTracking(fresh, { actor: deps.actor ?? TRACKING_JOB, at: deps.now() }, { key: "activity.stored.tracking.syncedByHand" });
         return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
       }
       await syncShipment(fresh, deps);

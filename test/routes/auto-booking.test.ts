@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { draftOf, EMPTY_DRAFT, type RulePreview } from "~/automation/rules-form";
 import { EXAMPLE_RULES } from "~/automation/rules";
 import prisma from "~/db.server";
+import { sayStored } from "~/locales/admin-language";
 import { action, loader } from "~/routes/app.auto-booking";
 import { loader as shipLoader } from "~/routes/app.orders.$id.ship";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
@@ -89,7 +90,10 @@ describe("the auto-booking screen", () => {
     // The order's page says so, and why.
     const id = order.legacyResourceId;
     const shipPage = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
-    expect(shipPage.decision).toEqual({ kind: "booked", reason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: /) });
+    expect(shipPage.decision).toEqual({ kind: "booked", reason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: /), words: expect.objectContaining({ key: "decisions.book" }) });
+    // Its words, kept beside the reason, say the same in English and the decision in Hindi on a Hindi admin.
+    expect(sayStored("en", shipPage.decision?.words, "")).toBe(shipPage.decision?.reason);
+    expect(sayStored("hi", shipPage.decision?.words, "")).toMatch(/^नियम 1 'Bengaluru COD' → सबसे सस्ता: \w+ ₹[\d,.]+$/);
   });
 
   it("checks, decides and books an order with one read of the shop's settings and one mapping of the order", async () => {

@@ -46,7 +46,7 @@ async function get(run: () => Promise<Response>): Promise<{ status: number; type
 }
 
 const historyOf = (shipmentId: number, transition: string) =>
-  prisma.shipmentEvent.findMany({ where: { shipmentId, transition }, select: { at: true, fromState: true, toState: true, actorKind: true, actorName: true, reason: true } });
+  prisma.shipmentEvent.findMany({ where: { shipmentId, transition }, select: { at: true, fromState: true, toState: true, actorKind: true, actorName: true, reason: true, reasonWords: true } });
 const labels = (query: string) => get(() => labelsLoader({ request: store.adminRequest(`/api/labels?${query}`), params: {}, context: {} }) as Promise<Response>);
 
 let delhivery: Awaited<ReturnType<typeof book>>;
@@ -117,7 +117,7 @@ describe("labels behind the admin's session", () => {
     const again = await prisma.shipmentDocument.findUniqueOrThrow({ where: { shipmentId: delhivery.id } });
     expect(again.labelFirstPrintedAt).toEqual(first.labelFirstPrintedAt);
     // One history step however often it is printed; the booking status stays fulfilled.
-    expect(await historyOf(delhivery.id, "label_printed")).toEqual([{ at: first.labelFirstPrintedAt, fromState: null, toState: null, actorKind: "merchant", actorName: "Dakiya app", reason: null }]);
+    expect(await historyOf(delhivery.id, "label_printed")).toEqual([{ at: first.labelFirstPrintedAt, fromState: null, toState: null, actorKind: "merchant", actorName: "Dakiya app", reason: null, reasonWords: null }]);
     expect(await historyOf(second.id, "label_printed")).toEqual([]);
     expect((await prisma.shipment.findUniqueOrThrow({ where: { id: delhivery.id } })).status).toBe("fulfilled");
   });
@@ -174,7 +174,7 @@ describe("pickup manifests", () => {
     const manifest = await createManifest(store.domain, 1, "Delhivery");
     expect(manifest).toMatchObject({ number: 1, count: 2 });
     await expect(createManifest(store.domain, 1, "Delhivery")).rejects.toMatchObject({ status: 409 });
-    for (const handed of [delhivery, second]) expect(await historyOf(handed.id, "handed_over")).toEqual([expect.objectContaining({ actorKind: "merchant", reason: "Manifest 1" })]);
+    for (const handed of [delhivery, second]) expect(await historyOf(handed.id, "handed_over")).toEqual([expect.objectContaining({ actorKind: "merchant", reason: "Manifest 1", reasonWords: { key: "activity.stored.manifest", values: { number: 1 } } })]);
     expect(await historyOf(bluedart.id, "handed_over")).toEqual([]);
     expect(await pendingPickups(store.domain)).toEqual([{ warehouseId: 1, courierName: "DTDC", count: 1 }]);
 

@@ -13,6 +13,7 @@ import { saveBookingRules, sandboxCredentialsFor } from "~/settings/shop-setting
 import { indiaDate } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { getConfig } from "~/config.server";
+import { sayStored } from "~/locales/admin-language";
 import { seedShop } from "../../store/seed";
 import type { RunningCourierService } from "../support/courier-service";
 import { enqueue } from "~/jobs/job-queue.server";
@@ -211,6 +212,9 @@ describe("booking from the order page", () => {
     const refused = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } });
     expect(refused).toMatchObject({ status: "failed", courierOrderAttempt: 2 });
     expect(refused.lastError).toBe("The courier account already has an order numbered 1003 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1003-2.");
+    // Beside the English, the words the admin says it in (Hindi on a Hindi admin): the numbers are values.
+    expect(refused.lastErrorWords).toEqual({ key: "activity.stored.orderIdTaken", values: { sent: "1003", next: "1003-2" } });
+    expect(sayStored("hi", refused.lastErrorWords, refused.lastError!)).toMatch(/^कूरियर खाते में 1003 नंबर का .* 1003-2 नंबर से भेजने/);
 
     const answer = await book("#1003", 1);
     expect(answer.body).toMatchObject({ outcome: "booked", order: { state: "shipment" } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES, type BookingRule } from "~/automation/rules";
 import prisma from "~/db.server";
+import { sayStored } from "~/locales/admin-language";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
@@ -87,6 +88,8 @@ describe("new orders by webhook", () => {
     await store.simulator.settled();
     expect((await runIntake()).failed).toEqual([]);
     expect(await recordOf(order.id)).toMatchObject({ readiness: "problems", decision: "problems", decisionReason: "Not booked automatically: PIN code not 6 digits" });
+    // Kept beside the English as its words: a Hindi admin reads the decision in Hindi.
+    expect(sayStored("hi", (await recordOf(order.id)).decisionWords, "")).toBe("अपने-आप बुक नहीं हुआ: पिनकोड 6 अंकों का नहीं");
     expect(await shipmentOf(order.id)).toBeNull();
     const attention = await listNeedsAttention(store.domain);
     expect(attention.items.find((item) => item.orderGid === order.id)).toMatchObject({ kind: "order_problems", message: expect.stringMatching(/PIN code/) });
@@ -264,6 +267,10 @@ describe("cancellations", () => {
     await store.simulator.settled();
     expect((await runIntake()).failed).toEqual([]);
     expect(await shipmentOf(order.id)).toMatchObject({ status: "cancelled", cancelledAt: expect.any(Date), awb: booked.awb });
+    expect(await prisma.shipmentEvent.findFirst({ where: { shipmentId: booked.id, transition: "cancelled" }, select: { reason: true, reasonWords: true } })).toEqual({
+      reason: "The order was cancelled in Shopify.",
+      reasonWords: { key: "activity.stored.cancellations.order" },
+    });
     const tracking = await courier.client(sandboxCredentialsFor(store.domain)).trackOrder(booked.awb!);
     expect(tracking.tracking_history.at(-1)!.service_status).toBe(10);
     expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.tags).toContain("dakiya-courier-cancelled");

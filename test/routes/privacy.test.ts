@@ -81,7 +81,7 @@ describe("a customer's erasure", () => {
     const shopper = await bookedShopper(901);
     const shipment = await prisma.shipment.findFirstOrThrow({ where: { shop: SHOP, awb: shopper.awb } });
     // Everywhere the shopper's details can end up: words that quoted them, and the queue's record of a failed job.
-    await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `The courier refused the phone ${shopper.phone}` } });
+    await prisma.shipment.update({ where: { id: shipment.id }, data: { lastError: `The courier refused the phone ${shopper.phone}`, lastErrorWords: { key: "activity.stored.willRetry", values: { message: `The courier refused the phone ${shopper.phone}` } } } });
     await prisma.trackingEvent.create({ data: { shop: SHOP, shipmentId: shipment.id, fingerprint: "called", code: 6, label: "Out for delivery", activity: `Called ${shopper.phone}, no answer`, happenedAt: new Date() } });
     await prisma.orderRecord.update({
       where: { shop_orderGid: { shop: SHOP, orderGid: shopper.orderGid } },
@@ -91,7 +91,7 @@ describe("a customer's erasure", () => {
     const boss = await jobQueue();
     const [job] = await boss.fetch("order-cancelled");
     await boss.fail("order-cancelled", job!.id, { message: `Shopify refused the address of ${shopper.phone} (${shopper.email})` });
-    expect(await columnsHolding(shopper.phone)).toEqual(expect.arrayContaining(["public.Shipment.requestPayload", "public.Shipment.lastError", "public.OrderRecord.problems", "pgboss.job.output"]));
+    expect(await columnsHolding(shopper.phone)).toEqual(expect.arrayContaining(["public.Shipment.requestPayload", "public.Shipment.lastError", "public.Shipment.lastErrorWords", "public.OrderRecord.problems", "pgboss.job.output"]));
 
     const request = webhook("customers/redact", SHOP, { shop_id: 1, shop_domain: SHOP, customer: { id: 78 }, orders_to_redact: [Number(shopper.legacyId)] });
     expect((await responseOf(() => customersRedact({ request, params: {}, context: {} }))).status).toBe(200);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookOrder } from "~/booking/book-order.server";
 import prisma from "~/db.server";
+import { sayStored } from "~/locales/admin-language";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
@@ -130,6 +131,10 @@ describe("a return approved in Shopify", () => {
     await store.simulator.settled();
     expect((await runJobs(["return-check"])).failed).toEqual([]);
     expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "cancelled", awb: booked!.awb })]);
+    expect(await prisma.shipmentEvent.findFirst({ where: { shipmentId: booked!.id, transition: "cancelled" }, select: { reason: true, reasonWords: true } })).toEqual({
+      reason: "The return was cancelled in Shopify.",
+      reasonWords: { key: "activity.stored.cancellations.returnCancelled" },
+    });
     expect(await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked!.awb! } })).toMatchObject({ orderType: "reverse" });
   });
 
@@ -269,6 +274,8 @@ describe("a return approved in Shopify", () => {
     expect(await returnShipments(returnGid)).toEqual([]);
     const page = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
     expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: "Default return rule → hold for review: book the pickup yourself." });
+    const held = page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid);
+    expect(sayStored("hi", held?.decisionWords, "")).toBe("डिफ़ॉल्ट रिटर्न नियम → जाँच के लिए रोका गया: पिकअप खुद बुक करें।");
     expect((await listNeedsAttention(store.domain)).items.find((item) => item.returnGid === returnGid)).toMatchObject({ kind: "return_held" });
 
     expect(await call({ intent: "book", returnGid: "gid://shopify/Order/1" })).toMatchObject({ status: 422 });

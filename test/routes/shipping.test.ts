@@ -1,3 +1,4 @@
+import { Prisma } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
@@ -193,7 +194,12 @@ describe("shipping an order", () => {
     });
     await enqueue("shipment-complete", { shop: store.domain, shipmentId: stuck.id });
     expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
-    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ status: "failed", lastError: expect.stringMatching(/interrupted before it reached the courier/) });
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({
+      status: "failed",
+      lastError: "The booking was interrupted before it reached the courier. Book the order again.",
+      lastErrorWords: { key: "activity.stored.interrupted" },
+    });
+    expect(await prisma.shipmentEvent.findFirstOrThrow({ where: { shipmentId: stuck.id, transition: "failed" } })).toMatchObject({ reasonWords: { key: "activity.stored.interrupted" } });
     const again = await book("#1011", 1);
     expect(again.body).toMatchObject({ kind: "booked", shipment: { id: stuck.id, status: "fulfilled" } });
   });
@@ -209,7 +215,14 @@ describe("shipping an order", () => {
 
     expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
     const done = await prisma.shipment.findUniqueOrThrow({ where: { id: pending.id } });
-    expect(done).toMatchObject({ status: "fulfilled", courierName: "XpressBees", lastError: null });
+    expect(done).toMatchObject({ status: "fulfilled", courierName: "XpressBees", lastError: null, lastErrorWords: null });
+    // The history's reasons are kept as words beside their English: the wait, the courier chosen, the booking.
+    const reasons = await prisma.shipmentEvent.findMany({ where: { shipmentId: pending.id, reasonWords: { not: Prisma.DbNull } }, orderBy: { id: "asc" }, select: { transition: true, reason: true, reasonWords: true } });
+    expect(reasons).toEqual([
+      { transition: "courier_chosen", reason: expect.stringMatching(/^XpressBees ₹/), reasonWords: { key: "activity.stored.courierChoice", values: { courier: "XpressBees", total: expect.any(String) } } },
+      { transition: "booking_retrying", reason: expect.stringMatching(/retry the booking automatically/), reasonWords: { key: "activity.stored.willRetry", values: { message: { key: "outcomes.booking.noAnswer" } } } },
+      { transition: "booked", reason: `XpressBees, awb ${done.awb}`, reasonWords: { key: "activity.stored.bookedWith", values: { courier: "XpressBees", awb: done.awb } } },
+    ]);
     // One order at the courier, in the account the shop books with.
     const booked = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: done.awb! } });
     expect(await prisma.serviceOrder.count({ where: { orderId: "1001", apiClientId: booked.apiClientId } })).toBe(1);

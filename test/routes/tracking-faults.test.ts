@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
+import { attentionInWords } from "~/attention/attention-words";
 import { shipOrders } from "~/booking/ship-orders.server";
 import prisma from "~/db.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
@@ -87,6 +88,11 @@ describe("tracking under faults", () => {
     for (const id of ids) expect((await transitionsOf(id)).filter((name) => name === "tracking_paused")).toHaveLength(1);
     const paused = (await listNeedsAttention(store.domain, clock)).items.filter((item) => item.kind === "tracking_paused");
     expect(paused).toEqual([expect.objectContaining({ message: expect.stringMatching(/paused for 4 shipments: The courier service refused your API keys/) })]);
+    // The reason is kept as words too (in the raw statement that pauses the shop), and said in Hindi on the page.
+    expect((await rows(ids)).map((row) => row.trackingErrorWords)).toEqual(ids.map(() => ({ key: "outcomes.booking.keysRefused" })));
+    expect(attentionInWords(paused[0]!.note, "hi").message).toMatch(/\p{Script=Devanagari}.*कूरियर सेवा/u);
+    const pausedEvent = await prisma.shipmentEvent.findFirstOrThrow({ where: { shipmentId: ids[0]!, transition: "tracking_paused" } });
+    expect(pausedEvent).toMatchObject({ reason: "The courier service refused your API keys. Check them in Settings.", reasonWords: { key: "outcomes.booking.keysRefused" } });
 
     // Still refused: one probe per pass, not one call per shipment; the next probe waits longer.
     const faultedBefore = proxy.faulted;
@@ -100,6 +106,7 @@ describe("tracking under faults", () => {
     now = await rows(ids);
     expect(now.map((row) => row.trackingState)).toEqual(["paused", "paused", "paused", "paused"]);
     expect(now[0]!.trackingError).toMatch(/web page/);
+    expect(now[0]!.trackingErrorWords).toEqual({ key: "activity.stored.tracking.notJson" });
 
     // The courier answers again: everything resumes by itself and catches up, the shipment that failed alone too.
     proxy.heal();
@@ -112,6 +119,8 @@ describe("tracking under faults", () => {
       ["active", 5, null],
     ]);
     for (const id of ids) expect((await transitionsOf(id)).filter((name) => name === "tracking_resumed")).toHaveLength(1);
+    expect(now.map((row) => row.trackingErrorWords)).toEqual([null, null, null, null]);
+    expect(await prisma.shipmentEvent.findFirstOrThrow({ where: { shipmentId: ids[1]!, transition: "tracking_resumed" } })).toMatchObject({ reason: "The courier answers again", reasonWords: { key: "activity.stored.tracking.courierAnswers" } });
     expect((await listNeedsAttention(store.domain, clock)).items.filter((item) => item.kind === "tracking_paused")).toEqual([]);
   });
 
@@ -124,7 +133,12 @@ describe("tracking under faults", () => {
       expect(await prisma.shipment.findUniqueOrThrow({ where: { id: unknown!.id } })).toMatchObject({ trackingState: "active", awbUnknownCount: attempt, nextSyncAt: expect.any(Date) });
     }
     expect((await syncAt(later(24))).failed).toEqual([]);
-    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: unknown!.id } })).toMatchObject({ trackingState: "stopped", nextSyncAt: null, trackingError: expect.stringMatching(/does not know this awb/) });
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: unknown!.id } })).toMatchObject({
+      trackingState: "stopped",
+      nextSyncAt: null,
+      trackingError: "Tracking stopped: The courier does not know this awb.",
+      trackingErrorWords: { key: "activity.stored.tracking.stopped", values: { reason: { key: "activity.stored.tracking.awbUnknown" } } },
+    });
     expect(await prisma.shipment.findUniqueOrThrow({ where: { id: known!.id } })).toMatchObject({ trackingState: "active", trackingFailures: 0 });
     expect((await listNeedsAttention(store.domain, clock)).items).toContainEqual(expect.objectContaining({ kind: "tracking_stopped", shipmentId: unknown!.id }));
     proxy.heal();

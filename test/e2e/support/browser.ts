@@ -90,7 +90,9 @@ export class PageWatcher {
       const failure = request.failure()?.errorText ?? "failed";
       // A navigation cancels what the page it leaves was still fetching; that is the browser's doing, not the app's.
       if (failure === "net::ERR_ABORTED") {
-        if (new URL(request.url()).pathname === "/__manifest") this.#manifestFetchesCancelled += 1;
+        // The shell's App Bridge fetches a session token before each of the app's own fetches: a navigation that
+        // cancels that token fetch fails the route-discovery fetch waiting on it just the same.
+        if (["/__manifest", "/__shell/session-token"].includes(new URL(request.url()).pathname)) this.#manifestFetchesCancelled += 1;
         return;
       }
       this.#record("request failed", frameAddress(safe(() => request.frame())), `${request.method()} ${shortUrl(request.url())}: ${failure}`);

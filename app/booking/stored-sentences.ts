@@ -1,0 +1,70 @@
+import { adminStrings, type AdminStrings, type StoredWords } from "~/locales/admin-language";
+import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
+import type { Sentence } from "~/shipments/shipment-changes.server";
+import type { OutcomeCode, OutcomeForWords } from "./book-outcome";
+
+/**
+ * The sentences a booking stores with its shipment (its last error, its history's reasons) as words: the key of their
+ * template in the admin's locale files and their values, so a page says them again in the admin's language while the
+ * English column keeps exactly what was said. Text that is wholly the courier's or Shopify's stays a plain string. Pure.
+ */
+
+const OUTCOME_KEYS: Readonly<Record<OutcomeCode, keyof AdminStrings["outcomes"]["booking"]>> = {
+  courier_not_on_route: "courierNotOnRoute",
+  keys_refused: "keysRefused",
+  no_answer: "noAnswer",
+  booking_refused: "bookingRefused",
+};
+
+const outcomeWords = (word: keyof AdminStrings["outcomes"]["booking"]): StoredWords => ({ key: `outcomes.booking.${word}` });
+
+/** The courier service's failure: Dakiya's words by code, or the service's own message as it said it. */
+export const courierSentence = ({ message, code }: { message: string; code?: OutcomeCode }): Sentence => (code ? outcomeWords(OUTCOME_KEYS[code]) : message);
+
+/** Several sentences one after another, as a list joined by commas ("a, b, c"); a single one is itself. */
+export function listOf(items: readonly Sentence[]): Sentence {
+  if (items.length === 0) return "";
+  const [first, ...rest] = items as [Sentence, ...Sentence[]];
+  return rest.length === 0 ? first : { key: "activity.stored.list", values: { first, rest: listOf(rest) } };
+}
+
+/** A readiness problem's short label; an unknown code (from an older version) names itself. */
+export function problemLabelWords(code: string): Sentence {
+  return Object.hasOwn(adminStrings("en").problems.labels, code) ? { key: `problems.labels.${code}`, values: { max: MAX_PRODUCTS, maxDays: ORDER_DATE_MAX_AGE_DAYS } } : code;
+}
+
+/**
+ * Why a booking went no further, in the short words the history keeps (`bookOutcomeInWords` with problems as labels):
+ * the same English, as words.
+ */
+export function outcomeLabelSentence(outcome: OutcomeForWords): Sentence {
+  switch (outcome.kind) {
+    case "problems":
+      return listOf(outcome.problems.map((problem) => problemLabelWords(problem.code)));
+    case "not_found":
+      return outcomeWords("notFound");
+    case "cancelled":
+      return outcomeWords("cancelled");
+    case "quoted":
+      return outcomeWords("noCourier");
+    case "unavailable":
+    case "refused":
+      return courierSentence(outcome);
+    default:
+      return outcomeWords("didNotGoThrough");
+  }
+}
+
+/** Why a Shopify call failed, in a few words and with nothing of the order in it. */
+export function shopifyReason(error: unknown): Sentence {
+  const message = error instanceof Error ? error.message : "";
+  if (/throttl/i.test(message)) return { key: "activity.stored.shopifyThrottling" };
+  if (/\b5\d\d\b|unavailable|fetch failed|ECONN/i.test(message)) return { key: "activity.stored.shopifyNoAnswer" };
+  return message.slice(0, 120) || { key: "activity.stored.unknownError" };
+}
+
+/** The courier chosen and what it charges, as the history says it: "Delhivery ₹98". */
+export const courierChoiceWords = (courier: string, totalRupees: number): StoredWords => ({
+  key: "activity.stored.courierChoice",
+  values: { courier, total: totalRupees.toLocaleString("en-IN", { maximumFractionDigits: 2 }) },
+});
