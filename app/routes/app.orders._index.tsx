@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Tabs, Text, TextField, Tooltip, useIndexResourceState } from "@shopify/polaris";
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
 import { isOrderStage, ORDER_STAGE_ORDER } from "~/orders/order-stage";
@@ -105,17 +105,21 @@ export default function OrdersToShip() {
     setSearch("");
     setSearchParams(new URLSearchParams());
   };
+  // The address as it is now, for the pause's search below: by the time typing pauses, Enter or a tab may have moved
+  // it on, and a search from the address as it was when typing began would undo them.
+  const currentParams = useRef(searchParams);
+  currentParams.current = searchParams;
   // The list follows what is typed, once typing pauses; Enter applies it at once.
   useEffect(() => {
     const timer = setTimeout(() => {
-      if ((searchParams.get("q") ?? "") !== search.trim()) searchNow();
+      if ((currentParams.current.get("q") ?? "") !== search.trim()) searchNow();
     }, 500);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
   }, [search]);
   const searchNow = (event?: KeyboardEvent) => {
     event?.preventDefault();
-    const next = new URLSearchParams(searchParams);
+    const next = new URLSearchParams(currentParams.current);
     next.delete("after");
     if (search.trim()) next.set("q", search.trim());
     else next.delete("q");

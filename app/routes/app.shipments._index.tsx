@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Badge, Banner, Button, Card, EmptyState, IndexTable, INDEX_TABLE_SELECT_ALL_ITEMS, Layout, Link, Page, Select, Tabs, Text, TextField, BlockStack, InlineStack, useIndexResourceState } from "@shopify/polaris";
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { isReturnShipment } from "~/documents/documents.server";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, type DocumentReady } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
@@ -103,17 +103,22 @@ export default function Shipments() {
     setTo("");
     setSearchParams(new URLSearchParams());
   };
+  // The address as it is now, for the pause's search below: by the time typing pauses, Enter or a tab may have moved
+  // it on, and a search from the address as it was when typing began would undo them.
+  const currentParams = useRef(searchParams);
+  currentParams.current = searchParams;
   // The list follows what is typed, once typing pauses; Enter applies it at once.
   useEffect(() => {
     const timer = setTimeout(() => {
-      if ((searchParams.get("q") ?? "") !== search.trim() || (searchParams.get("from") ?? "") !== from || (searchParams.get("to") ?? "") !== to) searchNow();
+      const shown = currentParams.current;
+      if ((shown.get("q") ?? "") !== search.trim() || (shown.get("from") ?? "") !== from || (shown.get("to") ?? "") !== to) searchNow();
     }, 500);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when what is typed changes, not when the address does
   }, [search, from, to]);
   const searchNow = (event?: KeyboardEvent) => {
     event?.preventDefault();
-    const next = new URLSearchParams(searchParams);
+    const next = new URLSearchParams(currentParams.current);
     for (const [key, value] of [["q", search.trim()], ["from", from], ["to", to]] as const) {
       if (value) next.set(key, value);
       else next.delete(key);

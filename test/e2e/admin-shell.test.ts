@@ -171,6 +171,15 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("The All tab", () => frame.getByRole("tab", { name: "All" }).click(), { path: "/app/orders", search: { q: "1007", stage: false } });
       await expect.poll(orderNames, { timeout: STEP_TIMEOUT }).toEqual(["#1007"]);
     });
+    await walk.step("orders: a tab chosen while the search still waits for typing to pause stays chosen", async () => {
+      await frame.getByLabel("Order number").fill("100");
+      await walk.admin.navigateInBrowser("Enter in the search field", () => frame.getByLabel("Order number").press("Enter"), { path: "/app/orders", search: { q: "100", stage: false } });
+      await walk.admin.navigateInBrowser("The Needs fixing tab", () => frame.getByRole("tab", { name: /^Needs fixing/ }).click(), { path: "/app/orders", search: { q: "100", stage: "needs_fixing" } });
+      // Past the typing pause: the search it was waiting for is the one shown, so nothing moves the list back.
+      await frame.waitForTimeout(800);
+      expect(Object.fromEntries(new URL(frame.url()).searchParams)).toMatchObject({ q: "100", stage: "needs_fixing" });
+      await frame.getByRole("tab", { name: /^Needs fixing/, selected: true }).waitFor();
+    });
   });
 
   it("Orders to ship → Compare rates: the selected orders' rates, each marked recommended, cheapest and fastest", async () => {
