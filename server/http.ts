@@ -105,8 +105,8 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 // user name as in `a@b`, a path, spaces) would make the request's URL something it is not.
 const HOST_HEADER = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
-// After a 413 (or a webhook refused on its headers), the lingering close: how much more of the upload is read and dropped, for how long in all, and how
-// long the client may stay silent, before the connection is cut.
+// After a 413 (or a webhook refused on its headers), the lingering close: how much more of the upload is read and dropped
+// (then reading stops), for how long in all, and how long the client may stay silent or stalled, before the connection is cut.
 const DRAIN_BYTES = 32 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 const DRAIN_IDLE_MS = 2_000;
@@ -133,7 +133,9 @@ function refuseUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, {
   incoming.removeAllListeners("data");
   incoming.on("data", (chunk: Buffer) => {
     drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) return cut();
+    // Enough dropped: read no more. The client's writes now stall instead of meeting a reset, which would also
+    // discard the answer it may not have read yet (a busy client reads it late); the idle wait ends the connection.
+    if (drained > DRAIN_BYTES) return void incoming.pause();
     clearTimeout(idle);
     idle = setTimeout(cut, DRAIN_IDLE_MS);
   });
