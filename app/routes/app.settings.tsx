@@ -26,7 +26,7 @@ import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
 import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
 import { isLabelLayout, LABEL_LAYOUTS } from "~/documents/label-layout";
-import { describeWarehouses, saveSettingsForm, settingsForBrowser } from "~/settings/settings-form.server";
+import { describeWarehouses, sandboxWarehouseChoices, saveSettingsForm, settingsForBrowser, type WarehouseSummary } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -38,17 +38,18 @@ import { getSellerContact, saveSellerContact } from "~/tracking/seller.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [settings, locations, warehouses, documents, sellerContact, shopOverview] = await Promise.all([
+  const [settings, locations, warehouses, sandboxWarehouses, documents, sellerContact, shopOverview] = await Promise.all([
     settingsForBrowser(session.shop),
     whenShopifyAnswers(() => listLocations(admin)),
     describeWarehouses(session.shop),
+    sandboxWarehouseChoices(session.shop),
     getDocumentSettings(session.shop),
     getSellerContact(session.shop),
     whenShopifyAnswers(() => getShopOverview(admin)),
   ]);
   // The tracking page names the shop as Shopify does; a rename reaches it when Settings is next opened.
   if (shopOverview.name !== documents.shopName) await rememberShopName(session.shop, shopOverview.name);
-  return json({ settings, locations, warehouses, labelLayout: documents.labelLayout, sellerContact });
+  return json({ settings, locations, warehouses, sandboxWarehouses, labelLayout: documents.labelLayout, sellerContact });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -72,6 +73,19 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json(result, { status: result.ok ? 200 : 422 });
 };
 
+/** A warehouse by name and address from `choices`, or by its number when there are none to choose from. */
+function WarehouseField({ choices, unset, ...field }: { name: string; label: string; value: string; error?: string; helpText?: string; choices: readonly WarehouseSummary[] | null; unset: string }) {
+  const t = useAdminStrings().settings.warehouses;
+  const [current, setCurrent] = useState(field.value);
+  if (!choices) return <Field {...field} />;
+  const options = [
+    { label: unset, value: "" },
+    ...choices.map((warehouse) => ({ label: warehouse.description ? fill(t.choice, { id: warehouse.id, description: warehouse.description }) : fill(t.numbered, { id: warehouse.id }), value: String(warehouse.id) })),
+  ];
+  if (current && !options.some((option) => option.value === current)) options.push({ label: fill(t.numbered, { id: current }), value: current });
+  return <Select name={field.name} label={field.label} options={options} value={current} onChange={setCurrent} error={field.error} helpText={field.helpText} />;
+}
+
 function Field({ name, label, value, error, type = "text", helpText, autoComplete = "off" }: { name: string; label: string; value: string; error?: string; type?: "text" | "password" | "number"; helpText?: string; autoComplete?: string }) {
   const [current, setCurrent] = useState(value);
   return <TextField name={name} label={label} value={current} onChange={setCurrent} error={error} type={type} helpText={helpText} autoComplete={autoComplete} />;
@@ -90,7 +104,7 @@ export default function Settings() {
 }
 
 function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
-  const { settings, locations, warehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
+  const { settings, locations, warehouses, sandboxWarehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
   const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
@@ -196,21 +210,26 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
                       </Banner>
                     ),
                   )}
-                  <Field
+                  {/* On the sandbox its warehouses are known and picked by name; an own account's are entered by number, as the courier service lists none. */}
+                  <WarehouseField
                     name="defaultWarehouseId"
-                    label={t.warehouses.defaultId}
+                    label={mode[0] === "sandbox" ? t.warehouses.defaultChoice : t.warehouses.defaultId}
                     value={settings.defaultWarehouseId?.toString() ?? ""}
                     error={errors.defaultWarehouseId}
-                    helpText={mode[0] === "sandbox" ? t.warehouses.sandboxHelp : t.warehouses.accountHelp}
+                    helpText={mode[0] === "sandbox" ? undefined : t.warehouses.accountHelp}
+                    choices={mode[0] === "sandbox" ? sandboxWarehouses : null}
+                    unset={t.warehouses.sandboxPrimary}
                   />
                   {locations.map((location) => (
-                    <Field
+                    <WarehouseField
                       key={location.id}
                       name={`location:${location.id}`}
                       label={fill(t.warehouses.forLocation, { location: location.name })}
                       value={settings.locationWarehouses[location.id]?.toString() ?? ""}
                       error={errors[`location:${location.id}`]}
                       helpText={[location.city, location.zip].filter(Boolean).join(" ")}
+                      choices={mode[0] === "sandbox" ? sandboxWarehouses : null}
+                      unset={t.warehouses.asDefault}
                     />
                   ))}
                 </BlockStack>

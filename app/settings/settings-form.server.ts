@@ -182,11 +182,19 @@ export async function pickupWarehouseChoices(shop: string): Promise<WarehouseSum
   return describe(settings, ids);
 }
 
+/** The sandbox's warehouses by name and address, for choosing among them while the shop ships with the sandbox. */
+export function sandboxWarehouseChoices(shop: string): Promise<WarehouseSummary[]> {
+  return describeWith(courierClientFor(sandboxCredentialsFor(shop)), [...SANDBOX_WAREHOUSE_IDS]);
+}
+
 const configuredWarehouseIds = (settings: ShopSettings): number[] =>
   [...new Set([defaultWarehouseIdOf(settings), ...Object.values(locationWarehousesOf(settings))])].filter((id): id is number => id !== null);
 
 function describe(settings: ShopSettings, ids: number[]): Promise<WarehouseSummary[]> {
-  const client = courierClientFor(courierCredentialsOf(settings));
+  return describeWith(courierClientFor(courierCredentialsOf(settings)), ids);
+}
+
+function describeWith(client: CourierClient, ids: number[]): Promise<WarehouseSummary[]> {
   return Promise.all(
     ids.map(async (id): Promise<WarehouseSummary> => {
       try {

@@ -421,6 +421,13 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     await walk.step("settings: an edit shows the save bar", async () => {
       await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       expect(await saveBar.count()).toBe(0);
+      // On the sandbox its warehouses are picked by name and address, not typed as numbers.
+      const warehouse = frame.getByRole("combobox", { name: "Default pickup warehouse" });
+      expect(await warehouse.locator("option").allTextContents()).toEqual([
+        "The sandbox's primary warehouse (Bhiwandi)",
+        expect.stringMatching(/^Bhiwandi Warehouse, .+ 421302 \(warehouse 1\)$/),
+        expect.stringMatching(/^Gurugram Warehouse, .+ \(warehouse 2\)$/),
+      ]);
       await frame.getByLabel("Tag for cash-on-delivery orders").fill("cash-please");
       await saveBar.getByText("Unsaved changes").waitFor();
     });
