@@ -4,7 +4,9 @@ import { englishOf, sayStored, type StoredWords } from "~/locales/admin-language
 import { returnSettingsOf, decideReturnPickup, type ReturnRuleEntry } from "~/returns/return-settings";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import { PROBLEM_LABELS } from "~/shopify/readiness-checks";
-import { bookOutcomeWords, listWords, problemLabelWords, storedOr, words } from "./decision-words";
+import { bookOutcomeWords, storedOr } from "./decision-words";
+import { problemLabelWords } from "~/booking/stored-sentences";
+import { listWords, words } from "~/locales/admin-language";
 import { decide, type BookingRule, type OrderFacts } from "./rules";
 
 const DEVANAGARI = /[\u0900-\u097F]/;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
-import { ADMIN_LOCALES, adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords } from "~/locales/admin-language";
-import { quotedWords, ruleWords, words } from "./decision-words";
+import { ADMIN_LOCALES, adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords, words } from "~/locales/admin-language";
+import { quotedWords, ruleWords } from "./decision-words";
 
 /**
  * Auto-booking rules: what the merchant decides once so new orders book themselves. Rules are tried in

@@ -3,7 +3,8 @@ import { englishOf, sayStored, type StoredWords } from "~/locales/admin-language
 import { orderProblem } from "~/shopify/readiness-checks";
 import type { Sentence } from "~/shipments/shipment-changes.server";
 import { bookOutcomeInWords, type OutcomeForWords } from "./book-outcome";
-import { courierChoiceWords, courierSentence, listOf, outcomeLabelSentence, shopifyReason } from "./stored-sentences";
+import { listWords as listOf } from "~/locales/admin-language";
+import { courierChoiceWords, courierSentence, outcomeLabelSentence, shopifyReason } from "./stored-sentences";
 
 const DEVANAGARI = /[\u0900-\u097F]/;
 const english = (sentence: Sentence) => (typeof sentence === "string" ? sentence : englishOf(sentence));

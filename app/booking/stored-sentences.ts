@@ -1,6 +1,5 @@
-import { adminStrings, type AdminStrings, type StoredWords } from "~/locales/admin-language";
+import { adminStrings, listWords, type AdminStrings, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
-import type { Sentence } from "~/shipments/shipment-changes.server";
 import type { OutcomeCode, OutcomeForWords } from "./book-outcome";
 
 /**
@@ -21,13 +20,6 @@ const outcomeWords = (word: keyof AdminStrings["outcomes"]["booking"]): StoredWo
 /** The courier service's failure: Dakiya's words by code, or the service's own message as it said it. */
 export const courierSentence = ({ message, code }: { message: string; code?: OutcomeCode }): Sentence => (code ? outcomeWords(OUTCOME_KEYS[code]) : message);
 
-/** Several sentences one after another, as a list joined by commas ("a, b, c"); a single one is itself. */
-export function listOf(items: readonly Sentence[]): Sentence {
-  if (items.length === 0) return "";
-  const [first, ...rest] = items as [Sentence, ...Sentence[]];
-  return rest.length === 0 ? first : { key: "activity.stored.list", values: { first, rest: listOf(rest) } };
-}
-
 /** A readiness problem's short label; an unknown code (from an older version) names itself. */
 export function problemLabelWords(code: string): Sentence {
   return Object.hasOwn(adminStrings("en").problems.labels, code) ? { key: `problems.labels.${code}`, values: { max: MAX_PRODUCTS, maxDays: ORDER_DATE_MAX_AGE_DAYS } } : code;
@@ -40,7 +32,7 @@ export function problemLabelWords(code: string): Sentence {
 export function outcomeLabelSentence(outcome: OutcomeForWords): Sentence {
   switch (outcome.kind) {
     case "problems":
-      return listOf(outcome.problems.map((problem) => problemLabelWords(problem.code)));
+      return listWords(outcome.problems.map((problem) => problemLabelWords(problem.code)));
     case "not_found":
       return outcomeWords("notFound");
     case "cancelled":

@@ -125,7 +125,12 @@ export interface StoredWords {
   values?: Record<string, string | number | StoredWords>;
 }
 
-const isStoredWords = (value: unknown): value is StoredWords =>
+/** A sentence to store: Dakiya's words, or text that is wholly someone else's (the courier's, Shopify's) as they said it. */
+export type Sentence = StoredWords | string;
+
+export const words = (key: string, values?: StoredWords["values"]): StoredWords => (values ? { key, values } : { key });
+
+export const isStoredWords = (value: unknown): value is StoredWords =>
   Boolean(value) && typeof value === "object" && typeof (value as { key?: unknown }).key === "string";
 
 /** The template at a dotted key of the strings, or undefined when there is none. */
@@ -156,6 +161,13 @@ function sayWords(strings: AdminStrings, stored: StoredWords): string | undefine
     } else values[name] = value;
   }
   return fill(template, values);
+}
+
+/** Items said as a list ("a, b, c"), each of them words or text; a single one is itself. */
+export function listWords(items: readonly Sentence[]): Sentence {
+  if (items.length === 0) return "";
+  const [first, ...rest] = items as [Sentence, ...Sentence[]];
+  return rest.length === 0 ? first : words("common.list", { first, rest: listWords(rest) });
 }
 
 /** The English of stored words, as the column beside them keeps it. */

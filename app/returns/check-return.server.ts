@@ -11,9 +11,9 @@ import { getReturnForPickup } from "~/shopify/admin-returns.server";
 import { toPaise } from "~/money";
 import { isLogisticId } from "~/shipping/contract";
 import { toReverseCourierOrder } from "./return-mapping";
-import { bookOutcomeWords, words } from "~/automation/decision-words";
+import { bookOutcomeWords } from "~/automation/decision-words";
 import type { OutcomeCode } from "~/booking/book-outcome";
-import { englishOf, type StoredWords } from "~/locales/admin-language";
+import { englishOf, words, type StoredWords } from "~/locales/admin-language";
 import { decideReturnPickup, returnSettingsOf } from "./return-settings";
 
 export interface ReturnCheckDeps {

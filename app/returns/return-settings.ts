@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
-import { adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords } from "../locales/admin-language";
-import { quotedWords, returnRuleWords, words } from "../automation/decision-words";
+import { adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords, words } from "../locales/admin-language";
+import { quotedWords, returnRuleWords } from "../automation/decision-words";
 
 /**
  * The merchant's return settings and what they decide. Pure: shared by the Returns view's settings, the return-check

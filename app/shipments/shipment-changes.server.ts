@@ -1,6 +1,6 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
-import { englishOf, type StoredWords } from "~/locales/admin-language";
+import { englishOf, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
@@ -31,12 +31,9 @@ interface Locked {
   courierStatusLabel: string | null;
 }
 
-/**
- * A sentence a shipment keeps (its last error, its tracking error, a history row's reason): Dakiya's words, stored
- * as their English beside the words themselves (`…Words`, said again in the admin's language), or text that is wholly
- * someone else's (the courier's own message), kept as said with no words beside it.
- */
-export type Sentence = StoredWords | string;
+// A shipment's sentences (its last error, its tracking error, a history row's reason) are stored as their English
+// beside their words (`…Words`, said again in the admin's language); text wholly someone else's has no words beside it.
+export type { Sentence };
 
 /** The English column of a sentence. */
 export const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));

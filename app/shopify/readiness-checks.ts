@@ -60,13 +60,9 @@ export interface ProblemWords extends Finding {
 
 type CheckValues = Omit<ProblemParams, "subject">;
 
-/** The checks of an order going out to a shopper, each with the values its words take. */
-const ORDER_CHECKS = {
-  CANCELLED: (): CheckValues => ({}),
-  ALREADY_FULFILLED: (): CheckValues => ({}),
-  NOTHING_TO_SHIP: (): CheckValues => ({}),
+/** The checks of the shopper's address and the parcel's items, made alike on an order and on a return. */
+const SHOPPER_CHECKS = {
   TOO_MANY_ITEMS: (): CheckValues => ({}),
-  ORDER_TOO_OLD: (ageDays: number): CheckValues => ({ ageDays }),
   NO_SHIPPING_ADDRESS: (): CheckValues => ({}),
   OUTSIDE_INDIA: (countryCode: string | null): CheckValues => ({ countryCode }),
   PINCODE_MISSING: (): CheckValues => ({}),
@@ -74,6 +70,15 @@ const ORDER_CHECKS = {
   ADDRESS_INCOMPLETE: (missing: readonly AddressPart[]): CheckValues => ({ missing: [...missing] }),
   PHONE_MISSING: (): CheckValues => ({}),
   PHONE_INVALID: (phone: string): CheckValues => ({ phone }),
+};
+
+/** The checks of an order going out to a shopper, each with the values its words take. */
+const ORDER_CHECKS = {
+  CANCELLED: (): CheckValues => ({}),
+  ALREADY_FULFILLED: (): CheckValues => ({}),
+  NOTHING_TO_SHIP: (): CheckValues => ({}),
+  ORDER_TOO_OLD: (ageDays: number): CheckValues => ({ ageDays }),
+  ...SHOPPER_CHECKS,
   EWAYBILL_REQUIRED: (totalRupees: number): CheckValues => ({ totalRupees }),
   PAYMENT_MODE_UNKNOWN: ({ gateways, financialStatus, codTag, prepaidTag }: { gateways: string; financialStatus: string; codTag: string; prepaidTag: string }): CheckValues => ({
     gateways,
@@ -89,14 +94,7 @@ const ORDER_CHECKS = {
 const RETURN_CHECKS = {
   RETURN_NOT_OPEN: (status: string): CheckValues => ({ status }),
   NOTHING_TO_RETURN: (): CheckValues => ({}),
-  TOO_MANY_ITEMS: (): CheckValues => ({}),
-  NO_SHIPPING_ADDRESS: (): CheckValues => ({}),
-  OUTSIDE_INDIA: (countryCode: string | null): CheckValues => ({ countryCode }),
-  PINCODE_MISSING: (): CheckValues => ({}),
-  PINCODE_INVALID: (pinCode: string): CheckValues => ({ pinCode }),
-  ADDRESS_INCOMPLETE: (missing: readonly AddressPart[]): CheckValues => ({ missing: [...missing] }),
-  PHONE_MISSING: (): CheckValues => ({}),
-  PHONE_INVALID: (phone: string): CheckValues => ({ phone }),
+  ...SHOPPER_CHECKS,
   NO_WAREHOUSE: (): CheckValues => ({}),
 } satisfies Partial<Record<ProblemCode, (...args: never[]) => CheckValues>>;
 
