@@ -132,6 +132,25 @@ describe("webhooks", () => {
     expect(await prisma.session.count({ where: { shop } })).toBe(1);
   });
 
+  it("keeps no claim of a delivery whose job the database refused, so Shopify's redelivery is handled in full", async () => {
+    const shop = uniqueShop("refused");
+    const webhookId = `refused-${shop}`;
+    // The database refuses this shop's jobs, as it would a job table it cannot write.
+    await prisma.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_job_of_shop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.data->>'shop' = TG_ARGV[0] THEN RAISE EXCEPTION 'job refused for %', TG_ARGV[0]; END IF; RETURN NEW; END $$`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_job_of_shop BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_job_of_shop('${shop}')`);
+    try {
+      await expect(uninstalled(shop, { webhookId })).rejects.toThrow(`job refused for ${shop}`);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER refuse_job_of_shop ON pgboss.job`);
+    }
+    expect(await prisma.webhookDelivery.count({ where: { id: webhookId } })).toBe(0);
+    expect(await queuedJobs("app-uninstalled", shop)).toHaveLength(0);
+
+    expect((await uninstalled(shop, { webhookId })).status).toBe(200);
+    expect(await prisma.webhookDelivery.count({ where: { id: webhookId } })).toBe(1);
+    expect(await queuedJobs("app-uninstalled", shop)).toHaveLength(1);
+  });
+
   it("refuses a signed body replayed under another topic or for another shop, and changes nothing", async () => {
     const victim = await installedShop("victim");
     const sender = uniqueShop("sender");
