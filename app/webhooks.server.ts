@@ -117,7 +117,7 @@ async function claimAndEnqueue(claim: DeliveryClaim, decision: Extract<WebhookDe
   let ended: Promise<PromiseSettledResult<unknown>> | undefined;
   const commit = () => void (ended ??= settled(client.query("COMMIT")));
   const begun = settled(client.query("BEGIN"));
-  const claimed = settled(client.query(CLAIM, claimValues(claim)));
+  const claimed = settled(client.query({ name: "webhook-claim", text: CLAIM, values: claimValues(claim) }));
   // pg-boss queues its INSERT after a few awaits of its own; the COMMIT is queued the moment it has.
   const enqueued = settled(enqueue(decision.queue, decision.data, { client: { connection: client, queued: commit } }));
   const outcomes = [await begun, await claimed, await enqueued];
