@@ -5,14 +5,15 @@ import { forStorefront } from "~/shopify/storefront-sessions.server";
 import { proxyPathOf } from "~/storefront/app-proxy";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
 import { renderShopTracking, renderShopTrackingNotFound } from "~/storefront/shop-tracking.server";
-import { createLookupLimiter, getPublicTracking } from "~/tracking/public-tracking.server";
+import { createCallerLimiter } from "~/caller-limits.server";
+import { getPublicTracking } from "~/tracking/public-tracking.server";
 import { pickLanguage, retryMessage } from "~/tracking/tracking-locale";
 
 /**
  * Every shopper arrives through Shopify's proxy, from Shopify's addresses: lookups are counted per shop, with room
  * for a busy shop's shoppers, so awbs cannot be tried in bulk through one store.
  */
-const shopLookupLimiter = createLookupLimiter({ limits: { limit: 600, windowMs: 60_000, maxTracked: 10_000 } });
+const shopLookupLimiter = createCallerLimiter({ limits: { limit: 600, windowMs: 60_000, maxTracked: 10_000 } });
 
 /**
  * `GET {store's proxy path}/track/{awb}`: the public tracking page on the shop's own domain, inside the shop's theme

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { SHIPMENT_STATUS, TRACKED_STATUSES } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
+import { createCallerLimiter, type CallerLimits } from "~/caller-limits.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { describeError } from "~/logging.server";
@@ -375,68 +375,10 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
 // ─── Rate limit ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Lookups per caller, so awbs cannot be tried in bulk: at most `limit` within any `windowMs`, after which the caller
- * waits until its oldest lookup in the window leaves it; refused lookups do not count. Kept in memory, per process:
- * each app process counts for itself (N processes behind a balancer allow up to N× as many; the aim is to make
- * guessing slow, not to meter exactly), and a restart forgets. At most `maxTracked` callers are remembered; beyond
- * that the longest-unseen are forgotten, so a flood of addresses cannot grow memory without bound.
- *
- * A caller is its address as the HTTP server saw it (`context.clientAddress`): an IPv4 address, or an IPv6
- * address's /64 (one subscriber's network; a phone may rotate through its /64). Many phones can share one IPv4
- * address behind a carrier's NAT, hence a limit well above what one shopper does (a look, a language switch, a
- * reload).
+ * Lookups per caller, so awbs cannot be tried in bulk. Many phones can share one IPv4 address behind a carrier's NAT,
+ * hence a limit well above what one shopper does (a look, a language switch, a reload).
  */
-export interface LookupLimits {
-  limit: number;
-  windowMs: number;
-  maxTracked: number;
-}
-
-export const TRACKING_LOOKUP_LIMITS: LookupLimits = { limit: 30, windowMs: 60_000, maxTracked: 10_000 };
-
-/** The key a caller is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its first 64 bits. */
-export function callerKey(address: string): string {
-  const plain = address.trim().toLowerCase().replace(/%.*$/, "");
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(plain);
-  if (mapped) return mapped[1]!;
-  if (!isIPv6(plain)) return plain;
-  const [head = "", tail] = plain.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  // An embedded IPv4 tail (::1.2.3.4) is two groups.
-  const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes(".") ? 2 : 1), 0);
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group, 16).toString(16))
-    .join(":")}::/64`;
-}
-
-export function createLookupLimiter({ limits = TRACKING_LOOKUP_LIMITS, now = () => Date.now() }: { limits?: LookupLimits; now?: () => number } = {}) {
-  /** Caller → times of its lookups in the window, oldest first; Map order is least recently seen first. */
-  const lookups = new Map<string, number[]>();
-  return {
-    limits,
-    /**
-     * Counts one lookup by this caller and answers 0, or, when it is over the limit, the whole seconds until it may
-     * look up again (for Retry-After) without counting it.
-     */
-    take(address: string): number {
-      const key = callerKey(address);
-      const at = now();
-      const recent = (lookups.get(key) ?? []).filter((time) => time > at - limits.windowMs);
-      lookups.delete(key);
-      if (recent.length >= limits.limit) {
-        lookups.set(key, recent);
-        return Math.max(1, Math.ceil((recent[recent.length - limits.limit]! + limits.windowMs - at) / 1000));
-      }
-      recent.push(at);
-      lookups.set(key, recent);
-      if (lookups.size > limits.maxTracked) lookups.delete(lookups.keys().next().value!);
-      return 0;
-    },
-  };
-}
+export const TRACKING_LOOKUP_LIMITS: CallerLimits = { limit: 30, windowMs: 60_000, maxTracked: 10_000 };
 
 /** This process's limiter for `/track/{awb}`. */
-export const trackingLookupLimiter = createLookupLimiter();
+export const trackingLookupLimiter = createCallerLimiter({ limits: TRACKING_LOOKUP_LIMITS });

@@ -7,7 +7,7 @@ import { loader as manifestLoader } from "~/routes/api.manifests.$id";
 import { loader as orderLoader } from "~/routes/api.orders.$id";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
-import { loader as documentLoader } from "~/routes/documents.$token";
+import { DOCUMENT_OPEN_LIMITS, loader as documentLoader } from "~/routes/documents.$token";
 import { action as shipmentsAction, loader as shipmentsLoader } from "~/routes/app.shipments._index";
 import { resetJobs } from "../support/jobs";
 import { pdfBarcodes, pdfPageCount, pdfPages, pdfPageSize } from "../support/pdf-reading";
@@ -213,6 +213,20 @@ describe("signed links", () => {
     expect(verifyDocumentLink(link.replace("/documents/", ""), new Date(Date.now() + 11 * 60_000))).toBeNull();
     const elsewhere = signDocumentLink({ kind: "labels", shop: "someone-else.myshopify.com", shipmentIds: [delhivery.id] });
     expect(await open(elsewhere)).toMatchObject({ status: 404 });
+  });
+
+  it("refuses a caller who opens more than a minute's documents with 429 and when to come back; others still open theirs", async () => {
+    const from = (clientAddress: string, path: string) => get(() => documentLoader({ request: new Request(`http://localhost${path}`), params: { token: path.replace("/documents/", "") }, context: { clientAddress } }) as Promise<Response>);
+    // Guessed links count as much as real ones.
+    for (let index = 0; index < DOCUMENT_OPEN_LIMITS.limit; index += 1) expect((await from("198.51.100.7", `/documents/guess-${index}`)).status).toBe(404);
+    const link = signDocumentLink({ kind: "labels", shop: store.domain, shipmentIds: [delhivery.id] });
+    const refused = (await documentLoader({ request: new Request(`http://localhost${link}`), params: { token: link.replace("/documents/", "") }, context: { clientAddress: "198.51.100.7" } })) as Response;
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await refused.text()).toMatch(/^More than 60 documents were opened from this address in a minute\. Open this one again in \d+ seconds\.$/);
+    const elsewhere = await from("203.0.113.9", link);
+    expect(elsewhere.status).toBe(200);
+    expect(pdfPages(elsewhere.pdf)[0]).toContain(delhivery.awb!);
   });
 
   it("gives the order's view for the extensions its label as such a link", async () => {

@@ -5,7 +5,8 @@ import prisma from "~/db.server";
 import { loader as trackIndexLoader } from "~/routes/track._index";
 import { loader as trackLoader } from "~/routes/track.$awb";
 import { trackingLinkTokenOf } from "~/shipping/tracking-url";
-import { callerKey, createLookupLimiter, getPublicTracking, shopperDetailsRedactor } from "~/tracking/public-tracking.server";
+import { callerKey, createCallerLimiter } from "~/caller-limits.server";
+import { getPublicTracking, shopperDetailsRedactor } from "~/tracking/public-tracking.server";
 import { queuedJobs } from "../support/jobs";
 
 /*
@@ -408,7 +409,7 @@ describe("GET /track/{awb}: rate limit", () => {
 
   it("counts a sliding minute per address, an IPv6 caller by its /64, and forgets the longest-unseen callers", () => {
     let clock = 0;
-    const limiter = createLookupLimiter({ limits: { limit: 3, windowMs: 60_000, maxTracked: 2 }, now: () => clock });
+    const limiter = createCallerLimiter({ limits: { limit: 3, windowMs: 60_000, maxTracked: 2 }, now: () => clock });
     expect([limiter.take("2001:db8:1:2::a"), limiter.take("2001:db8:1:2:ffff::b"), limiter.take("2001:0db8:0001:0002:0:0:0:c")]).toEqual([0, 0, 0]);
     clock = 20_000;
     // Same /64: over the limit until the first lookup leaves the window, 40 s later.
