@@ -26,7 +26,7 @@ import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
 import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
 import { isLabelLayout, LABEL_LAYOUTS } from "~/documents/label-layout";
-import { describeWarehouses, sandboxWarehouseChoices, saveSettingsForm, settingsForBrowser, type WarehouseSummary } from "~/settings/settings-form.server";
+import { saveSettingsForm, settingsForBrowser, settingsPageWarehouses, type WarehouseSummary } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
@@ -38,11 +38,10 @@ import { getSellerContact, saveSellerContact } from "~/tracking/seller.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [settings, locations, warehouses, sandboxWarehouses, documents, sellerContact, shopOverview] = await Promise.all([
+  const [settings, locations, { warehouses, sandboxWarehouses }, documents, sellerContact, shopOverview] = await Promise.all([
     settingsForBrowser(session.shop),
     whenShopifyAnswers(() => listLocations(admin)),
-    describeWarehouses(session.shop),
-    sandboxWarehouseChoices(session.shop),
+    settingsPageWarehouses(session.shop),
     getDocumentSettings(session.shop),
     getSellerContact(session.shop),
     whenShopifyAnswers(() => getShopOverview(admin)),

@@ -166,12 +166,6 @@ export interface WarehouseSummary {
   problem: "not_found" | "unreachable" | null;
 }
 
-/** The configured pickup warehouses as the courier service describes them (name, address, PIN code). */
-export async function describeWarehouses(shop: string): Promise<WarehouseSummary[]> {
-  const settings = await getShopSettings(shop);
-  return describe(settings, configuredWarehouseIds(settings));
-}
-
 /**
  * The warehouses a booking may pick up from, by name and address: the configured ones, and on the sandbox every
  * warehouse its accounts have. The courier service lists no warehouses, so an own account offers those it was set up with.
@@ -182,9 +176,21 @@ export async function pickupWarehouseChoices(shop: string): Promise<WarehouseSum
   return describe(settings, ids);
 }
 
-/** The sandbox's warehouses by name and address, for choosing among them while the shop ships with the sandbox. */
-export function sandboxWarehouseChoices(shop: string): Promise<WarehouseSummary[]> {
-  return describeWith(courierClientFor(sandboxCredentialsFor(shop)), [...SANDBOX_WAREHOUSE_IDS]);
+/**
+ * The Settings page's warehouses: the configured ones as the shop's courier account describes them, and the sandbox's
+ * by name and address, to choose among while the shop ships with the sandbox (or the form switches to it). On the
+ * sandbox the two lists share one account, and each warehouse is asked for once.
+ */
+export async function settingsPageWarehouses(shop: string): Promise<{ warehouses: WarehouseSummary[]; sandboxWarehouses: WarehouseSummary[] }> {
+  const settings = await getShopSettings(shop);
+  const configured = configuredWarehouseIds(settings);
+  if (!usesSandbox(settings)) {
+    const [warehouses, sandboxWarehouses] = await Promise.all([describe(settings, configured), describeWith(courierClientFor(sandboxCredentialsFor(shop)), [...SANDBOX_WAREHOUSE_IDS])]);
+    return { warehouses, sandboxWarehouses };
+  }
+  const described = await describe(settings, [...new Set([...configured, ...SANDBOX_WAREHOUSE_IDS])]);
+  const byId = new Map(described.map((warehouse) => [warehouse.id, warehouse]));
+  return { warehouses: configured.map((id) => byId.get(id)!), sandboxWarehouses: SANDBOX_WAREHOUSE_IDS.map((id) => byId.get(id)!) };
 }
 
 const configuredWarehouseIds = (settings: ShopSettings): number[] =>

@@ -73,6 +73,15 @@ describe("settings", () => {
     expect(await prisma.shopSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
   });
 
+  it("on the sandbox, shows the configured warehouse and the sandbox's by name and address, asking the courier once for each", async () => {
+    const before = courier.requests;
+    const loaded = (await (await settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} })).json()) as { warehouses: unknown[]; sandboxWarehouses: unknown[] };
+    const bhiwandi = { id: 1, description: "Bhiwandi Warehouse, Building A4, Indian Corporation Warehousing Park, Bhiwandi, Maharashtra 421302", problem: null };
+    expect(loaded.warehouses).toEqual([bhiwandi]);
+    expect(loaded.sandboxWarehouses).toEqual([bhiwandi, { id: 2, description: "Gurugram Warehouse, Plot 52, Sector 37, Gurugram, Haryana 122001", problem: null }]);
+    expect(courier.requests - before).toBe(2);
+  });
+
   it("checks the courier account live: wrong keys and unknown warehouses are refused", async () => {
     const noWarehouse = await saveSettings({ ...SETTINGS_FORM, mode: "account", apiKey: "not-a-key", secretKey: "not-a-secret" });
     expect(noWarehouse.body.errors).toEqual({ defaultWarehouseId: "Enter the pickup warehouse id from your courier account" });
