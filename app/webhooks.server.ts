@@ -84,7 +84,7 @@ export async function verifyWebhook(request: Request, topic: WebhookTopic): Prom
 export async function acknowledgeWebhook(webhook: VerifiedWebhook, decision: WebhookDecision): Promise<void> {
   const claim: DeliveryClaim = { id: webhook.webhookId, shop: webhook.shop, topic: webhook.topic, triggeredAt: webhook.triggeredAt, problem: decision.kind === "unusable" ? decision.problem : null };
   if (decision.kind === "enqueue") await claimAndEnqueue(claim, decision);
-  else await databasePool().query(`${CLAIM} ON CONFLICT ("id") DO NOTHING`, claimValues(claim));
+  else await databasePool().query(claimStatement(claim));
   if (decision.kind === "unusable") console.warn(`Webhook ${webhook.webhookId} (${webhook.topic}, ${webhook.shop}) acknowledged but not handled: ${decision.problem}`);
 }
 
@@ -96,39 +96,47 @@ interface DeliveryClaim {
   problem: string | null;
 }
 
-// The row Prisma's `webhookDelivery.create` writes. Times go as UTC ISO strings into the TIMESTAMP(3) columns, as
-// Prisma writes them (pg would send a Date in the process's local time zone), and receivedAt is given, as Prisma
-// gives it, rather than left to the column's default in the session's time zone.
-const CLAIM = `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "triggeredAt", "problem", "receivedAt") VALUES ($1, $2, $3, $4, $5, $6)`;
-const claimValues = (claim: DeliveryClaim) => [claim.id, claim.shop, claim.topic, claim.triggeredAt?.toISOString() ?? null, claim.problem, new Date().toISOString()];
-
-const UNIQUE_VIOLATION = "23505";
-const isUniqueViolation = (error: unknown) => typeof error === "object" && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+/**
+ * The row Prisma's `webhookDelivery.createManyAndReturn({ skipDuplicates: true })` writes, unless the id is already
+ * recorded: one row counted when this delivery claimed it. Prepared once per connection (npm run bench). Times go as
+ * UTC ISO strings into the TIMESTAMP(3) columns, as Prisma writes them (pg would send a Date in the process's local
+ * time zone), and receivedAt is given, as Prisma gives it, rather than left to the column's default in the session's
+ * time zone.
+ */
+const claimStatement = (claim: DeliveryClaim) => ({
+  name: "webhook-claim",
+  text: `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "triggeredAt", "problem", "receivedAt") VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ("id") DO NOTHING`,
+  values: [claim.id, claim.shop, claim.topic, claim.triggeredAt?.toISOString() ?? null, claim.problem, new Date().toISOString()],
+});
 
 /**
- * BEGIN, the claim, the job's INSERT and COMMIT, queued on one pipelining connection without waiting for each
- * other: PostgreSQL gets them together and answers in one round trip, where awaiting each took four (npm run
- * bench). The claim is a plain INSERT, so a delivery already claimed fails it with a unique violation; that aborts
- * the transaction, the job's INSERT behind it fails too, and COMMIT rolls back: no second job, and the delivery is
- * acknowledged. Anything else that fails is thrown, and the 500 makes Shopify deliver again.
+ * BEGIN, the claim and the job's INSERT are queued on one pipelining connection without waiting for each other, and
+ * PostgreSQL answers them together; then COMMIT, or ROLLBACK, decided on all three answers. Two round trips where
+ * awaiting each statement took four (npm run bench). A delivery already claimed inserts no row: its transaction,
+ * with the job inserted behind the claim, is rolled back and the delivery acknowledged. Anything that failed rolls
+ * it back and is thrown, and the 500 makes Shopify deliver again.
  */
 async function claimAndEnqueue(claim: DeliveryClaim, decision: Extract<WebhookDecision, { kind: "enqueue" }>): Promise<void> {
   const client = await databasePool().connect();
-  let ended: Promise<PromiseSettledResult<unknown>> | undefined;
-  const commit = () => void (ended ??= settled(client.query("COMMIT")));
-  const begun = settled(client.query("BEGIN"));
-  const claimed = settled(client.query({ name: "webhook-claim", text: CLAIM, values: claimValues(claim) }));
-  // pg-boss queues its INSERT after a few awaits of its own; the COMMIT is queued the moment it has.
-  const enqueued = settled(enqueue(decision.queue, decision.data, { client: { connection: client, queued: commit } }));
-  const outcomes = [await begun, await claimed, await enqueued];
-  // A job that failed before its INSERT was queued has left the transaction open: it is rolled back instead.
-  const end = await (ended ?? settled(client.query("ROLLBACK")));
-  // A connection whose BEGIN, COMMIT or ROLLBACK failed is broken, or still inside a transaction: it leaves the pool.
-  const broken = [outcomes[0]!, end].find(isRejected);
-  client.release(broken ? (broken.reason as Error) : undefined);
-  if (!broken && outcomes[1]!.status === "rejected" && isUniqueViolation(outcomes[1]!.reason)) return;
-  const failure = [...outcomes, end].find(isRejected);
-  if (failure) throw failure.reason;
+  // A connection that cannot end its transaction is broken, or still inside it: it leaves the pool instead.
+  let broken: Error | undefined;
+  try {
+    const [begun, claimed, enqueued] = await Promise.all([
+      settled(client.query("BEGIN")),
+      settled(client.query(claimStatement(claim))),
+      // pg-boss queues its INSERT behind the claim, after a few awaits of its own.
+      settled(enqueue(decision.queue, decision.data, { client })),
+    ]);
+    const failure = [begun, claimed, enqueued].find(isRejected);
+    const isNewClaim = claimed.status === "fulfilled" && claimed.value.rowCount === 1;
+    await client.query(failure || !isNewClaim ? "ROLLBACK" : "COMMIT").catch((error: Error) => {
+      broken = error;
+      throw error;
+    });
+    if (failure) throw failure.reason;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** The promise's outcome, with a handler attached at once, so a statement failing before it is awaited is not an unhandled rejection. */

@@ -84,17 +84,8 @@ export interface EnqueueOptions {
   startAfter?: Date;
   /** A Prisma interactive transaction: the job is enqueued if, and only if, the transaction commits. */
   tx?: Parameters<typeof fromPrisma>[0];
-  /** A pg connection inside a transaction (BEGIN queued), for callers on the pool directly: the same, without Prisma. */
-  client?: OnConnection;
-}
-
-export interface OnConnection {
-  connection: PoolClient;
-  /**
-   * Called as soon as the job's INSERT is queued on the connection. The pool's connections pipeline, so a COMMIT
-   * queued now goes to PostgreSQL right behind the INSERT, without waiting for its answer.
-   */
-  queued?: () => void;
+  /** A pg connection inside a transaction (BEGIN sent or queued), for callers on the pool directly: the same, without Prisma. */
+  client?: PoolClient;
 }
 
 // pg-boss writes the same INSERT for every job of a queue: prepared once per connection under a name of its own, so
@@ -111,14 +102,8 @@ const statementNameOf = (text: string) => {
   return name;
 };
 
-/** pg-boss's way to run its statements on the caller's connection (one INSERT per send, as Dakiya sends). */
-const onClient = ({ connection, queued }: OnConnection): Db => ({
-  executeSql: (text, values) => {
-    const result = connection.query({ name: statementNameOf(text), text, values: values as unknown[] });
-    queued?.();
-    return result;
-  },
-});
+/** pg-boss's way to run its statements on the caller's connection. */
+const onClient = (client: PoolClient): Db => ({ executeSql: (text, values) => client.query({ name: statementNameOf(text), text, values: values as unknown[] }) });
 
 /**
  * Enqueues work, unless the same work (same queue and key) is already waiting: then nothing happens and null is
