@@ -35,7 +35,8 @@ export function callerKey(address: string): string {
     .join(":")}::/64`;
 }
 
-export function createCallerLimiter({ limits, now = () => Date.now() }: { limits: CallerLimits; now?: () => number }) {
+/** `keyOf` names what is counted: by default the caller (`callerKey`); a signed link counts by its own text. */
+export function createCallerLimiter({ limits, now = () => Date.now(), keyOf = callerKey }: { limits: CallerLimits; now?: () => number; keyOf?: (subject: string) => string }) {
   /** Caller → times of its requests in the window, oldest first; Map order is least recently seen first. */
   const requests = new Map<string, number[]>();
   return {
@@ -44,8 +45,8 @@ export function createCallerLimiter({ limits, now = () => Date.now() }: { limits
      * Counts one request by this caller and answers 0, or, when it is over the limit, the whole seconds until it may
      * ask again (for Retry-After) without counting it.
      */
-    take(address: string): number {
-      const key = callerKey(address);
+    take(subject: string): number {
+      const key = keyOf(subject);
       const at = now();
       const recent = (requests.get(key) ?? []).filter((time) => time > at - limits.windowMs);
       requests.delete(key);

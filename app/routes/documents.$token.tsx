@@ -10,20 +10,29 @@ import { printLabels, printManifest, printReturnLabel, type RenderedDocument } f
  * answers 404 and says nothing of why.
  */
 export const loader = async ({ params, context }: LoaderFunctionArgs) => {
-  const wait = documentOpenLimiter.take(context.clientAddress ?? "unknown");
-  if (wait > 0) return plainText(429, `More than ${DOCUMENT_OPEN_LIMITS.limit} documents were opened from this address in a minute. Open this one again in ${wait} seconds.`, { "Retry-After": String(wait) });
-  const grant = verifyDocumentLink((params.token ?? "").replace(/\.pdf$/, ""));
-  if (!grant) return plainText(404, "Not found");
+  const token = (params.token ?? "").replace(/\.pdf$/, "");
+  const grant = verifyDocumentLink(token);
+  if (!grant) {
+    const wait = linkGuessLimiter.take(context.clientAddress ?? "unknown");
+    if (wait > 0) return plainText(429, `Too many document links from this address were not found. Try again in ${wait} seconds.`, { "Retry-After": String(wait) });
+    return plainText(404, "Not found");
+  }
+  const wait = linkOpenLimiter.take(token);
+  if (wait > 0) return plainText(429, `This document was opened ${DOCUMENT_LINK_LIMITS.opensPerLink.limit} times in a minute. Open it again in ${wait} seconds.`, { "Retry-After": String(wait) });
   return answerDocument(() => render(grant));
 };
 
 /**
- * Each open renders a PDF, and a link may travel beyond the merchant (a return's label, sent to the shopper): per
- * caller, well above a warehouse printing the day's labels and manifests, and every request counts, a guessed
- * link too.
+ * Each open renders a PDF. Signed links are counted each on its own, not by caller: Shopify fetches every shop's
+ * return labels from its own few addresses. A link that does not verify is a guess, counted by the caller that sent it.
  */
-export const DOCUMENT_OPEN_LIMITS: CallerLimits = { limit: 60, windowMs: 60_000, maxTracked: 10_000 };
-const documentOpenLimiter = createCallerLimiter({ limits: DOCUMENT_OPEN_LIMITS });
+export const DOCUMENT_LINK_LIMITS = {
+  opensPerLink: { limit: 30, windowMs: 60_000, maxTracked: 10_000 },
+  guessesPerCaller: { limit: 60, windowMs: 60_000, maxTracked: 10_000 },
+} satisfies Record<string, CallerLimits>;
+// A link is counted by its signature, which no other link shares.
+const linkOpenLimiter = createCallerLimiter({ limits: DOCUMENT_LINK_LIMITS.opensPerLink, keyOf: (token) => token.slice(token.lastIndexOf(".") + 1) });
+const linkGuessLimiter = createCallerLimiter({ limits: DOCUMENT_LINK_LIMITS.guessesPerCaller });
 
 const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
   new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
