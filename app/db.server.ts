@@ -50,7 +50,7 @@ export function survivingLostConnections<P extends pg.Pool>(pool: P, name: strin
  * see webhooks.server.ts). One pool, so DATABASE_POOL_SIZE still bounds the process.
  *
  * Its connections pipeline (node-postgres' `pipeline`): statements queued on one connection together go out
- * without waiting for each other's answers, which is how a webhook's transaction takes one round trip instead of
+ * without waiting for each other's answers, which is how a webhook's transaction takes two round trips instead of
  * four. Code that awaits each statement before the next, as Prisma does, behaves as on any connection.
  */
 export function databasePool(): pg.Pool {

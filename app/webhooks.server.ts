@@ -121,11 +121,11 @@ async function claimAndEnqueue(claim: DeliveryClaim, decision: Extract<WebhookDe
   // A connection that cannot end its transaction is broken, or still inside it: it leaves the pool instead.
   let broken: Error | undefined;
   try {
-    const [begun, claimed, enqueued] = await Promise.all([
-      settled(client.query("BEGIN")),
-      settled(client.query(claimStatement(claim))),
+    const [begun, claimed, enqueued] = await Promise.allSettled([
+      client.query("BEGIN"),
+      client.query(claimStatement(claim)),
       // pg-boss queues its INSERT behind the claim, after a few awaits of its own.
-      settled(enqueue(decision.queue, decision.data, { client })),
+      enqueue(decision.queue, decision.data, { client }),
     ]);
     const failure = [begun, claimed, enqueued].find(isRejected);
     const isNewClaim = claimed.status === "fulfilled" && claimed.value.rowCount === 1;
@@ -139,12 +139,6 @@ async function claimAndEnqueue(claim: DeliveryClaim, decision: Extract<WebhookDe
   }
 }
 
-/** The promise's outcome, with a handler attached at once, so a statement failing before it is awaited is not an unhandled rejection. */
-const settled = <T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> =>
-  promise.then(
-    (value) => ({ status: "fulfilled", value }),
-    (reason: unknown) => ({ status: "rejected", reason }),
-  );
 const isRejected = (outcome: PromiseSettledResult<unknown>): outcome is PromiseRejectedResult => outcome.status === "rejected";
 
 /** The whole of a webhook route: verify, decide, acknowledge. A client's mistake is a 4xx, never a 5xx. */
