@@ -16,14 +16,6 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const ZONES = ["A", "B", "C", "D", "E"] as const;
 export const MAX_RULES = 20;
 
-export const RULE_ACTION_LABELS: Record<RuleAction, string> = {
-  cheapest: "Book the cheapest courier",
-  fastest: "Book the fastest courier",
-  recommended: "Book the recommended courier",
-  courier: "Book a chosen courier",
-  hold: "Hold for review",
-};
-
 type RuleMessages = AdminStrings["errors"]["rules"];
 
 const optionalAmount = (m: RuleMessages, language: AdminLanguage, field: string, max: number, unit: string) =>

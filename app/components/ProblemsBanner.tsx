@@ -9,18 +9,21 @@ export interface ProblemView {
   params?: ProblemParams;
 }
 
-export function ProblemsBanner({ problems, title }: { problems: ProblemView[]; title?: string }) {
+export function ProblemsBanner({ problems }: { problems: ProblemView[] }) {
   const t = useAdminStrings().ship.problems;
   const language = useAdminLanguage();
   if (problems.length === 0) return null;
   return (
-    <Banner tone="warning" title={title ?? t.title}>
+    <Banner tone="warning" title={t.title}>
       <List>
-        {problems.map((problem) => ({ code: problem.code, ...problemInWords(problem, language) })).map((problem) => (
-          <List.Item key={problem.code}>
-            {problem.message} {problem.fix}
-          </List.Item>
-        ))}
+        {problems.map((problem) => {
+          const { message, fix } = problemInWords(problem, language);
+          return (
+            <List.Item key={problem.code}>
+              {message} {fix}
+            </List.Item>
+          );
+        })}
       </List>
     </Banner>
   );

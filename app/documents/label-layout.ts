@@ -8,11 +8,6 @@ export const LABEL_LAYOUTS = {
 
 export type LabelLayout = (typeof LABEL_LAYOUTS)[keyof typeof LABEL_LAYOUTS];
 
-export const LABEL_LAYOUT_NAMES: Record<LabelLayout, string> = {
-  thermal_4x6: "4 × 6 in thermal label (one a page)",
-  a4_four_up: "A4, four labels a page",
-};
-
 export function isLabelLayout(value: unknown): value is LabelLayout {
   return value === LABEL_LAYOUTS.THERMAL_4X6 || value === LABEL_LAYOUTS.A4_FOUR_UP;
 }

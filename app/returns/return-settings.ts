@@ -22,12 +22,6 @@ export type ReturnRuleAction = (typeof RETURN_RULES)[number];
 export type ReturnRule = ReturnRuleAction;
 export const MAX_RETURN_RULES = 20;
 
-export const RETURN_RULE_ACTION_LABELS: Record<ReturnRuleAction, string> = {
-  hold: "Hold the pickup for me to book",
-  cheapest: "Book the cheapest courier at once",
-  courier: "Book a courier I choose at once",
-};
-
 export const RETURN_DISPOSITIONS = ["inspect", "restock"] as const;
 /** What Dakiya records in Shopify for items that came back: left for inspection, or restocked at the location. */
 export type ReturnDisposition = (typeof RETURN_DISPOSITIONS)[number];

@@ -46,7 +46,7 @@ export default function CompareRates() {
                       </Text>
                       <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>{t.ship}</Button>
                     </InlineStack>
-                    {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} title={t.problemsTitle} /> : null}
+                    {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
                     {outcome.kind === "unavailable" ? <Banner tone="critical">{bookOutcomeInWords(outcome, { language })}</Banner> : null}
                     {outcome.kind === "not_found" ? <Banner tone="critical">{t.notFound}</Banner> : null}
                     {outcome.kind === "quoted" ? (
