@@ -4,9 +4,9 @@ import { englishOf, sayStored, type StoredWords } from "~/locales/admin-language
 import { returnSettingsOf, decideReturnPickup, type ReturnRuleEntry } from "~/returns/return-settings";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import { PROBLEM_LABELS } from "~/shopify/readiness-checks";
-import { bookOutcomeWords, storedOr } from "./decision-words";
+import { bookOutcomeWords } from "./decision-words";
 import { problemLabelWords } from "~/booking/stored-sentences";
-import { listWords, words } from "~/locales/admin-language";
+import { listWords, storedOr, words } from "~/locales/admin-language";
 import { decide, type BookingRule, type OrderFacts } from "./rules";
 
 const DEVANAGARI = /[\u0900-\u097F]/;
@@ -83,6 +83,10 @@ describe("an order's decision, in words", () => {
     const courierText = words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords({ kind: "refused", message: "Pincode not serviceable" }) });
     expect(expectSaid(courierText, "Rule 1 'Everything' → cheapest: Delhivery ₹98, but the booking failed: Pincode not serviceable")).toContain("Pincode not serviceable");
     expectSaid(words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords({ kind: "quoted" }) }), "Rule 1 'Everything' → cheapest: Delhivery ₹98, but the booking failed: No courier serves this route.");
+    // A refusal a failed shipment stored with its words: the decision keeps them.
+    const stored = words("outcomes.booking.noAnswer");
+    const storedRefusal = words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords({ kind: "refused", message: englishOf(stored), words: stored }) });
+    expect(expectSaid(storedRefusal, `Rule 1 'Everything' → cheapest: Delhivery ₹98, but the booking failed: ${englishOf(stored)}`)).toContain(sayStored("hi", stored, ""));
   });
 
   it("takes an earlier reason and error as stored: their words when they say the stored English, else the English", () => {

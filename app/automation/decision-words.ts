@@ -1,6 +1,6 @@
 import { bookOutcomeInWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { outcomeLabelSentence } from "~/booking/stored-sentences";
-import { englishOf, isStoredWords, words, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { englishOf, storedOr, words, type Sentence, type StoredWords } from "~/locales/admin-language";
 
 /**
  * The words of a recorded decision (an order's or a return's `decisionReason`), kept beside its English as
@@ -8,14 +8,6 @@ import { englishOf, isStoredWords, words, type Sentence, type StoredWords } from
  * `englishOf` these words, so the two agree. Words that are not Dakiya's (a rule's name, a courier's name or its
  * error text) go in as they are. Pure.
  */
-
-/**
- * Words stored earlier (another decision, a shipment's error), to go inside new words: kept when they say the English
- * stored beside them, else that English as it is (a row from before the words were kept, or redacted).
- */
-export function storedOr(stored: unknown, english: string): Sentence {
-  return isStoredWords(stored) && englishOf(stored) === english ? stored : english;
-}
 
 /** "Rule 2 'COD under ₹2,000'": the rule's name as the merchant typed it. */
 export const ruleWords = (position: number, name: string): StoredWords => words("decisions.rule", { position, name });

@@ -3,7 +3,7 @@ import type { Shipment } from "@prisma/client";
 import type { Warehouse } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import type { MappedShipment, MappingProblem } from "~/shopify/order-mapping";
-import { adminStrings, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 /**
  * Why a booking or a quote went no further, when Dakiya words it: the merchant reads it in the admin's language. An
@@ -35,13 +35,14 @@ export type BookOutcome =
 /** What of an outcome its words are made from: small enough to send to a page, which words it in the admin's language. */
 export type OutcomeForWords =
   | { kind: "problems"; problems: MappingProblem[] }
-  | { kind: "unavailable" | "refused"; message: string; code?: OutcomeCode }
+  | { kind: "unavailable" | "refused"; message: string; code?: OutcomeCode; words?: unknown }
   | { kind: "not_found" | "cancelled" | "quoted" | "booked" | "already_booked" };
 
 /** The outcome without the order's shipment, rates or booked row. */
 export function outcomeForWords(outcome: BookOutcome): OutcomeForWords {
   if (outcome.kind === "problems") return { kind: outcome.kind, problems: outcome.problems };
-  if (outcome.kind === "unavailable" || outcome.kind === "refused") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}) };
+  if (outcome.kind === "unavailable") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}) };
+  if (outcome.kind === "refused") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.words ? { words: outcome.words } : {}) };
   return { kind: outcome.kind };
 }
 
@@ -51,7 +52,8 @@ export function outcomeForWords(outcome: BookOutcome): OutcomeForWords {
  */
 export type ProblemWording = "labels" | "messages" | "fixes";
 
-const OUTCOME_WORDS: Readonly<Record<OutcomeCode, keyof AdminStrings["outcomes"]["booking"]>> = {
+/** Each code's sentence in the locale files' `outcomes.booking`. */
+export const OUTCOME_WORDS: Readonly<Record<OutcomeCode, keyof AdminStrings["outcomes"]["booking"]>> = {
   courier_not_on_route: "courierNotOnRoute",
   keys_refused: "keysRefused",
   no_answer: "noAnswer",
@@ -82,7 +84,7 @@ export function bookOutcomeInWords(outcome: OutcomeForWords, { problems = "messa
       return words.noCourier;
     case "unavailable":
     case "refused":
-      return outcome.code ? words[OUTCOME_WORDS[outcome.code]] : outcome.message;
+      return outcome.code ? words[OUTCOME_WORDS[outcome.code]] : sayStored(language, outcome.words, outcome.message);
     default:
       return words.didNotGoThrough;
   }

@@ -107,6 +107,5 @@ async function shipOne(
       reason: outcome.kind === "already_booked" ? (shipment.awb ? null : words.shipping.beingBooked) : shipment.status === "fulfilled" ? reason : shipment.lastError ? sayStored(language, shipment.lastErrorWords, shipment.lastError) : reason,
     };
   }
-  if (outcome.kind === "refused" && outcome.words) return { ...named, outcome: "failed", reason: sayStored(language, outcome.words, outcome.message) };
   return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
 }

@@ -1,6 +1,6 @@
-import { adminStrings, listWords, type AdminStrings, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { adminStrings, listWords, storedOr, type AdminStrings, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
-import type { OutcomeCode, OutcomeForWords } from "./book-outcome";
+import { OUTCOME_WORDS, type OutcomeCode, type OutcomeForWords } from "./book-outcome";
 
 /**
  * The sentences a booking stores with its shipment (its last error, its history's reasons) as words: the key of their
@@ -8,17 +8,10 @@ import type { OutcomeCode, OutcomeForWords } from "./book-outcome";
  * English column keeps exactly what was said. Text that is wholly the courier's or Shopify's stays a plain string. Pure.
  */
 
-const OUTCOME_KEYS: Readonly<Record<OutcomeCode, keyof AdminStrings["outcomes"]["booking"]>> = {
-  courier_not_on_route: "courierNotOnRoute",
-  keys_refused: "keysRefused",
-  no_answer: "noAnswer",
-  booking_refused: "bookingRefused",
-};
-
 const outcomeWords = (word: keyof AdminStrings["outcomes"]["booking"]): StoredWords => ({ key: `outcomes.booking.${word}` });
 
-/** The courier service's failure: Dakiya's words by code, or the service's own message as it said it. */
-export const courierSentence = ({ message, code }: { message: string; code?: OutcomeCode }): Sentence => (code ? outcomeWords(OUTCOME_KEYS[code]) : message);
+/** The courier service's failure: Dakiya's words by code, the words stored with a failed shipment's message, or the service's own message as it said it. */
+export const courierSentence = ({ message, code, words }: { message: string; code?: OutcomeCode; words?: unknown }): Sentence => (code ? outcomeWords(OUTCOME_WORDS[code]) : storedOr(words, message));
 
 /** A readiness problem's short label; an unknown code (from an older version) names itself. */
 export function problemLabelWords(code: string): Sentence {

@@ -172,3 +172,11 @@ export function listWords(items: readonly Sentence[]): Sentence {
 
 /** The English of stored words, as the column beside them keeps it. */
 export const englishOf = (stored: StoredWords): string => sayWords(ENGLISH, stored) ?? stored.key;
+
+/**
+ * Words stored earlier (a decision, a shipment's error), to go inside new words: kept when they say the English
+ * stored beside them, else that English as it is (a row from before the words were kept, or redacted).
+ */
+export function storedOr(stored: unknown, english: string): Sentence {
+  return isStoredWords(stored) && englishOf(stored) === english ? stored : english;
+}

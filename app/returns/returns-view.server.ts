@@ -10,7 +10,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { adminLanguageOf, adminStrings, fill, sayStored, type AdminLanguage } from "~/locales/admin-language";
+import { adminLanguageOf, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, returnRuleSchemaIn, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
@@ -199,7 +199,5 @@ export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, retur
     const { awb } = outcome.shipment;
     return { ok: false, status: 409, message: awb ? fill(words.alreadyBookedAwb, { awb }) : words.alreadyBooked };
   }
-  // A refusal stored with the pickup's shipment is said from its words.
-  if (outcome.kind === "refused" && outcome.words) return { ok: false, status: 422, message: sayStored(language, outcome.words, outcome.message) };
   return { ok: false, status: 422, message: bookOutcomeInWords(outcome, { problems: "fixes", language }) };
 }
