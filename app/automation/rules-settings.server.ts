@@ -6,7 +6,7 @@ import { READINESS } from "~/orders/readiness";
 import { bookingRulesOf, getShopSettings, saveBookingRules } from "~/settings/shop-settings.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { LOGISTIC_IDS } from "~/shipping/contract";
-import { adminLanguageOf } from "~/locales/admin-language";
+import { formLanguage } from "~/locales/admin-language";
 import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "./rules-form";
 import type { BookingRule } from "./rules";
 
@@ -66,7 +66,7 @@ export type RulesFormOutcome =
  */
 export async function submitRulesForm(shop: string, form: FormData): Promise<RulesFormOutcome> {
   const intent = form.get("intent") === "preview" ? "preview" : "save";
-  const parsed = parseRulesForm(String(form.get("rules") ?? "[]"), adminLanguageOf(form.get("locale")?.toString()) ?? "en");
+  const parsed = parseRulesForm(String(form.get("rules") ?? "[]"), formLanguage(form));
   if (!parsed.ok) return { kind: "invalid", drafts: parsed.drafts, formError: parsed.formError, fieldErrors: parsed.fieldErrors };
   const drafts = parsed.rules.map(draftOf);
   const { preview } = await previewFor(shop, parsed.rules);

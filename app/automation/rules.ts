@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
-import { ADMIN_LOCALES, adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords, words } from "~/locales/admin-language";
+import { ADMIN_LOCALES, adminStrings, englishOf, fill, perAdminLanguage, words, type AdminLanguage, type AdminStrings, type StoredWords } from "~/locales/admin-language";
 import { quotedWords, ruleWords } from "./decision-words";
 
 /**
@@ -62,7 +62,7 @@ function bookingRuleSchema(language: AdminLanguage) {
   );
 }
 
-const RULE_SCHEMAS = { en: bookingRuleSchema("en"), hi: bookingRuleSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof bookingRuleSchema>>;
+const RULE_SCHEMAS = perAdminLanguage(bookingRuleSchema);
 
 /** A rule's checks with their messages in the admin's language; English for stored rules and logs. */
 export const bookingRuleSchemaIn = (language: AdminLanguage) => RULE_SCHEMAS[language];

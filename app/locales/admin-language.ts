@@ -96,6 +96,13 @@ export function adminLanguageOf(locale: string | null | undefined): AdminLanguag
   return primary === "hi" ? "hi" : "en";
 }
 
+/** The language a form was sent in: its hidden `locale` field, English when that names none. */
+export const formLanguage = (form: FormData): AdminLanguage => adminLanguageOf(form.get("locale")?.toString()) ?? "en";
+
+/** `build`'s result for each admin language, made once: a form's schemas with their messages in that language. */
+export const perAdminLanguage = <T>(build: (language: AdminLanguage) => T): Record<AdminLanguage, T> =>
+  Object.fromEntries(ADMIN_LANGUAGES.map((language) => [language, build(language)])) as Record<AdminLanguage, T>;
+
 /** A word's forms by the language's plural rule, as the locale files hold them: `{ "one": "{count} order", "other": "{count} orders" }`. */
 export interface PluralForms {
   one: string;

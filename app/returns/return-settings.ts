@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
-import { adminStrings, englishOf, fill, type AdminLanguage, type AdminStrings, type StoredWords, words } from "../locales/admin-language";
+import { adminStrings, englishOf, fill, perAdminLanguage, type AdminLanguage, type AdminStrings, type StoredWords, words } from "../locales/admin-language";
 import { quotedWords, returnRuleWords } from "../automation/decision-words";
 
 /**
@@ -52,7 +52,7 @@ function returnRuleSchema(language: AdminLanguage) {
     .refine((rule) => rule.action !== "courier" || rule.courierId !== null, { path: ["courierId"], error: m.rules.courierRequired });
 }
 
-const RETURN_RULE_SCHEMAS = { en: returnRuleSchema("en"), hi: returnRuleSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof returnRuleSchema>>;
+const RETURN_RULE_SCHEMAS = perAdminLanguage(returnRuleSchema);
 
 /** A return rule's checks with their messages in the admin's language; English for stored rules. */
 export const returnRuleSchemaIn = (language: AdminLanguage) => RETURN_RULE_SCHEMAS[language];

@@ -10,7 +10,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { isReturnGid } from "~/shopify/admin-returns.server";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { getShopSettings } from "~/settings/shop-settings.server";
-import { adminLanguageOf, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, perAdminLanguage, type AdminLanguage } from "~/locales/admin-language";
 import { listOf, MAX_RETURN_RULES, RETURN_DISPOSITIONS, RETURN_RULES, returnRuleSchemaIn, ReturnRulesSchema, returnSettingsOf, type ReturnRuleEntry, type ReturnSettings } from "./return-settings";
 
 /** A return as the Returns view lists it: nothing of the shopper but the PIN code the pickup is from. */
@@ -78,7 +78,7 @@ function returnSettingsFormSchema(language: AdminLanguage) {
     .refine((form) => form.returnRule !== "courier" || isLogisticId(form.returnCourierId), { path: ["returnCourierId"], error: m.defaultCourier });
 }
 
-const FORM_SCHEMAS = { en: returnSettingsFormSchema("en"), hi: returnSettingsFormSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof returnSettingsFormSchema>>;
+const FORM_SCHEMAS = perAdminLanguage(returnSettingsFormSchema);
 
 /** A return rule as the settings edit it: every number and list as typed. */
 
@@ -138,7 +138,7 @@ function parseReturnRules(json: string, language: AdminLanguage): { ok: true; ru
  * language the page sent.
  */
 export function readReturnSettingsForm(form: FormData): { ok: true; settings: ReturnSettings } | { ok: false; errors: Record<string, string> } {
-  const language = adminLanguageOf(form.get("locale")?.toString()) ?? "en";
+  const language = formLanguage(form);
   const fields = Object.fromEntries(["returnRule", "returnCourierId", "returnNotifyCustomer", "returnDisposition"].flatMap((name) => (form.has(name) ? [[name, String(form.get(name)).slice(0, 500).trim()]] : [])));
   const parsed = FORM_SCHEMAS[language].safeParse(fields);
   const rules = parseReturnRules(String(form.get("returnRules") ?? "[]"), language);

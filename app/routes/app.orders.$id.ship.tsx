@@ -36,7 +36,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminLanguageOf, adminStrings, fill, plural, sayStored, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, sayStored, type AdminStrings } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { isShipmentStatus } from "~/shipments/lifecycle";
@@ -101,7 +101,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (form.get("intent") === "book-return") return bookReturnPickup(session.shop, admin, form);
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseCourier" }), fieldErrors: [] }, { status: 422 });
-  const { overrides, errors } = parseOverrides(form, adminLanguageOf(form.get("locale")?.toString()) ?? "en");
+  const { overrides, errors } = parseOverrides(form, formLanguage(form));
   if (Object.keys(errors).length > 0) return json({ kind: "refused" as const, message: Object.values(errors).join(" "), fieldErrors: [] }, { status: 422 });
   const outcome = await whenShopifyAnswers(() => bookOrder({ shop: session.shop, admin }, { orderGid, courierId, overrides }));
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return json({ kind: outcome.kind, shipment: shipmentForScreen(outcome.shipment) });
@@ -112,7 +112,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 async function bookReturnPickup(shop: string, admin: ReturnType<typeof shopAdmin>, form: FormData) {
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseReturnCourier" }), fieldErrors: [] }, { status: 422 });
-  const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId, adminLanguageOf(String(form.get("locale") ?? "")) ?? "en"));
+  const result = await whenShopifyAnswers(() => bookPickupByMerchant(shop, admin, String(form.get("returnGid") ?? "").slice(0, 100), courierId, formLanguage(form)));
   if (result.ok) return json({ kind: "return_booked" as const, message: result.message });
   return json({ kind: "refused" as const, message: result.message, fieldErrors: [] }, { status: result.status });
 }

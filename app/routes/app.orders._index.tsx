@@ -11,7 +11,7 @@ import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { adminLanguageOf, fill, sayStored, type AdminStrings } from "~/locales/admin-language";
+import { fill, formLanguage, sayStored, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
@@ -54,7 +54,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const refuse = (error: Refusal) => json<ActionData>({ error, results: [], checking: false }, { status: 422 });
   if (orderGids.length === 0) return refuse({ kind: "none_selected" });
   if (orderGids.length > MAX_BULK_ORDERS) return refuse({ kind: "too_many", limit: MAX_BULK_ORDERS });
-  const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended", language: adminLanguageOf(String(form.get("locale") ?? "")) ?? "en" }));
+  const results = await whenShopifyAnswers(() => shipOrders(session.shop, admin, orderGids, { policy: "recommended", language: formLanguage(form) }));
   return json<ActionData>({ error: null, results, checking: false });
 };
 

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminLanguageOf, adminStrings, fill, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
@@ -67,7 +67,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   if (intent === "book") {
     const courier = Number(form.get("courierId") ?? "");
-    const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null, adminLanguageOf(String(form.get("locale") ?? "")) ?? "en"));
+    const result = await whenShopifyAnswers(() => bookPickupByMerchant(session.shop, shopAdmin(session.shop, shopify), String(form.get("returnGid") ?? "").slice(0, 100), Number.isSafeInteger(courier) && courier > 0 ? courier : null, formLanguage(form)));
     return json<ActionData>({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : result.status });
   }
   return json<ActionData>({ ok: false, ...said({ id: "unknownIntent" }) }, { status: 400 });

@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useReducer, useRef, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { adminLanguageOf, fill, plural } from "~/locales/admin-language";
+import { fill, formLanguage, plural } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
@@ -63,7 +63,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   // The tracking page's fields are checked first, so that nothing is saved while any field is wrong.
   // The page sends its language, so the errors come back in it.
-  const language = adminLanguageOf(form.get("locale")?.toString()) ?? "en";
+  const language = formLanguage(form);
   const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() }, language);
   if (!sellerContact.ok) return json({ ok: false as const, errors: sellerContact.errors }, { status: 422 });
   const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), language);

@@ -16,7 +16,7 @@ import {
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { Warehouse } from "~/shipping/contract";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, SANDBOX_WAREHOUSE_IDS } from "~/shipping/sandbox-accounts.server";
-import { adminStrings, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, perAdminLanguage, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 export type SettingsErrors = Partial<Record<string, string>>;
 
@@ -64,7 +64,7 @@ function settingsSchemas(language: AdminLanguage) {
   };
 }
 
-const SCHEMAS = { en: settingsSchemas("en"), hi: settingsSchemas("hi") } satisfies Record<AdminLanguage, ReturnType<typeof settingsSchemas>>;
+const SCHEMAS = perAdminLanguage(settingsSchemas);
 
 export interface SettingsSaveResult {
   ok: boolean;

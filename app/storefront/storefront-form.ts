@@ -1,4 +1,4 @@
-import { adminLanguageOf, adminStrings, fill } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage } from "~/locales/admin-language";
 
 /**
  * The Storefront settings form: what the merchant typed → the settings to save, or each mistake on its field. Pure.
@@ -32,7 +32,7 @@ const isRealDate = (text: string) => {
 
 /** The form read; each mistake in the language the page sent as `locale`. */
 export function parseStorefrontForm(form: FormData): StorefrontFormResult {
-  const m = adminStrings(adminLanguageOf(form.get("locale")?.toString()) ?? "en").errors.storefront;
+  const m = adminStrings(formLanguage(form)).errors.storefront;
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value.trim().slice(0, MAX_FIELD_LENGTH) : "";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
+import { adminStrings, fill, perAdminLanguage, type AdminLanguage } from "~/locales/admin-language";
 
 /**
  * What a merchant may put on the public tracking page beside the shop's name, and how each is checked when saved.
@@ -49,7 +49,7 @@ function sellerContactSchema(language: AdminLanguage) {
   });
 }
 
-const SCHEMAS = { en: sellerContactSchema("en"), hi: sellerContactSchema("hi") } satisfies Record<AdminLanguage, ReturnType<typeof sellerContactSchema>>;
+const SCHEMAS = perAdminLanguage(sellerContactSchema);
 
 export type SellerContact = z.infer<typeof SCHEMAS.en>;
 
