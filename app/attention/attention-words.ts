@@ -37,9 +37,9 @@ export interface AttentionWords {
 }
 
 /** How the page says a readiness problem; by default as the problem was stored. */
-export type ProblemWording = (problem: MappingProblem) => { message: string; fix: string };
+export type ProblemSaying = (problem: MappingProblem) => { message: string; fix: string };
 
-const asStored: ProblemWording = (problem) => problem;
+const asStored: ProblemSaying = (problem) => problem;
 
 /**
  * The stage's name in the language: by its code when the courier's name for it is the usual English one, else the
@@ -59,7 +59,7 @@ export function exceptionAdviceInWords(code: number, isReturn: boolean, language
 }
 
 /** The entry's words in the language. */
-export function attentionInWords(note: AttentionNote, language: AdminLanguage, wordProblem: ProblemWording = asStored): AttentionWords {
+export function attentionInWords(note: AttentionNote, language: AdminLanguage, wordProblem: ProblemSaying = asStored): AttentionWords {
   const strings = adminStrings(language);
   const t = strings.activity.attention;
   const courier = "courier" in note ? (note.courier ?? t.theCourier) : "";

@@ -19,13 +19,13 @@ import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { outcomeForWords, outcomeMessage, type BookOutcome, type OutcomeCode, type QuoteOutcome } from "./book-outcome";
 import { courierChoiceWords, courierSentence, outcomeLabelSentence, shopifyReason } from "./stored-sentences";
 import { courierOrderId, isOrderIdTaken } from "./courier-order-id";
-import { type Change, type Claim as ClaimedRow, type Sentence, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
+import { type Change, type Claim as ClaimedRow, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { recordRoutingText, returnLabelUrl } from "~/documents/documents.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
 import type { ShopifyReturn } from "~/shopify/return-queries";
-import type { StoredWords } from "~/locales/admin-language";
+import type { Sentence, StoredWords } from "~/locales/admin-language";
 import { returnSettingsOf } from "~/returns/return-settings";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { englishOf, sayStored, type StoredWords } from "~/locales/admin-language";
 import { orderProblem } from "~/shopify/readiness-checks";
-import type { Sentence } from "~/shipments/shipment-changes.server";
+import type { Sentence } from "~/locales/admin-language";
 import { bookOutcomeInWords, type OutcomeForWords } from "./book-outcome";
 import { listWords as listOf } from "~/locales/admin-language";
 import { courierChoiceWords, courierSentence, outcomeLabelSentence, shopifyReason } from "./stored-sentences";

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Divider, EmptyState, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { attentionTone, DISMISSABLE_KINDS, FIXED_IN_SHOPIFY_KINDS, ORDER_DISMISSABLE_KINDS } from "~/attention/attention-kinds";
-import { attentionInWords, type ProblemWording } from "~/attention/attention-words";
+import { attentionInWords, type ProblemSaying } from "~/attention/attention-words";
 import { jobLabelInWords, jobSubjectInWords } from "~/jobs/job-words";
 import { dismissOrder, restoreDismissedOrder } from "~/orders/order-records.server";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
@@ -106,7 +106,7 @@ export default function NeedsAttentionPage() {
   const strings = useAdminStrings();
   const t = strings.attention;
   const language = useAdminLanguage();
-  const wordProblem: ProblemWording = (problem) => problemInWords(problem, language);
+  const wordProblem: ProblemSaying = (problem) => problemInWords(problem, language);
   const shopify = useAppBridge();
   const submit = useSubmit();
   const resultText = result ? fill(t.outcomes[result.outcome], { order: result.order ?? "" }) : "";

@@ -33,10 +33,9 @@ interface Locked {
 
 // A shipment's sentences (its last error, its tracking error, a history row's reason) are stored as their English
 // beside their words (`…Words`, said again in the admin's language); text wholly someone else's has no words beside it.
-export type { Sentence };
 
 /** The English column of a sentence. */
-export const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));
+const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));
 
 /** The words column of a sentence: null (the database's) for text kept as said, or none. */
 function wordsIn(sentence: Sentence | null | undefined, limit?: number): Prisma.InputJsonValue | typeof Prisma.DbNull {

@@ -11,6 +11,7 @@ import { recordReturnArrival } from "~/returns/return-arrival.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
 import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import type { Sentence } from "~/locales/admin-language";
 import {
   deferPausedTracking,
   markTrackingRetrying,
@@ -20,7 +21,6 @@ import {
   resumeTracking,
   scheduleNextSync,
   stopTracking,
-  type Sentence,
 } from "~/shipments/shipment-changes.server";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
@@ -216,7 +216,7 @@ export function isAccountWide(error: CourierError): boolean {
 }
 
 /** The merchant's words for a tracking failure; the courier's message is its own, never the shopper's. */
-export function trackingFailure(error: CourierError): Sentence {
+function trackingFailure(error: CourierError): Sentence {
   if (error.kind === "unauthorized") return { key: "outcomes.booking.keysRefused" };
   if (error.notJson) return { key: "activity.stored.tracking.notJson" };
   if (error.kind === "not_found") return { key: "activity.stored.tracking.awbUnknown" };
