@@ -117,10 +117,17 @@ export function plural(language: AdminLanguage, forms: PluralForms, count: numbe
 
 export { fill };
 
+/** The word a table of the locale files has for `key`; undefined for a key it does not name. */
+const wordIn = (table: Readonly<Record<string, string>>, key: string | number): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 /** The courier's status for a code, in the admin's language; undefined for a code the files do not name. */
-export function courierStatusName(strings: AdminStrings, code: number): string | undefined {
-  return Object.hasOwn(strings.common.courierStatuses, code) ? strings.common.courierStatuses[String(code) as keyof AdminStrings["common"]["courierStatuses"]] : undefined;
-}
+export const courierStatusName = (strings: AdminStrings, code: number): string | undefined => wordIn(strings.common.courierStatuses, code);
+
+/** A shipment's status (`Shipment.status`) in the admin's language; undefined for one the files do not name. */
+export const shipmentStatusName = (strings: AdminStrings, status: string): string | undefined => wordIn(strings.common.shipmentStatuses, status);
+
+/** A Shopify return's status in the admin's language; undefined for one the files do not name. */
+export const returnStatusName = (strings: AdminStrings, status: string): string | undefined => wordIn(strings.common.returnStatuses, status);
 
 /**
  * A sentence kept in the database as its words' key in the admin's locale files (a dotted path: "outcomes.booking.

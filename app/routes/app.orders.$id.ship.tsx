@@ -36,10 +36,9 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminStrings, fill, formLanguage, plural, sayStored, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, returnStatusName, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { isShipmentStatus } from "~/shipments/lifecycle";
 import { zoneInWords } from "~/components/zone-words";
 import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
 import { isLogisticId } from "~/shipping/contract";
@@ -51,6 +50,7 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { pickupWarehouseChoices, type WarehouseSummary } from "~/settings/settings-form.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
+import { RETURN_STATUS_TONES } from "~/components/return-status";
 
 function orderGidFrom(id: string | undefined): string {
   const gid = orderGidOf(id ?? "");
@@ -156,7 +156,6 @@ function warehouseOptions(t: ShipStrings, warehouses: readonly WarehouseSummary[
   return options;
 }
 
-const statusInWords = (t: ShipStrings, status: string) => (isShipmentStatus(status) ? t.shipmentStatuses[status] : status);
 
 export default function ShipOrder() {
   const { outcome, invalidOverrides, booked, tracking, history, decision, labelUrl, timeZone, returns, warehouses } = useLoaderData<typeof loader>();
@@ -198,7 +197,7 @@ export default function ShipOrder() {
   // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
   const stage = current && booked ? deliveryStageOf({ status: current.status, courierStatusCode: booked.courierStatusCode }) : null;
   const movedByCourier = stage !== null && !["booking", "awaiting_pickup", "not_booked"].includes(stage);
-  const bannerLabel = current ? (movedByCourier ? strings.common.deliveryStages[stage] : statusInWords(t, current.status)) : "";
+  const bannerLabel = current ? (movedByCourier ? strings.common.deliveryStages[stage] : (shipmentStatusName(strings, current.status) ?? current.status)) : "";
   const bannerTone = !current ? undefined : movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : current.status === "fulfilled" ? "success" : current.status === "failed" ? "critical" : "warning";
   const sortKeys: SortKey[] = ["name", "name", "name", "freight_charges", "freight_charges", "total_charges", "name", "eddMaxDays", "name"];
   // This page's own notices and a booking's outcome in the admin's language; a pickup's outcome the server said in it.
@@ -420,14 +419,13 @@ export default function ShipOrder() {
   );
 }
 
-const RETURN_STATUS_TONES: Record<string, "attention" | "info" | "success"> = { REQUESTED: "attention", OPEN: "info", CLOSED: "success" };
 
 /** One return of the order: what comes back, its pickup, or the reverse rates to book it with. */
 function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<typeof loader>>["returns"][number]; booking: string | null }) {
-  const ship = useAdminStrings().ship;
+  const strings = useAdminStrings();
+  const ship = strings.ship;
   const language = useAdminLanguage();
   const t = ship.returns;
-  const statusWords = Object.hasOwn(t.statuses, ret.status) ? t.statuses[ret.status as keyof typeof t.statuses] : ret.status;
   return (
     <Card>
       <BlockStack gap="300">
@@ -436,8 +434,8 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             {fill(t.heading, { name: ret.returnName })}
           </Text>
           <Badge tone="info">{t.badge}</Badge>
-          <Badge tone={RETURN_STATUS_TONES[ret.status]}>{statusWords}</Badge>
-          {ret.pickup ? <Badge>{statusInWords(ship, ret.pickup.status)}</Badge> : null}
+          <Badge tone={RETURN_STATUS_TONES[ret.status]}>{returnStatusName(strings, ret.status) ?? ret.status}</Badge>
+          {ret.pickup ? <Badge>{shipmentStatusName(strings, ret.pickup.status) ?? ret.pickup.status}</Badge> : null}
         </InlineStack>
         <List>
           {ret.items.map((item, index) => (

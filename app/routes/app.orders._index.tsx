@@ -7,11 +7,11 @@ import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
 import { isOrderStage, ORDER_STAGE_ORDER } from "~/orders/order-stage";
 import { orderGidOf } from "~/booking/overrides";
-import { isShipmentStatus, shipmentStatusLabel } from "~/shipments/lifecycle";
+import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, formLanguage, sayStored, type AdminStrings } from "~/locales/admin-language";
+import { fill, formLanguage, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
@@ -246,7 +246,7 @@ export default function OrdersToShip() {
                       <IndexTable.Cell>
                         <InlineStack gap="100">
                           {row.shipmentStatus ? (
-                            <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{isShipmentStatus(row.shipmentStatus) ? strings.orders.shipmentStatuses[row.shipmentStatus] : row.shipmentStatus}</Badge>
+                            <Badge tone={shipmentStatusLabel(row.shipmentStatus).tone}>{shipmentStatusName(strings, row.shipmentStatus) ?? row.shipmentStatus}</Badge>
                           ) : row.problems.length === 0 ? (
                             <Badge tone="success">{t.ready}</Badge>
                           ) : (

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminStrings, fill, formLanguage, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, returnStatusName, sayStored, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
@@ -12,11 +12,11 @@ import { EMPTY_RETURN_RULE_DRAFT, returnRuleDraftOf, returnRuleFieldKey, type Re
 import { previewReturnRulesForm, type PreviewedReturn, type ReturnRulesPreview } from "~/returns/return-rules-preview.server";
 import { bookPickupByMerchant, listReturns, saveReturnSettings } from "~/returns/returns-view.server";
 import { RETURN_RULES, type ReturnRuleAction } from "~/returns/return-settings";
-import { isShipmentStatus } from "~/shipments/lifecycle";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { problemInWords, problemLabel } from "~/shopify/readiness-checks";
+import { RETURN_STATUS_TONES } from "~/components/return-status";
 
 /**
  * Orders to ship → Returns: the shop's returns as Dakiya recorded them (no Shopify call), their pickups, a Book
@@ -83,8 +83,6 @@ const namesOf = (t: ReturnsStrings, returns: readonly PreviewedReturn[]) => list
 const decidesInWords = (t: ReturnsStrings, language: AdminLanguage, returns: readonly PreviewedReturn[]) =>
   returns.length === 0 ? t.preview.ruleDecidesNone : plural(language, t.preview.ruleDecides, returns.length, { names: namesOf(t, returns) });
 
-const STATUS_TONES: Record<string, "attention" | "success" | "info" | "critical"> = { REQUESTED: "attention", OPEN: "info", CLOSED: "success" };
-const statusInWords = (t: ReturnsStrings, status: string) => (Object.hasOwn(t.list.statuses, status) ? t.list.statuses[status as keyof ReturnsStrings["list"]["statuses"]] : status);
 
 export default function ReturnsView() {
   const { rows, settings, courierNames, ruleDrafts } = useLoaderData<typeof loader>();
@@ -182,8 +180,8 @@ export default function ReturnsView() {
                             {row.returnName || t.list.unnamed}
                           </Text>
                           <Badge tone="info">{t.list.badge}</Badge>
-                          <Badge tone={STATUS_TONES[row.status]}>{statusInWords(t, row.status)}</Badge>
-                          {row.pickup ? <Badge>{isShipmentStatus(row.pickup.status) ? t.list.pickupStatuses[row.pickup.status] : row.pickup.statusLabel}</Badge> : null}
+                          <Badge tone={RETURN_STATUS_TONES[row.status]}>{returnStatusName(strings, row.status) ?? row.status}</Badge>
+                          {row.pickup ? <Badge>{shipmentStatusName(strings, row.pickup.status) ?? row.pickup.statusLabel}</Badge> : null}
                         </InlineStack>
                         <Text as="p" tone="subdued">
                           {[

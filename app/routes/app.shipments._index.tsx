@@ -6,13 +6,13 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { isReturnShipment } from "~/documents/documents.server";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, type DocumentReady } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { isShipmentStatus, RECORDED_TRANSITIONS } from "~/shipments/lifecycle";
+import { RECORDED_TRANSITIONS } from "~/shipments/lifecycle";
 import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
 import { shipmentFilterProblemsInWords } from "~/booking/shipment-filter-problems";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { courierStatusName, fill, plural, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { courierStatusName, fill, plural, sayStored, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
@@ -296,7 +296,7 @@ export default function Shipments() {
                         <BlockStack gap="100">
                           <Badge tone={DELIVERY_STAGES[shipment.stage].tone}>{stageNames[shipment.stage]}</Badge>
                           <Text as="span" tone="subdued" variant="bodySm">
-                            {isShipmentStatus(shipment.status) ? t.statuses[shipment.status] : shipment.status}
+                            {shipmentStatusName(strings, shipment.status) ?? shipment.status}
                           </Text>
                           {shipment.lastError ? (
                             <Text as="span" tone="subdued" variant="bodySm">

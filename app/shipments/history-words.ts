@@ -1,4 +1,4 @@
-import { adminStrings, courierStatusName, fill, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, courierStatusName, fill, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { SHIPMENT_TRANSITIONS } from "./lifecycle";
 
 /**
@@ -32,7 +32,7 @@ function stageName(label: string, strings: AdminStrings): string {
 function stateInWords(transition: string, state: string | null, strings: AdminStrings): string | null {
   if (state === null || state === "") return null;
   const rule = (SHIPMENT_TRANSITIONS as Record<string, { to?: string; tracking?: unknown }>)[transition];
-  if (rule?.to) return has(strings.shipments.statuses, state) ? strings.shipments.statuses[state] : state;
+  if (rule?.to) return shipmentStatusName(strings, state) ?? state;
   if (rule?.tracking) return has(strings.activity.history.trackingStates, state) ? strings.activity.history.trackingStates[state] : state;
   if (transition === "attention_raised" || transition === "attention_cleared") return has(strings.attention.kinds, state) ? strings.attention.kinds[state] : state;
   if (transition === "courier_progress") return stageName(state, strings);
