@@ -144,66 +144,69 @@ export default function NeedsAttentionPage() {
             {items.length > 0 ? (
               <Card>
                 <BlockStack gap="400" as="ul">
-                  {items.map((item, index) => (
-                    <BlockStack gap="400" as="li" key={`${item.kind}-${item.returnGid ?? item.orderGid}`}>
-                      {index > 0 ? <Divider /> : null}
-                      <BlockStack gap="100">
-                        <InlineStack gap="200">
-                          <Text as="span" fontWeight="semibold">
-                            {item.orderName || t.items.order}
+                  {items.map((item, index) => {
+                    const said = attentionInWords(item.note, language, wordProblem);
+                    return (
+                      <BlockStack gap="400" as="li" key={`${item.kind}-${item.returnGid ?? item.orderGid}`}>
+                        {index > 0 ? <Divider /> : null}
+                        <BlockStack gap="100">
+                          <InlineStack gap="200">
+                            <Text as="span" fontWeight="semibold">
+                              {item.orderName || t.items.order}
+                            </Text>
+                            <Badge tone={attentionTone(item.kind)}>{t.kinds[item.kind]}</Badge>
+                            {item.returnGid ? <Badge tone="info">{t.items.return}</Badge> : null}
+                          </InlineStack>
+                          <Text as="p">{said.message}</Text>
+                          <Text as="p" tone="subdued">
+                            {said.action} · {formatDate(item.at, timeZone, language)}
                           </Text>
-                          <Badge tone={attentionTone(item.kind)}>{t.kinds[item.kind]}</Badge>
-                          {item.returnGid ? <Badge tone="info">{t.items.return}</Badge> : null}
-                        </InlineStack>
-                        <Text as="p">{attentionInWords(item.note, language, wordProblem).message}</Text>
-                        <Text as="p" tone="subdued">
-                          {attentionInWords(item.note, language, wordProblem).action} · {formatDate(item.at, timeZone, language)}
-                        </Text>
-                        <InlineStack gap="200">
-                          {FIXED_IN_SHOPIFY_KINDS.includes(item.kind) && shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid)) ? (
-                            <Button size="slim" variant="primary" url={shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid))!} target="_top">
-                              {fill(t.items.editInShopify, { order: item.orderName })}
+                          <InlineStack gap="200">
+                            {FIXED_IN_SHOPIFY_KINDS.includes(item.kind) && shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid)) ? (
+                              <Button size="slim" variant="primary" url={shopifyOrderAdminUrl(shopDomain, legacyIdOf(item.orderGid))!} target="_top">
+                                {fill(t.items.editInShopify, { order: item.orderName })}
+                              </Button>
+                            ) : null}
+                            <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`}>
+                              {fill(t.items.open, { order: item.orderName })}
                             </Button>
-                          ) : null}
-                          <Button size="slim" url={`/app/orders/${legacyIdOf(item.orderGid)}/ship`}>
-                            {fill(t.items.open, { order: item.orderName })}
-                          </Button>
-                          {item.shipmentId !== undefined && DISMISSABLE_KINDS.includes(item.kind) ? (
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="dismiss" />
-                              <input type="hidden" name="shipmentId" value={item.shipmentId} />
-                              <Button
-                                submit
-                                size="slim"
-                                loading={dismissing === String(item.shipmentId)}
-                                accessibilityLabel={fill(t.items.dismissFlagLabel, { kind: t.kinds[item.kind], order: item.orderName })}
-                              >
-                                {t.items.dismiss}
-                              </Button>
-                            </Form>
-                          ) : null}
-                          {ORDER_DISMISSABLE_KINDS.includes(item.kind) && !item.returnGid ? (
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="dismiss-order" />
-                              <input type="hidden" name="orderGid" value={item.orderGid} />
-                              <Button submit size="slim" loading={dismissingOrder === item.orderGid} accessibilityLabel={fill(t.items.dismissOrderLabel, { order: item.orderName })}>
-                                {t.items.dismiss}
-                              </Button>
-                            </Form>
-                          ) : null}
-                          {item.kind === "return_received" && item.returnGid ? (
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="inspected" />
-                              <input type="hidden" name="returnGid" value={item.returnGid} />
-                              <Button submit size="slim" accessibilityLabel={fill(t.items.markInspectedLabel, { order: item.orderName })}>
-                                {t.items.markInspected}
-                              </Button>
-                            </Form>
-                          ) : null}
-                        </InlineStack>
+                            {item.shipmentId !== undefined && DISMISSABLE_KINDS.includes(item.kind) ? (
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="dismiss" />
+                                <input type="hidden" name="shipmentId" value={item.shipmentId} />
+                                <Button
+                                  submit
+                                  size="slim"
+                                  loading={dismissing === String(item.shipmentId)}
+                                  accessibilityLabel={fill(t.items.dismissFlagLabel, { kind: t.kinds[item.kind], order: item.orderName })}
+                                >
+                                  {t.items.dismiss}
+                                </Button>
+                              </Form>
+                            ) : null}
+                            {ORDER_DISMISSABLE_KINDS.includes(item.kind) && !item.returnGid ? (
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="dismiss-order" />
+                                <input type="hidden" name="orderGid" value={item.orderGid} />
+                                <Button submit size="slim" loading={dismissingOrder === item.orderGid} accessibilityLabel={fill(t.items.dismissOrderLabel, { order: item.orderName })}>
+                                  {t.items.dismiss}
+                                </Button>
+                              </Form>
+                            ) : null}
+                            {item.kind === "return_received" && item.returnGid ? (
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="inspected" />
+                                <input type="hidden" name="returnGid" value={item.returnGid} />
+                                <Button submit size="slim" accessibilityLabel={fill(t.items.markInspectedLabel, { order: item.orderName })}>
+                                  {t.items.markInspected}
+                                </Button>
+                              </Form>
+                            ) : null}
+                          </InlineStack>
+                        </BlockStack>
                       </BlockStack>
-                    </BlockStack>
-                  ))}
+                    );
+                  })}
                 </BlockStack>
               </Card>
             ) : null}

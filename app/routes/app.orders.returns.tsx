@@ -197,11 +197,13 @@ export default function ReturnsView() {
                             {fill(t.list.pickup, { courier: row.pickup.courierName ?? t.list.courier, awb: row.pickup.awb ?? t.list.pending })}
                           </Text>
                         ) : null}
-                        {row.problems.map((problem) => (
-                          <Text as="p" key={problem.code} tone="critical">
-                            {problemInWords(problem, language).message} {problemInWords(problem, language).fix}
-                          </Text>
-                        ))}
+                        {row.problems
+                          .map((problem) => ({ code: problem.code, ...problemInWords(problem, language) }))
+                          .map((problem) => (
+                            <Text as="p" key={problem.code} tone="critical">
+                              {problem.message} {problem.fix}
+                            </Text>
+                          ))}
                         {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{sayStored(language, row.decisionWords, row.decisionReason)}</Text> : null}
                         {waiting ? (
                           <InlineStack>
