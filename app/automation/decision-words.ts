@@ -1,6 +1,6 @@
 import { bookOutcomeInWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { outcomeLabelSentence } from "~/booking/stored-sentences";
-import { englishOf, storedOr, words, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { storedOr, words, type Sentence, type StoredWords } from "~/locales/admin-language";
 
 /**
  * The words of a recorded decision (an order's or a return's `decisionReason`), kept beside its English as
@@ -29,5 +29,3 @@ export function bookOutcomeWords(outcome: OutcomeForWords): Sentence {
   return outcome.kind === "problems" ? english : storedOr(outcomeLabelSentence(outcome), english);
 }
 
-/** A decision's words with the English the column keeps beside them. */
-export const decisionOf = (stored: StoredWords): { reason: string; words: StoredWords } => ({ reason: englishOf(stored), words: stored });

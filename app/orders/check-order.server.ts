@@ -2,7 +2,7 @@ import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
 import { outcomeForWords } from "~/booking/book-outcome";
-import { bookOutcomeWords, decisionOf } from "~/automation/decision-words";
+import { bookOutcomeWords } from "~/automation/decision-words";
 import { problemLabelWords } from "~/booking/stored-sentences";
 import { listWords, storedOr, words } from "~/locales/admin-language";
 import { storedFactsOf } from "~/booking/booking-facts";
@@ -104,7 +104,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
       decision: record.decisionReason === null ? words("decisions.bookedAutomatically") : storedOr(record.decisionWords, record.decisionReason),
       why: booked.lastError === null ? words("decisions.courierRefused") : storedOr(booked.lastErrorWords, booked.lastError),
     });
-    await recordDecision(shop, orderGid, { kind: DECISION.FAILED, ...decisionOf(stored) }, checkedAt);
+    await recordDecision(shop, orderGid, { kind: DECISION.FAILED, words: stored }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
   }
   // A decision stands, except "not booked because of problems", taken again once the order is fixed, and "booked"
@@ -114,19 +114,19 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   }
   if (allProblems.length > 0) {
     const stored = words("decisions.notBooked", { problems: listWords(allProblems.map((problem) => problemLabelWords(problem.code))) });
-    await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, ...decisionOf(stored) }, checkedAt);
+    await recordDecision(shop, orderGid, { kind: DECISION.PROBLEMS, words: stored }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.PROBLEMS };
   }
 
   const facts = factsOf(record)!;
   const decision = decide(bookingRulesOf(settings), facts, rates);
   if (decision.kind === "hold") {
-    await recordDecision(shop, orderGid, { kind: DECISION.HELD, reason: decision.reason, words: decision.words }, checkedAt);
+    await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: decision.words }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
   }
   // Recorded before booking: when this worker dies mid-booking, another completes the booking and the decision is
   // already with it. A booking that does not happen replaces it below.
-  await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, reason: decision.reason, words: decision.words }, checkedAt);
+  await recordDecision(shop, orderGid, { kind: DECISION.BOOKED, words: decision.words }, checkedAt);
   let outcome: BookOutcome;
   try {
     outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, prepared, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
@@ -137,7 +137,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
   const failed = words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords(outcomeForWords(outcome)) });
-  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, ...decisionOf(failed) }, checkedAt);
+  await recordDecision(shop, orderGid, { kind: DECISION.FAILED, words: failed }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
 }
 

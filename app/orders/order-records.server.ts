@@ -1,7 +1,7 @@
 import { ruleFactsOf } from "~/booking/booking-facts";
 import { createHash } from "node:crypto";
 import { Prisma, type OrderRecord } from "@prisma/client";
-import type { StoredWords } from "~/locales/admin-language";
+import { englishOf, type StoredWords } from "~/locales/admin-language";
 import prisma from "~/db.server";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
@@ -60,11 +60,11 @@ export async function recordCancellation(shop: string, orderGid: string, at: Dat
   return (await prisma.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
 }
 
-/** Records what the rules decided and why: the reason in English, and its words (decisionWords) for the admin's language. */
-export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; reason: string; words: StoredWords }, at: Date): Promise<void> {
+/** Records what the rules decided and why: its words (decisionWords) for the admin's language, and their English as the reason. */
+export async function recordDecision(shop: string, orderGid: string, decision: { kind: string; words: StoredWords }, at: Date): Promise<void> {
   await prisma.orderRecord.update({
     where: { shop_orderGid: { shop, orderGid } },
-    data: { decision: decision.kind, decisionReason: decision.reason, decisionWords: decision.words as unknown as Prisma.InputJsonValue, decidedAt: at },
+    data: { decision: decision.kind, decisionReason: englishOf(decision.words), decisionWords: decision.words as unknown as Prisma.InputJsonValue, decidedAt: at },
   });
 }
 
