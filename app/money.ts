@@ -10,3 +10,8 @@ const INR = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR",
 /** Rupees as a merchant reads them, with Indian digit grouping: ₹1,29,900.50. */
 export const formatRupees = (amount: number) => INR.format(amount);
 export const formatPaise = (paise: number) => INR.format(fromPaise(paise));
+
+const INR_AMOUNT = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
+
+/** The same without the sign, for a sentence that writes "₹" itself: 1,29,900.5. */
+export const formatRupeeAmount = (amount: number) => INR_AMOUNT.format(amount);

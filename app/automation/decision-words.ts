@@ -1,6 +1,7 @@
 import { bookOutcomeInWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { outcomeLabelSentence } from "~/booking/stored-sentences";
 import { storedOr, words, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { formatRupeeAmount } from "~/money";
 
 /**
  * The words of a recorded decision (an order's or a return's `decisionReason`), kept beside its English as
@@ -18,7 +19,7 @@ export const returnRuleWords = (position: number | null, name: string): StoredWo
 
 /** "cheapest: Delhivery ₹98", as the rules' preview says a quoted outcome; `how` is the action's words. */
 export const quotedWords = (how: StoredWords, courier: string, total: number): StoredWords =>
-  words("outcomes.preview.quoted", { action: how, courier, total: total.toLocaleString("en-IN", { maximumFractionDigits: 2 }) });
+  words("outcomes.preview.quoted", { action: how, courier, total: formatRupeeAmount(total) });
 
 /**
  * Why a booking went no further, as bookOutcomeInWords says it in English: Dakiya's own sentences by key, the courier's

@@ -1,6 +1,7 @@
 import { adminStrings, listWords, storedOr, type AdminStrings, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { MAX_PRODUCTS, ORDER_DATE_MAX_AGE_DAYS } from "~/shipping/contract";
 import { OUTCOME_WORDS, type OutcomeCode, type OutcomeForWords } from "./book-outcome";
+import { formatRupeeAmount } from "~/money";
 
 /**
  * The sentences a booking stores with its shipment (its last error, its history's reasons) as words: the key of their
@@ -51,5 +52,5 @@ export function shopifyReason(error: unknown): Sentence {
 /** The courier chosen and what it charges, as the history says it: "Delhivery ₹98". */
 export const courierChoiceWords = (courier: string, totalRupees: number): StoredWords => ({
   key: "activity.stored.courierChoice",
-  values: { courier, total: totalRupees.toLocaleString("en-IN", { maximumFractionDigits: 2 }) },
+  values: { courier, total: formatRupeeAmount(totalRupees) },
 });
