@@ -23,6 +23,7 @@ import {
 } from "graphql";
 import { loadAdminSchema } from "../graphql/admin-schema";
 import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
+import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
 import { returnMutations, type ReturnEvent } from "./returns";
 import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
@@ -276,6 +277,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
   return {
     ...orderMutations(shop, { now, emit }),
     ...returnMutations(shop, { now, emit }),
+    ...fulfillmentOrderMutations(shop, { touch }),
     shop: {
       __typename: "Shop",
       id: gid("Shop", 1),
@@ -380,6 +382,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
         trackingInfo: numbers.map((number, index) => ({ company: tracking.company ?? null, number, url: urls[index] ?? null })),
         notifyCustomer: input.notifyCustomer ?? false,
         fulfillmentOrderIds: targets.map((target) => target.fo!.id),
+        locationId: targets[0]!.fo!.locationId,
         lines,
         events: [],
       };
