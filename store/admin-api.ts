@@ -26,7 +26,7 @@ import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
 import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
 import { returnMutations, type ReturnEvent } from "./returns";
-import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
+import { connection, displayFulfillmentStatus, fulfillmentOrderView, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
 type Args = Record<string, unknown>;
 
@@ -309,6 +309,10 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
     order: (args: Args) => {
       const order = findOrder(shop, args.id);
       return order ? orderView(shop, order) : null;
+    },
+    fulfillmentOrder: (args: Args) => {
+      const order = shop.orders.find((candidate) => candidate.fulfillmentOrders.some((fo) => fo.id === args.id));
+      return order ? fulfillmentOrderView(shop, order, order.fulfillmentOrders.find((fo) => fo.id === args.id)!) : null;
     },
     fulfillment: (args: Args) => {
       const found = findFulfillment(shop, args.id);
