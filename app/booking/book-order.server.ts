@@ -278,8 +278,9 @@ async function setReadiness(db: Pick<typeof prisma, "orderRecord" | "returnRecor
  */
 async function parcelFulfilled(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
   const parcels = await listShipmentsForOrder(shipment.shop, shipment.orderGid);
-  const holding = parcels.filter((parcel) => parcel.status !== SHIPMENT_STATUS.FAILED);
-  await setReadiness(prisma, shipment, holding.every((parcel) => parcel.status === SHIPMENT_STATUS.FULFILLED) ? READINESS.FULFILLED : READINESS.SHIPMENT);
+  if (!parcels.every((parcel) => parcel.status === SHIPMENT_STATUS.FULFILLED || parcel.status === SHIPMENT_STATUS.CANCELLED)) return;
+  // Only a booking under way becomes fulfilled: an order with a parcel still to book (ready) stays listed.
+  await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.FULFILLED } });
 }
 
 export interface BookingRequest extends QuoteRequest {
@@ -347,6 +348,10 @@ export async function bookOrder(context: BookingContext, request: BookingRequest
     else if (outcome.kind === "cancelled") return booked.length > 0 ? { ...outcome, booked } : outcome;
     else stopped ??= outcome;
     bookedHere ||= outcome.kind === "booked";
+  }
+  // A parcel left to book (the merchant booked one of several, or one was refused): the order stays to ship.
+  if (ready.parcels.some(({ parcel, booking }) => !booking && !booked.some((shipment) => shipment.fulfillmentOrderGid === parcel.fulfillmentOrderId))) {
+    await prisma.orderRecord.updateMany({ where: { shop: context.shop, orderGid: request.orderGid, readiness: { in: [READINESS.SHIPMENT, READINESS.FULFILLED] } }, data: { readiness: READINESS.READY } });
   }
   if (stopped) return booked.length > 0 ? { ...stopped, booked: byParcel(booked) } : stopped;
   // Every parcel was someone else's to book (a double click, a webhook racing the page): already booked.

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { toPaise } from "~/money";
+import { action as bulkAction } from "~/routes/api.orders.bulk-ship";
+import { action as settingsAction } from "~/routes/app.settings";
+import { action as shipAction, loader as shipLoader } from "~/routes/app.orders.$id.ship";
+import { loader as orderLoader } from "~/routes/api.orders.$id";
+import type { BulkAnswer, OrderShipping } from "../../extensions/shared/api";
+import { LOCATION_BHIWANDI, LOCATION_GURUGRAM } from "../../store/seed";
+import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { resetJobs, runJobs } from "../support/jobs";
+import { startShippingWorld, type startStore } from "../support/store";
+
+/*
+ * An order whose items sit at two warehouses, and one of more products than one courier order takes, shipped as
+ * parcels: one booking (awb, label, Shopify fulfillment, tracking) per fulfillment order, each from its location's
+ * warehouse with only its own items and its share of the cash to collect.
+ */
+
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
+let store: Awaited<ReturnType<typeof startStore>>;
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+};
+
+beforeAll(async () => {
+  await resetJobs();
+  world = await startShippingWorld();
+  ({ store } = world);
+  await store.install();
+  // The merchant's Settings: each Shopify location picks up from its own sandbox warehouse (1 Bhiwandi, 2 Gurugram).
+  const saved = await settingsAction({
+    request: store.adminRequest("/app/settings", {
+      method: "POST",
+      body: form({ mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: "on", [`location:${LOCATION_BHIWANDI}`]: "1", [`location:${LOCATION_GURUGRAM}`]: "2" }),
+    }),
+    params: {},
+    context: {},
+  });
+  expect(saved.status).toBe(200);
+});
+afterAll(() => world.close());
+
+const ADMIN_ORIGIN = "https://admin.shopify.com";
+const bulk = async (orderIds: string[]) => {
+  const request = store.adminRequest("/api/orders/bulk-ship", { method: "POST", body: JSON.stringify({ orderIds }), headers: { Origin: ADMIN_ORIGIN, "Content-Type": "application/json" } });
+  const response = await bulkAction({ request, params: {}, context: {} });
+  return (await response.json()) as BulkAnswer;
+};
+const orderView = async (legacyId: string) => {
+  const response = await orderLoader({ request: store.adminRequest(`/api/orders/${legacyId}`, { headers: { Origin: ADMIN_ORIGIN } }), params: { id: legacyId }, context: {} });
+  return (await response.json()) as OrderShipping;
+};
+const inShopify = (id: string) => store.shop.orders.find((order) => order.id === id)!;
+
+/** A cash-on-delivery order with one item stocked only at Bhiwandi and two of one stocked only at Gurugram. */
+const twoWarehouseOrder = (index: number) =>
+  store.simulator.placeOrder(store.domain, {
+    email: `parcels${index}@example.in`,
+    tags: ["cod"],
+    financialStatus: "PENDING",
+    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "2176.33" } } }],
+    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
+    lineItems: [
+      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.11" } }, weight: { unit: "GRAMS", value: 1200 } },
+      { title: "Pashmina stole", sku: "PSH-220", quantity: 2, priceSet: { shopMoney: { amount: "599.11" } }, weight: { unit: "GRAMS", value: 300 } },
+    ],
+    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "79.00" } } }],
+  });
+
+describe("an order whose items ship from two warehouses", () => {
+  it("books through bulk ship as two parcels: two fulfillments at the two locations, each awb's order only its warehouse's items, the COD amounts adding up to the paisa", async () => {
+    const order = twoWarehouseOrder(1);
+    const answer = await bulk([order.id]);
+    expect(answer.results).toEqual([expect.objectContaining({ orderId: order.id, outcome: "booked" })]);
+    const awbs = answer.results[0]!.awb!.split(", ");
+    expect(awbs).toHaveLength(2);
+    expect(new Set(awbs).size).toBe(2);
+
+    const shopify = inShopify(order.id);
+    expect(shopify.fulfillments.map((fulfillment) => [fulfillment.locationId, fulfillment.trackingInfo.map((info) => info.number)])).toEqual([
+      [LOCATION_BHIWANDI, [awbs[0]]],
+      [LOCATION_GURUGRAM, [awbs[1]]],
+    ]);
+    expect(shopify.fulfillmentOrders.every((fo) => fo.status === "CLOSED")).toBe(true);
+
+    const client = courierClientFor(courierCredentialsOf(await getShopSettings(store.domain)));
+    const [first, second] = await Promise.all(awbs.map((awb) => client.getOrder(awb)));
+    expect(first).toMatchObject({ order_id: `${shopify.name.slice(1)}`, warehouse_id: 1, payment_mode: "cod", products: [expect.objectContaining({ sku: "DIY-210", quantity: 1 })] });
+    expect(second).toMatchObject({ order_id: `${shopify.name.slice(1)}-2`, warehouse_id: 2, payment_mode: "cod", products: [expect.objectContaining({ sku: "PSH-220", quantity: 2 })] });
+    // What the shopper owes, to the paisa, shared by the value of each parcel's items.
+    expect(toPaise(first!.total_amount) + toPaise(second!.total_amount)).toBe(toPaise(899.11 + 2 * 599.11 + 79));
+    expect(first!.total_amount).toBeLessThan(second!.total_amount);
+
+    // Each parcel is its own booking, numbered in its order, from its own warehouse.
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id }, orderBy: { parcel: "asc" } });
+    expect(parcels.map((parcel) => [parcel.parcel, parcel.status, parcel.warehouseId, parcel.locationName])).toEqual([
+      [1, "fulfilled", 1, "Bhiwandi Warehouse"],
+      [2, "fulfilled", 2, "Gurugram Warehouse"],
+    ]);
+    // The order's metafields list both awbs.
+    expect(shopify.metafields.find((metafield) => metafield.key === "awb")?.value).toBe(awbs.join(", "));
+
+    // The order-page extensions see the whole order booked, parcel by parcel.
+    const view = await orderView(shopify.legacyResourceId);
+    expect(view.state).toBe("shipment");
+    expect(view.parcels?.map((parcel) => [parcel.number, parcel.of, parcel.location, parcel.shipment?.awb, parcel.shipment?.name])).toEqual([
+      [1, 2, "Bhiwandi Warehouse", awbs[0], shopify.name],
+      [2, 2, "Gurugram Warehouse", awbs[1], `${shopify.name}-2`],
+    ]);
+
+    // Shipped again (a retry, a second click): nothing more is booked.
+    expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "already_booked", awb: awbs.join(", ") });
+    expect(inShopify(order.id).fulfillments).toHaveLength(2);
+    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: shopify.name.slice(1) } } })).toBe(2);
+  });
+
+  it("gives concurrent bookings of the order one awb per parcel and one fulfillment each", async () => {
+    const order = twoWarehouseOrder(2);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => bulk([order.id])));
+    expect(answers.filter((answer) => answer.results[0]!.outcome === "booked").length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) expect(["booked", "already_booked"]).toContain(answer.results[0]!.outcome);
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id } });
+    expect(parcels.map((parcel) => parcel.status).sort()).toEqual(["fulfilled", "fulfilled"]);
+    expect(new Set(parcels.map((parcel) => parcel.awb)).size).toBe(2);
+    expect(inShopify(order.id).fulfillments).toHaveLength(2);
+  });
+
+  it("ships the order's second parcel from the ship page after its first was booked on its own, and cancels every parcel not yet picked up when Shopify cancels the order", async () => {
+    const order = twoWarehouseOrder(3);
+    const id = order.legacyResourceId;
+    const page = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
+    expect(page.outcome.kind).toBe("quoted");
+    const quoted = page.outcome as { parcels: { parcel: { fulfillmentOrderId: string; locationName: string }; rates: { id: number; isRecommended: boolean }[] }[] };
+    expect(quoted.parcels.map((each) => each.parcel.locationName)).toEqual(["Bhiwandi Warehouse", "Gurugram Warehouse"]);
+    const gurugram = quoted.parcels[1]!;
+    const courierId = String(gurugram.rates.find((rate) => rate.isRecommended)!.id);
+    const booked = await shipAction({ request: store.adminRequest(`/app/orders/${id}/ship`, { method: "POST", body: form({ courierId, fulfillmentOrderId: gurugram.parcel.fulfillmentOrderId }) }), params: { id }, context: {} });
+    expect(booked.status).toBe(200);
+    // One parcel booked: the order still has one to book, and says so.
+    expect(inShopify(order.id).fulfillments.map((fulfillment) => fulfillment.locationId)).toEqual([LOCATION_GURUGRAM]);
+    const partly = await orderView(id);
+    expect(partly.state).toBe("ready");
+    expect(partly.parcels?.map((parcel) => [parcel.location, Boolean(parcel.shipment)])).toEqual([
+      ["Gurugram Warehouse", true],
+      ["Bhiwandi Warehouse", false],
+    ]);
+    const rest = await bulk([order.id]);
+    expect(rest.results[0]).toMatchObject({ outcome: "booked" });
+    expect(inShopify(order.id).fulfillments).toHaveLength(2);
+    // Parcel numbers are given as parcels are first booked: the Gurugram box is the order's parcel 1.
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id }, orderBy: { parcel: "asc" } });
+    expect(parcels.map((parcel) => parcel.locationName)).toEqual(["Gurugram Warehouse", "Bhiwandi Warehouse"]);
+
+    store.simulator.cancelOrder(store.domain, order.id);
+    // What orders/cancelled does (its webhook has nowhere to go in this test): the cancellation's job.
+    await enqueue("order-cancelled", { shop: store.domain, orderGid: order.id });
+    expect((await runJobs(["order-cancelled"])).failed).toEqual([]);
+    const after = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id } });
+    expect(after.map((parcel) => parcel.status)).toEqual(["cancelled", "cancelled"]);
+    expect(inShopify(order.id).tags).toContain("dakiya-courier-cancelled");
+  });
+});
+
+describe("an order of more products than one courier order takes", () => {
+  it("ships 12 products as parcels of 10 and 2, split in Shopify first, all 12 fulfilled", async () => {
+    const order = store.simulator.placeOrder(store.domain, {
+      tags: ["prepaid"],
+      financialStatus: "PAID",
+      shippingAddress: { firstName: "Meera", lastName: "Nair", phone: "9895012345", address1: "TC 25/1120, Thampanoor", city: "Thiruvananthapuram", provinceCode: "KL", zip: "695001", countryCode: "IN" },
+      lineItems: Array.from({ length: 12 }, (_, index) => ({ title: `Spice sampler no. ${index + 1}`, sku: `SPICE-${index}`, quantity: 1, priceSet: { shopMoney: { amount: "149.00" } }, weight: { unit: "GRAMS", value: 100 } })),
+    });
+    expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "booked" });
+    const shopify = inShopify(order.id);
+    expect(shopify.fulfillments.map((fulfillment) => fulfillment.lines.length)).toEqual([10, 2]);
+    expect(shopify.fulfillments.flatMap((fulfillment) => fulfillment.lines).reduce((sum, line) => sum + line.quantity, 0)).toBe(12);
+    expect(shopify.fulfillmentOrders.filter((fo) => !fo.hidden).map((fo) => fo.status)).toEqual(["CLOSED", "CLOSED"]);
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id }, orderBy: { parcel: "asc" } });
+    const bodies = parcels.map((parcel) => JSON.parse(parcel.requestPayload) as { order_id: string; products: unknown[]; total_amount: number; payment_mode: string });
+    expect(bodies.map((body) => [body.order_id, body.products.length, body.payment_mode])).toEqual([
+      [shopify.name.slice(1), 10, "prepaid"],
+      [`${shopify.name.slice(1)}-2`, 2, "prepaid"],
+    ]);
+    expect(toPaise(bodies[0]!.total_amount) + toPaise(bodies[1]!.total_amount)).toBe(toPaise(12 * 149));
+  });
+});
