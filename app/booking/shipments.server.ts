@@ -3,6 +3,7 @@ import prisma from "~/db.server";
 import { toPaise } from "~/money";
 import { isRecordedTransition, type TransitionName } from "~/shipments/lifecycle";
 import { COD_OUT_STAGES, DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf, isDeliveryStage, type DeliveryStage } from "~/shipments/delivery-stage";
+import { parcelName } from "~/shipments/parcels";
 import { startOfDay, startOfNextDay } from "~/shop-time";
 import { normaliseMobile } from "~/shopify/order-mapping";
 import { MAX_SEARCH_LENGTH, shipmentFilterProblemInWords, type ShipmentFilterProblem } from "./shipment-filter-problems";
@@ -92,6 +93,9 @@ function searchWhere(search: string): Prisma.ShipmentWhereInput {
     { orderName: { equals: name, mode: "insensitive" } },
     { awb: { equals: search, mode: "insensitive" } },
   ];
+  // A parcel by its name: "#1042-2" is the order #1042's parcel 2.
+  const parcel = /^(#?.+)-(\d{1,3})$/.exec(search);
+  if (parcel) either.push({ orderName: { equals: parcel[1]!.startsWith("#") ? parcel[1]! : `#${parcel[1]!}`, mode: "insensitive" }, parcel: Number(parcel[2]) });
   const mobile = /\d{10}/.test(search.replace(/\D/g, "")) ? normaliseMobile(search) : null;
   if (mobile) either.push({ requestPayload: { contains: `"mobile":"${mobile}"` } });
   return { OR: either };
@@ -135,6 +139,7 @@ const LISTED = {
   id: true,
   orderGid: true,
   orderName: true,
+  parcel: true,
   direction: true,
   returnOfOrderGid: true,
   status: true,
@@ -170,7 +175,8 @@ export function bookingFacts(requestPayload: string): { codPaise: number | null;
 
 function toListed({ requestPayload, ...row }: ListedRow) {
   const facts = bookingFacts(requestPayload);
-  return { ...row, stage: deliveryStageOf(row), codAmountPaise: facts.codPaise, shopperName: facts.shopperName };
+  // Each parcel is listed on its own, by its name (#1042, #1042-2): what its label and the courier call it.
+  return { ...row, orderName: parcelName(row), stage: deliveryStageOf(row), codAmountPaise: facts.codPaise, shopperName: facts.shopperName };
 }
 export type ListedShipment = ReturnType<typeof toListed>;
 

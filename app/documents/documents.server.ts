@@ -1,5 +1,6 @@
 import type { Shipment } from "@prisma/client";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { parcelName } from "~/shipments/parcels";
 import { recordDocumentStep } from "~/shipments/shipment-changes.server";
 import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
@@ -68,24 +69,39 @@ export async function printableShipments(shop: string, selection: ShipmentSelect
     throw new DocumentRefusal(400, `One document takes at most ${MAX_SHIPMENTS_PER_DOCUMENT} shipments; ${keys.length} were chosen. Print them in parts.`);
   }
   const where = "shipmentIds" in selection ? { shop, id: { in: [...selection.shipmentIds] } } : { shop, orderGid: { in: [...selection.orderGids] } };
-  const rows = await prisma.shipment.findMany({ where });
-  const byKey = new Map<number | string, Shipment>(rows.map((row) => ["shipmentIds" in selection ? row.id : row.orderGid, row]));
+  const rows = await prisma.shipment.findMany({ where, orderBy: [{ orderGid: "asc" }, { parcel: "asc" }] });
+  // A shipment by its id; an order by its parcels (a failed booking of one is no parcel to print while another stands).
+  const byKey = new Map<number | string, Shipment[]>();
+  for (const row of rows) {
+    const key = "shipmentIds" in selection ? row.id : row.orderGid;
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
   const cancelledOrders = new Set(
     (await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: rows.map((row) => row.orderGid) }, cancelledAt: { not: null } }, select: { orderGid: true } })).map((record) => record.orderGid),
   );
   const ordered: Shipment[] = [];
-  for (const key of new Set<number | string>(keys)) {
-    const shipment = byKey.get(key);
-    if (skipUnprintable && (!shipment || !isPrintable(shipment, cancelledOrders))) continue;
+  const parcelsOf = (key: number | string): Shipment[] => {
+    const found = byKey.get(key) ?? [];
+    const standing = found.filter((row) => row.status !== SHIPMENT_STATUS.FAILED);
+    return standing.length > 0 ? standing : found.slice(0, 1);
+  };
+  for (const shipment of [...new Set<number | string>(keys)].flatMap((key) => {
+    const parcels = parcelsOf(key);
     // Another shop's shipment and one that does not exist answer alike: nothing is revealed.
-    if (!shipment) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
-    const name = shipment.orderName || `Shipment ${shipment.id}`;
+    if (parcels.length === 0 && !skipUnprintable) throw new DocumentRefusal(404, "shipmentIds" in selection ? `There is no shipment ${key} in this shop.` : "That order has no shipment booked with Dakiya.");
+    return parcels;
+  })) {
+    if (skipUnprintable && !isPrintable(shipment, cancelledOrders)) continue;
+    const name = parcelName(shipment) || `Shipment ${shipment.id}`;
     if (isReturnShipment(shipment)) throw new DocumentRefusal(409, `${name} is a return: its label goes to the shopper with the return in Shopify (Return label), so there is nothing to print for it here.`);
     if (shipment.status === SHIPMENT_STATUS.CANCELLED || cancelledOrders.has(shipment.orderGid)) throw new DocumentRefusal(409, `${name} was cancelled: it has no label to print.`);
     if (!BOOKED.includes(shipment.status) || !shipment.awb) throw new DocumentRefusal(409, `${name} is not booked yet: book it first, then print its label.`);
     ordered.push(shipment);
   }
   if (ordered.length === 0) throw new DocumentRefusal(409, "None of the selected orders has a label to print: book them with Dakiya first.");
+  if (ordered.length > MAX_SHIPMENTS_PER_DOCUMENT) {
+    throw new DocumentRefusal(400, `One document takes at most ${MAX_SHIPMENTS_PER_DOCUMENT} labels; the orders chosen ship as ${ordered.length} parcels. Print them in parts.`);
+  }
   return ordered;
 }
 
@@ -129,7 +145,7 @@ function labelSourceOf(shipment: Shipment, shopName: string, routingText: string
   return {
     direction: isReturnShipment(shipment) ? "return" : "forward",
     shopName: shopName || shipment.shop.replace(/\.myshopify\.com$/, ""),
-    orderName: shipment.orderName,
+    orderName: parcelName(shipment),
     awb: shipment.awb!,
     courierName: shipment.courierName ?? "",
     routing: routingText,
@@ -324,7 +340,7 @@ export async function printManifest(shop: string, manifestId: number, options: {
     courierName: manifest.courierName,
     warehouse,
     createdAt: manifest.createdAt,
-    shipments: shipments.map((shipment) => ({ awb: shipment.awb ?? "", orderName: shipment.orderName, packages: 1, codPaise: codToCollect(shipment.requestPayload) })),
+    shipments: shipments.map((shipment) => ({ awb: shipment.awb ?? "", orderName: parcelName(shipment), packages: 1, codPaise: codToCollect(shipment.requestPayload) })),
   });
   return { pdf, filename: `manifest-${manifest.number}.pdf` };
 }

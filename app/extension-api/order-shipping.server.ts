@@ -24,7 +24,7 @@ import { labelLink } from "~/documents/documents.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/booking/shipments.server";
-import { parcelItems, parcelName } from "~/booking/shipment-view";
+import { parcelItems, parcelName } from "~/shipments/parcels";
 import { isEveryParcelBooked } from "~/booking/parcels";
 import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
