@@ -3,7 +3,7 @@ import { getConfig } from "~/config.server";
 import { loader as estimateLoader } from "~/routes/proxy.delivery-estimate";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
 import { getStorefrontSettings, saveStorefrontSettings } from "~/storefront/storefront-settings.server";
-import { proxiedUrl } from "../../store/app-proxy";
+import { proxiedUrl, signAppProxyQuery } from "../../store/app-proxy";
 import { startShippingWorld } from "../support/store";
 import { responseOf, uniqueShop } from "../support/webhooks";
 
@@ -42,6 +42,19 @@ function shopperRequest(pathAndQuery: string, options: { shop?: string; pathPref
     pathAndQuery,
     now: options.now,
   });
+  return new Request(url);
+}
+
+/**
+ * A shopper's request whose address carried a parameter of Shopify's own (or any other) a second time: Shopify
+ * forwards both and signs them as one, the values joined by commas (shopify.dev, "Authenticate app proxies").
+ */
+function withRepeatedParameter(request: Request, name: string, value: string): Request {
+  const url = new URL(request.url);
+  const first = new URLSearchParams([[name, value]]);
+  for (const [key, existing] of url.searchParams) if (key !== "signature") first.append(key, existing);
+  first.set("signature", signAppProxyQuery(first, getConfig().SHOPIFY_API_SECRET));
+  url.search = first.toString();
   return new Request(url);
 }
 
@@ -97,6 +110,21 @@ describe("the delivery estimate through the app proxy", () => {
     }
     const hindi = await estimate(shopperRequest("/delivery-estimate?pincode=560038&variant=abc&locale=hi"));
     expect((await hindi.json()).message).toContain("वेरिएंट");
+  });
+
+  it("refuses a parameter sent twice, which the signature covers only as one, and remembers nothing from it", async () => {
+    const before = (await getStorefrontSettings(world.store.domain)).proxyPathPrefix;
+    // A shopper's own `path_prefix` comes first: read as `get` reads it, it would become the store's tracking links' path.
+    const smuggled = withRepeatedParameter(shopperRequest("/delivery-estimate?pincode=560038", { pathPrefix: "/apps/dakiya" }), "path_prefix", "/apps/elsewhere");
+    expect(new URL(smuggled.url).searchParams.getAll("path_prefix")).toEqual(["/apps/elsewhere", "/apps/dakiya"]);
+    const response = await estimate(smuggled);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "invalid", field: "path_prefix", message: "The address names path_prefix more than once: open the page again from the store" });
+    expect((await getStorefrontSettings(world.store.domain)).proxyPathPrefix).toBe(before);
+
+    const twice = await estimate(withRepeatedParameter(shopperRequest("/delivery-estimate?pincode=560038&locale=hi"), "pincode", "110001"));
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ field: "pincode", language: "hi" });
   });
 
   it("answers 404 for a shop Dakiya has no session for", async () => {
