@@ -48,6 +48,8 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.shopSettings.deleteMany({ where: { shop } });
     await tx.dataRequest.deleteMany({ where: { shop } });
     await tx.storefrontSettings.deleteMany({ where: { shop } });
+    await tx.storefrontVariantWeight.deleteMany({ where: { shop } });
+    await tx.storefrontRefusal.deleteMany({ where: { shop } });
     if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
   });
   // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's
