@@ -59,16 +59,19 @@ export async function forgetShop(shop: string): Promise<void> {
 
 /**
  * Removes what identifies one customer of a shop (`customers/redact`), here first and unconditionally: the name,
- * phone, e-mail and address in the booking bodies Dakiya stored for the given orders; the courier's words in their
- * tracking entries and errors; the tags, address digest, problems and decision reasons kept with the orders; what
- * the queue stored of those orders' jobs; the same of their returns and return pickups. Then, in the same transaction, a durable `sandbox-erase` job for the
- * sandbox's copy of those bookings. Awbs, charges, statuses, city and PIN code stay: they identify no one.
+ * phone, e-mail and address in the booking bodies Dakiya stored for the given orders and their return pickups; the
+ * courier's and Shopify's words in their tracking entries (activity and place), errors and history reasons; the
+ * tags, address digest, problems and decision reasons kept with the orders and their returns (the shopper's notes
+ * among them); what the queue stored of the jobs on those orders, returns and shipments. Then, in the same
+ * transaction, a durable `sandbox-erase` job for the sandbox's copy of those bookings. Awbs, charges, statuses,
+ * city and PIN code stay: they identify no one. test/routes/shopper-erasure.test.ts names every column that can
+ * hold text and fails on a shopper's column that this or the data request misses.
  * `orderIds` are Shopify's numeric order ids. Returns how many shipments were redacted.
  */
 export async function redactCustomer(shop: string, orderIds: readonly number[]): Promise<number> {
   if (orderIds.length === 0) return 0;
   const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
-  const shipmentIds = await prisma.$transaction(async (tx) => {
+  const redacted = await prisma.$transaction(async (tx) => {
     // A return's pickup is keyed by its Return and names the order it comes back from: its body holds the same shopper.
     const shipments = await tx.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: orderGids } }, { returnOfOrderGid: { in: orderGids } }] } });
     for (const shipment of shipments) {
@@ -78,8 +81,9 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       await redactBookingBody(tx, shipment, { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED }, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     }
     const ids = shipments.map((shipment) => shipment.id);
-    // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
-    if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
+    // The courier's own words may name the shopper ("Delivered to Asha Rao", "Left at 12, 3rd Cross"), in the
+    // activity and in the place alike: each entry keeps its stage's label, and no place.
+    if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label", "location" = NULL WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
     // The order's stored readiness: its address digest, the shopper's name and tags (which may carry a name or a phone) go, and the
     // problems and the rules' reason keep what kind they were but not their words, which may quote the phone or PIN.
     for (const record of await tx.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
@@ -90,16 +94,19 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       });
     }
     // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.
-    for (const record of await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
+    const returns = await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } });
+    for (const record of returns) {
       const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
       await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull } });
     }
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
-    return ids;
+    // A return's pickup is keyed by its Return: its jobs (return-check) name the return, not the order.
+    const returnGids = [...new Set([...returns.map((record) => record.returnGid), ...shipments.filter((shipment) => shipment.returnOfOrderGid !== null).map((shipment) => shipment.orderGid)])];
+    return { ids, returnGids };
   });
-  await forgetJobOutputsOf(shop, { orderGids, shipmentIds });
-  return shipmentIds.length;
+  await forgetJobOutputsOf(shop, { orderGids, returnGids: redacted.returnGids, shipmentIds: redacted.ids });
+  return redacted.ids.length;
 }
 
 /** What is left to erase at the sandbox, for the operator's log: never an order's or a shopper's details. */
