@@ -86,6 +86,11 @@ export interface EnqueueOptions {
   tx?: Parameters<typeof fromPrisma>[0];
   /** A pg connection inside a transaction (BEGIN sent or queued), for callers on the pool directly: the same, without Prisma. */
   client?: PoolClient;
+  /**
+   * At most one job of this key in each window of this many seconds, across every process (pg-boss's singleton
+   * slots): a later one in the same window is not enqueued (null).
+   */
+  atMostEverySeconds?: number;
 }
 
 // pg-boss writes the same INSERT for every job of a queue: prepared once per connection under a name of its own, so
@@ -117,6 +122,7 @@ export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, o
     singletonKey: stableKey(jobKey(queue, parsed)),
     ...(shop ? { group: { id: shop } } : {}),
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    ...(options.atMostEverySeconds ? { singletonSeconds: options.atMostEverySeconds } : {}),
     ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
     ...(options.client ? { db: onClient(options.client) } : {}),
   });

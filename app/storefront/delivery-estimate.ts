@@ -129,6 +129,8 @@ export interface EstimateAnswer {
   fresh: boolean;
   /** The weight quoted for, in grams: the upper end of the parcel's weight band (absent when nothing was quoted). */
   weightGrams?: number;
+  /** "Try again shortly": what is needed is being fetched, or the shop's share of fetches is spent; ask again then. */
+  retryAfterSeconds?: number;
 }
 
 const formatRupees = (paise: number, language: StorefrontLanguage) =>
@@ -170,4 +172,9 @@ export function toEstimateAnswer({ query, quote, settings, now, fresh = true }: 
 
 export function offAnswer(query: EstimateQuery): EstimateAnswer {
   return { pincode: query.pincode, language: query.language, status: "off", deliverBy: null, earliest: null, cod: "hidden", codLimitPaise: null, message: STRINGS[query.language].off, codMessage: null, fresh: true };
+}
+
+/** "Try again in a moment": the variant's weight or the route's quote is not known yet (status `unavailable`). */
+export function tryAgainAnswer(query: EstimateQuery, retryAfterSeconds: number): EstimateAnswer {
+  return { pincode: query.pincode, language: query.language, status: "unavailable", deliverBy: null, earliest: null, cod: "hidden", codLimitPaise: null, message: STRINGS[query.language].tryAgain, codMessage: null, fresh: true, retryAfterSeconds };
 }
