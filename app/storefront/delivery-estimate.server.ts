@@ -7,6 +7,7 @@ import type { RateRequestInput } from "~/shipping/contract";
 import { createAnswerCache, type AnswerCacheOptions } from "./answer-cache";
 import { offAnswer, toEstimateAnswer, toRouteQuote, tryAgainAnswer, weightBandOf, type EstimateAnswer, type EstimateQuery, type RouteQuote } from "./delivery-estimate";
 import { getStorefrontSettings, noteProxyPath } from "./storefront-settings.server";
+import { listenForStorefrontChanges, type StorefrontChangeListener } from "./settings-changes.server";
 import { noteRefusal } from "./storefront-refusals.server";
 import { keptVariantWeight, requestVariantWeights, VARIANT_WEIGHT_BATCH, VARIANT_WEIGHT_STALE_MS, type KeptVariantWeight } from "./variant-weights.server";
 
@@ -33,6 +34,11 @@ export interface DeliveryEstimatesOptions {
   /** A courier that failed is not asked again for this key before then; the last answer stands meanwhile. */
   retryAfterMs?: number;
   shopFreshMs?: number;
+  /**
+   * Hears the settings changes saved by any process (settings-changes.server.ts), started on first use: each shop's
+   * copy is forgotten at once. Without it, another process's save reaches this one within `shopFreshMs`.
+   */
+  listen?: (onChange: (shop: string | null) => void) => StorefrontChangeListener;
 }
 
 /** The shoppers' share of a shop's courier account and memory, per process (docs/ARCHITECTURE.md, Limits). */
@@ -106,8 +112,10 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
   const cacheOptions = (overrides: Partial<AnswerCacheOptions>): AnswerCacheOptions => ({ maxEntries: 10_000, maxPerPartition: 1_000, freshMs: 60_000, retryAfterMs, now: clock, ...overrides });
   const quotes = createAnswerCache<RouteQuote>(cacheOptions({ maxEntries: maxQuotes, maxPerPartition: options.maxQuotesPerShop ?? Math.min(STOREFRONT_SHARE.maxQuotesPerShop, maxQuotes), freshMs: options.quoteFreshMs ?? 6 * 3_600_000 }));
   const pickupPincodes = createAnswerCache<number>(cacheOptions({ freshMs: 3_600_000 }));
-  // Settings change rarely and are saved in the admin: a minute's delay on other processes is fine (this one forgets at once).
+  // Settings change rarely and are saved in the admin: every process forgets its copy when a save is announced, and
+  // reads it again after half a minute whatever happens.
   const shops = createAnswerCache<ShopStorefront>(cacheOptions({ freshMs: options.shopFreshMs ?? 30_000, retryAfterMs: 5_000 }));
+  let listener: StorefrontChangeListener | null = null;
   const reported = new WeakSet<object>();
   // Dakiya's copy of a variant's weight, in memory for a while; a variant not kept is looked for again a second later.
   const variantWeights = createAnswerCache<KeptVariantWeight>(cacheOptions({ maxEntries: 20_000, maxPerPartition: 2_000, freshMs: 10 * 60_000, retryAfterMs: 1_000 }));
@@ -180,8 +188,9 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
   }
 
   return {
-    /** The shop's settings as the storefront sees them (cached briefly). */
+    /** The shop's settings as the storefront sees them (cached until a change is announced, or briefly). */
     async shop(shop: string): Promise<ShopStorefront> {
+      listener ??= options.listen?.((changed) => (changed === null ? this.forgetAll() : this.forgetShop(changed))) ?? null;
       return (await shops.get(shop, () => loadShop(shop))).value;
     },
 
@@ -258,6 +267,17 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
       firstAsked.forget(`${shop}|`);
     },
 
+    /** Forgets every shop's copy (changes may have been missed). */
+    forgetAll() {
+      for (const cache of [shops, quotes, pickupPincodes, variantWeights, firstAsked]) cache.clear();
+    },
+
+    /** Stops hearing other processes' changes (shutdown, tests). */
+    async close() {
+      await listener?.close();
+      listener = null;
+    },
+
     stats() {
       return { quotes: quotes.size, courierQuotes: quotes.loads, pickupLookups: pickupPincodes.loads };
     },
@@ -266,5 +286,5 @@ export function createDeliveryEstimates(options: DeliveryEstimatesOptions = {}) 
 
 export type DeliveryEstimates = ReturnType<typeof createDeliveryEstimates>;
 
-/** The process's one set of caches, shared by every storefront request. */
-export const deliveryEstimates = createDeliveryEstimates();
+/** The process's one set of caches, shared by every storefront request, forgetting a shop's when any process saves its settings. */
+export const deliveryEstimates = createDeliveryEstimates({ listen: (onChange) => listenForStorefrontChanges(onChange) });
