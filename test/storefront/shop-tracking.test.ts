@@ -9,7 +9,7 @@ import { loader as trackLoader } from "~/routes/track.$awb";
 import { saveStorefrontSettings, shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { STORE_LOOKUP_LIMITS } from "~/storefront/shop-tracking-limits.server";
 import { flushRefusals } from "~/storefront/storefront-refusals.server";
-import { proxiedUrl } from "../../store/app-proxy";
+import { proxiedUrl, signAppProxyQuery } from "../../store/app-proxy";
 import { startStore } from "../support/store";
 import { responseOf, uniqueShop } from "../support/webhooks";
 
@@ -94,6 +94,22 @@ describe("tracking on the shop's own domain", () => {
   it("shows no other shop's parcel, and refuses a forged request", async () => {
     expect((await track(shopperRequest(`/track/${OTHER_SHOPS_AWB}`), OTHER_SHOPS_AWB)).status).toBe(404);
     expect((await track(shopperRequest(`/track/${AWB}`, { signed: false }), AWB)).status).toBe(400);
+  });
+
+  it("refuses a parameter sent twice, which Shopify signs as one, and takes no proxy path from it", async () => {
+    await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: true });
+    const before = (await prisma.storefrontSettings.findUniqueOrThrow({ where: { shop: store.domain } })).proxyPathPrefix;
+    // A shopper's own `path_prefix` first, Shopify's after it, the signature over both as Shopify makes it.
+    const url = new URL(shopperRequest(`/track/${AWB}?token=${TOKEN}`).url);
+    const twice = new URLSearchParams([["path_prefix", "/apps/elsewhere"], ...[...url.searchParams].filter(([key]) => key !== "signature")]);
+    twice.set("signature", signAppProxyQuery(twice, getConfig().SHOPIFY_API_SECRET));
+    url.search = twice.toString();
+    const response = await track(new Request(url, { headers: { "Accept-Language": "en-IN" } }), AWB);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This address is not valid");
+    expect((await prisma.storefrontSettings.findUniqueOrThrow({ where: { shop: store.domain } })).proxyPathPrefix).toBe(before);
+    expect(await shopDomainTrackingUrl(store.domain, AWB)).not.toContain("/apps/elsewhere");
+    await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: false });
   });
 
   it("writes the shop-domain link on new fulfillments once turned on and the store's path is known; /track keeps working", async () => {
