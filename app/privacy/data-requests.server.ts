@@ -2,6 +2,7 @@ import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/cli
 import prisma from "~/db.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
+import { returnGidsOf } from "./personal-data.server";
 
 /**
  * customers/data_request: a customer asked the shop what it holds about them. Dakiya records the request (ids only)
@@ -73,8 +74,7 @@ export async function compileDataRequest(shop: string, id: number) {
     prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" } }),
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
-  const returnGids = [...new Set([...returns.map((record) => record.returnGid), ...shipments.filter((shipment) => shipment.returnOfOrderGid !== null).map((shipment) => shipment.orderGid)])];
-  const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids, shipmentIds: shipments.map((shipment) => shipment.id) });
+  const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
     customerId: request.customerId,
@@ -82,7 +82,6 @@ export async function compileDataRequest(shop: string, id: number) {
     compiledAt: new Date().toISOString(),
     orders: request.orderGids.map((orderGid) => {
       const record = records.find((candidate) => candidate.orderGid === orderGid);
-      const returnGids = new Set([...returns.filter((candidate) => candidate.orderGid === orderGid).map((candidate) => candidate.returnGid), ...shipments.filter((shipment) => shipment.returnOfOrderGid === orderGid).map((shipment) => shipment.orderGid)]);
       return {
         orderId: orderGid.split("/").pop(),
         order: record
@@ -103,7 +102,7 @@ export async function compileDataRequest(shop: string, id: number) {
             }
           : null,
         shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(shipmentHeld),
-        returns: [...returnGids].map((returnGid) => {
+        returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
           const returned = returns.find((candidate) => candidate.returnGid === returnGid);
           return {
             returnId: returnGid.split("/").pop(),

@@ -1,4 +1,4 @@
-import { Prisma } from "@prisma/client";
+import { Prisma, type ReturnRecord, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { enqueue, forgetJobsOf, forgetJobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -102,11 +102,23 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
     // A return's pickup is keyed by its Return: its jobs (return-check) name the return, not the order.
-    const returnGids = [...new Set([...returns.map((record) => record.returnGid), ...shipments.filter((shipment) => shipment.returnOfOrderGid !== null).map((shipment) => shipment.orderGid)])];
-    return { ids, returnGids };
+    return { ids, returnGids: returnGidsOf(returns, shipments) };
   });
   await forgetJobOutputsOf(shop, { orderGids, returnGids: redacted.returnGids, shipmentIds: redacted.ids });
   return redacted.ids.length;
+}
+
+/**
+ * The returns of the orders (of one of them, when named): those Dakiya recorded, and those whose pickup it booked
+ * (a return's pickup is keyed by its Return and names the order it comes back from).
+ */
+export function returnGidsOf(
+  returns: readonly Pick<ReturnRecord, "returnGid" | "orderGid">[],
+  shipments: readonly Pick<Shipment, "orderGid" | "returnOfOrderGid">[],
+  orderGid?: string,
+): string[] {
+  const ofOrder = (of: string | null) => of !== null && (orderGid === undefined || of === orderGid);
+  return [...new Set([...returns.filter((record) => ofOrder(record.orderGid)).map((record) => record.returnGid), ...shipments.filter((shipment) => ofOrder(shipment.returnOfOrderGid)).map((shipment) => shipment.orderGid)])];
 }
 
 /** What is left to erase at the sandbox, for the operator's log: never an order's or a shopper's details. */
