@@ -17,7 +17,14 @@ function lockPool(): pg.Pool {
 }
 
 /** What is locked: a space per kind of thing, and the thing's id. */
-export const LOCK_SPACE = { SHIPMENT: 4201, SHOP_TRACKING: 4202, ORDER: 4203 } as const;
+export const LOCK_SPACE = {
+  SHIPMENT: 4201,
+  SHOP_TRACKING: 4202,
+  /** An order's fulfillment orders while booking splits them in Shopify. */
+  ORDER: 4203,
+  /** An order's parcel claims, one at a time (a transaction lock, held to the claim's commit). */
+  ORDER_PARCELS: 4204,
+} as const;
 
 export class LockBusyError extends Error {
   override name = "LockBusyError";

@@ -23,9 +23,10 @@ import {
 } from "graphql";
 import { loadAdminSchema } from "../graphql/admin-schema";
 import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
+import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
 import { returnMutations, type ReturnEvent } from "./returns";
-import { connection, displayFulfillmentStatus, fulfillmentView, locationView, orderTotals, orderView } from "./views";
+import { connection, displayFulfillmentStatus, fulfillmentOrderView, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
 type Args = Record<string, unknown>;
 
@@ -292,6 +293,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
   return {
     ...orderMutations(shop, { now, emit }),
     ...returnMutations(shop, { now, emit }),
+    ...fulfillmentOrderMutations(shop, { touch }),
     shop: {
       __typename: "Shop",
       id: gid("Shop", 1),
@@ -311,6 +313,10 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
     order: (args: Args) => {
       const order = findOrder(shop, args.id);
       return order ? orderView(shop, order) : null;
+    },
+    fulfillmentOrder: (args: Args) => {
+      const order = shop.orders.find((candidate) => candidate.fulfillmentOrders.some((fo) => fo.id === args.id));
+      return order ? fulfillmentOrderView(shop, order, order.fulfillmentOrders.find((fo) => fo.id === args.id)!) : null;
     },
     fulfillment: (args: Args) => {
       const found = findFulfillment(shop, args.id);
@@ -384,6 +390,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
         trackingInfo: numbers.map((number, index) => ({ company: tracking.company ?? null, number, url: urls[index] ?? null })),
         notifyCustomer: input.notifyCustomer ?? false,
         fulfillmentOrderIds: targets.map((target) => target.fo!.id),
+        locationId: targets[0]!.fo!.locationId,
         lines,
         events: [],
       };

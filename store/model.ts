@@ -65,6 +65,8 @@ export interface StoreFulfillmentOrder {
   status: FulfillmentOrderStatus;
   locationId: string;
   lines: StoreFulfillmentOrderLine[];
+  /** Closed because its items were merged or moved into another: left out of `displayable` lists, as Shopify does. */
+  hidden?: boolean;
 }
 
 export interface StoreFulfillmentEvent {
@@ -85,6 +87,8 @@ export interface StoreFulfillment {
   trackingInfo: { company: string | null; number: string | null; url: string | null }[];
   notifyCustomer: boolean;
   fulfillmentOrderIds: string[];
+  /** The location it shipped from, as it was when fulfilled (absent in stores saved before it was kept). */
+  locationId?: string;
   /** Each line's `id` is its FulfillmentLineItem id, what a return names; stores saved before returns existed lack it. */
   lines: { id?: string; lineItemId: string; quantity: number }[];
   events: StoreFulfillmentEvent[];
@@ -203,7 +207,13 @@ export interface StoreShop {
   primaryDomainHost?: string;
   /** The catalogue's product variants, with the shipping weight the merchant entered (null: none). */
   variants?: StoreVariant[];
+  /** In priority order: Shopify's order routing assigns an order to the first locations that stock its items. */
   locations: StoreLocation[];
+  /**
+   * Items stocked at some locations only: SKU → the ids of the locations that stock it. An SKU not listed is stocked
+   * everywhere (absent in stores saved before stock was kept).
+   */
+  stock?: Record<string, string[]>;
   orders: StoreOrder[];
   /** Access tokens issued by token exchange, with their expiry (ms since epoch). */
   accessTokens: Map<string, { scope: string; expiresAt: number }>;

@@ -1,5 +1,6 @@
 import { gid, nextId, type MailingAddress, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
 import type { StoreEvent } from "./admin-api";
+import { routeToLocations } from "./fulfillment-orders";
 import { orderView } from "./views";
 
 type Args = Record<string, unknown>;
@@ -128,17 +129,7 @@ export function orderMutations(shop: StoreShop, { now, emit }: { now: () => Date
         lineItems,
         discount: 0,
         shippingPrice: shipping,
-        fulfillmentOrders:
-          shippable.length === 0
-            ? []
-            : [
-                {
-                  id: gid("FulfillmentOrder", nextId()),
-                  status: "OPEN",
-                  locationId: shop.locations[0]!.id,
-                  lines: shippable.map((item) => ({ id: gid("FulfillmentOrderLineItem", nextId()), lineItemId: item.id, totalQuantity: item.quantity, remainingQuantity: item.quantity })),
-                },
-              ],
+        fulfillmentOrders: routeToLocations(shop, shippable),
         fulfillments: [],
         metafields: [],
       };

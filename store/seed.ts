@@ -4,6 +4,15 @@ export const SEED_SHOP = "dakiya-demo.myshopify.com";
 export const LOCATION_BHIWANDI = gid("Location", 71001);
 export const LOCATION_GURUGRAM = gid("Location", 71002);
 
+/**
+ * What only one warehouse stocks (every other SKU is stocked at both): an order with one of each ships as two
+ * parcels, one from each warehouse (Shopify's order routing, store/fulfillment-orders.ts).
+ */
+export const SEED_STOCK: Record<string, string[]> = {
+  "DIY-210": [LOCATION_BHIWANDI],
+  "PSH-220": [LOCATION_GURUGRAM],
+};
+
 interface AddressSeed {
   name: string;
   phone?: string | null;
@@ -243,6 +252,7 @@ export function seedShop(domain = SEED_SHOP, now = Date.now()): StoreShop {
       { id: LOCATION_BHIWANDI, name: "Bhiwandi Warehouse", address: { address1: "Mankoli Naka, Dapode Road", city: "Bhiwandi", province: "Maharashtra", zip: "421302", countryCode: "IN" } },
       { id: LOCATION_GURUGRAM, name: "Gurugram Warehouse", address: { address1: "Plot 52, Sector 37", city: "Gurugram", province: "Haryana", zip: "122001", countryCode: "IN" } },
     ],
+    stock: structuredClone(SEED_STOCK),
     orders: ORDER_SEEDS.map((seed) => toOrder(seed, now)),
     variants: SEED_VARIANTS.map((variant) => ({ ...variant })),
     accessTokens: new Map(),

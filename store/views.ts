@@ -1,4 +1,5 @@
-import { gid, money, nextId, type StoreFulfillment, type StoreFulfillmentOrder, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
+import { gid, money, nextId, type StoreFulfillment, type StoreFulfillmentOrder, type StoreFulfillmentOrderLine, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
+import { fulfillable as canFulfill, stocks } from "./stock";
 import { fulfillmentLines, matchesReturnSearch, orderReturnStatus, returnsOf, returnView } from "./returns";
 
 type Args = Record<string, unknown>;
@@ -92,7 +93,12 @@ function locationView(shop: StoreShop, locationId: string) {
 
 export function fulfillmentOrderView(shop: StoreShop, order: StoreOrder, fo: StoreFulfillmentOrder) {
   const location = shop.locations.find((candidate) => candidate.id === fo.locationId)!;
-  const fulfillable = fo.status === "OPEN" || fo.status === "IN_PROGRESS";
+  const fulfillable = canFulfill(fo);
+  const remainingUnits = fo.lines.reduce((sum, line) => sum + line.remainingQuantity, 0);
+  const openBeside = order.fulfillmentOrders.some((other) => other !== fo && other.locationId === fo.locationId && other.status === "OPEN");
+  const actions = fulfillable
+    ? ["CREATE_FULFILLMENT", "HOLD", ...(remainingUnits > 1 ? ["SPLIT"] : []), ...(fo.status === "OPEN" && shop.locations.length > 1 ? ["MOVE"] : []), ...(openBeside ? ["MERGE"] : [])]
+    : [];
   return {
     __typename: "FulfillmentOrder",
     id: fo.id,
@@ -114,9 +120,8 @@ export function fulfillmentOrderView(shop: StoreShop, order: StoreOrder, fo: Sto
       location: locationView(shop, fo.locationId),
     },
     deliveryMethod: { __typename: "DeliveryMethod", methodType: "SHIPPING" },
-    supportedActions: fulfillable
-      ? [{ action: "CREATE_FULFILLMENT", externalUrl: null }, { action: "HOLD", externalUrl: null }]
-      : [],
+    supportedActions: actions.map((action) => ({ __typename: "FulfillmentOrderSupportedAction", action, externalUrl: null })),
+    locationsForMove: (args: Args) => connection(locationsForMove(shop, order, fo, args), args),
     lineItems: (args: Args) =>
       connection(
         fo.lines.map((line) => {
@@ -140,6 +145,7 @@ export function fulfillmentView(shop: StoreShop, order: StoreOrder, fulfillment:
     updatedAt: fulfillment.updatedAt,
     trackingInfo: (args: Args) => fulfillment.trackingInfo.slice(0, typeof args.first === "number" ? args.first : undefined),
     location: () => {
+      if (fulfillment.locationId) return locationView(shop, fulfillment.locationId);
       const fo = order.fulfillmentOrders.find((candidate) => fulfillment.fulfillmentOrderIds.includes(candidate.id));
       return fo ? locationView(shop, fo.locationId) : null;
     },
@@ -233,7 +239,7 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
     lineItems: (args: Args) => connection(order.lineItems.map((item) => lineItemView(item, order)), args),
     fulfillmentOrders: (args: Args) =>
       connection(
-        order.fulfillmentOrders.filter((fo) => !args.displayable || fo.status !== "CANCELLED" || order.cancelledAt).map((fo) => fulfillmentOrderView(shop, order, fo)),
+        order.fulfillmentOrders.filter((fo) => !args.displayable || (!fo.hidden && (fo.status !== "CANCELLED" || order.cancelledAt))).map((fo) => fulfillmentOrderView(shop, order, fo)),
         args,
       ),
     fulfillments: (args: Args) =>
@@ -247,6 +253,28 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
     metafields: (args: Args) =>
       connection(order.metafields.filter((metafield) => !args.namespace || metafield.namespace === args.namespace).map(metafieldView), args),
   };
+}
+
+/** `FulfillmentOrder.locationsForMove`: every other location, movable where it stocks the items asked about. */
+function locationsForMove(shop: StoreShop, order: StoreOrder, fo: StoreFulfillmentOrder, args: Args) {
+  // Shopify's default is an empty list: every item of the fulfillment order.
+  const asked = (args.lineItemIds as string[] | undefined)?.length ? (args.lineItemIds as string[]) : null;
+  const lines = fo.lines.filter((line) => line.remainingQuantity > 0 && (asked === null || asked.includes(line.lineItemId)));
+  const itemOf = (line: StoreFulfillmentOrderLine) => order.lineItems.find((item) => item.id === line.lineItemId)!;
+  return shop.locations
+    .filter((location) => location.id !== fo.locationId && canFulfill(fo))
+    .map((location) => {
+      const unavailable = lines.filter((line) => !stocks(shop, location.id, itemOf(line).sku));
+      const count = (value: number) => ({ __typename: "Count", count: value, precision: "EXACT" });
+      return {
+        __typename: "FulfillmentOrderLocationForMove",
+        location: locationView(shop, location.id),
+        movable: unavailable.length === 0 && lines.length > 0,
+        message: unavailable.length === 0 ? null : `${location.name} doesn't stock ${unavailable.map((line) => itemOf(line).title).join(", ")}.`,
+        availableLineItemsCount: count(lines.length - unavailable.length),
+        unavailableLineItemsCount: count(unavailable.length),
+      };
+    });
 }
 
 export { locationView, gid, nextId };

@@ -72,7 +72,7 @@ describe("an order's decision, in words", () => {
     const stored = words("decisions.notBooked", { problems: listWords(codes.map(problemLabelWords)) });
     expect(englishOf(stored)).toBe(`Not booked automatically: ${codes.map((code) => PROBLEM_LABELS[code]).join(", ")}`);
     expect(englishOf(words("decisions.notBooked", { problems: listWords([problemLabelWords("PINCODE_INVALID")]) }))).toBe("Not booked automatically: PIN code not 6 digits");
-    const hindi = expectSaid(stored, "Not booked automatically: PIN code not 6 digits, More than 10 items, Older than 7 days");
+    const hindi = expectSaid(stored, "Not booked automatically: PIN code not 6 digits, Too many items, Older than 7 days");
     expect(hindi.split(", ")).toHaveLength(3);
   });
 

@@ -49,7 +49,7 @@ describe("a booking's outcome in words", () => {
 
   it("keeps of an outcome only what its words are made from", () => {
     const shipment = { id: 1 } as never;
-    expect(outcomeForWords({ kind: "booked", shipment })).toEqual({ kind: "booked" });
+    expect(outcomeForWords({ kind: "booked", shipment, shipments: [shipment] })).toEqual({ kind: "booked" });
     expect(outcomeForWords({ kind: "unavailable", shipment, code: "no_answer", message: "m" })).toEqual({ kind: "unavailable", code: "no_answer", message: "m" });
     expect(outcomeForWords({ kind: "refused", message: "m", fieldErrors: [] })).toEqual({ kind: "refused", message: "m" });
   });

@@ -2,35 +2,57 @@ import { problemInWords, problemLabel } from "~/shopify/readiness-checks";
 import type { Shipment } from "@prisma/client";
 import type { Warehouse } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
-import type { MappedShipment, MappingProblem } from "~/shopify/order-mapping";
+import type { MappedParcel, MappedShipment, MappingProblem } from "~/shopify/order-mapping";
 import { adminStrings, sayStored, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 
 /**
  * Why a booking or a quote went no further, when Dakiya words it: the merchant reads it in the admin's language. An
  * outcome without a code carries the courier service's own words (or a stored record's), shown as they are.
  */
-export type OutcomeCode = "courier_not_on_route" | "keys_refused" | "no_answer" | "booking_refused";
+export type OutcomeCode = "courier_not_on_route" | "keys_refused" | "no_answer" | "booking_refused" | "parcel_gone";
 
-/** What quoting an order came to. */
+/** One parcel of an order, quoted: its pickup warehouse and the couriers' rates for it. */
+export interface ParcelQuote {
+  parcel: MappedParcel;
+  warehouse: Warehouse;
+  rates: RankedRate[];
+}
+
+/** Every parcel of the order stands booked: its shipments, parcel 1 first (`shipment`). */
+type Booked = { shipment: Shipment; shipments: Shipment[] };
+
+/**
+ * What quoting an order came to. Quoted: `shipment` is the order as one, `rates` the order's (each courier over every
+ * parcel still to book; with one parcel, that parcel's), `warehouse` the first parcel's, and `parcels` each parcel
+ * still to book with its own rates (none for a return's pickup, which is one shipment).
+ */
 export type QuoteOutcome =
   | { kind: "not_found" }
   | { kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] }
-  | { kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[] }
-  | { kind: "unavailable"; shipment: MappedShipment; message: string; code?: OutcomeCode };
+  | { kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[]; parcels: ParcelQuote[] }
+  | { kind: "unavailable"; shipment: MappedShipment; message: string; code?: OutcomeCode }
+  | ({ kind: "already_booked" } & Booked);
 
-export type BookOutcome =
-  | QuoteOutcome
-  | { kind: "already_booked"; shipment: Shipment }
-  | { kind: "cancelled" }
-  | {
+/** A booking that did not go through for every parcel carries the parcels of the order booked beside it. */
+type Partly = { booked?: Shipment[] };
+
+/** Why a booking did not go through (for one parcel at least). */
+export type NotBooked =
+  | ({ kind: "not_found" } & Partly)
+  | ({ kind: "quoted"; shipment: MappedShipment; warehouse: Warehouse; rates: RankedRate[]; parcels: ParcelQuote[] } & Partly)
+  | ({ kind: "problems"; shipment: MappedShipment | null; problems: MappingProblem[] } & Partly)
+  | ({ kind: "unavailable"; shipment: MappedShipment; message: string; code?: OutcomeCode; words?: unknown } & Partly)
+  | ({ kind: "cancelled" } & Partly)
+  | ({
       kind: "refused";
       message: string;
       fieldErrors: { field: string; message: string }[];
       code?: OutcomeCode;
       /** The failed shipment's stored words for `message` (its last error), for a page to say in the admin's language. */
       words?: unknown;
-    }
-  | { kind: "booked"; shipment: Shipment };
+    } & Partly);
+
+export type BookOutcome = NotBooked | ({ kind: "already_booked" } & Booked) | ({ kind: "booked" } & Booked);
 
 /** What of an outcome its words are made from: small enough to send to a page, which words it in the admin's language. */
 export type OutcomeForWords =
@@ -41,7 +63,7 @@ export type OutcomeForWords =
 /** The outcome without the order's shipment, rates or booked row. */
 export function outcomeForWords(outcome: BookOutcome): OutcomeForWords {
   if (outcome.kind === "problems") return { kind: outcome.kind, problems: outcome.problems };
-  if (outcome.kind === "unavailable") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}) };
+  if (outcome.kind === "unavailable") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}), ...("words" in outcome && outcome.words ? { words: outcome.words } : {}) };
   if (outcome.kind === "refused") return { kind: outcome.kind, message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.words ? { words: outcome.words } : {}) };
   return { kind: outcome.kind };
 }
@@ -58,6 +80,7 @@ export const OUTCOME_WORDS: Readonly<Record<OutcomeCode, keyof AdminStrings["out
   keys_refused: "keysRefused",
   no_answer: "noAnswer",
   booking_refused: "bookingRefused",
+  parcel_gone: "parcelGone",
 };
 
 /** The English of a code, for the outcome's `message`. */

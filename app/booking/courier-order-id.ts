@@ -1,14 +1,14 @@
 import { MAX_TEXT_LENGTH } from "~/shipping/contract";
 
 /**
- * The order_id a booking sends the courier: the order's own number on the first attempt; "<number>-<attempt>" once
- * the courier has refused the number as taken (an order booked on its panel with that number, or one cancelled
- * there, which the courier never lets be used again). Cut from the front of the number so the suffix, which makes
- * it new, always fits the courier's limit. Pure.
+ * The order_id a booking sends the courier, derived from the order's number so it reads back to the order: parcel 1
+ * sends the number itself, parcel N "<number>-N"; once the courier has refused an order_id as taken (an order booked
+ * on its panel with that id, or one cancelled there, which the courier never lets be used again), the next attempt
+ * adds "-A<attempt>". Cut from the front of the number so the suffixes, which make it new, always fit the courier's
+ * limit. Pure.
  */
-export function courierOrderId(orderNumber: string, attempt: number): string {
-  if (attempt <= 1) return orderNumber;
-  const suffix = `-${attempt}`;
+export function courierOrderId(orderNumber: string, { parcel = 1, attempt = 1 }: { parcel?: number; attempt?: number } = {}): string {
+  const suffix = `${parcel > 1 ? `-${parcel}` : ""}${attempt > 1 ? `-A${attempt}` : ""}`;
   return orderNumber.slice(0, MAX_TEXT_LENGTH.order_id - suffix.length) + suffix;
 }
 

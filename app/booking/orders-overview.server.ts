@@ -8,6 +8,7 @@ import { READINESS } from "~/orders/readiness";
 import type { MappingProblem } from "~/shopify/order-mapping";
 import { quoteOrder, type QuoteOutcome } from "./book-order.server";
 import { legacyIdOf } from "./overrides";
+import { shipmentForScreen, type ShipmentOnScreen } from "./shipment-view";
 
 export interface OrderRow {
   id: string;
@@ -120,8 +121,14 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
 
 export const MAX_BULK_ORDERS = 10;
 
-export async function compareOrders(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: QuoteOutcome }[]> {
+/** A quote as a page may show it: an order booked already by its parcels as the screens show bookings, never the stored rows. */
+export type ComparedOutcome = Exclude<QuoteOutcome, { kind: "already_booked" }> | { kind: "already_booked"; parcels: ShipmentOnScreen[] };
+
+export async function compareOrders(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: ComparedOutcome }[]> {
   const results = [];
-  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) results.push({ orderGid, outcome: await quoteOrder({ shop, admin }, { orderGid }) });
+  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {
+    const outcome = await quoteOrder({ shop, admin }, { orderGid });
+    results.push({ orderGid, outcome: outcome.kind === "already_booked" ? { kind: outcome.kind, parcels: outcome.shipments.map(shipmentForScreen) } : outcome });
+  }
   return results;
 }

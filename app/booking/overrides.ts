@@ -36,32 +36,54 @@ const OverridesSchema = z.object({
     .transform((value) => value || undefined),
 });
 
-export type OverrideField = keyof ShipmentOverrides;
-export type OverrideErrors = Partial<Record<OverrideField, string>>;
+export type OverrideField = keyof Omit<ShipmentOverrides, "parcels">;
+/** An edit named as the form names it: the field for parcel 1 and the whole order, `field.N` for parcel N. */
+export type OverrideKey = OverrideField | `${OverrideField}.${number}`;
+export type OverrideErrors = Partial<Record<OverrideKey, string>>;
+
+const PARCEL_FIELDS = ["length", "breadth", "height", "weightKg", "warehouseId", "ewaybillNo"] as const satisfies readonly OverrideField[];
+/** The most parcels the ship page takes edits for: every parcel one read of an order can hold. */
+export const MAX_EDITED_PARCELS = 20;
+
+/** The field a key names, without its parcel. */
+const fieldOf = (key: OverrideKey) => key.split(".")[0] as OverrideField;
 
 /** What is wrong with each of these edits, in the admin's language. Pure: the ship page and its action word them alike. */
-export function overrideErrorsInWords(language: AdminLanguage, invalid: readonly OverrideField[]): OverrideErrors {
+export function overrideErrorsInWords(language: AdminLanguage, invalid: readonly OverrideKey[]): OverrideErrors {
   const messages = adminStrings(language).errors.overrides;
-  return Object.fromEntries(invalid.map((field) => [field, messages[field]]));
+  return Object.fromEntries(invalid.map((key) => [key, messages[fieldOf(key)]]));
+}
+
+/** One parcel's edits (or parcel 1's with the order's payment mode): the value of each key, checked. */
+function parseEdits(source: URLSearchParams | FormData, suffix: string, fields: readonly OverrideField[]) {
+  const raw: Record<string, string> = {};
+  for (const field of fields) {
+    const value = source.get(`${field}${suffix}`);
+    if (typeof value === "string") raw[field] = value;
+  }
+  const parsed = OverridesSchema.safeParse(raw);
+  if (parsed.success) return { edits: Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)), invalid: [] as OverrideKey[] };
+  return { edits: {}, invalid: [...new Set(parsed.error.issues.map((issue) => `${String(issue.path[0])}${suffix}` as OverrideKey))] };
 }
 
 /**
- * The merchant's edits from a query string or form; blank means "as mapped". A wrong edit is left out of `overrides`
- * and named in `invalid` (for a page to word) and in `errors` (in `language`).
+ * The merchant's edits from a query string or form; blank means "as mapped". Parcel 1's box, weight, warehouse and
+ * e-waybill and the order's payment mode are the fields' own names; parcel N's are `length.N`, `weightKg.N`, and so
+ * on. A wrong edit is left out of `overrides` and named in `invalid` (for a page to word) and in `errors` (in
+ * `language`).
  */
-export function parseOverrides(source: URLSearchParams | FormData, language: AdminLanguage = "en"): { overrides: ShipmentOverrides; invalid: OverrideField[]; errors: OverrideErrors } {
-  const raw: Record<string, string> = {};
-  for (const key of ["length", "breadth", "height", "weightKg", "warehouseId", "paymentMode", "ewaybillNo"]) {
-    const value = source.get(key);
-    if (typeof value === "string") raw[key] = value;
+export function parseOverrides(source: URLSearchParams | FormData, language: AdminLanguage = "en"): { overrides: ShipmentOverrides; invalid: OverrideKey[]; errors: OverrideErrors } {
+  const first = parseEdits(source, "", ["length", "breadth", "height", "weightKg", "warehouseId", "paymentMode", "ewaybillNo"]);
+  const invalid = [...first.invalid];
+  const parcels: NonNullable<ShipmentOverrides["parcels"]> = {};
+  for (let number = 2; number <= MAX_EDITED_PARCELS; number += 1) {
+    const parcel = parseEdits(source, `.${number}`, PARCEL_FIELDS);
+    invalid.push(...parcel.invalid);
+    if (Object.keys(parcel.edits).length > 0) parcels[number] = parcel.edits;
   }
-  const parsed = OverridesSchema.safeParse(raw);
-  if (parsed.success) {
-    const overrides = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as ShipmentOverrides;
-    return { overrides, invalid: [], errors: {} };
-  }
-  const invalid = [...new Set(parsed.error.issues.map((issue) => issue.path[0] as OverrideField))];
-  return { overrides: {}, invalid, errors: overrideErrorsInWords(language, invalid) };
+  if (invalid.length > 0) return { overrides: {}, invalid, errors: overrideErrorsInWords(language, invalid) };
+  const overrides: ShipmentOverrides = { ...first.edits, ...(Object.keys(parcels).length > 0 ? { parcels } : {}) };
+  return { overrides, invalid: [], errors: {} };
 }
 
 export const orderGidOf = (legacyId: string) => (/^\d{1,20}$/.test(legacyId) ? `gid://shopify/Order/${legacyId}` : null);

@@ -8,8 +8,7 @@ import { adminStrings, sayStored, type AdminLanguage } from "~/locales/admin-lan
 import { bookOutcomeInWords } from "./book-outcome";
 import { ruleFactsOf, storedFactsOf } from "./booking-facts";
 import { bookOrder, prepareOrder, quoteOrder } from "./book-order.server";
-import { holdsBooking, isShipmentStatus } from "~/shipments/lifecycle";
-import { getShipmentForOrder } from "./shipments.server";
+import type { Shipment } from "@prisma/client";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
 export const MAX_SHIPPED_AT_ONCE = 50;
@@ -20,6 +19,7 @@ export interface ShipResult {
   orderGid: string;
   orderName: string;
   outcome: ShipResultKind;
+  /** The order's awbs, parcel 1 first (comma-separated when it ships as several parcels). */
   awb: string | null;
   courierName: string | null;
   /** Why it was held or failed, or how it was booked: in the language asked for, a rule's and a stored reason as they are. */
@@ -72,15 +72,12 @@ async function shipOne(
   base: Omit<ShipResult, "outcome" | "reason">,
 ): Promise<ShipResult> {
   const words = adminStrings(language).outcomes;
-  // Booked already: said so before anything is asked of Shopify (where the order now reads as fulfilled).
-  const existing = await getShipmentForOrder(shop, orderGid);
-  if (existing && isShipmentStatus(existing.status) && holdsBooking(existing.status)) {
-    return { ...base, orderName: existing.orderName || base.orderName, outcome: "already_booked", awb: existing.awb, courierName: existing.courierName, reason: existing.awb ? null : words.shipping.beingBooked };
-  }
   const prepared = await prepareOrder({ shop, admin }, { orderGid, settings });
   const { order } = prepared;
   const named = { ...base, orderName: order?.name ?? base.orderName };
   const quote = await quoteOrder({ shop, admin }, { orderGid, prepared });
+  // Every parcel booked already (the order now reads as fulfilled in Shopify, or is being fulfilled).
+  if (quote.kind === "already_booked") return { ...named, ...parcelsOf(quote.shipments), outcome: "already_booked", reason: quote.shipments.every((shipment) => shipment.awb) ? null : words.shipping.beingBooked };
   if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: bookOutcomeInWords(quote, { problems: "fixes", language }) };
   let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
   let reason = words.shipping.recommended;
@@ -98,14 +95,22 @@ async function shipOne(
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: words.booking.noCourier };
   const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship page, by ${ruleName}` : "Orders to ship page" } }, { orderGid, courierId, prepared, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
-    const { shipment } = outcome;
+    const { shipments } = outcome;
+    const waiting = shipments.find((shipment) => shipment.status !== "fulfilled");
     return {
       ...named,
+      ...parcelsOf(shipments),
       outcome: outcome.kind,
-      awb: shipment.awb,
-      courierName: shipment.courierName,
-      reason: outcome.kind === "already_booked" ? (shipment.awb ? null : words.shipping.beingBooked) : shipment.status === "fulfilled" ? reason : shipment.lastError ? sayStored(language, shipment.lastErrorWords, shipment.lastError) : reason,
+      reason: outcome.kind === "already_booked" ? (shipments.every((shipment) => shipment.awb) ? null : words.shipping.beingBooked) : !waiting ? reason : waiting.lastError ? sayStored(language, waiting.lastErrorWords, waiting.lastError) : reason,
     };
   }
-  return { ...named, outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
+  // Some parcels booked, one not: the ones booked are said with why the other was not.
+  return { ...named, ...parcelsOf(outcome.booked ?? []), outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
+}
+
+/** The order's awbs and couriers, parcel 1 first: one of each for an order in one parcel. */
+function parcelsOf(shipments: readonly Shipment[]): Pick<ShipResult, "awb" | "courierName"> {
+  const awbs = shipments.flatMap((shipment) => (shipment.awb ? [shipment.awb] : []));
+  const couriers = [...new Set(shipments.flatMap((shipment) => (shipment.courierName ? [shipment.courierName] : [])))];
+  return { awb: awbs.length > 0 ? awbs.join(", ") : null, courierName: couriers.length > 0 ? couriers.join(", ") : null };
 }

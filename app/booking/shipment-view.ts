@@ -8,6 +8,10 @@ export function shipmentForScreen(shipment: Shipment) {
   return {
     id: shipment.id,
     orderName: shipment.orderName,
+    parcel: shipment.parcel,
+    name: parcelName(shipment),
+    locationName: shipment.locationName,
+    items: parcelItems(shipment),
     status: shipment.status,
     awb: shipment.awb,
     courierName: shipment.courierName,
@@ -32,3 +36,18 @@ export function shipmentForScreen(shipment: Shipment) {
 }
 
 export type ShipmentOnScreen = ReturnType<typeof shipmentForScreen>;
+
+/** A parcel's name as its label and the courier have it: the order's name ("#1042"), with "-N" for parcel N after the first. */
+export function parcelName(shipment: Pick<Shipment, "orderName" | "parcel">): string {
+  return shipment.parcel > 1 ? `${shipment.orderName}-${shipment.parcel}` : shipment.orderName;
+}
+
+/** What a booked parcel holds, one line an item ("2 × Pashmina stole"), from the body sent to the courier. */
+export function parcelItems(shipment: Pick<Shipment, "requestPayload">): string[] {
+  try {
+    const body = JSON.parse(shipment.requestPayload) as { products?: { product_name?: unknown; quantity?: unknown }[] };
+    return (body.products ?? []).map((product) => `${String(product.quantity ?? 1)} × ${String(product.product_name ?? "")}`);
+  } catch {
+    return [];
+  }
+}

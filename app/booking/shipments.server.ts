@@ -228,7 +228,7 @@ export async function countShipmentStages(shop: string, since: Date): Promise<St
   return { byStage, deliveredSince, codOutPaise, codDeliveredPaise };
 }
 
-/** One order's booking, if it has one. */
-export async function getShipmentForOrder(shop: string, orderGid: string) {
-  return prisma.shipment.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
+/** One order's parcels as Dakiya booked them (a return's pickup, by its return's id), parcel 1 first. */
+export async function listShipmentsForOrder(shop: string, orderGid: string) {
+  return prisma.shipment.findMany({ where: { shop, orderGid }, orderBy: { parcel: "asc" } });
 }

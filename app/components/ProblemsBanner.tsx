@@ -19,7 +19,7 @@ export function ProblemsBanner({ problems }: { problems: ProblemView[] }) {
         {problems.map((problem) => {
           const { message, fix } = problemInWords(problem, language);
           return (
-            <List.Item key={problem.code}>
+            <List.Item key={`${problem.code}-${problem.params?.parcel?.number ?? 0}`}>
               {message} {fix}
             </List.Item>
           );

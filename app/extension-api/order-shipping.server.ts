@@ -9,6 +9,7 @@ import type {
   BookOutcome as WireBookOutcome,
   BulkAnswer,
   OrderShipping,
+  ParcelView,
   ReturnPickupView,
   Problem,
   RateView,
@@ -22,7 +23,10 @@ import { getConfig } from "~/config.server";
 import { labelLink } from "~/documents/documents.server";
 import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
-import { getShipmentForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { parcelItems, parcelName } from "~/booking/shipment-view";
+import { isEveryParcelBooked } from "~/booking/parcels";
+import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
 import { READINESS } from "~/orders/readiness";
@@ -61,13 +65,14 @@ export function extensionContext(shop: string, admin: Pick<AdminApiContext, "gra
 
 type Base = Pick<OrderShipping, "orderId" | "orderName" | "decision">;
 
-const answer = (base: Base, state: OrderShipping["state"], parts: Partial<Pick<OrderShipping, "problems" | "rates" | "message" | "shipment">> = {}): OrderShipping => ({
+const answer = (base: Base, state: OrderShipping["state"], parts: Partial<Pick<OrderShipping, "problems" | "rates" | "message" | "shipment" | "parcels">> = {}): OrderShipping => ({
   ...base,
   state,
   problems: parts.problems ?? [],
   rates: parts.rates ?? [],
   message: parts.message ?? null,
   shipment: parts.shipment ?? null,
+  ...(parts.parcels && parts.parcels.length > 1 ? { parcels: parts.parcels } : {}),
 });
 
 /** The pages' own "Shopify is busy" words (app/shopify/busy.server.ts), as the extensions' unavailable message. */
@@ -132,6 +137,7 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
   const last = events.at(-1);
   const code = shipment.courierStatusCode;
   return {
+    name: parcelName(shipment),
     status: WIRE_STATUS[status],
     statusLabel: SHIPMENT_STATUS_LABELS[status].label,
     awb: shipment.awb,
@@ -197,18 +203,32 @@ async function listReturnPickups(shop: string, orderGid: string): Promise<Return
   });
 }
 
-async function getForwardShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
-  const [record, shipment] = await Promise.all([getOrderRecord(context.shop, orderGid), getShipmentForOrder(context.shop, orderGid)]);
-  const base = baseOf(orderGid, record, shipment);
-  if (shipment && isShipmentStatus(shipment.status) && holdsBooking(shipment.status)) {
-    return answer(base, "shipment", { shipment: await toShipmentView(shipment) });
-  }
-  if (record?.cancelledAt || record?.readiness === READINESS.CANCELLED) return answer(base, "cancelled");
-  if (record?.readiness === READINESS.FULFILLED && problemsOf(record).length > 0) return fromProblems(base, problemsOf(record));
-  return quoteLive(context, orderGid, base);
+/** A parcel booking that stands (anything but a failed one). */
+const standing = (shipment: Shipment) => isShipmentStatus(shipment.status) && holdsBooking(shipment.status);
+
+/**
+ * The order's parcels as the extensions list them: those booked (as Dakiya stored them) first, then those still to
+ * book (as just quoted), numbered in that order.
+ */
+async function parcelViews(booked: readonly Shipment[], toBook: readonly ParcelQuote[]): Promise<ParcelView[]> {
+  const of = booked.length + toBook.length;
+  const bookedViews = await Promise.all(booked.map(async (shipment, index) => ({ number: index + 1, of, location: shipment.locationName, items: parcelItems(shipment), shipment: await toShipmentView(shipment) })));
+  const toBookViews = toBook.map(({ parcel }, index) => ({ number: booked.length + index + 1, of, location: parcel.locationName, items: parcel.fields.products.map((product) => `${product.quantity} × ${product.product_name}`), shipment: null }));
+  return [...bookedViews, ...toBookViews];
 }
 
-async function quoteLive(context: ExtensionContext, orderGid: string, base: Base): Promise<OrderShipping> {
+async function getForwardShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
+  const [record, shipments] = await Promise.all([getOrderRecord(context.shop, orderGid), listShipmentsForOrder(context.shop, orderGid)]);
+  const booked = shipments.filter(standing);
+  const base = baseOf(orderGid, record, booked[0] ?? null);
+  // Every parcel booked, as the order's record last said (no parcel failed since): shown from what Dakiya stored.
+  if (isEveryParcelBooked(record?.cancelledAt ? READINESS.CANCELLED : (record?.readiness ?? null), shipments)) return answer(base, "shipment", { shipment: await toShipmentView(booked[0]!), parcels: await parcelViews(booked, []) });
+  if (record?.cancelledAt || record?.readiness === READINESS.CANCELLED) return answer(base, "cancelled");
+  if (record?.readiness === READINESS.FULFILLED && problemsOf(record).length > 0) return fromProblems(base, problemsOf(record));
+  return quoteLive(context, orderGid, base, booked);
+}
+
+async function quoteLive(context: ExtensionContext, orderGid: string, base: Base, booked: readonly Shipment[]): Promise<OrderShipping> {
   try {
     const order = await getOrderForBooking(context.admin, orderGid);
     if (!order) return answer(base, "not_found");
@@ -216,9 +236,11 @@ async function quoteLive(context: ExtensionContext, orderGid: string, base: Base
     const quote = await quoteOrder(context, { orderGid, order });
     switch (quote.kind) {
       case "quoted":
-        return answer(named, "ready", { rates: quote.rates.map(toRateView) });
+        return answer(named, "ready", { rates: quote.rates.map(toRateView), parcels: await parcelViews(booked, quote.parcels) });
+      case "already_booked":
+        return answer(named, "shipment", { shipment: await toShipmentView(quote.shipment), parcels: await parcelViews(quote.shipments, []) });
       case "problems":
-        return fromProblems(named, quote.problems);
+        return { ...fromProblems(named, quote.problems), ...(booked.length > 0 ? { parcels: await parcelViews(booked, []) } : {}) };
       case "unavailable":
         return answer(named, "unavailable", { message: quote.message });
       case "not_found":
@@ -252,7 +274,7 @@ export async function bookOrderShipping(context: ExtensionContext, orderGid: str
   switch (outcome.kind) {
     case "booked":
       // Booked, or claimed and waiting for a courier that did not answer: Dakiya retries it, and the shipment says so.
-      return reply("booked", outcome.shipment.lastError);
+      return reply("booked", outcome.shipments.find((shipment) => shipment.lastError)?.lastError ?? null);
     case "already_booked":
       return reply("already_booked", null);
     case "problems":
@@ -274,12 +296,12 @@ export async function bookOrderShipping(context: ExtensionContext, orderGid: str
 }
 
 /**
- * "Sync now": the shipment's tracking read from the courier at once (`syncShipmentNow`, under its lock) and the
+ * "Sync now": every parcel's tracking read from the courier at once (`syncShipmentNow`, under its lock) and the
  * order answered as it now is. An order with nothing booked, or nothing to track yet, is answered as it is.
  */
 export async function syncOrderShipping(context: ExtensionContext, orderGid: string): Promise<SyncAnswer> {
-  const shipment = await getShipmentForOrder(context.shop, orderGid);
-  if (shipment?.awb) {
+  const parcels = (await listShipmentsForOrder(context.shop, orderGid)).filter((shipment) => shipment.awb);
+  for (const shipment of parcels) {
     try {
       await syncShipmentNow(context.shop, shipment.id, { admin: context.admin, now: context.now, actor: { kind: "merchant", name: "Shopify order page" } });
     } catch (error) {

@@ -1,7 +1,8 @@
 import { completeShipment, courierMessage, courierMessageWords } from "~/booking/book-order.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
-import { getShipmentForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/booking/shipments.server";
 import { markCancelled, markFailed, raiseAttention } from "~/shipments/shipment-changes.server";
+import type { Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, withAdvisoryLock } from "~/locks.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
@@ -49,23 +50,34 @@ export async function handleCancellation(shop: string, orderGid: string, { admin
 }
 
 /**
- * The courier side of a cancellation, for an order's shipment or a return's pickup (keyed by its Return's id):
- * not yet booked → failed; booked and not picked up → cancelled with the courier; picked up → Needs attention.
+ * The courier side of a cancellation, for every parcel of an order or a return's pickup (keyed by its Return's id):
+ * not yet booked → failed; booked and not picked up → cancelled with the courier; picked up → Needs attention. Each
+ * parcel is tried however the others went; the result is the one that matters most (retry, then picked up, then
+ * cancelled), and an order with a parcel cancelled with the courier is tagged once.
  */
 export async function cancelShipmentWithCourier(
   shop: string,
   orderGid: string,
   { actor, reason: cancelled, tagOrder }: { actor: Actor; reason: CancelledInShopify; tagOrder: boolean },
-  { adminFor, now }: CancelDeps,
+  deps: CancelDeps,
 ): Promise<CancelResult> {
-  const CANCELLATION = actor;
+  const parcels = (await listShipmentsForOrder(shop, orderGid)).filter((parcel) => parcel.status !== SHIPMENT_STATUS.FAILED);
+  const results: CancelResult[] = [];
+  for (const parcel of parcels) results.push(await cancelParcelWithCourier(parcel, { actor, reason: cancelled }, deps));
+  const cancelledOne = results.find((result): result is Extract<CancelResult, { kind: "cancelled_with_courier" }> => result.kind === "cancelled_with_courier");
+  if (tagOrder && cancelledOne) await tagOrderCancelled(await deps.adminFor(shop), { orderGid });
+  return results.find((result) => result.kind === "retry") ?? results.find((result) => result.kind === "picked_up") ?? cancelledOne ?? { kind: "nothing_booked" };
+}
+
+/** One parcel's cancellation with the courier, under the parcel's lock, so a booking in progress finishes (or stops) first. */
+async function cancelParcelWithCourier(found: Shipment, { actor: CANCELLATION, reason: cancelled }: { actor: Actor; reason: CancelledInShopify }, { adminFor, now }: CancelDeps): Promise<CancelResult> {
   const reason: StoredWords = { key: `activity.stored.cancellations.${cancelled}` };
-  const found = await getShipmentForOrder(shop, orderGid);
-  if (!found || found.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
+  const shop = found.shop;
   return withAdvisoryLock(LOCK_SPACE.SHIPMENT, found.id, async () => {
     let shipment = await prisma.shipment.findUniqueOrThrow({ where: { id: found.id } });
     const settings = await getShopSettings(shop);
     const client = courierClientFor(courierCredentialsOf(settings));
+    if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
     if (shipment.status === SHIPMENT_STATUS.BOOKING) {
       if (shipment.requestPayload === "") {
         await markFailed(shipment, { key: `activity.stored.cancelledBeforeBooking.${cancelled}` }, { actor: CANCELLATION, at: now() });
@@ -77,10 +89,7 @@ export async function cancelShipmentWithCourier(
       if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
       if (shipment.status === SHIPMENT_STATUS.BOOKING) return { kind: "retry", reason: shipment.lastError ?? "The courier could not be reached" };
     }
-    if (shipment.status === SHIPMENT_STATUS.CANCELLED) {
-      if (tagOrder) await tagOrderCancelled(await adminFor(shop), shipment);
-      return { kind: "cancelled_with_courier", awb: shipment.awb! };
-    }
+    if (shipment.status === SHIPMENT_STATUS.CANCELLED) return { kind: "cancelled_with_courier", awb: shipment.awb! };
     if (!shipment.awb) return { kind: "nothing_booked" };
     try {
       await client.cancelOrder(shipment.awb);
@@ -98,7 +107,6 @@ export async function cancelShipmentWithCourier(
       return { kind: "retry", reason: courierMessage(error) };
     }
     const done = (await markCancelled(shipment, { actor: CANCELLATION, at: now() }, reason)) ?? (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }));
-    if (tagOrder) await tagOrderCancelled(await adminFor(shop), done);
     return { kind: "cancelled_with_courier", awb: done.awb! };
   });
 }

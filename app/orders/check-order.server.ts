@@ -7,8 +7,8 @@ import { problemLabelWords } from "~/booking/stored-sentences";
 import { listWords, storedOr, words } from "~/locales/admin-language";
 import { storedFactsOf } from "~/booking/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
-import { getShipmentForOrder } from "~/booking/shipments.server";
-import { raiseAttention } from "~/shipments/shipment-changes.server";
+import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { coversBeforeParcels, raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { bookingRulesOf } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
@@ -16,6 +16,7 @@ import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-order
 import { deliveryContactOf, destinationOf, type MappedShipment } from "~/shopify/order-mapping";
 import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
+import { fromPaise, toPaise } from "~/money";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
 import { DECISION, READINESS, summarizeQuote } from "./readiness";
 
@@ -53,10 +54,11 @@ function factsFrom(mapped: MappedShipment | null) {
  */
 export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps): Promise<CheckResult> {
   const admin = await deps.adminFor(shop);
-  if (holdingBooking(await getShipmentForOrder(shop, orderGid))) {
+  if ((await listShipmentsForOrder(shop, orderGid)).some(holdingBooking)) {
     const checked = await checkBookedOrder(shop, orderGid, admin, deps);
     if (checked) return checked;
-    // The booking did not go through while Shopify was read (the courier refused it): the order is checked whole.
+    // A parcel is still to book (its booking failed, or was never made), or the booking did not go through while
+    // Shopify was read (the courier refused it): the order is checked whole.
   }
 
   const order = await getOrderForBooking(admin, orderGid);
@@ -69,14 +71,16 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   const context = { shop, admin, now: deps.now };
   const prepared = await prepareOrder(context, { orderGid, order });
   const { settings, mapped, problems } = prepared;
-  // Booked since the look above (the Book button, another check): the booking's own record stands.
-  const booked = await getShipmentForOrder(shop, orderGid);
-  if (booked && holdingBooking(booked)) {
-    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: booked.status === "fulfilled" ? READINESS.FULFILLED : READINESS.SHIPMENT });
+  // Every parcel booked since the look above (the Book button, another check): the bookings' own records stand.
+  if (prepared.outcome?.kind === "already_booked") {
+    await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: prepared.outcome.shipments.every((parcel) => parcel.status === SHIPMENT_STATUS.FULFILLED) ? READINESS.FULFILLED : READINESS.SHIPMENT });
     return { kind: "shipment" };
   }
+  // A parcel of this order whose booking failed: its refusal is the order's (a parcel booked beside it stands).
+  const failedParcel = (await listShipmentsForOrder(shop, orderGid)).find((parcel) => parcel.status === SHIPMENT_STATUS.FAILED) ?? null;
 
   const quote = prepared.outcome ? null : await quoteOrder(context, { orderGid, prepared });
+  if (quote?.kind === "already_booked") return { kind: "shipment" };
   if (quote?.kind === "unavailable") {
     await saveReadiness(shop, orderGid, { ...seen, ...factsFrom(mapped), readiness: READINESS.READY, problems: [] });
     return { kind: "courier_unavailable", message: quote.message };
@@ -98,11 +102,11 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   // Set aside by the merchant (Needs attention → Dismiss): the rules leave it alone until Undo, even once it could
   // ship; the merchant can still ship it by hand.
   if (record.dismissedAt) return { kind: "checked", readiness: record.readiness, decision: record.decision };
-  if (record.decision === DECISION.BOOKED && booked?.status === SHIPMENT_STATUS.FAILED) {
+  if (record.decision === DECISION.BOOKED && failedParcel) {
     // Refused by the courier when another worker resumed it: as any failed booking, it waits for the merchant.
     const stored = words("decisions.bookingFailed", {
       decision: record.decisionReason === null ? words("decisions.bookedAutomatically") : storedOr(record.decisionWords, record.decisionReason),
-      why: booked.lastError === null ? words("decisions.courierRefused") : storedOr(booked.lastErrorWords, booked.lastError),
+      why: failedParcel.lastError === null ? words("decisions.courierRefused") : storedOr(failedParcel.lastErrorWords, failedParcel.lastError),
     });
     await recordDecision(shop, orderGid, { kind: DECISION.FAILED, words: stored }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
@@ -132,7 +136,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     outcome = await bookOrder({ shop, admin, now: deps.now, actor: { kind: "rule", name: decision.rule } }, { orderGid, courierId: decision.courierId, prepared, ...(quote?.kind === "quoted" ? { quoted: quote } : {}) });
   } catch (error) {
     // Nothing booked, as far as this worker can tell: no decision is shown until the job's retry takes it again.
-    if (!holdingBooking(await getShipmentForOrder(shop, orderGid))) await withdrawDecision(shop, orderGid, DECISION.BOOKED);
+    if (!(await listShipmentsForOrder(shop, orderGid)).some(holdingBooking)) await withdrawDecision(shop, orderGid, DECISION.BOOKED);
     throw error;
   }
   if (outcome.kind === "booked" || outcome.kind === "already_booked") return { kind: "checked", readiness: READINESS.SHIPMENT, decision: DECISION.BOOKED };
@@ -144,7 +148,9 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
 /**
  * A booked order that changed in Shopify (most often by the booking's own fulfillment, tag and metafields): what
  * Dakiya must still act on is a cancellation, handed to the cancellation job, and a delivery address or phone
- * other than the one booked, flagged for the merchant. Read with BOOKED_ORDER_CHANGES, not the whole order.
+ * other than the one booked, flagged on each parcel booked for it. Read with BOOKED_ORDER_CHANGES, not the whole
+ * order; null when a fulfillment order still open in Shopify is not one of its bookings (a parcel to book: the
+ * order is checked whole).
  */
 async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin, { now }: CheckDeps): Promise<CheckResult | null> {
   const order = await getBookedOrderChanges(admin, orderGid);
@@ -153,29 +159,38 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
   const seen = seenOf(order, checkedAt);
   if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
   // Looked at again after Shopify's answer, which may have waited for the shop's budget: the booking moves on meanwhile.
-  const shipment = await getShipmentForOrder(shop, orderGid);
-  if (!shipment || !holdingBooking(shipment)) return null;
-  const booked = shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as CreateOrderInput) : null;
+  const parcels = (await listShipmentsForOrder(shop, orderGid)).filter(holdingBooking);
+  const open = order.fulfillmentOrders.nodes.filter((fo) => fo.status === "OPEN" || fo.status === "IN_PROGRESS");
+  const covered = (fo: (typeof open)[number]) => parcels.some((parcel) => parcel.fulfillmentOrderGid === fo.id || coversBeforeParcels(parcel, fo.assignedLocation.location?.id ?? null));
+  if (parcels.length === 0 || order.fulfillmentOrders.pageInfo.hasNextPage || !open.every(covered)) return null;
+  const booked = parcels.flatMap((parcel) => (parcel.requestPayload ? [{ parcel, body: JSON.parse(parcel.requestPayload) as CreateOrderInput }] : []));
   const { contact } = deliveryContactOf(order);
   const addressDigest = addressDigestOf(contact);
   await saveReadiness(shop, orderGid, {
     ...seen,
     // What was booked: an order booked from the order page before its first check gets its facts here.
-    ...(booked ? bookedFacts(booked) : {}),
+    ...(booked.length > 0 ? bookedFacts(booked.map(({ body }) => body)) : {}),
     destination: destinationOf(order),
     shopperName: contact.name,
     pincode: contact.pincode,
     addressDigest,
-    readiness: shipment.status === SHIPMENT_STATUS.FULFILLED ? READINESS.FULFILLED : READINESS.SHIPMENT,
+    readiness: parcels.every((parcel) => parcel.status === SHIPMENT_STATUS.FULFILLED) ? READINESS.FULFILLED : READINESS.SHIPMENT,
   });
-  if (booked && order.shippingAddress && addressDigestOf({ ...booked, pincode: String(booked.pincode) }) !== addressDigest) {
-    await raiseAttention(shipment, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
+  if (order.shippingAddress) {
+    for (const { parcel, body } of booked) {
+      if (addressDigestOf({ ...body, pincode: String(body.pincode) }) !== addressDigest) await raiseAttention(parcel, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
+    }
   }
   return { kind: "shipment" };
 }
 
-/** The facts the rules and lists read, as the order was booked. */
-const bookedFacts = (booked: CreateOrderInput) => storedFactsOf(booked);
+/** The facts the rules and lists read, as the order was booked: its parcels' weights and amounts together. */
+const bookedFacts = (bodies: readonly CreateOrderInput[]) =>
+  storedFactsOf({
+    payment_mode: bodies[0]!.payment_mode,
+    package_weight: bodies.reduce((sum, body) => sum + body.package_weight, 0),
+    ...(bodies.every((body) => typeof body.total_amount === "number") ? { total_amount: fromPaise(bodies.reduce((sum, body) => sum + toPaise(body.total_amount), 0)) } : {}),
+  });
 
 /** A shipment that stands for the order's booking: any but a failed one. */
 function holdingBooking(shipment: Shipment | null): boolean {

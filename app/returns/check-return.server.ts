@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { bookOrder, quoteOrder } from "~/booking/book-order.server";
-import { getShipmentForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/booking/shipments.server";
 import { cancelShipmentWithCourier } from "~/orders/cancel-order.server";
 import { DECISION, READINESS } from "~/orders/readiness";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
@@ -90,7 +90,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     return { kind: "cancelled", courier: result.kind };
   }
 
-  const existing = await getShipmentForOrder(shop, returnGid);
+  const [existing] = await listShipmentsForOrder(shop, returnGid);
   if (existing && existing.status !== SHIPMENT_STATUS.FAILED) {
     await prisma.returnRecord.updateMany({ where: { shop, returnGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: existing.status === SHIPMENT_STATUS.RETURN_IN_TRANSIT ? READINESS.FULFILLED : READINESS.SHIPMENT } });
     return { kind: "already_booked" };

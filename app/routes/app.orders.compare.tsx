@@ -35,7 +35,7 @@ export default function CompareRates() {
             {compared.length === 0 ? <Banner tone="warning">{t.noneSelected}</Banner> : null}
             {skipped > 0 ? <Banner tone="info">{plural(language, t.skipped, skipped, { limit })}</Banner> : null}
             {compared.map(({ orderGid, outcome }) => {
-              const name = "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
+              const name = outcome.kind === "already_booked" ? outcome.parcels[0]!.orderName : "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
               return (
                 <Card key={orderGid}>
                   <BlockStack gap="300">
@@ -43,12 +43,14 @@ export default function CompareRates() {
                       <Text as="h2" variant="headingMd">
                         {name}
                         {"shipment" in outcome && outcome.shipment ? ` · ${outcome.shipment.destination}` : ""}
+                        {outcome.kind === "quoted" && outcome.parcels.length > 1 ? ` · ${plural(language, t.parcels, outcome.parcels.length)}` : ""}
                       </Text>
                       <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>{t.ship}</Button>
                     </InlineStack>
                     {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
                     {outcome.kind === "unavailable" ? <Banner tone="critical">{bookOutcomeInWords(outcome, { language })}</Banner> : null}
                     {outcome.kind === "not_found" ? <Banner tone="critical">{t.notFound}</Banner> : null}
+                    {outcome.kind === "already_booked" ? <Banner tone="info">{fill(t.alreadyBooked, { awbs: outcome.parcels.map((parcel) => parcel.awb ?? t.awbPending).join(", ") })}</Banner> : null}
                     {outcome.kind === "quoted" ? (
                       <DataTable
                         columnContentTypes={["text", "numeric", "text", "text"]}

@@ -1,5 +1,6 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
+import { LOCK_SPACE, lockIdOf } from "~/locks.server";
 import { englishOf, isStoredWords, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
 
@@ -147,25 +148,68 @@ export class TransitionRefusedError extends Error {
 
 export type Claim = { kind: "claimed"; shipment: Shipment; isNew: boolean } | { kind: "taken"; shipment: Shipment };
 
+/** Which parcel a claim is for: a fulfillment order of the order, or (none) a return's one pickup. */
+export interface ParcelClaim {
+  fulfillmentOrderGid: string;
+  /** Where it ships from: a booking made before each parcel was booked on its own covers its location. */
+  locationGid: string | null;
+  /** The order's fulfillment orders still open in Shopify: a failed booking of one no longer among them gives its number to the next. */
+  openFulfillmentOrderGids: readonly string[];
+}
+
 /**
- * The order's Shipment row in state `booking`, inside the caller's transaction (which enqueues the booking's
- * watchdog with it). `INSERT … ON CONFLICT DO NOTHING`: concurrent claimants wait on the unique (shop, orderGid) and
- * only one inserts; a failed booking may be claimed again; any other row is someone else's.
+ * The parcel's Shipment row in state `booking`, inside the caller's transaction (which enqueues the booking's watchdog
+ * with it); or the row that already stands for it, someone else's. A failed booking may be claimed again.
+ *
+ * A return's pickup is its return's parcel 1: `INSERT … ON CONFLICT DO NOTHING` on the unique (shop, orderGid, parcel),
+ * so concurrent claimants wait on it and only one inserts. An order's parcel is its fulfillment order's: the order's
+ * claims take turns (a transaction lock on the order), and the first finds, in order, the row of this fulfillment
+ * order; a booking made before parcels that covers its location; a failed booking of a fulfillment order no longer
+ * open (moved, merged, split in Shopify since), whose number it takes over; or nothing, and numbers a new parcel after
+ * the order's last. The unique fulfillment order backs it.
  */
-export async function claimShipment(tx: Client, { shop, orderGid }: { shop: string; orderGid: string }, change: Change): Promise<Claim> {
+export async function claimShipment(tx: Client, { shop, orderGid, parcel }: { shop: string; orderGid: string; parcel?: ParcelClaim }, change: Change): Promise<Claim> {
   const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", ...lastErrorOf(null) };
-  const [created] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
-  if (created) {
-    await recordEvents(tx, created, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
-    return { kind: "claimed", shipment: created, isNew: true };
+  const reclaim = async (row: Shipment, data: Prisma.ShipmentUncheckedUpdateManyInput = {}): Promise<Claim> => {
+    // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
+    const from: readonly string[] = SHIPMENT_TRANSITIONS.claimed.from;
+    const { count } = await tx.shipment.updateMany({ where: { id: row.id, shop, status: { in: [...from] } }, data: { ...claimed, ...data } });
+    const current = await tx.shipment.findUniqueOrThrow({ where: { id: row.id } });
+    if (count === 0) return { kind: "taken", shipment: current };
+    await recordEvents(tx, current, [{ transition: "claimed", from: SHIPMENT_STATUS.FAILED, to: SHIPMENT_STATUS.BOOKING }], change);
+    return { kind: "claimed", shipment: current, isNew: false };
+  };
+  const created = async (number: number, fulfillmentOrderGid: string | null): Promise<Claim | null> => {
+    const [row] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, parcel: number, fulfillmentOrderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
+    if (!row) return null;
+    await recordEvents(tx, row, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
+    return { kind: "claimed", shipment: row, isNew: true };
+  };
+
+  if (!parcel) {
+    const first = await created(1, null);
+    return first ?? reclaim(await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop, orderGid, parcel: 1 } } }));
   }
-  // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
-  const from: readonly string[] = SHIPMENT_TRANSITIONS.claimed.from;
-  const { count } = await tx.shipment.updateMany({ where: { shop, orderGid, status: { in: [...from] } }, data: claimed });
-  const current = await tx.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop, orderGid } } });
-  if (count === 0) return { kind: "taken", shipment: current };
-  await recordEvents(tx, current, [{ transition: "claimed", from: SHIPMENT_STATUS.FAILED, to: SHIPMENT_STATUS.BOOKING }], change);
-  return { kind: "claimed", shipment: current, isNew: false };
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_SPACE.ORDER_PARCELS}::int, ${lockIdOf(`${shop}|${orderGid}`)}::int)`;
+  const rows = await tx.shipment.findMany({ where: { shop, orderGid }, orderBy: { parcel: "asc" } });
+  const own = rows.find((row) => row.fulfillmentOrderGid === parcel.fulfillmentOrderGid);
+  if (own) return reclaim(own);
+  const coveringBefore = rows.find((row) => coversBeforeParcels(row, parcel.locationGid));
+  if (coveringBefore) return { kind: "taken", shipment: coveringBefore };
+  const vacated = rows.find((row) => row.status === SHIPMENT_STATUS.FAILED && (row.fulfillmentOrderGid === null || !parcel.openFulfillmentOrderGids.includes(row.fulfillmentOrderGid)));
+  if (vacated) return reclaim(vacated, { fulfillmentOrderGid: parcel.fulfillmentOrderGid });
+  const next = Math.max(0, ...rows.map((row) => row.parcel)) + 1;
+  const fresh = await created(next, parcel.fulfillmentOrderGid);
+  if (!fresh) throw new Error(`Parcel ${next} of ${orderGid} exists though the order's claims take turns`);
+  return fresh;
+}
+
+/**
+ * A booking made before each parcel was booked on its own (no fulfillment order of its own) fulfills every open
+ * fulfillment order at its location: until it is fulfilled, a parcel there is its own, not a new one.
+ */
+export function coversBeforeParcels(row: Pick<Shipment, "fulfillmentOrderGid" | "status" | "locationGid">, locationGid: string | null): boolean {
+  return row.fulfillmentOrderGid === null && (row.status === SHIPMENT_STATUS.BOOKING || row.status === SHIPMENT_STATUS.BOOKED_UNFULFILLED) && (row.locationGid === null || row.locationGid === locationGid);
 }
 
 /**
@@ -192,6 +236,7 @@ export interface CourierChoice {
   paymentMode: string;
   warehouseId: number | null;
   locationGid: string | null;
+  locationName: string | null;
   /** A return's pickup: "return", with the order whose items come back. */
   direction?: "return";
   returnOfOrderGid?: string;

@@ -14,6 +14,8 @@ export interface TrackedShipment {
   awb: string;
   courierName: string;
   trackingUrl: string;
+  /** The parcel's fulfillment order; null for a booking made before parcels, which fulfills its whole location. */
+  fulfillmentOrderGid: string | null;
   locationGid: string | null;
   notifyCustomer: boolean;
 }
@@ -23,7 +25,8 @@ export type FulfillmentOutcome =
   | { kind: "refused"; message: string };
 
 /**
- * Fulfills the order's open fulfillment orders at the shipment's location with the awb as tracking.
+ * Fulfills the parcel's fulfillment order with the awb as tracking (a booking made before parcels: every open
+ * fulfillment order at its location).
  * fulfillmentCreate has no idempotency of its own, so the order's fulfillments are read first (or taken from the
  * read the same booking just made): one already carrying this awb is the result of an earlier attempt and is
  * returned as it is.
@@ -38,10 +41,18 @@ export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShi
   if (existing) return { kind: "fulfilled", fulfillmentGid: existing.id, created: false };
 
   const open = order.fulfillmentOrders.nodes.filter(
-    (fo) => isOpenFulfillmentOrder(fo) && (shipment.locationGid === null || fo.assignedLocation.location?.id === shipment.locationGid),
+    (fo) =>
+      isOpenFulfillmentOrder(fo) &&
+      (shipment.fulfillmentOrderGid !== null ? fo.id === shipment.fulfillmentOrderGid : shipment.locationGid === null || fo.assignedLocation.location?.id === shipment.locationGid),
   );
   if (open.length === 0) {
-    return { kind: "refused", message: "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify." };
+    return {
+      kind: "refused",
+      message:
+        shipment.fulfillmentOrderGid !== null
+          ? "The parcel's fulfillment order is no longer open in Shopify; it may have been fulfilled, moved or merged there."
+          : "The order has no open fulfillment order at the shipment's location; it may have been fulfilled or moved in Shopify.",
+    };
   }
 
   const result = await adminGraphql(admin, FULFILLMENT_CREATE, {
@@ -58,15 +69,29 @@ export async function fulfillWithTracking(admin: ShopAdmin, shipment: TrackedShi
   return { kind: "fulfilled", fulfillmentGid: fulfillment.id, created: true };
 }
 
-/** Tags the order and records the awb and courier in app metafields for the merchant's own workflows. */
-export async function markOrderBooked(admin: ShopAdmin, shipment: TrackedShipment): Promise<void> {
+/** A parcel booked on the order, as its app metafields record it. */
+export interface BookedParcel {
+  awb: string;
+  courierName: string;
+  trackingUrl: string;
+}
+
+/**
+ * Tags the order and records its parcels' awbs and couriers in app metafields for the merchant's own workflows:
+ * `awb` and `courier` list every parcel's (comma-separated, parcel 1 first), `tracking_url` is parcel 1's, and
+ * `parcels` holds each parcel's awb, courier and tracking link as JSON.
+ */
+export async function markOrderBooked(admin: ShopAdmin, orderGid: string, parcels: readonly BookedParcel[]): Promise<void> {
+  const first = parcels[0];
+  if (!first) return;
   await adminGraphql(admin, MARK_ORDER_BOOKED, {
-    id: shipment.orderGid,
+    id: orderGid,
     tags: [BOOKED_TAG],
     metafields: [
-      { ownerId: shipment.orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: shipment.awb },
-      { ownerId: shipment.orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: shipment.courierName },
-      { ownerId: shipment.orderGid, namespace: "$app", key: "tracking_url", type: "url", value: shipment.trackingUrl },
+      { ownerId: orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: parcels.map((parcel) => parcel.awb).join(", ") },
+      { ownerId: orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: [...new Set(parcels.map((parcel) => parcel.courierName))].join(", ") },
+      { ownerId: orderGid, namespace: "$app", key: "tracking_url", type: "url", value: first.trackingUrl },
+      { ownerId: orderGid, namespace: "$app", key: "parcels", type: "json", value: JSON.stringify(parcels.map(({ awb, courierName, trackingUrl }) => ({ awb, courier: courierName, tracking_url: trackingUrl }))) },
     ],
   });
 }

@@ -6,8 +6,9 @@ import {
   type PaymentMode,
   type Product,
 } from "../shipping/contract";
-import type { ShopifyFulfillmentOrder, ShopifyOrder } from "./queries";
-import { orderProblem, type MappingProblem } from "./readiness-checks";
+import { apportionPaise, fromPaise, toPaise } from "../money";
+import type { ShopifyFulfillmentOrder, ShopifyLineItem, ShopifyOrder } from "./queries";
+import { orderProblem, withParcel, type MappingProblem } from "./readiness-checks";
 
 /**
  * Shopify order → the courier service's Order fields. Pure: no I/O, no clock of its own.
@@ -35,15 +36,23 @@ export interface MappingSettings {
   defaultWarehouseId: number | null;
 }
 
-/** What the merchant may edit before booking. */
-export interface ShipmentOverrides {
+/** What the merchant may edit of one parcel before booking. */
+export interface ParcelEdits {
   length?: number;
   breadth?: number;
   height?: number;
   weightKg?: number;
-  paymentMode?: PaymentMode;
   warehouseId?: number;
   ewaybillNo?: string;
+}
+
+/**
+ * What the merchant may edit before booking: the payment mode of the whole order, parcel 1's box, weight, warehouse
+ * and e-waybill, and those of parcel 2, 3, … by their number.
+ */
+export interface ShipmentOverrides extends ParcelEdits {
+  paymentMode?: PaymentMode;
+  parcels?: Record<number, ParcelEdits>;
 }
 
 export { PROBLEM_LABELS, type MappingProblem, type ProblemCode } from "./readiness-checks";
@@ -79,7 +88,7 @@ export interface CourierOrderFields {
 
 export interface MappedShipment {
   fields: CourierOrderFields;
-  /** The location whose open fulfillment orders this shipment fulfills. */
+  /** The location it ships from. */
   locationGid: string | null;
   locationName: string | null;
   fulfillmentOrderIds: string[];
@@ -89,9 +98,33 @@ export interface MappedShipment {
   destination: string;
 }
 
+/** One parcel of an order: a courier order of its own, from its fulfillment order's location. */
+export interface MappedParcel extends MappedShipment {
+  /** The Shopify fulfillment order it ships (or, when `splitOff`, the one it is split off from first). */
+  fulfillmentOrderId: string;
+  /** The fulfillment order's line items it takes, and how many of each. */
+  lines: { id: string; quantity: number }[];
+  /**
+   * A further part of a fulfillment order with more products than one courier order takes: booking splits these
+   * lines off into a fulfillment order of their own (fulfillmentOrderSplit), so Shopify's fulfillments match the boxes.
+   */
+  splitOff: boolean;
+  /** Where it stands among the order's parcels as Shopify holds them now: 1 of `count`. */
+  position: number;
+  count: number;
+  /** What stops this parcel alone (its warehouse, its e-waybill); the order's problems list them too. */
+  problems: MappingProblem[];
+}
+
 export interface MappingResult {
-  /** Null only when there is nothing to describe (no shipping address and nothing to ship). */
+  /**
+   * The order as one shipment (every item, the whole weight and amount): what the lists and the rules read. With one
+   * parcel, that parcel. Null only when there is nothing to describe (no shipping address and nothing to ship).
+   */
   shipment: MappedShipment | null;
+  /** One per parcel to book, in Shopify's order of the fulfillment orders; none when nothing is left to ship. */
+  parcels: MappedParcel[];
+  /** Everything that stops the order: its own problems, then each parcel's. */
   problems: MappingProblem[];
 }
 
@@ -197,6 +230,76 @@ export interface MappingInput {
   overrides?: ShipmentOverrides;
 }
 
+/** A fulfillment order's line that still has items to ship, with the order's line item it stands for. */
+interface OpenLine {
+  /** The fulfillment order line item's id (what a split or a fulfillment names). */
+  id: string;
+  item: ShopifyLineItem;
+  quantity: number;
+}
+
+/** One box to book: a fulfillment order, or a part of one that holds more products than one courier order takes. */
+interface PlannedParcel {
+  fulfillmentOrder: ShopifyFulfillmentOrder;
+  lines: OpenLine[];
+  splitOff: boolean;
+}
+
+/**
+ * The order's parcels as Shopify holds it now: one per open fulfillment order (its location, its items), a fulfillment
+ * order of more than the courier's 10 products taken in parts of at most 10 (booking splits them off in Shopify first).
+ * `unread` says a fulfillment order names an item the read did not include.
+ */
+function planParcels(order: ShopifyOrder): { parcels: PlannedParcel[]; unread: boolean } {
+  let unread = false;
+  const parcels = order.fulfillmentOrders.nodes.filter(isOpenFulfillmentOrder).flatMap((fo): PlannedParcel[] => {
+    if (fo.lineItems.pageInfo.hasNextPage) unread = true;
+    const lines = fo.lineItems.nodes.flatMap((line): OpenLine[] => {
+      if (line.remainingQuantity <= 0) return [];
+      const item = order.lineItems.nodes.find((candidate) => candidate.id === line.lineItem.id);
+      if (!item) {
+        unread = true;
+        return [];
+      }
+      return item.requiresShipping ? [{ id: line.id, item, quantity: line.remainingQuantity }] : [];
+    });
+    if (lines.length === 0) return [];
+    const parts = Array.from({ length: Math.ceil(lines.length / MAX_PRODUCTS) }, (_, index) => lines.slice(index * MAX_PRODUCTS, (index + 1) * MAX_PRODUCTS));
+    return parts.map((part, index) => ({ fulfillmentOrder: fo, lines: part, splitOff: index > 0 }));
+  });
+  return { parcels, unread: unread || order.lineItems.pageInfo.hasNextPage };
+}
+
+const grams = (lines: readonly OpenLine[]) => lines.reduce((sum, { item, quantity }) => sum + (item.weight ? item.weight.value * GRAMS[item.weight.unit]! * quantity : 0), 0);
+
+function toProduct({ item, quantity }: OpenLine): Product {
+  const unitPrice = amount(item.discountedUnitPriceSet);
+  const lineTax = (item.taxLines ?? []).reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
+  const unitTax = item.quantity > 0 ? lineTax / item.quantity : 0;
+  return {
+    product_name: oneLine(item.title),
+    price: unitPrice,
+    quantity,
+    ...(oneLine(item.sku) ? { sku: oneLine(item.sku) } : {}),
+    tax: round(unitTax),
+    discount: round(Math.max(0, amount(item.originalUnitPriceSet) - unitPrice)),
+  };
+}
+
+/** The parcel's edits: parcel 1's are the edits' own fields, the others' under `parcels`. */
+const editsOf = (overrides: ShipmentOverrides, position: number): ParcelEdits => (position === 1 ? overrides : (overrides.parcels?.[position] ?? {}));
+
+/**
+ * Shopify order → one courier order per parcel (`parcels`), and the order as one (`shipment`: its shopper, payment,
+ * destination, every item and the whole weight and amount, for the lists and the rules). An order that ships from one
+ * place in one box has one parcel, the same as the order as one.
+ *
+ * Money per parcel: a cash-on-delivery parcel collects its share of what the order still owes (Shopify's outstanding
+ * amount, or its total while nothing is recorded as owed), a prepaid one declares its share of the total; the shares
+ * are in proportion to each parcel's items at their discounted prices, so shipping and order-level discounts follow the
+ * same proportion, and are rounded to the paisa so that they add up exactly (`apportionPaise`). The e-waybill threshold
+ * applies to each parcel's share, as the courier applies it to each order.
+ */
 export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides = {} }: MappingInput): MappingResult {
   const problems: MappingProblem[] = [];
   const problem = (found: MappingProblem) => problems.push(found);
@@ -204,15 +307,13 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   if (order.cancelledAt) problem(orderProblem("CANCELLED"));
 
   const openOrders = order.fulfillmentOrders.nodes.filter(isOpenFulfillmentOrder);
-  const shippable = order.lineItems.nodes
-    .filter((item) => item.requiresShipping && item.unfulfilledQuantity > 0 && openOrders.length > 0)
-    .map((item) => ({ item, quantity: item.unfulfilledQuantity }));
+  const plan = planParcels(order);
   if (!order.cancelledAt && (order.displayFulfillmentStatus === "FULFILLED" || (openOrders.length === 0 && order.fulfillments.length > 0))) {
     problem(orderProblem("ALREADY_FULFILLED"));
-  } else if (!order.cancelledAt && shippable.length === 0) {
+  } else if (!order.cancelledAt && plan.parcels.length === 0) {
     problem(orderProblem("NOTHING_TO_SHIP"));
   }
-  if (order.lineItems.pageInfo.hasNextPage || shippable.length > MAX_PRODUCTS) {
+  if (plan.unread || order.fulfillmentOrders.pageInfo.hasNextPage) {
     problem(orderProblem("TOO_MANY_ITEMS"));
   }
 
@@ -244,11 +345,6 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
     }
   }
 
-  const total = amount(order.currentTotalPriceSet);
-  if (total >= EWAYBILL_THRESHOLD_RUPEES && !overrides.ewaybillNo?.trim()) {
-    problem(orderProblem("EWAYBILL_REQUIRED", total));
-  }
-
   const payment = overrides.paymentMode ? { mode: overrides.paymentMode, source: "edited" as const } : paymentModeOf(order, settings);
   if (!payment) {
     problem(
@@ -260,24 +356,25 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
       }),
     );
   }
+  const paymentMode = payment?.mode ?? "cod";
 
-  if (!address && shippable.length === 0) return { shipment: null, problems };
+  const allLines = plan.parcels.flatMap((parcel) => parcel.lines);
+  if (!address && allLines.length === 0) return { shipment: null, parcels: [], problems };
 
-  const knownGrams = shippable.reduce((sum, { item, quantity }) => sum + (item.weight ? item.weight.value * GRAMS[item.weight.unit]! * quantity : 0), 0);
-  const weightFromItems = round(knownGrams / 1000, 3);
-  const weightKg = overrides.weightKg ?? (weightFromItems > 0 ? weightFromItems : settings.defaultWeightKg);
-  const weightSource = overrides.weightKg !== undefined ? "edited" : weightFromItems > 0 ? "line items" : "default weight";
-  const preset = [...settings.presets].sort((a, b) => a.maxWeightKg - b.maxWeightKg).find((candidate) => candidate.maxWeightKg >= weightKg);
-  const box = preset ?? settings.defaultPackage;
-  const edited = overrides.length !== undefined || overrides.breadth !== undefined || overrides.height !== undefined;
+  const totalPaise = toPaise(amount(order.currentTotalPriceSet));
+  const outstandingPaise = toPaise(amount(order.totalOutstandingSet));
+  const collectablePaise = paymentMode === "cod" && outstandingPaise > 0 ? outstandingPaise : totalPaise;
+  const values = plan.parcels.map((parcel) => parcel.lines.reduce((sum, { item, quantity }) => sum + toPaise(amount(item.discountedUnitPriceSet)) * quantity, 0));
+  const share = (paise: number) => apportionPaise(paise, values).map(fromPaise);
+  const amounts = share(collectablePaise);
+  const declared = share(totalPaise);
+  const discounts = share(toPaise(amount(order.totalDiscountsSet)));
+  const shippings = share(toPaise(amount(order.totalShippingPriceSet)));
 
-  const fulfillingOrder = openOrders[0];
-  const locationGid = fulfillingOrder?.assignedLocation.location?.id ?? null;
-  const warehouseId = overrides.warehouseId ?? (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
-  const fields: CourierOrderFields = {
+  const common = {
     order_id: oneLine(order.name).replace(/^#/, ""),
     order_date: indiaDate(new Date(order.createdAt)),
-    order_type: "forward",
+    order_type: "forward" as const,
     name: contact.name,
     mobile: contact.mobile,
     ...(mobiles[1] ? { alt_mobile: mobiles[1] } : {}),
@@ -288,42 +385,91 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
     city: contact.city,
     state: contact.state,
     pincode: contact.pincode,
-    products: shippable.map(({ item, quantity }) => {
-      const unitPrice = amount(item.discountedUnitPriceSet);
-      const lineTax = (item.taxLines ?? []).reduce((sum, line) => sum + Number(line.priceSet.shopMoney.amount), 0);
-      const unitTax = item.quantity > 0 ? lineTax / item.quantity : 0;
-      return {
-        product_name: oneLine(item.title),
-        price: unitPrice,
-        quantity,
-        ...(oneLine(item.sku) ? { sku: oneLine(item.sku) } : {}),
-        tax: round(unitTax),
-        discount: round(Math.max(0, amount(item.originalUnitPriceSet) - unitPrice)),
-      };
-    }),
-    package_length: overrides.length ?? box.length,
-    package_breadth: overrides.breadth ?? box.breadth,
-    package_height: overrides.height ?? box.height,
-    package_weight: weightKg,
-    payment_mode: payment?.mode ?? "cod",
-    total_amount: total,
-    ...(amount(order.totalDiscountsSet) > 0 ? { discount: amount(order.totalDiscountsSet) } : {}),
-    ...(amount(order.totalShippingPriceSet) > 0 ? { shipping_charge: amount(order.totalShippingPriceSet) } : {}),
-    ...(warehouseId !== undefined ? { warehouse_id: warehouseId } : {}),
-    ...(overrides.ewaybillNo?.trim() ? { ewaybill_no: overrides.ewaybillNo.trim() } : {}),
+    payment_mode: paymentMode,
+  };
+  const described = {
+    paymentModeSource: payment?.source ?? ("edited" as const),
+    destination: destinationOf(order),
+  };
+  const count = plan.parcels.length;
+
+  /** A parcel's box, weight and pickup: from its items and location, as the merchant edited them. */
+  const boxed = (lines: readonly OpenLine[], locationGid: string | null, edits: ParcelEdits) => {
+    const weightFromItems = round(grams(lines) / 1000, 3);
+    const weightKg = edits.weightKg ?? (weightFromItems > 0 ? weightFromItems : settings.defaultWeightKg);
+    const preset = [...settings.presets].sort((a, b) => a.maxWeightKg - b.maxWeightKg).find((candidate) => candidate.maxWeightKg >= weightKg);
+    const box = preset ?? settings.defaultPackage;
+    const edited = edits.length !== undefined || edits.breadth !== undefined || edits.height !== undefined;
+    const warehouseId = edits.warehouseId ?? (locationGid ? settings.locationWarehouses[locationGid] : undefined) ?? settings.defaultWarehouseId ?? undefined;
+    return {
+      package: { package_length: edits.length ?? box.length, package_breadth: edits.breadth ?? box.breadth, package_height: edits.height ?? box.height, package_weight: weightKg },
+      warehouseId,
+      weightSource: edits.weightKg !== undefined ? ("edited" as const) : weightFromItems > 0 ? ("line items" as const) : ("default weight" as const),
+      packageSource: edited ? "edited" : preset ? preset.name : "default package",
+    };
   };
 
-  return {
-    problems,
-    shipment: {
-      fields,
+  const parcels = plan.parcels.map((planned, index): MappedParcel => {
+    const position = index + 1;
+    const edits = editsOf(overrides, position);
+    const fo = planned.fulfillmentOrder;
+    const locationGid = fo.assignedLocation.location?.id ?? null;
+    const { package: dimensions, warehouseId, weightSource, packageSource } = boxed(planned.lines, locationGid, edits);
+    const ewaybillNo = edits.ewaybillNo?.trim();
+    const own: MappingProblem[] = [];
+    const inParcel = (found: MappingProblem) => (count > 1 ? withParcel(found, { number: position, of: count, location: fo.assignedLocation.name }) : found);
+    if (declared[index]! >= EWAYBILL_THRESHOLD_RUPEES && !ewaybillNo) own.push(inParcel(orderProblem("EWAYBILL_REQUIRED", declared[index]!)));
+    if (warehouseId === undefined) own.push(inParcel(orderProblem("NO_WAREHOUSE")));
+    return {
+      fields: {
+        ...common,
+        products: planned.lines.map(toProduct),
+        ...dimensions,
+        total_amount: amounts[index]!,
+        ...(discounts[index]! > 0 ? { discount: discounts[index]! } : {}),
+        ...(shippings[index]! > 0 ? { shipping_charge: shippings[index]! } : {}),
+        ...(warehouseId !== undefined ? { warehouse_id: warehouseId } : {}),
+        ...(ewaybillNo ? { ewaybill_no: ewaybillNo } : {}),
+      },
       locationGid,
-      locationName: fulfillingOrder?.assignedLocation.name ?? null,
-      fulfillmentOrderIds: openOrders.filter((fo) => (fo.assignedLocation.location?.id ?? null) === locationGid).map((fo) => fo.id),
+      locationName: fo.assignedLocation.name,
+      fulfillmentOrderIds: [fo.id],
+      fulfillmentOrderId: fo.id,
+      lines: planned.lines.map(({ id, quantity }) => ({ id, quantity })),
+      splitOff: planned.splitOff,
+      position,
+      count,
+      problems: own,
       weightSource,
-      packageSource: edited ? "edited" : preset ? preset.name : "default package",
-      paymentModeSource: payment?.source ?? "edited",
-      destination: destinationOf(order),
-    },
-  };
+      packageSource,
+      ...described,
+    };
+  });
+  problems.push(...parcels.flatMap((parcel) => parcel.problems));
+
+  // The order as one: for a single parcel, that parcel; else every item, the whole weight and amount, from the first
+  // parcel's location (the lists and the rules read it; nothing books it).
+  const first = parcels[0];
+  const whole = boxed(allLines, first?.locationGid ?? null, count > 1 ? {} : editsOf(overrides, 1));
+  const shipment: MappedShipment =
+    count === 1
+      ? first!
+      : {
+          fields: {
+            ...common,
+            products: allLines.map(toProduct),
+            ...whole.package,
+            total_amount: fromPaise(collectablePaise),
+            ...(amount(order.totalDiscountsSet) > 0 ? { discount: amount(order.totalDiscountsSet) } : {}),
+            ...(amount(order.totalShippingPriceSet) > 0 ? { shipping_charge: amount(order.totalShippingPriceSet) } : {}),
+            ...(first?.fields.warehouse_id !== undefined ? { warehouse_id: first.fields.warehouse_id } : {}),
+          },
+          locationGid: first?.locationGid ?? null,
+          locationName: first?.locationName ?? null,
+          fulfillmentOrderIds: [...new Set(parcels.map((parcel) => parcel.fulfillmentOrderId))],
+          weightSource: whole.weightSource,
+          packageSource: whole.packageSource,
+          ...described,
+        };
+  return { problems, shipment, parcels };
 }

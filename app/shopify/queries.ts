@@ -1,5 +1,5 @@
 import { adminDocument } from "./admin-document";
-import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, OrderForBookingQuery, OrderForBookingQueryVariables, OrdersToShipQuery, OrdersToShipQueryVariables, RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables, BookedOrderChangesQuery, BookedOrderChangesQueryVariables, LocationsQuery, LocationsQueryVariables, FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables, FulfillmentEventsQuery, FulfillmentEventsQueryVariables, FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables, TagsAddMutation, TagsAddMutationVariables, MarkOrderBookedMutation, MarkOrderBookedMutationVariables } from "~/types/admin.generated";
+import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, OrderForBookingQuery, OrderForBookingQueryVariables, RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables, BookedOrderChangesQuery, BookedOrderChangesQueryVariables, LocationsQuery, LocationsQueryVariables, FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables, FulfillmentEventsQuery, FulfillmentEventsQueryVariables, FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables, TagsAddMutation, TagsAddMutationVariables, MarkOrderBookedMutation, MarkOrderBookedMutationVariables } from "~/types/admin.generated";
 
 /**
  * Every Admin API document Dakiya sends. `npm run graphql:validate` checks each against the
@@ -48,6 +48,7 @@ const ORDER_SHIPPING_FIELDS =
     currentTotalPriceSet { shopMoney { amount currencyCode } }
     totalDiscountsSet { shopMoney { amount } }
     totalShippingPriceSet { shopMoney { amount } }
+    totalOutstandingSet { shopMoney { amount } }
   }
 ` + ORDER_CONTACT_FIELDS;
 
@@ -64,12 +65,17 @@ const LINE_ITEM_SHIPPING_FIELDS = `#graphql
   }
 `;
 
+/** A fulfillment order as a parcel: where it ships from, what it may still do, and which items remain in it. */
 const FULFILLMENT_ORDER_FIELDS = `#graphql
   fragment FulfillmentOrderFields on FulfillmentOrder {
     id
     status
     assignedLocation { name location { id } }
     supportedActions { action }
+    lineItems(first: $lineItemsFirst) {
+      pageInfo { hasNextPage }
+      nodes { id remainingQuantity lineItem { id } }
+    }
   }
 `;
 
@@ -88,45 +94,13 @@ export const ORDER_FOR_BOOKING = adminDocument<OrderForBookingQuery, OrderForBoo
         }
       }
       fulfillmentOrders(first: $fulfillmentOrdersFirst, displayable: true) {
+        pageInfo { hasNextPage }
         nodes { ...FulfillmentOrderFields }
       }
       fulfillments(first: 5) {
         id
         status
         trackingInfo(first: 3) { company number url }
-      }
-    }
-  }
-` +
-  ORDER_SHIPPING_FIELDS +
-  LINE_ITEM_SHIPPING_FIELDS +
-  FULFILLMENT_ORDER_FIELDS
-);
-
-/**
- * The orders list: enough of each order to name its problems, payment mode, weight and destination,
- * within Shopify's 1,000-point query limit (about 950 points at 20 orders). Prices are not read here;
- * booking always re-reads the order with ORDER_FOR_BOOKING.
- */
-export const ORDERS_TO_SHIP = adminDocument<OrdersToShipQuery, OrdersToShipQueryVariables>(
-  `#graphql
-  query OrdersToShip($first: Int = 20, $after: String, $query: String) {
-    orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
-      pageInfo { hasNextPage endCursor }
-      nodes {
-        ...OrderShippingFields
-        lineItems(first: 11) {
-          pageInfo { hasNextPage }
-          nodes { ...LineItemShippingFields }
-        }
-        fulfillmentOrders(first: 2, displayable: true) {
-          nodes { ...FulfillmentOrderFields }
-        }
-        fulfillments(first: 2) {
-          id
-          status
-          trackingInfo(first: 1) { company number url }
-        }
       }
     }
   }
@@ -149,15 +123,19 @@ export const RECENTLY_UPDATED_ORDERS = adminDocument<RecentlyUpdatedOrdersQuery,
 );
 
 /**
- * A booked order re-checked after it changed in Shopify: only whether it was cancelled and where and to whom it
- * goes, a few points where ORDER_FOR_BOOKING costs about thirty (Dakiya's own fulfillment, tag and metafields
- * change every booked order once).
+ * A booked order re-checked after it changed in Shopify: whether it was cancelled, where and to whom it goes, and
+ * which of its fulfillment orders are still open (each should be a parcel Dakiya booked), a few points where
+ * ORDER_FOR_BOOKING costs about thirty (Dakiya's own fulfillment, tag and metafields change every booked order once).
  */
 export const BOOKED_ORDER_CHANGES = adminDocument<BookedOrderChangesQuery, BookedOrderChangesQueryVariables>(
   `#graphql
   query BookedOrderChanges($id: ID!) {
     order(id: $id) {
       ...OrderContactFields
+      fulfillmentOrders(first: 5, displayable: true) {
+        pageInfo { hasNextPage }
+        nodes { id status assignedLocation { location { id } } }
+      }
     }
   }
 ` + ORDER_CONTACT_FIELDS
@@ -253,10 +231,7 @@ export type ShopifyLineItem = LineItemShippingFieldsFragment & Partial<Pick<Book
 
 export type ShopifyFulfillmentOrder = FulfillmentOrderFieldsFragment;
 
-/**
- * An order as booking reads it (ORDER_FOR_BOOKING) or as the orders list reads it (ORDERS_TO_SHIP: the same fields,
- * without prices): what the mapping onto the courier's fields takes.
- */
+/** An order as booking reads it (ORDER_FOR_BOOKING): what the mapping onto the courier's fields takes. */
 export type ShopifyOrder = Omit<BookingOrder, "lineItems"> & { lineItems: { pageInfo: { hasNextPage: boolean }; nodes: ShopifyLineItem[] } };
 
 export type BookedOrderChanges = NonNullable<BookedOrderChangesQuery["order"]>;

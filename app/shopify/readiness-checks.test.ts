@@ -52,7 +52,7 @@ const EVERY_CHECK: [MappingProblem, string, string][] = [
     [orderProblem("CANCELLED"), "The order is cancelled.", "Cancelled orders are not shipped; nothing to do."],
     [orderProblem("ALREADY_FULFILLED"), "The order is already fulfilled.", "Nothing is left to ship."],
     [orderProblem("NOTHING_TO_SHIP"), "No item of this order is left to ship.", "Check the order's fulfillment status in Shopify; items may be on hold or not need shipping."],
-    [orderProblem("TOO_MANY_ITEMS"), "The order has more than 10 items to ship; the courier accepts at most 10 per shipment.", "Split the order in Shopify (move some items to another fulfillment) and ship each part."],
+    [orderProblem("TOO_MANY_ITEMS"), "The order has more than 40 different items, or its items are spread over more than 5 fulfillment orders; Dakiya reads orders up to that size.", "Fulfill some of its items in Shopify first (or merge its fulfillment orders there), then book the rest with Dakiya."],
     [orderProblem("ORDER_TOO_OLD", 12), "The order was placed 12 days ago; the courier only takes orders from the last 7 days.", "Ship it another way, or create a fresh order for it in Shopify."],
     [orderProblem("NO_SHIPPING_ADDRESS"), "The order has no shipping address.", "Add the customer's shipping address to the order in Shopify."],
     [orderProblem("OUTSIDE_INDIA", "AE"), "The order ships to United Arab Emirates; the courier delivers within India only.", "Ship international orders with an international carrier."],
@@ -94,7 +94,7 @@ describe("a problem in the admin's language", () => {
       expect(problem.fix).toBe(fix);
       expect(problemInWords(problem, "en")).toEqual({ label: PROBLEM_LABELS[problem.code], message, fix });
     }
-    expect(PROBLEM_LABELS).toEqual({"CANCELLED":"Cancelled","ALREADY_FULFILLED":"Already fulfilled","NO_SHIPPING_ADDRESS":"No shipping address","OUTSIDE_INDIA":"Outside India","PINCODE_MISSING":"No PIN code","PINCODE_INVALID":"PIN code not 6 digits","ADDRESS_INCOMPLETE":"Address incomplete","PHONE_MISSING":"No phone","PHONE_INVALID":"Phone not valid","ORDER_TOO_OLD":"Older than 7 days","NOTHING_TO_SHIP":"Nothing to ship","TOO_MANY_ITEMS":"More than 10 items","EWAYBILL_REQUIRED":"E-waybill needed","PAYMENT_MODE_UNKNOWN":"COD or prepaid?","NO_WAREHOUSE":"No pickup warehouse","NO_COURIER":"No courier serves the route","RETURN_NOT_OPEN":"Return not open","NOTHING_TO_RETURN":"Nothing to pick up"});
+    expect(PROBLEM_LABELS).toEqual({"CANCELLED":"Cancelled","ALREADY_FULFILLED":"Already fulfilled","NO_SHIPPING_ADDRESS":"No shipping address","OUTSIDE_INDIA":"Outside India","PINCODE_MISSING":"No PIN code","PINCODE_INVALID":"PIN code not 6 digits","ADDRESS_INCOMPLETE":"Address incomplete","PHONE_MISSING":"No phone","PHONE_INVALID":"Phone not valid","ORDER_TOO_OLD":"Older than 7 days","NOTHING_TO_SHIP":"Nothing to ship","TOO_MANY_ITEMS":"Too many items","EWAYBILL_REQUIRED":"E-waybill needed","PAYMENT_MODE_UNKNOWN":"COD or prepaid?","NO_WAREHOUSE":"No pickup warehouse","NO_COURIER":"No courier serves the route","RETURN_NOT_OPEN":"Return not open","NOTHING_TO_RETURN":"Nothing to pick up"});
   });
 
   it("words every check and label in Hindi, keeping what it quotes of the order", () => {

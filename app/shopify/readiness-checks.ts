@@ -45,7 +45,21 @@ export interface ProblemParams {
   to?: string;
   /** A return's status in Shopify. */
   status?: string;
+  /** The parcel of an order of several that the problem is about: its number, of how many, and where it ships from. */
+  parcel?: ParcelRef;
 }
+
+export interface ParcelRef {
+  number: number;
+  of: number;
+  location: string | null;
+}
+
+/**
+ * How much of an order one read takes in (the Admin API's 1,000-point limit on a query): line items, and fulfillment
+ * orders (Shopify keeps the closed ones beside the open). A larger order is named TOO_MANY_ITEMS.
+ */
+export const ORDER_READ_LIMITS = { lineItems: 40, fulfillmentOrders: 5 } as const;
 
 export interface MappingProblem extends Finding {
   code: ProblemCode;
@@ -99,7 +113,13 @@ const RETURN_CHECKS = {
 } satisfies Partial<Record<ProblemCode, (...args: never[]) => CheckValues>>;
 
 /** The limits the words quote, in the language's digits grouping. */
-const limitsIn = (language: AdminLanguage) => ({ max: MAX_PRODUCTS, maxDays: ORDER_DATE_MAX_AGE_DAYS, threshold: EWAYBILL_THRESHOLD_RUPEES.toLocaleString(ADMIN_LOCALES[language]) });
+const limitsIn = (language: AdminLanguage) => ({
+  max: MAX_PRODUCTS,
+  maxDays: ORDER_DATE_MAX_AGE_DAYS,
+  threshold: EWAYBILL_THRESHOLD_RUPEES.toLocaleString(ADMIN_LOCALES[language]),
+  maxRead: ORDER_READ_LIMITS.lineItems,
+  maxParcelsRead: ORDER_READ_LIMITS.fulfillmentOrders,
+});
 
 /** A problem's short name for lists in the language; an unknown code (from an older version) names itself. */
 export function problemLabel(code: string, language: AdminLanguage): string {
@@ -135,7 +155,7 @@ function findingIn(code: ProblemCode, params: ProblemParams, language: AdminLang
   if (!entry) return null;
   const locale = ADMIN_LOCALES[language];
   const values: Record<string, string | number> = { ...limitsIn(language) };
-  const { ageDays, countryCode, pinCode, missing, phone, totalRupees, gateways, financialStatus, codTag, prepaidTag, warehouseId, city, from, to, status } = params;
+  const { ageDays, countryCode, pinCode, missing, phone, totalRupees, gateways, financialStatus, codTag, prepaidTag, warehouseId, city, from, to } = params;
   if (ageDays !== undefined) values.ageDays = ageDays;
   if (countryCode !== undefined) values.country = countryName(countryCode, language);
   if (pinCode !== undefined) values.pinCode = pinCode;
@@ -150,6 +170,16 @@ function findingIn(code: ProblemCode, params: ProblemParams, language: AdminLang
   if (city !== undefined) values.city = city;
   if (from !== undefined) values.from = from;
   if (to !== undefined) values.to = to;
+  const found = plainFinding(code, params, entry, values, language);
+  if (!params.parcel) return found;
+  const parcel = { number: params.parcel.number, of: params.parcel.of, location: params.parcel.location ?? t.unknownLocation };
+  return { message: fill(t.inParcel, { ...parcel, message: found.message }), fix: found.fix };
+}
+
+/** What a check found and its fix, without saying which parcel. */
+function plainFinding(code: ProblemCode, params: ProblemParams, entry: Finding, values: Record<string, string | number>, language: AdminLanguage): Finding {
+  const t = adminStrings(language).problems;
+  const { warehouseId, status } = params;
   if (code === "NO_WAREHOUSE" && warehouseId !== undefined && params.subject === "order") {
     return { message: fill(t.order.NO_WAREHOUSE.messageUnknownId, values), fix: fill(t.order.NO_WAREHOUSE.fixUnknownId, values) };
   }
@@ -176,6 +206,11 @@ type ReturnCheck = keyof typeof RETURN_CHECKS;
 function problemOf(code: ProblemCode, params: ProblemParams): MappingProblem {
   const english = findingIn(code, params, "en")!;
   return { code, ...english, params };
+}
+
+/** The same problem, said of one parcel of an order of several. */
+export function withParcel(problem: MappingProblem, parcel: ParcelRef): MappingProblem {
+  return problemOf(problem.code, { ...problem.params!, parcel });
 }
 
 /** An order's problem, worded by the catalogue. */

@@ -348,11 +348,6 @@ export const pages: Measurement = {
         `Cold loads: each in a new browser context (no cache), the admin shell loaded first, then Chromium's emulation set through its DevTools protocol (${MOBILE.downloadBytesPerSecond * 8 / 1_000_000} Mbps down, ${MOBILE.latencyMs} ms round trip, as Lighthouse's mobile profile) for the app's page in the admin's frame. The profile's CPU slowdown (${DEFAULT_SLOWDOWN}×) stands for a phone next to a machine as fast as Lighthouse expects; Lighthouse's benchmark index of this machine (its own page function, the median of 3 in this browser) was ${Math.round(benchmarkIndex)}, so the slowdown was calibrated to ${cpuSlowdown.toFixed(1)}× as Lighthouse's throttling docs do (4× from an index of about 1,530, 1× at 150 and below). The local shell forwards the app's responses with their encoding, as the app's origin serves them to a browser that accepts brotli and gzip; the bytes on the wire are those responses read again from the app's origin, headers included.`,
       );
 
-      const { requestedCost } = await import("../../store/admin-api");
-      const { loadAdminSchema } = await import("../../graphql/admin-schema");
-      const { parse } = await import("graphql");
-      const { ORDERS_TO_SHIP } = await import("../../app/shopify/queries");
-      const ordersCost = requestedCost(loadAdminSchema(), parse(ORDERS_TO_SHIP), { variables: { first: 20 } });
       result.rows.push({
         name: "Orders to ship, third load in a row: first byte",
         result: fmtMs(reload.ttfb),
@@ -361,7 +356,6 @@ export const pages: Measurement = {
         verdict: "INFO",
       });
       result.notes.push(
-        `Orders to ship's Admin API query (OrdersToShip, 20 orders) requests ${ordersCost} points of the Standard plan's 2,000-point bucket (restored at 100/s; 1,000 is the most one query may request). The simulator charges what is requested; Shopify refunds the unused part after the query, but the requested cost must be available before it runs. So loads are paced ${ROUND_SECONDS} s a round, as a merchant opening the page finds a full bucket, and the reload row shows what a merchant who reloads at once meets: the app waits out THROTTLED for the points. Asking for fewer orders or fewer nested connections per page would cut both.`,
         "Each load goes through the admin shell's proxy (store/admin-shell.ts), as in the demo, which adds one local hop; the demo runs with NODE_ENV=development because the store simulator refuses production, but serves the production build.",
         "Interaction latency is measured once per load (one interaction), so its p75 is over the loads; INP in the field is the worst interaction of a visit at p75 over visits.",
       );

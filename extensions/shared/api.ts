@@ -26,6 +26,8 @@ export interface RateView {
 export type ShipmentStatus = "booking" | "booked" | "fulfilled" | "failed" | "cancelled";
 
 export interface ShipmentView {
+  /** The parcel's name, as its label and the courier have it: the order's name, "-2" and on for further parcels (absent from older answers). */
+  name?: string;
   status: ShipmentStatus;
   statusLabel: string;
   awb: string | null;
@@ -54,6 +56,19 @@ export interface ShipmentHistoryEntry {
   reason: string | null;
 }
 
+/** One parcel of an order that ships as several: a box from one location, with its own awb once booked. */
+export interface ParcelView {
+  /** Parcel `number` of `of`: the booked ones first, then those still to book. */
+  number: number;
+  of: number;
+  /** The location it ships from, as Shopify names it. */
+  location: string | null;
+  /** What goes in it, one line an item: "2 × Pashmina stole". */
+  items: string[];
+  /** Its booking; null while it is still to book. */
+  shipment: ShipmentView | null;
+}
+
 export interface Problem {
   code: string;
   message: string;
@@ -73,8 +88,13 @@ export interface OrderShipping {
   message: string | null;
   /** Why auto-booking chose what it chose, e.g. "Rule 2 'COD under ₹2,000' → cheapest: Delhivery ₹98". */
   decision: { reason: string; at: string } | null;
-  /** Set when `state` is "shipment". */
+  /** Set when `state` is "shipment": the order's (its first parcel's, when it ships as several). */
   shipment: ShipmentView | null;
+  /**
+   * Every parcel, when the order ships as more than one (from two locations, or too many products for one courier
+   * order): "shipment" once every one is booked, "ready" while some are still to book (the rates are for those).
+   */
+  parcels?: ParcelView[];
   /** The order's returns and their pickups back to the warehouse, apart from its forward shipment. */
   returns?: ReturnPickupView[];
 }

@@ -147,6 +147,7 @@ describe("Home, Shipments and the export count and list by the merchant's stages
     const changed: Record<string, string> = {
       orderGid: `'gid://shopify/Order/9' || n`,
       orderName: `'#9' || n`,
+      fulfillmentOrderGid: `'gid://shopify/FulfillmentOrder/9' || n`,
       awb: `'BULK' || n`,
       courierStatusCode: "5",
       status: "'fulfilled'",

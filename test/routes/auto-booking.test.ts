@@ -86,7 +86,7 @@ describe("the auto-booking screen", () => {
       decision: "booked",
       decisionReason: expect.stringMatching(/^Rule 1 'Bengaluru COD' → cheapest: \w+ ₹[\d,.]+$/),
     });
-    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } })).toMatchObject({ status: "fulfilled" });
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: order.id, parcel: 1 } } })).toMatchObject({ status: "fulfilled" });
     // The order's page says so, and why.
     const id = order.legacyResourceId;
     const shipPage = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
@@ -103,7 +103,7 @@ describe("the auto-booking screen", () => {
     const mappings = vi.spyOn(orderMapping, "toCourierOrder");
     try {
       expect((await runJobs(["order-check"])).failed).toEqual([]);
-      expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } })).toMatchObject({ status: "fulfilled" });
+      expect(await prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: order.id, parcel: 1 } } })).toMatchObject({ status: "fulfilled" });
       expect(settingsReads).toHaveBeenCalledTimes(1);
       expect(mappings).toHaveBeenCalledTimes(1);
     } finally {

@@ -28,7 +28,7 @@ async function book(name: string, courierId: number) {
   const id = orderNamed(name).legacyResourceId;
   const response = (await shipAction({ request: store.adminRequest(`/app/orders/${id}/ship`, { method: "POST", body: form({ courierId: String(courierId) }) }), params: { id }, context: {} })) as Response;
   expect(response.status).toBe(200);
-  return prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed(name).id } } });
+  return prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: orderNamed(name).id, parcel: 1 } } });
 }
 
 async function get(run: () => Promise<Response>): Promise<{ status: number; type: string; pdf: Buffer; error?: string }> {

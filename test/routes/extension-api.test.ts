@@ -199,7 +199,7 @@ describe("booking from the order page", () => {
     expect(answer.body).toMatchObject({ outcome: "refused", message: expect.any(String), order: { state: "ready", shipment: null } });
     expect(answer.body.message!.length).toBeGreaterThan(5);
     expect(answer.body.order.rates.length).toBeGreaterThan(0);
-    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } } })).toMatchObject({ status: "failed", awb: null });
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: orderNamed("#1003").id, parcel: 1 } } })).toMatchObject({ status: "failed", awb: null });
     expect(orderNamed("#1003").fulfillments).toHaveLength(0);
     // Orders to ship lists it as ready again, not as booked.
     const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1003").id } } });
@@ -207,24 +207,24 @@ describe("booking from the order page", () => {
   });
 
   it("books that order again under a new order_id, the courier's refusal and the booking both in its history, and one awb for it", async () => {
-    // The courier still holds its own #1003 (the test above): the refusal said to book again, and the next booking sends 1003-2.
+    // The courier still holds its own #1003 (the test above): the refusal said to book again, and the next booking sends 1003-A2.
     const order = orderNamed("#1003");
-    const refused = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } });
+    const refused = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: order.id, parcel: 1 } } });
     expect(refused).toMatchObject({ status: "failed", courierOrderAttempt: 2 });
-    expect(refused.lastError).toBe("The courier account already has an order numbered 1003 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1003-2.");
+    expect(refused.lastError).toBe("The courier account already has an order numbered 1003 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1003-A2.");
     // Beside the English, the words the admin says it in (Hindi on a Hindi admin): the numbers are values.
-    expect(refused.lastErrorWords).toEqual({ key: "activity.stored.orderIdTaken", values: { sent: "1003", next: "1003-2" } });
-    expect(sayStored("hi", refused.lastErrorWords, refused.lastError!)).toMatch(/^कूरियर खाते में 1003 नंबर का .* 1003-2 नंबर से भेजने/);
+    expect(refused.lastErrorWords).toEqual({ key: "activity.stored.orderIdTaken", values: { sent: "1003", next: "1003-A2" } });
+    expect(sayStored("hi", refused.lastErrorWords, refused.lastError!)).toMatch(/^कूरियर खाते में 1003 नंबर का .* 1003-A2 नंबर से भेजने/);
 
     const answer = await book("#1003", 1);
     expect(answer.body).toMatchObject({ outcome: "booked", order: { state: "shipment" } });
     const booked = await prisma.shipment.findUniqueOrThrow({ where: { id: refused.id } });
     expect(booked).toMatchObject({ status: "fulfilled", courierOrderAttempt: 2, orderName: "#1003" });
-    expect(JSON.parse(booked.requestPayload)).toMatchObject({ order_id: "1003-2" });
+    expect(JSON.parse(booked.requestPayload)).toMatchObject({ order_id: "1003-A2" });
     expect(orderNamed("#1003").fulfillments).toHaveLength(1);
     // The courier holds the order it had and this booking, nothing more.
     const { apiClientId } = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: booked.awb! }, select: { apiClientId: true } });
-    expect((await prisma.serviceOrder.findMany({ where: { apiClientId, orderId: { startsWith: "1003" } }, select: { orderId: true, awb: true } })).map((row) => row.orderId).sort()).toEqual(["1003", "1003-2"]);
+    expect((await prisma.serviceOrder.findMany({ where: { apiClientId, orderId: { startsWith: "1003" } }, select: { orderId: true, awb: true } })).map((row) => row.orderId).sort()).toEqual(["1003", "1003-A2"]);
 
     const history = await prisma.shipmentEvent.findMany({ where: { shipmentId: refused.id }, orderBy: { id: "asc" }, select: { transition: true, reason: true } });
     const failedAt = history.findIndex((event) => event.transition === "failed");
@@ -299,7 +299,7 @@ describe("booking from the order page", () => {
     const undelivered = (await sync("#1002")).body.order.shipment!;
     expect(undelivered).toMatchObject({ courierStatus: { code: 9, label: "Undelivered" }, attention: expect.stringMatching(/^Delivery failed: call the shopper/) });
 
-    const shipment = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1002").id } } });
+    const shipment = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: orderNamed("#1002").id, parcel: 1 } } });
     await flagShipment(shipment.id, "address_changed", new Date());
     const flagged = (await getOrder("#1002")).body.shipment!;
     expect(flagged.attention).toMatch(/^The shipping address was changed in Shopify after the order was booked \(awb \w+\).*What to do: Tell the courier the new address/);
@@ -308,7 +308,7 @@ describe("booking from the order page", () => {
   });
 
   it("never passes on a tracking address that is not a web address", async () => {
-    const where = { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1002").id } };
+    const where = { shop_orderGid_parcel: { shop: store.domain, orderGid: orderNamed("#1002").id, parcel: 1 } };
     const { trackingUrl } = await prisma.shipment.findUniqueOrThrow({ where });
     await prisma.shipment.update({ where, data: { trackingUrl: "javascript:alert(document.domain)" } });
     try {
@@ -392,7 +392,7 @@ describe("POST /api/orders/bulk-ship", () => {
     const [booked, held, already, failed] = results;
     expect(booked).toMatchObject({ awb: expect.any(String), courierName: expect.any(String) });
     expect(held).toMatchObject({ awb: null, reason: expect.stringMatching(/Hold COD/) });
-    const shipment1002 = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: orderNamed("#1002").id } } });
+    const shipment1002 = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: orderNamed("#1002").id, parcel: 1 } } });
     expect(already).toMatchObject({ awb: shipment1002.awb, courierName: shipment1002.courierName });
     expect(failed!.reason).toMatch(/phone/i);
     expect(orderNamed("#1014").fulfillments).toHaveLength(1);

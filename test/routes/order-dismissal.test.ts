@@ -92,13 +92,13 @@ describe("an order set aside, with auto-booking on", () => {
     await enqueue("order-check", { shop: store.domain, orderGid: noPhone.id });
     expect((await runJobs(["order-check"])).failed).toEqual([]);
     expect(await record()).toMatchObject({ readiness: "ready", dismissedAt: expect.any(Date) });
-    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: noPhone.id } } })).toBeNull();
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: noPhone.id, parcel: 1 } } })).toBeNull();
     expect(stored.fulfillments).toHaveLength(0);
 
     // Undo: listed again and checked again, the rules book it.
     expect(await post({ intent: "restore-order", orderGid: noPhone.id })).toMatchObject({ status: 200 });
     expect((await runJobs(["order-check"])).failed).toEqual([]);
-    expect(await prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: noPhone.id } } })).toMatchObject({ status: "fulfilled" });
+    expect(await prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: noPhone.id, parcel: 1 } } })).toMatchObject({ status: "fulfilled" });
     expect(await record()).toMatchObject({ decision: "booked", decisionReason: expect.stringMatching(/^Rule 1 'Everything' → cheapest: /) });
   });
 });

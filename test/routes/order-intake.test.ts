@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES, type BookingRule } from "~/automation/rules";
 import prisma from "~/db.server";
+import { ORDER_READ_LIMITS } from "~/shopify/readiness-checks";
 import { sayStored } from "~/locales/admin-language";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
@@ -40,7 +41,7 @@ const rule = (name: string, action: BookingRule["action"], extra: Partial<Bookin
 });
 
 const recordOf = (orderGid: string) => prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid } } });
-const shipmentOf = (orderGid: string) => prisma.shipment.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid } } });
+const shipmentOf = (orderGid: string) => prisma.shipment.findUnique({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid, parcel: 1 } } });
 const deliver = (topic: string, orderGid: string, webhookId?: string) => {
   const order = store.shop.orders.find((candidate) => candidate.id === orderGid)!;
   return store.simulator.deliver(topic, store.domain, { orderId: order.id, webhookId });
@@ -339,16 +340,22 @@ describe("an order with more line items than the first read takes", () => {
   const item = (index: number, requiresShipping = true) => ({ title: `Item ${index}`, sku: `ITEM-${index}`, quantity: 1, priceSet: { shopMoney: { amount: "99.00" } }, requiresShipping, weight: { unit: "GRAMS", value: 100 } });
   const codesOf = (problems: unknown) => (problems as { code: string }[]).map((problem) => problem.code);
 
-  it("counts only what needs shipping: 12 line items of which 3 need none can ship, 12 that all ship are too many", async () => {
+  it("counts only what needs shipping: 12 line items of which 3 need none ship as one parcel, 12 that all ship as parcels of 10 and 2, more than one read takes are named", async () => {
     const mostlyShipping = store.simulator.placeOrder(store.domain, shopperOrder(60, { lineItems: [...Array.from({ length: 9 }, (_, index) => item(index)), ...[9, 10, 11].map((index) => item(index, false))] }));
     const allShipping = store.simulator.placeOrder(store.domain, shopperOrder(61, { lineItems: Array.from({ length: 12 }, (_, index) => item(index)) }));
+    const tooMany = store.simulator.placeOrder(store.domain, shopperOrder(62, { lineItems: Array.from({ length: ORDER_READ_LIMITS.lineItems + 1 }, (_, index) => item(index)) }));
     await store.simulator.settled();
     expect((await runIntake()).failed).toEqual([]);
-    const [mostly, all] = [await recordOf(mostlyShipping.id), await recordOf(allShipping.id)];
+    const [mostly, all, many] = [await recordOf(mostlyShipping.id), await recordOf(allShipping.id), await recordOf(tooMany.id)];
     expect(codesOf(mostly.problems)).not.toContain("TOO_MANY_ITEMS");
     expect(mostly.readiness).not.toBe("problems");
-    expect(all.readiness).toBe("problems");
-    expect(codesOf(all.problems)).toContain("TOO_MANY_ITEMS");
+    expect(all.readiness).not.toBe("problems");
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: allShipping.id }, orderBy: { parcel: "asc" } });
+    expect(parcels.map((parcel) => (JSON.parse(parcel.requestPayload) as { products: unknown[] }).products.length)).toEqual([10, 2]);
+    const inShopify = store.shop.orders.find((candidate) => candidate.id === allShipping.id)!;
+    expect(inShopify.fulfillments.map((fulfillment) => fulfillment.lines.length)).toEqual([10, 2]);
+    expect(many.readiness).toBe("problems");
+    expect(codesOf(many.problems)).toContain("TOO_MANY_ITEMS");
   });
 });
 
@@ -401,7 +408,8 @@ describe("an address changed after booking", () => {
     const before = store.shop.usage.points;
     await enqueue("order-check", { shop: store.domain, orderGid: order.id });
     expect((await runJobs(["order-check"])).failed).toEqual([]);
-    expect(store.shop.usage.points - before).toBeLessThanOrEqual(5);
+    // The order's contact and its open fulfillment orders (each one a parcel Dakiya booked), not the whole order.
+    expect(store.shop.usage.points - before).toBeLessThanOrEqual(8);
     expect(await shipmentOf(order.id)).toMatchObject({ status: "fulfilled", attention: null });
     expect(await recordOf(order.id)).toMatchObject({ readiness: "fulfilled" });
 

@@ -30,7 +30,7 @@ async function bookOnShipPage(name: string) {
   body.set("courierId", "1");
   const response = await shipAction({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`, { method: "POST", body }), params: { id: order.legacyResourceId }, context: {} });
   expect(response.status).toBe(200);
-  return prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } });
+  return prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: order.id, parcel: 1 } } });
 }
 
 const eventsOf = (shipmentId: number) => prisma.shipmentEvent.findMany({ where: { shipmentId }, orderBy: { id: "asc" } });

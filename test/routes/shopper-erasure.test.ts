@@ -372,6 +372,8 @@ const COLUMNS: Record<string, Coverage> = {
   "public.Shipment.paymentMode": { not: IDS },
   "public.Shipment.trackingUrl": { not: "the courier's tracking address and a random token" },
   "public.Shipment.locationGid": { not: IDS },
+  "public.Shipment.locationName": { not: "the name of the merchant's location the parcel ships from" },
+  "public.Shipment.fulfillmentOrderGid": { not: IDS },
   "public.Shipment.fulfillmentGid": { not: IDS },
   "public.Shipment.attention": { not: IDS },
   "public.Shipment.courierStatusLabel": { not: "the stage's name from the courier's table" },

@@ -42,7 +42,7 @@ async function bookedShipment() {
   const order = store.simulator.placeOrder(store.domain, shopperOrder(400 + placed));
   const [result] = await shipOrders(store.domain, await defaultJobDeps.adminFor(store.domain), [order.id], { policy: "recommended" });
   expect(result).toMatchObject({ outcome: "booked", awb: expect.any(String) });
-  const shipment = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: order.id } } });
+  const shipment = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop: store.domain, orderGid: order.id, parcel: 1 } } });
   expect(shipment).toMatchObject({ status: "fulfilled", fulfillmentGid: expect.any(String) });
   return { order: store.shop.orders.find((candidate) => candidate.id === order.id)!, shipment };
 }
