@@ -1,6 +1,7 @@
 import { createJobHandlers } from "../app/workers/job-handlers.server";
 import { startWorkers, stopJobQueue } from "../app/jobs/job-queue.server";
 import { closeLocks } from "../app/locks.server";
+import { closeStorefrontListeners } from "../app/storefront/settings-changes.server";
 
 /** Starts this process's job workers (the app process by default, or `npm run worker`). */
 export async function startBackgroundWork(concurrency: number): Promise<void> {
@@ -11,6 +12,7 @@ export async function startBackgroundWork(concurrency: number): Promise<void> {
 export async function stopBackgroundWork(): Promise<void> {
   await stopJobQueue();
   await closeLocks();
+  await closeStorefrontListeners();
   const { default: prisma } = await import("../app/db.server");
   await prisma.$disconnect();
 }

@@ -271,6 +271,22 @@ function findFulfillment(shop: StoreShop, id: unknown) {
 /** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, returns/*). */
 export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder } | ReturnEvent;
 
+function variantView(shop: StoreShop, id: unknown) {
+  const variant = shop.variants?.find((candidate) => candidate.id === id);
+  if (!variant) return null;
+  const inventoryItemId = variant.id.replace("/ProductVariant/", "/InventoryItem/");
+  return {
+    __typename: "ProductVariant",
+    id: variant.id,
+    title: variant.title,
+    inventoryItem: {
+      __typename: "InventoryItem",
+      id: inventoryItemId,
+      measurement: { __typename: "InventoryItemMeasurement", id: inventoryItemId.replace("/InventoryItem/", "/InventoryItemMeasurement/"), weight: variant.grams === null ? null : { __typename: "Weight", unit: "GRAMS", value: variant.grams } },
+    },
+  };
+}
+
 function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) => void) {
   const stamp = () => now().toISOString();
   const touch = (order: StoreOrder) => (order.updatedAt = stamp());
@@ -289,21 +305,9 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
       billingAddress: { countryCodeV2: "IN", country: "India" },
       primaryDomain: { __typename: "Domain", id: gid("Domain", 1), host: shop.primaryDomainHost ?? shop.domain, url: `https://${shop.primaryDomainHost ?? shop.domain}`, sslEnabled: true },
     },
-    productVariant: (args: Args) => {
-      const variant = shop.variants?.find((candidate) => candidate.id === args.id);
-      if (!variant) return null;
-      const inventoryItemId = variant.id.replace("/ProductVariant/", "/InventoryItem/");
-      return {
-        __typename: "ProductVariant",
-        id: variant.id,
-        title: variant.title,
-        inventoryItem: {
-          __typename: "InventoryItem",
-          id: inventoryItemId,
-          measurement: { __typename: "InventoryItemMeasurement", id: inventoryItemId.replace("/InventoryItem/", "/InventoryItemMeasurement/"), weight: variant.grams === null ? null : { __typename: "Weight", unit: "GRAMS", value: variant.grams } },
-        },
-      };
-    },
+    productVariant: (args: Args) => variantView(shop, args.id),
+    // Any object by its id, as Shopify's `nodes` does; the simulator knows product variants by id (null otherwise).
+    nodes: (args: Args) => (args.ids as unknown[]).map((id) => variantView(shop, id)),
     locations: (args: Args) => connection(shop.locations.map((location) => locationView(shop, location.id)), args),
     location: (args: Args) => (shop.locations.some((location) => location.id === args.id) ? locationView(shop, String(args.id)) : null),
     order: (args: Args) => {

@@ -37,7 +37,12 @@ export function signDocumentLink(grant: DocumentGrant, now = new Date()): string
   return `/documents/${body}.${encode(signature(body))}`;
 }
 
-/** The grant a link carries, or null when it is not one Dakiya signed, or no longer valid. */
+/**
+ * The grant a link carries, or null when it is not one Dakiya signed, or no longer valid. The signature is taken in
+ * its one canonical spelling only: 43 base64url characters carry 258 bits for the digest's 256, so the last
+ * character has four spellings that decode alike, and a link written another way would be a different text for
+ * one signature (a fourfold allowance for whatever counts links by their text).
+ */
 export function verifyDocumentLink(token: string, now = new Date()): DocumentGrant | null {
   if (token.length > 20_000) return null;
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
@@ -45,7 +50,7 @@ export function verifyDocumentLink(token: string, now = new Date()): DocumentGra
   const [, body, sent] = match;
   const expected = signature(body!);
   const given = Buffer.from(sent!, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (given.length !== expected.length || encode(given) !== sent || !timingSafeEqual(given, expected)) return null;
   try {
     const grant = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as Record<string, unknown>;
     if (typeof grant.exp !== "number" || grant.exp * 1000 < now.getTime() || typeof grant.shop !== "string") return null;

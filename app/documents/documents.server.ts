@@ -187,13 +187,15 @@ export interface RenderedDocument {
 }
 
 /**
- * The labels of the selected shipments in one PDF, in the shop's layout, and each shipment's label recorded as
- * printed (the first time only).
+ * The labels of the selected shipments in one PDF, in the shop's layout. With `markPrinted` (the merchant's print:
+ * Shopify's Print menu, a POST) each shipment's label is recorded as printed, the first time only; without it the
+ * PDF is only looked at — a link opened by a mail scanner or a chat's previewer must not take labels off "Not
+ * printed yet".
  */
 export async function printLabels(
   shop: string,
   selection: ShipmentSelection,
-  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean } = {},
+  options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean; markPrinted?: boolean } = {},
 ): Promise<RenderedDocument> {
   const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
   const settings = await getShopSettings(shop);
@@ -207,7 +209,7 @@ export async function printLabels(
     labelFacts(labelSourceOf(shipment, documentSettings.shopName, routing.get(shipment.id) ?? null, addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!)),
   );
   const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
-  await markLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
+  if (options.markPrinted) await recordLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
   const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
   return { pdf, filename };
 }
@@ -243,7 +245,7 @@ export async function printReturnLabel(shop: string, shipmentId: number, options
 const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya app" };
 
 /** Each label's first print, recorded on its document and in its shipment's history; a reprint changes neither. */
-async function markLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
+export async function recordLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const firstPrinted = await tx.$queryRaw<Array<{ shipmentId: number }>>`
       INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")

@@ -12,6 +12,12 @@ const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 10;
 const INNER = LABEL_WIDTH - 2 * MARGIN;
 
+/**
+ * Lets the process answer other requests between a document's pages: a day's 500 labels are about a second of
+ * drawing, which must not be one block that holds up every other request the process serves.
+ */
+export const letOtherWorkRun = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Renders shipping labels into one PDF: a 4 × 6 in page each, or four to an A4 page. */
 export async function renderLabels(labels: readonly LabelFacts[], layout: LabelLayout = LABEL_LAYOUTS.THERMAL_4X6): Promise<Buffer> {
   const doc = new PDFDocument({ autoFirstPage: false, margin: 0, info: { Title: labels.length === 1 ? `Shipping label ${labels[0]!.awb}` : `${labels.length} shipping labels`, Creator: "Dakiya" } });
@@ -21,7 +27,8 @@ export async function renderLabels(labels: readonly LabelFacts[], layout: LabelL
     // Four labels to a sheet, each scaled just enough to fit a quarter (A4's half height is 421 pt, not 432).
     const cell = { width: A4.width / 2, height: A4.height / 2 };
     const scale = Math.min(cell.width / LABEL_WIDTH, cell.height / LABEL_HEIGHT);
-    labels.forEach((label, index) => {
+    for (const [index, label] of labels.entries()) {
+      await letOtherWorkRun();
       const slot = index % 4;
       if (slot === 0) {
         doc.addPage({ size: "A4", margin: 0 });
@@ -34,9 +41,10 @@ export async function renderLabels(labels: readonly LabelFacts[], layout: LabelL
       doc.save().translate(x, y).scale(scale);
       drawLabel(doc, label);
       doc.restore();
-    });
+    }
   } else {
     for (const label of labels) {
+      await letOtherWorkRun();
       doc.addPage({ size: [LABEL_WIDTH, LABEL_HEIGHT], margin: 0 });
       drawLabel(doc, label);
     }

@@ -2,7 +2,7 @@ import PDFDocument from "pdfkit";
 import { formatPaise } from "~/money";
 import { drawCode128 } from "./barcode.server";
 import type { LabelAddress } from "./label-facts";
-import { collect } from "./label-pdf.server";
+import { collect, letOtherWorkRun } from "./label-pdf.server";
 import { drawText, registerDocumentFonts, type Pdf } from "./text-layout.server";
 
 export interface ManifestFacts {
@@ -32,7 +32,9 @@ export async function renderManifest(manifest: ManifestFacts): Promise<Buffer> {
   const count = manifest.shipments.length;
 
   let y = header(doc, manifest, count, codTotal);
-  manifest.shipments.forEach((shipment, index) => {
+  for (const [index, shipment] of manifest.shipments.entries()) {
+    // A row at a time between other requests: a 500-shipment manifest is 500 barcodes.
+    await letOtherWorkRun();
     if (y + ROW > PAGE.height - MARGIN) y = header(doc, manifest, count, codTotal);
     drawText(doc, String(index + 1), { x: MARGIN + COLUMNS.index, y: y + 12, width: 24, height: 12, size: 9 });
     drawCode128(doc, shipment.awb, { x: MARGIN + COLUMNS.awb, y: y + 3, width: 200, height: 24 });
@@ -42,7 +44,7 @@ export async function renderManifest(manifest: ManifestFacts): Promise<Buffer> {
     drawText(doc, shipment.codPaise > 0 ? formatPaise(shipment.codPaise) : "Prepaid", { x: MARGIN + COLUMNS.cod, y: y + 12, width: WIDTH - COLUMNS.cod, height: 12, size: 9.5, weight: shipment.codPaise > 0 ? "bold" : "regular", align: "right", maxLines: 1 });
     y += ROW;
     doc.moveTo(MARGIN, y).lineTo(MARGIN + WIDTH, y).lineWidth(0.4).stroke("#888888");
-  });
+  }
 
   // Totals and the two signatures: on the last page, on a fresh one when they do not fit.
   if (y + 150 > PAGE.height - MARGIN) y = header(doc, manifest, count, codTotal);

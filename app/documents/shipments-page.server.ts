@@ -1,6 +1,6 @@
 import { describeError } from "~/logging.server";
 import { signDocumentLink } from "./document-links.server";
-import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments } from "./documents.server";
+import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments, recordLabelsPrinted } from "./documents.server";
 import { parseSelection } from "./document-requests";
 
 /** What the Shipments page shows of labels and pickups beside its list. */
@@ -22,7 +22,8 @@ const refused = (status: DocumentRefusal["status"], error: string): DocumentActi
 
 /**
  * The Shipments page's document buttons. Each answers a signed link (opened in a new tab, outside the admin's
- * session) rather than the PDF itself; the labels are checked here first, so a refusal shows on the page.
+ * session) rather than the PDF itself; the labels are checked here first, so a refusal shows on the page, and
+ * recorded as printed here, since opening the link changes nothing.
  */
 export async function shipmentDocumentAction(shop: string, form: FormData): Promise<DocumentActionAnswer> {
   const intent = form.get("intent");
@@ -32,6 +33,8 @@ export async function shipmentDocumentAction(shop: string, form: FormData): Prom
       if (!selection.ok) return refused(400, selection.error);
       const shipments = await printableShipments(shop, selection.selection);
       const ids = shipments.map((shipment) => shipment.id);
+      // Print labels is the merchant's print: recorded here, by the POST, not by whoever opens the link it answers.
+      await recordLabelsPrinted(shop, ids, new Date());
       return { ok: true, url: signDocumentLink({ kind: "labels", shop, shipmentIds: ids }), ready: { kind: "labels", count: ids.length } };
     }
     if (intent === "manifest") {

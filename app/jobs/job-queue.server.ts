@@ -86,6 +86,11 @@ export interface EnqueueOptions {
   tx?: Parameters<typeof fromPrisma>[0];
   /** A pg connection inside a transaction (BEGIN sent or queued), for callers on the pool directly: the same, without Prisma. */
   client?: PoolClient;
+  /**
+   * At most one job of this key in each window of this many seconds, across every process (pg-boss's singleton
+   * slots): a later one in the same window is not enqueued (null).
+   */
+  atMostEverySeconds?: number;
 }
 
 // pg-boss writes the same INSERT for every job of a queue: prepared once per connection under a name of its own, so
@@ -117,6 +122,7 @@ export async function enqueue<Q extends QueueName>(queue: Q, data: JobData<Q>, o
     singletonKey: stableKey(jobKey(queue, parsed)),
     ...(shop ? { group: { id: shop } } : {}),
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    ...(options.atMostEverySeconds ? { singletonSeconds: options.atMostEverySeconds } : {}),
     ...(options.tx ? { db: fromPrisma(options.tx) as Db } : {}),
     ...(options.client ? { db: onClient(options.client) } : {}),
   });
@@ -260,22 +266,38 @@ export async function forgetJobsOf(shop: string): Promise<number> {
 }
 
 /**
- * What the queue stored of the work on some of a shop's orders and shipments (customers/redact): a failed job's
- * error, which may quote what the courier or Shopify refused (an address, a phone). The job itself stays, as its data
- * holds only ids. Returns how many jobs were cleared.
+ * What the queue stored of the work on some of a shop's orders, returns and shipments (customers/redact): a failed
+ * job's error, which may quote what the courier or Shopify refused (an address, a phone). The job itself stays, as
+ * its data holds only ids. Returns how many jobs were cleared.
  */
-export async function forgetJobOutputsOf(shop: string, { orderGids, shipmentIds }: { orderGids: readonly string[]; shipmentIds: readonly number[] }): Promise<number> {
+export async function forgetJobOutputsOf(shop: string, { orderGids, returnGids = [], shipmentIds }: { orderGids: readonly string[]; returnGids?: readonly string[]; shipmentIds: readonly number[] }): Promise<number> {
   const boss = await jobQueue();
   const { rows } = await boss.getDb().executeSql(
     `WITH cleared AS (
        UPDATE pgboss.job SET output = NULL
         WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND output IS NOT NULL
-          AND (data->>'orderGid' = ANY($3::text[]) OR data->>'shipmentId' = ANY($4::text[]))
+          AND (data->>'orderGid' = ANY($3::text[]) OR data->>'returnGid' = ANY($4::text[]) OR data->>'shipmentId' = ANY($5::text[]))
        RETURNING 1)
      SELECT count(*)::int AS jobs FROM cleared`,
-    [QUEUE_NAMES, shop, orderGids, shipmentIds.map(String)],
+    [QUEUE_NAMES, shop, orderGids, returnGids, shipmentIds.map(String)],
   );
   return (rows[0] as { jobs: number }).jobs;
+}
+
+/**
+ * What the queue stored of the work on some of a shop's orders, returns and shipments (a failed try's error), for a
+ * customer's data request: the same jobs `forgetJobOutputsOf` clears.
+ */
+export async function jobOutputsOf(shop: string, { orderGids, returnGids, shipmentIds }: { orderGids: readonly string[]; returnGids: readonly string[]; shipmentIds: readonly number[] }): Promise<{ queue: string; state: string; output: unknown }[]> {
+  const boss = await jobQueue();
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT name, state, output FROM pgboss.job
+      WHERE name = ANY($1::text[]) AND data->>'shop' = $2 AND output IS NOT NULL
+        AND (data->>'orderGid' = ANY($3::text[]) OR data->>'returnGid' = ANY($4::text[]) OR data->>'shipmentId' = ANY($5::text[]))
+      ORDER BY created_on`,
+    [QUEUE_NAMES, shop, orderGids, returnGids, shipmentIds.map(String)],
+  );
+  return rows.map((row: { name: string; state: string; output: unknown }) => ({ queue: row.name, state: row.state, output: row.output }));
 }
 
 /** Puts one of the shop's failed jobs back in its queue; false when it is not the shop's or not failed. */

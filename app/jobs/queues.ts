@@ -56,6 +56,11 @@ export const JOB_SCHEMAS = {
   "tracking-sync": ShopJobSchema,
   /** Every minute, and again when the next shipment falls due: a tracking-sync for each shop with due shipments. */
   "tracking-sweep": SweepSchema,
+  /**
+   * Product variants the storefront's estimates asked about, read from Shopify and kept: the estimate never reads
+   * Shopify on a shopper's request. At most one batch per shop every half minute (app/storefront/variant-weights.server.ts).
+   */
+  "storefront-variant-weights": ShopJobSchema.extend({ variantGids: z.array(z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d{1,20}$/)).min(1).max(50) }),
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -109,6 +114,8 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "reconcile-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling order reconciliation" },
   "tracking-sync": { ...DEFAULT_POLICY, retryForSeconds: 7 * MINUTE, busy: true, expireInSeconds: 600, label: "Updating shoppers' tracking" },
   "tracking-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling tracking updates" },
+  // The next shopper asking about a variant still unread asks again: a short window is enough.
+  "storefront-variant-weights": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading product weights for the storefront's delivery estimates" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;

@@ -1,10 +1,14 @@
+import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
+import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
+import { returnGidsOf } from "./personal-data.server";
 
 /**
  * customers/data_request: a customer asked the shop what it holds about them. Dakiya records the request (ids only)
- * and shows it on Needs attention; the merchant downloads what Dakiya holds for the orders it names — compiled at
- * that moment, so it is what Dakiya holds then, redactions included — and sends it to the customer.
+ * and shows it on Needs attention; the merchant downloads what Dakiya holds for the orders it names — their bookings,
+ * returns and return pickups, compiled at that moment, so it is what Dakiya holds then, redactions included — and
+ * sends it to the customer. Every column that can hold the shopper's details is in it (test/routes/privacy.test.ts).
  */
 
 export interface DataRequestSummary {
@@ -34,17 +38,43 @@ export async function markDataRequestAnswered(shop: string, id: number, at = new
   return (await prisma.dataRequest.updateMany({ where: { id, shop, answeredAt: null }, data: { answeredAt: at } })).count === 1;
 }
 
+type ShipmentHeld = Shipment & { trackingEvents: TrackingEvent[]; events: ShipmentEvent[] };
+
+/** A booking as Dakiya holds it: the body sent to the courier (the name, phone and address it carried), the courier's
+ * and Shopify's words about it (errors, tracking, the history's reasons). */
+function shipmentHeld(shipment: ShipmentHeld) {
+  return {
+    awb: shipment.awb,
+    status: shipment.status,
+    courier: shipment.courierName,
+    trackingUrl: shipment.trackingUrl,
+    bookedAt: shipment.createdAt.toISOString(),
+    // The booking exactly as sent to the courier: for a return's pickup, the shopper is the pickup contact.
+    sentToCourier: shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as unknown) : null,
+    lastError: shipment.lastError,
+    lastErrorWords: shipment.lastErrorWords,
+    trackingError: shipment.trackingError,
+    trackingErrorWords: shipment.trackingErrorWords,
+    tracking: shipment.trackingEvents.map((event) => ({ at: event.happenedAt.toISOString(), stage: event.label, activity: event.activity, location: event.location })),
+    history: shipment.events.filter((event) => event.reason !== null).map((event) => ({ at: event.at.toISOString(), step: event.transition, reason: event.reason, reasonWords: event.reasonWords })),
+  };
+}
+
 /**
- * Everything Dakiya holds for the orders one of the shop's requests names: the order as checked, the booking as sent
- * to the courier, and its tracking. Null when the request is not the shop's.
+ * Everything Dakiya holds for the orders one of the shop's requests names: the order as checked, each booking as sent
+ * to the courier with its tracking and history, and the order's returns with their pickups. Null when the request
+ * is not the shop's.
  */
 export async function compileDataRequest(shop: string, id: number) {
   const request = await prisma.dataRequest.findFirst({ where: { id, shop } });
   if (!request) return null;
-  const [records, shipments] = await Promise.all([
+  const held = { trackingEvents: { orderBy: { happenedAt: "asc" } }, events: { orderBy: { at: "asc" } } } satisfies Prisma.ShipmentInclude;
+  const [records, returns, shipments] = await Promise.all([
     prisma.orderRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } } }),
-    prisma.shipment.findMany({ where: { shop, orderGid: { in: request.orderGids } }, include: { trackingEvents: { orderBy: { happenedAt: "asc" } } } }),
+    prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" } }),
+    prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
+  const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
     customerId: request.customerId,
@@ -52,36 +82,51 @@ export async function compileDataRequest(shop: string, id: number) {
     compiledAt: new Date().toISOString(),
     orders: request.orderGids.map((orderGid) => {
       const record = records.find((candidate) => candidate.orderGid === orderGid);
-      const shipment = shipments.find((candidate) => candidate.orderGid === orderGid);
       return {
         orderId: orderGid.split("/").pop(),
         order: record
           ? {
               name: record.orderName,
               placedAt: record.placedAt?.toISOString() ?? null,
+              shopperName: record.shopperName,
               destination: record.destination,
               pincode: record.pincode,
               tags: record.tags,
-              problems: problemsOf(record).map(({ code, message }) => ({ code, message })),
+              problems: problemsOf(record),
               decision: record.decision,
               decisionReason: record.decisionReason,
+              decisionWords: record.decisionWords,
+              // A digest of the shipping address as last read (to notice an edit after booking): no address can be read back from it.
+              addressDigest: record.addressDigest,
               cancelledAt: record.cancelledAt?.toISOString() ?? null,
             }
           : null,
-        shipment: shipment
-          ? {
-              awb: shipment.awb,
-              status: shipment.status,
-              courier: shipment.courierName,
-              trackingUrl: shipment.trackingUrl,
-              bookedAt: shipment.createdAt.toISOString(),
-              // The booking exactly as sent to the courier: the name, phone and address it carried.
-              sentToCourier: shipment.requestPayload ? (JSON.parse(shipment.requestPayload) as unknown) : null,
-              lastError: shipment.lastError,
-              tracking: shipment.trackingEvents.map((event) => ({ at: event.happenedAt.toISOString(), stage: event.label, activity: event.activity, location: event.location })),
-            }
-          : null,
+        shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(shipmentHeld),
+        returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
+          const returned = returns.find((candidate) => candidate.returnGid === returnGid);
+          return {
+            returnId: returnGid.split("/").pop(),
+            return: returned
+              ? {
+                  name: returned.returnName,
+                  status: returned.status,
+                  requestedAt: returned.requestedAt?.toISOString() ?? null,
+                  // The shopper's reasons and notes for sending the items back.
+                  reasons: returned.reasons,
+                  pincode: returned.pincode,
+                  problems: problemsOf(returned),
+                  decision: returned.decision,
+                  decisionReason: returned.decisionReason,
+                  decisionWords: returned.decisionWords,
+                  receivedAt: returned.receivedAt?.toISOString() ?? null,
+                }
+              : null,
+            pickups: shipments.filter((shipment) => shipment.orderGid === returnGid).map(shipmentHeld),
+          };
+        }),
       };
     }),
+    // What the background work on these orders, returns and shipments kept of a failed try: the courier's or Shopify's error.
+    backgroundWork: backgroundWork.map((job) => ({ work: job.queue, state: job.state, error: job.output })),
   };
 }

@@ -1,4 +1,4 @@
-import { Prisma } from "@prisma/client";
+import { Prisma, type ReturnRecord, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { enqueue, forgetJobsOf, forgetJobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -48,6 +48,8 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.shopSettings.deleteMany({ where: { shop } });
     await tx.dataRequest.deleteMany({ where: { shop } });
     await tx.storefrontSettings.deleteMany({ where: { shop } });
+    await tx.storefrontVariantWeight.deleteMany({ where: { shop } });
+    await tx.storefrontRefusal.deleteMany({ where: { shop } });
     if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
   });
   // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's
@@ -57,16 +59,19 @@ export async function forgetShop(shop: string): Promise<void> {
 
 /**
  * Removes what identifies one customer of a shop (`customers/redact`), here first and unconditionally: the name,
- * phone, e-mail and address in the booking bodies Dakiya stored for the given orders; the courier's words in their
- * tracking entries and errors; the tags, address digest, problems and decision reasons kept with the orders; what
- * the queue stored of those orders' jobs; the same of their returns and return pickups. Then, in the same transaction, a durable `sandbox-erase` job for the
- * sandbox's copy of those bookings. Awbs, charges, statuses, city and PIN code stay: they identify no one.
+ * phone, e-mail and address in the booking bodies Dakiya stored for the given orders and their return pickups; the
+ * courier's and Shopify's words in their tracking entries (activity and place), errors and history reasons; the
+ * tags, address digest, problems and decision reasons kept with the orders and their returns (the shopper's notes
+ * among them); what the queue stored of the jobs on those orders, returns and shipments. Then, in the same
+ * transaction, a durable `sandbox-erase` job for the sandbox's copy of those bookings. Awbs, charges, statuses,
+ * city and PIN code stay: they identify no one. test/routes/shopper-erasure.test.ts names every column that can
+ * hold text and fails on a shopper's column that this or the data request misses.
  * `orderIds` are Shopify's numeric order ids. Returns how many shipments were redacted.
  */
 export async function redactCustomer(shop: string, orderIds: readonly number[]): Promise<number> {
   if (orderIds.length === 0) return 0;
   const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
-  const shipmentIds = await prisma.$transaction(async (tx) => {
+  const redacted = await prisma.$transaction(async (tx) => {
     // A return's pickup is keyed by its Return and names the order it comes back from: its body holds the same shopper.
     const shipments = await tx.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: orderGids } }, { returnOfOrderGid: { in: orderGids } }] } });
     for (const shipment of shipments) {
@@ -76,8 +81,9 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       await redactBookingBody(tx, shipment, { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED }, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     }
     const ids = shipments.map((shipment) => shipment.id);
-    // The courier's own words may name the shopper ("Delivered to Asha Rao"): each entry keeps its stage's label.
-    if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label" WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
+    // The courier's own words may name the shopper ("Delivered to Asha Rao", "Left at 12, 3rd Cross"), in the
+    // activity and in the place alike: each entry keeps its stage's label, and no place.
+    if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label", "location" = NULL WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;
     // The order's stored readiness: its address digest, the shopper's name and tags (which may carry a name or a phone) go, and the
     // problems and the rules' reason keep what kind they were but not their words, which may quote the phone or PIN.
     for (const record of await tx.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
@@ -88,16 +94,31 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
       });
     }
     // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.
-    for (const record of await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } })) {
+    const returns = await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } });
+    for (const record of returns) {
       const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
       await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull } });
     }
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
-    return ids;
+    // A return's pickup is keyed by its Return: its jobs (return-check) name the return, not the order.
+    return { ids, returnGids: returnGidsOf(returns, shipments) };
   });
-  await forgetJobOutputsOf(shop, { orderGids, shipmentIds });
-  return shipmentIds.length;
+  await forgetJobOutputsOf(shop, { orderGids, returnGids: redacted.returnGids, shipmentIds: redacted.ids });
+  return redacted.ids.length;
+}
+
+/**
+ * The returns of the orders (of one of them, when named): those Dakiya recorded, and those whose pickup it booked
+ * (a return's pickup is keyed by its Return and names the order it comes back from).
+ */
+export function returnGidsOf(
+  returns: readonly Pick<ReturnRecord, "returnGid" | "orderGid">[],
+  shipments: readonly Pick<Shipment, "orderGid" | "returnOfOrderGid">[],
+  orderGid?: string,
+): string[] {
+  const ofOrder = (of: string | null) => of !== null && (orderGid === undefined || of === orderGid);
+  return [...new Set([...returns.filter((record) => ofOrder(record.orderGid)).map((record) => record.returnGid), ...shipments.filter((shipment) => ofOrder(shipment.returnOfOrderGid)).map((shipment) => shipment.orderGid)])];
 }
 
 /** What is left to erase at the sandbox, for the operator's log: never an order's or a shopper's details. */

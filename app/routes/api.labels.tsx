@@ -16,5 +16,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const selection = parseSelection(new URL(request.url).searchParams);
   if (!selection.ok) return cors(json({ error: selection.error }, { status: 400 }));
   await ensureShopName(session.shop, admin);
-  return cors(await answerDocument(() => printLabels(session.shop, selection.selection, { skipUnprintable: selection.skipUnprintable })));
+  // The print action's own request (behind the admin's session token): the merchant printing, so it is recorded.
+  return cors(await answerDocument(() => printLabels(session.shop, selection.selection, { skipUnprintable: selection.skipUnprintable, markPrinted: true })));
 };

@@ -9,6 +9,7 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
+import { recentRefusals } from "~/storefront/storefront-refusals.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
 import { formatCount, formatPaise } from "~/components/formatting";
@@ -16,9 +17,14 @@ import { formatCount, formatPaise } from "~/components/formatting";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, needsAttention] = await Promise.all([whenShopifyAnswers(() => getShopOverview(admin)), getShopSettings(session.shop), countNeedsAttention(session.shop)]);
+  const [shop, settings, needsAttention, storefrontRefusals] = await Promise.all([
+    whenShopifyAnswers(() => getShopOverview(admin)),
+    getShopSettings(session.shop),
+    countNeedsAttention(session.shop),
+    recentRefusals(session.shop),
+  ]);
   const overview = await homeOverview(session.shop, settings, { timeZone: shop.ianaTimezone });
-  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, ...overview });
+  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, ...overview });
 };
 
 function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
@@ -39,7 +45,7 @@ function CountCard({ label, value, url }: { label: string; value: string; url: s
 }
 
 export default function Home() {
-  const { shop, sandbox, autoBooking, needsAttention, counts, setup } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, counts, setup } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.home;
   const language = useAdminLanguage();
@@ -54,6 +60,15 @@ export default function Home() {
             {sandbox ? (
               <Banner tone="info" title={t.sandbox.title} action={{ content: t.sandbox.connect, url: "/app/settings" }}>
                 {t.sandbox.body}
+              </Banner>
+            ) : null}
+            {storefrontRefusals.trackingLookups > 0 || storefrontRefusals.estimates > 0 ? (
+              <Banner tone="warning" title={t.storefrontRefusals.title}>
+                <BlockStack gap="100">
+                  {storefrontRefusals.trackingLookups > 0 ? <Text as="p">{plural(language, t.storefrontRefusals.trackingLookups, storefrontRefusals.trackingLookups)}</Text> : null}
+                  {storefrontRefusals.estimates > 0 ? <Text as="p">{plural(language, t.storefrontRefusals.estimates, storefrontRefusals.estimates)}</Text> : null}
+                  <Text as="p">{t.storefrontRefusals.body}</Text>
+                </BlockStack>
               </Banner>
             ) : null}
             {setupLeft > 0 ? (

@@ -2,38 +2,43 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
 import { forStorefront } from "~/shopify/storefront-sessions.server";
-import { proxyPathOf } from "~/storefront/app-proxy";
+import { proxyPathOf, repeatedParameterOf } from "~/storefront/app-proxy";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
-import { renderShopTracking, renderShopTrackingNotFound } from "~/storefront/shop-tracking.server";
-import { createCallerLimiter } from "~/caller-limits.server";
-import { getPublicTracking } from "~/tracking/public-tracking.server";
-import { pickLanguage, retryMessage } from "~/tracking/tracking-locale";
-
-/**
- * Every shopper arrives through Shopify's proxy, from Shopify's addresses: lookups are counted per shop, with room
- * for a busy shop's shoppers, so awbs cannot be tried in bulk through one store.
- */
-const shopLookupLimiter = createCallerLimiter({ limits: { limit: 600, windowMs: 60_000, maxTracked: 10_000 } });
+import { renderShopTracking, renderShopTrackingMessage, renderShopTrackingNotFound } from "~/storefront/shop-tracking.server";
+import { takeStoreLookupByNumber } from "~/storefront/shop-tracking-limits.server";
+import { lookUpTracking } from "~/tracking/public-tracking.server";
+import { pickLanguage, retryMessage, stringsFor } from "~/tracking/tracking-locale";
 
 /**
  * `GET {store's proxy path}/track/{awb}`: the public tracking page on the shop's own domain, inside the shop's theme
  * (Shopify renders the `application/liquid` answer in the theme's layout). Only the shop's own shipments; the app's
- * `/track/{awb}` serves links sent before. Signature checked by the library (400); no session (unknown or
- * uninstalled shop): 404.
+ * `/track/{awb}` serves links sent before. Signature checked by the library (400); a parameter sent twice, which
+ * the signature covers only as one, 400 too; no session (unknown or uninstalled shop): 404. A shopper following
+ * their parcel's link is never limited by anyone else's lookups; lookups by number are (per logged-in customer,
+ * else per shop: app/storefront/shop-tracking-limits.server.ts).
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session, liquid } = await forStorefront(() => authenticate.public.appProxy(request));
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
   if (!session) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (repeatedParameterOf(url.searchParams)) {
+    const t = stringsFor(language).badRequest;
+    return liquid(renderShopTrackingMessage(language, t.title, t.body), { status: 400, headers: { "Cache-Control": "no-store" } });
+  }
 
   const proxyPath = proxyPathOf(url.searchParams);
   if (proxyPath) await deliveryEstimates.noteProxyPath(session.shop, proxyPath);
 
-  const wait = shopLookupLimiter.take(session.shop);
-  if (wait > 0) return liquid(`<p>${retryMessage(language, wait)}</p>`, { status: 429, headers: { "Retry-After": String(wait), "Cache-Control": "no-store" } });
-
-  const tracking = await getPublicTracking(params.awb, { shop: session.shop, token: url.searchParams.get(TRACKING_LINK_TOKEN_PARAM) });
-  if (!tracking) return liquid(renderShopTrackingNotFound(language), { status: 404, headers: { "Cache-Control": "no-store" } });
-  return liquid(renderShopTracking(tracking, language), { headers: { "Cache-Control": "private, max-age=60" } });
+  const lookup = await lookUpTracking(params.awb, {
+    shop: session.shop,
+    token: url.searchParams.get(TRACKING_LINK_TOKEN_PARAM),
+    takeByNumber: () => takeStoreLookupByNumber(session.shop, url.searchParams.get("logged_in_customer_id")),
+  });
+  if (lookup.kind === "limited") {
+    const message = retryMessage(language, lookup.wait, lookup.byLink ? "network" : "store");
+    return liquid(renderShopTrackingMessage(language, stringsFor(language).rateLimited.title, message), { status: 429, headers: { "Retry-After": String(lookup.wait), "Cache-Control": "no-store" } });
+  }
+  if (lookup.kind === "not_found") return liquid(renderShopTrackingNotFound(language), { status: 404, headers: { "Cache-Control": "no-store" } });
+  return liquid(renderShopTracking(lookup.tracking, language), { headers: { "Cache-Control": "private, max-age=60" } });
 };

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
-import { getPublicTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
+import { lookUpTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
 import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
 import { displayPhone } from "~/tracking/seller-contact";
 import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
@@ -8,8 +8,9 @@ import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage
 /**
  * The public tracking page, `GET /track/{awb}`: the link in Shopify's shipping email. No login and no Shopify
  * session; a plain document rendered on the server (app/tracking/tracking-document.server.tsx says why without
- * JavaScript). Rate-limited per caller; an unknown or malformed number is a 404 page, in the shopper's language.
- * The details (courier, city, dates, the courier's updates) only with the link's `?token=`; without it the stage.
+ * JavaScript). Lookups by number are rate-limited per caller, a tracking link's opens per parcel (so a caller who
+ * floods never holds up a shopper with their link); an unknown or malformed number is a 404 page, in the shopper's
+ * language. The details (courier, city, dates, the courier's updates) only with the link's `?token=`; without it the stage.
  */
 export const loader = async ({ request, params, context }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
@@ -17,20 +18,18 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
   const token = url.searchParams.get(TRACKING_LINK_TOKEN_PARAM);
   const path = url.pathname;
 
-  const wait = trackingLookupLimiter.take(context.clientAddress ?? "unknown");
-  if (wait > 0) {
+  const lookup = await lookUpTracking(params.awb, { token, takeByNumber: () => trackingLookupLimiter.take(context.clientAddress ?? "unknown") });
+  if (lookup.kind === "limited") {
     const t = stringsFor(language);
     return htmlResponse(
       <TrackingDocument language={language} title={t.rateLimited.title} path={path}>
         <h1>{t.rateLimited.title}</h1>
-        <p className="lead">{retryMessage(language, wait)}</p>
+        <p className="lead">{retryMessage(language, lookup.wait)}</p>
       </TrackingDocument>,
-      { status: 429, language, cacheControl: "no-store", headers: { "Retry-After": String(wait) } },
+      { status: 429, language, cacheControl: "no-store", headers: { "Retry-After": String(lookup.wait) } },
     );
   }
-
-  const tracking = await getPublicTracking(params.awb, { token });
-  if (!tracking) {
+  if (lookup.kind === "not_found") {
     const t = stringsFor(language);
     return htmlResponse(
       <TrackingDocument language={language} title={t.notFound.title} path={path}>
@@ -42,6 +41,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
     );
   }
 
+  const { tracking } = lookup;
   const stage = stageText(language, tracking.stage, tracking.direction);
   // The language switch keeps the token: the same page, in another language.
   const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;

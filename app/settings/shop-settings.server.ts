@@ -7,6 +7,7 @@ import { createCourierClient, type CourierClient } from "~/shipping/client.serve
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 import { BookingRulesSchema, type BookingRule } from "~/automation/rules";
+import { announceStorefrontChange } from "~/storefront/settings-changes.server";
 
 const PresetsSchema = z.array(
   z.object({ name: z.string(), length: z.number(), breadth: z.number(), height: z.number(), maxWeightKg: z.number() }),
@@ -126,10 +127,11 @@ export async function saveShopSettings(shop: string, update: SettingsUpdate): Pr
   const { courierSecretKey, ...fields } = update;
   const sealed =
     fields.courierApiKey === null ? { courierSecretCipher: null } : courierSecretKey ? { courierSecretCipher: secretBox().seal(courierSecretKey) } : {};
-  return prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...fields, ...sealed },
-    update: { ...fields, ...sealed },
+  return prisma.$transaction(async (tx) => {
+    const saved = await tx.shopSettings.upsert({ where: { shop }, create: { shop, ...fields, ...sealed }, update: { ...fields, ...sealed } });
+    // The storefront's estimates quote from the warehouse and boxes saved here: every process forgets its copy.
+    await announceStorefrontChange(shop, tx);
+    return saved;
   });
 }
 

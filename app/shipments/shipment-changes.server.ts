@@ -1,7 +1,7 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf } from "~/locks.server";
-import { englishOf, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { englishOf, isStoredWords, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
@@ -11,7 +11,8 @@ import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKI
  * (`shipment-writers.test.ts`) fails when any other file writes either table.
  *
  * Callers say who acts (`Actor`) and when; the reason is in the merchant's words and never carries a shopper's details
- * (names, phones, addresses): the history outlives customers/redact.
+ * (names, phones, addresses) of Dakiya's own: the history outlives customers/redact, which takes out only the
+ * courier's and Shopify's words a reason quotes (they may name the shopper).
  */
 
 export interface Change {
@@ -470,14 +471,43 @@ export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: 
 
 // ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
+const REDACTED = "[redacted]";
+/** The values of Dakiya's sentences that quote someone else's words: what the courier or Shopify said when refusing. */
+const QUOTED_VALUES = new Set(["message", "reason"]);
+
 /**
- * customers/redact: the stored booking body without the shopper's details, and the last error without its words
- * (the courier's and Shopify's errors may quote the address or phone they refused), in the caller's transaction.
- * The history stays: it holds none.
+ * A sentence without the words it quotes: text wholly the courier's or Shopify's goes whole, and in Dakiya's own
+ * sentences each quoted value (`message`, `reason`) goes, while the rest (the awb, the courier's name) stays, so
+ * the history still says what happened.
+ */
+function withoutQuotedWords(sentence: Sentence): Sentence {
+  if (typeof sentence === "string") return REDACTED;
+  if (!sentence.values) return sentence;
+  const values = Object.fromEntries(
+    Object.entries(sentence.values).map(([name, value]) => [name, typeof value === "object" ? withoutQuotedWords(value) : QUOTED_VALUES.has(name) && typeof value === "string" ? REDACTED : value]),
+  );
+  return { key: sentence.key, values } as StoredWords;
+}
+
+/** A stored sentence (its English and its words) as the sentence it was, for redaction. */
+const storedSentence = (english: string, stored: Prisma.JsonValue | null): Sentence => (isStoredWords(stored) ? stored : english);
+
+/**
+ * customers/redact: the stored booking body without the shopper's details, the last error without its words
+ * (the courier's and Shopify's errors may quote the address or phone they refused), the tracking error and the
+ * history's reasons without the words they quote, in the caller's transaction. What happened and when stays.
  */
 export async function redactBookingBody(tx: Client, shipment: ShipmentRef, redacted: { requestPayload: string; lastError: string | null }, change: Change): Promise<void> {
+  const current = await tx.shipment.findFirst({ where: { id: shipment.id, shop: shipment.shop }, select: { trackingError: true, trackingErrorWords: true } });
+  const trackingError = current?.trackingError ? withoutQuotedWords(storedSentence(current.trackingError, current.trackingErrorWords)) : null;
   // The words go with the text: their values may quote what the courier or Shopify refused.
-  await apply(shipment, "redacted", change, { data: { ...redacted, lastErrorWords: Prisma.DbNull } }, tx);
+  await apply(shipment, "redacted", change, { data: { ...redacted, lastErrorWords: Prisma.DbNull, ...trackingErrorOf(trackingError) } }, tx);
+  const reasons = await tx.shipmentEvent.findMany({ where: { shop: shipment.shop, shipmentId: shipment.id, reason: { not: null } }, select: { id: true, reason: true, reasonWords: true } });
+  for (const event of reasons) {
+    const reason = withoutQuotedWords(storedSentence(event.reason!, event.reasonWords));
+    const english = reasonOf(reason);
+    if (english !== event.reason) await tx.shipmentEvent.update({ where: { id: event.id }, data: { reason: english, reasonWords: wordsIn(reason, REASON_LIMIT) } });
+  }
 }
 
 /**

@@ -86,4 +86,19 @@ describe("answer cache", () => {
     time.advance(5_000);
     expect((await cache.get("route", async () => "back")).value).toBe("back");
   });
+
+  it("keeps each shop its share: one shop's flood of new keys pushes out its own answers, never another shop's", async () => {
+    const cache = createAnswerCache<string>({ maxEntries: 300, maxPerPartition: 100, freshMs: 60_000, retryAfterMs: 1_000 });
+    for (const shop of ["quiet-a", "quiet-b"]) for (let pin = 0; pin < 50; pin += 1) await cache.get(`${shop}|${pin}`, async () => `${shop} ${pin}`);
+    for (let pin = 0; pin < 1_000; pin += 1) {
+      await cache.get(`flood|${pin}`, async () => "flood");
+      expect(cache.size).toBeLessThanOrEqual(200);
+    }
+    let reloads = 0;
+    for (const shop of ["quiet-a", "quiet-b"]) for (let pin = 0; pin < 50; pin += 1) await cache.get(`${shop}|${pin}`, async () => ((reloads += 1), "reloaded"));
+    expect(reloads).toBe(0);
+    // The flooding shop keeps its latest 100.
+    expect(cache.has("flood|999")).toBe(true);
+    expect(cache.has("flood|899")).toBe(false);
+  });
 });

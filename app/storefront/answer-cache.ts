@@ -2,7 +2,9 @@
  * An in-process cache for answers that are slow or costly to fetch and shared by many callers (the courier's quote
  * for a route, asked for by every shopper on that route). No I/O of its own: the loader and the clock are passed in.
  *
- * - bounded: at most `maxEntries`, the least recently used dropped first;
+ * - bounded: at most `maxEntries`, the least recently used dropped first; and at most `maxPerPartition` of one
+ *   partition (a shop's keys), which drops its own least recently used first — so one shop's flood of new keys
+ *   pushes out its own answers, never the other shops';
  * - fresh for `freshMs`; after that the stale answer is served at once while one refresh runs behind it;
  * - concurrent misses of one key share one load (single flight);
  * - a refresh that fails keeps the last answer and is not tried again for `retryAfterMs`; a miss that fails is
@@ -10,6 +12,10 @@
  */
 export interface AnswerCacheOptions {
   maxEntries: number;
+  /** A partition's share: at most this many of its keys (none: the whole cache). */
+  maxPerPartition?: number;
+  /** The partition of a key: what precedes its first `|` (the shop, in Dakiya's keys) unless said otherwise. */
+  partitionOf?: (key: string) => string;
   freshMs: number;
   retryAfterMs: number;
   now?: () => number;
@@ -30,17 +36,39 @@ export interface CacheAnswer<T> {
   fresh: boolean;
 }
 
+const partitionByPrefix = (key: string) => {
+  const bar = key.indexOf("|");
+  return bar === -1 ? key : key.slice(0, bar);
+};
+
 export function createAnswerCache<T>(options: AnswerCacheOptions) {
   const now = options.now ?? Date.now;
+  const partitionOf = options.partitionOf ?? partitionByPrefix;
+  const maxPerPartition = options.maxPerPartition ?? options.maxEntries;
   const entries = new Map<string, Entry<T>>();
+  /** Each partition's keys, in the same least-recently-used-first order as `entries`. */
+  const partitions = new Map<string, Set<string>>();
   const inFlight = new Map<string, Promise<T>>();
   let loads = 0;
 
-  /** Re-inserting moves the key to the young end of the Map's order: eviction takes from the old end. */
-  function remember(key: string, entry: Entry<T>) {
+  function drop(key: string) {
     entries.delete(key);
+    const partition = partitionOf(key);
+    const keys = partitions.get(partition);
+    keys?.delete(key);
+    if (keys?.size === 0) partitions.delete(partition);
+  }
+
+  /** Re-inserting moves the key to the young end of the Maps' order: eviction takes from the old end. */
+  function remember(key: string, entry: Entry<T>) {
+    drop(key);
     entries.set(key, entry);
-    while (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+    const partition = partitionOf(key);
+    let keys = partitions.get(partition);
+    if (!keys) partitions.set(partition, (keys = new Set()));
+    keys.add(key);
+    while (keys.size > maxPerPartition) drop(keys.values().next().value!);
+    while (entries.size > options.maxEntries) drop(entries.keys().next().value!);
   }
 
   function load(key: string, loader: () => Promise<T>): Promise<T> {
@@ -83,9 +111,22 @@ export function createAnswerCache<T>(options: AnswerCacheOptions) {
       if (entry && at < entry.retryAt) throw entry.failure;
       return { value: await load(key, loader), fresh: true };
     },
+    /**
+     * Whether `key` has an answer, a load under way or a recent failure: whether `get` would answer without a new
+     * load. What a caller with a budget for loads checks first.
+     */
+    has(key: string): boolean {
+      const entry = entries.get(key);
+      return inFlight.has(key) || Boolean(entry && (entry.hasValue || now() < entry.retryAt));
+    },
     /** Forgets every answer whose key starts with `prefix` (a shop's, when its settings change). */
     forget(prefix: string) {
-      for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
+      for (const key of [...entries.keys()]) if (key.startsWith(prefix)) drop(key);
+    },
+    /** Forgets every answer. */
+    clear() {
+      entries.clear();
+      partitions.clear();
     },
     get size() {
       return entries.size;

@@ -13,3 +13,18 @@ export function proxyPathOf(params: URLSearchParams): string | null {
   const pathPrefix = params.get("path_prefix");
   return pathPrefix && PROXY_PATH.test(pathPrefix) ? pathPrefix : null;
 }
+
+/**
+ * The first parameter a proxied query names more than once, or null. Shopify signs a repeated parameter as one,
+ * its values joined by commas, so the signature holds however the values are split — while `get` reads only the
+ * first, which may be one a shopper added to the store's address (`?path_prefix=/apps/elsewhere`). Read as signed,
+ * such a query has no single value to go by: it is refused rather than guessed at.
+ */
+export function repeatedParameterOf(params: URLSearchParams): string | null {
+  const seen = new Set<string>();
+  for (const key of params.keys()) {
+    if (seen.has(key)) return key.slice(0, 64);
+    seen.add(key);
+  }
+  return null;
+}

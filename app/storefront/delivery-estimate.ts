@@ -2,6 +2,7 @@ import en from "~/locales/storefront.en.json";
 import hi from "~/locales/storefront.hi.json";
 import type { RateResult } from "~/shipping/contract";
 import { rankRates } from "~/shipping/rate-ranking";
+import { repeatedParameterOf } from "./app-proxy";
 import { deliveryWindow, formatDeliveryDate, type DispatchCalendar } from "./delivery-date";
 
 /**
@@ -41,10 +42,15 @@ export type EstimateQueryResult = { ok: true; query: EstimateQuery } | { ok: fal
 
 const WHOLE_NUMBER = /^\d{1,10}$/;
 
-/** Reads `pincode`, `grams`, `amount`, `variant` and `locale` from the query; a mistake is named in the shopper's language. */
+/**
+ * Reads `pincode`, `grams`, `amount`, `variant` and `locale` from the query; a mistake is named in the shopper's
+ * language. A parameter sent twice is one (the proxy's signature covers it only as one: app-proxy.ts).
+ */
 export function parseEstimateQuery(params: URLSearchParams): EstimateQueryResult {
   const language = storefrontLanguage(params.get("locale")?.slice(0, 16));
   const t = STRINGS[language].errors;
+  const repeated = repeatedParameterOf(params);
+  if (repeated) return { ok: false, field: repeated, message: fill(t.repeated, { name: repeated }), language };
   const rawPincode = (params.get("pincode") ?? "").replace(/\s+/g, "").slice(0, 64);
   if (!rawPincode) return { ok: false, field: "pincode", message: t.pincodeMissing, language };
   if (!/^[1-9]\d{5}$/.test(rawPincode)) return { ok: false, field: "pincode", message: t.pincodeFormat, language };
@@ -123,6 +129,8 @@ export interface EstimateAnswer {
   fresh: boolean;
   /** The weight quoted for, in grams: the upper end of the parcel's weight band (absent when nothing was quoted). */
   weightGrams?: number;
+  /** "Try again shortly": what is needed is being fetched, or the shop's share of fetches is spent; ask again then. */
+  retryAfterSeconds?: number;
 }
 
 const formatRupees = (paise: number, language: StorefrontLanguage) =>
@@ -164,4 +172,9 @@ export function toEstimateAnswer({ query, quote, settings, now, fresh = true }: 
 
 export function offAnswer(query: EstimateQuery): EstimateAnswer {
   return { pincode: query.pincode, language: query.language, status: "off", deliverBy: null, earliest: null, cod: "hidden", codLimitPaise: null, message: STRINGS[query.language].off, codMessage: null, fresh: true };
+}
+
+/** "Try again in a moment": the variant's weight or the route's quote is not known yet (status `unavailable`). */
+export function tryAgainAnswer(query: EstimateQuery, retryAfterSeconds: number): EstimateAnswer {
+  return { pincode: query.pincode, language: query.language, status: "unavailable", deliverBy: null, earliest: null, cod: "hidden", codLimitPaise: null, message: STRINGS[query.language].tryAgain, codMessage: null, fresh: true, retryAfterSeconds };
 }

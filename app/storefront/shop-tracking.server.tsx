@@ -75,10 +75,15 @@ export function renderShopTracking(tracking: PublicTracking, language: Language)
 
 export function renderShopTrackingNotFound(language: Language): string {
   const t = stringsFor(language);
+  return renderShopTrackingMessage(language, t.notFound.title, t.notFound.body);
+}
+
+/** A page of a heading and a sentence (not found, wait a moment, an address that is not valid), for the theme. */
+export function renderShopTrackingMessage(language: Language, title: string, body: string): string {
   return STYLE + neutraliseLiquid(renderToStaticMarkup(
     <div className="dakiya-track" lang={language}>
-      <h1>{t.notFound.title}</h1>
-      <p>{t.notFound.body}</p>
+      <h1>{title}</h1>
+      <p>{body}</p>
     </div>,
   ));
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { StorefrontSettings } from "@prisma/client";
 import prisma from "~/db.server";
 import { TRACKING_LINK_TOKEN_PARAM, trackingLinkTokenOf } from "~/shipping/tracking-url";
+import { announceStorefrontChange } from "./settings-changes.server";
 
 /** A shop's storefront settings; a shop that never saved any gets the defaults (the estimate off). */
 export async function getStorefrontSettings(shop: string): Promise<StorefrontSettings> {
@@ -34,8 +35,13 @@ export type StorefrontSettingsUpdate = Pick<
   "estimateEnabled" | "handlingDays" | "cutoffMinutes" | "closedWeekdays" | "closedDates" | "showCod" | "codMaxPaise" | "defaultWeightGrams" | "trackOnShopDomain"
 >;
 
+/** Saves the shop's storefront settings; every app process forgets its copy when the save commits. */
 export async function saveStorefrontSettings(shop: string, update: StorefrontSettingsUpdate): Promise<StorefrontSettings> {
-  return prisma.storefrontSettings.upsert({ where: { shop }, create: { shop, ...update }, update });
+  return prisma.$transaction(async (tx) => {
+    const saved = await tx.storefrontSettings.upsert({ where: { shop }, create: { shop, ...update }, update });
+    await announceStorefrontChange(shop, tx);
+    return saved;
+  });
 }
 
 /** How often the proxy path is written back at most: it changes only when the merchant renames the proxy. */

@@ -375,10 +375,57 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
 // ─── Rate limit ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Lookups per caller, so awbs cannot be tried in bulk. Many phones can share one IPv4 address behind a carrier's NAT,
- * hence a limit well above what one shopper does (a look, a language switch, a reload).
+ * Lookups by number per caller, so awbs cannot be tried in bulk. Many phones can share one IPv4 address behind a
+ * carrier's NAT, hence a limit well above what one shopper does (a look, a language switch, a reload).
  */
 export const TRACKING_LOOKUP_LIMITS: CallerLimits = { limit: 30, windowMs: 60_000, maxTracked: 10_000 };
 
-/** This process's limiter for `/track/{awb}`. */
+/**
+ * Opens of one parcel's tracking link a minute, by whoever holds it: the shopper, their family, a reload. Counted by
+ * the parcel, so nobody without its link uses up its share.
+ */
+export const TRACKING_LINK_LIMITS: CallerLimits = { limit: 60, windowMs: 60_000, maxTracked: 20_000 };
+
+/** This process's limiter for `/track/{awb}` by number, per caller address. */
 export const trackingLookupLimiter = createCallerLimiter({ limits: TRACKING_LOOKUP_LIMITS });
+
+/** This process's limiter for opens of tracking links (`?token=` of the parcel's own), per parcel, on either page. */
+const trackingLinkLimiter = createCallerLimiter({ limits: TRACKING_LINK_LIMITS, keyOf: (parcel) => parcel });
+
+export type TrackingLookup =
+  | { kind: "found"; tracking: PublicTracking }
+  | { kind: "not_found" }
+  /** Over a limit: come back in `wait` seconds. `byLink`: the parcel's own link was opened too often. */
+  | { kind: "limited"; wait: number; byLink: boolean };
+
+export interface TrackingLookupOptions extends Pick<PublicTrackingDeps, "token" | "shop" | "now" | "baseSeconds" | "requestSync"> {
+  /** Counts one lookup by number (no link, or a token that is not the parcel's) and answers the wait, 0 when allowed. */
+  takeByNumber: () => number;
+  /** Opens of one parcel's link; this process's limiter by default. */
+  linkLimiter?: Pick<ReturnType<typeof createCallerLimiter>, "take">;
+}
+
+/**
+ * A lookup on a public page, limited so that nobody can hold up the shoppers who follow their parcel's link: a
+ * lookup with the parcel's own token is counted against that parcel's link alone, never against the caller, the
+ * shop or anyone else's lookups; a lookup by number (no token, or one that is not the parcel's) is counted by
+ * `takeByNumber` — before the database is asked when there is no token to check.
+ */
+export async function lookUpTracking(rawAwb: string | undefined, { takeByNumber, linkLimiter = trackingLinkLimiter, ...deps }: TrackingLookupOptions): Promise<TrackingLookup> {
+  const hasToken = Boolean(deps.token && TRACKING_LINK_TOKEN_SHAPE.test(deps.token));
+  if (!hasToken) {
+    const wait = takeByNumber();
+    if (wait > 0) return { kind: "limited", wait, byLink: false };
+  }
+  const tracking = await getPublicTracking(rawAwb, deps);
+  if (hasToken && tracking?.detail === "full") {
+    const wait = linkLimiter.take(`${deps.shop ?? ""}|${tracking.awb}`);
+    return wait > 0 ? { kind: "limited", wait, byLink: true } : { kind: "found", tracking };
+  }
+  if (hasToken) {
+    // A token that is not the parcel's is a lookup by number like any other.
+    const wait = takeByNumber();
+    if (wait > 0) return { kind: "limited", wait, byLink: false };
+  }
+  return tracking ? { kind: "found", tracking } : { kind: "not_found" };
+}

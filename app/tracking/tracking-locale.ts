@@ -45,10 +45,14 @@ export function pickLanguage(requested: string | null, acceptLanguage: string | 
 
 export { fill };
 
-/** "Try again in N second(s)", with the language's plural rule. */
-export function retryMessage(language: Language, seconds: number): string {
+/**
+ * "Try again in N second(s)", with the language's plural rule: `network` when the caller's own address asked too
+ * often, `store` when the store's lookups by number are used up (its shoppers' tracking links still open).
+ */
+export function retryMessage(language: Language, seconds: number, counted: "network" | "store" = "network"): string {
   const { rateLimited } = stringsFor(language);
-  const form = new Intl.PluralRules(LOCALES[language]).select(seconds) === "one" ? rateLimited.one : rateLimited.other;
+  const one = new Intl.PluralRules(LOCALES[language]).select(seconds) === "one";
+  const form = counted === "store" ? (one ? rateLimited.storeOne : rateLimited.storeOther) : one ? rateLimited.one : rateLimited.other;
   return fill(form, { seconds });
 }
 

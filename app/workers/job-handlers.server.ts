@@ -10,6 +10,7 @@ import { checkOrder } from "~/orders/check-order.server";
 import { checkReturn } from "~/returns/check-return.server";
 import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
+import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
@@ -83,6 +84,11 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     // A pass takes a bounded number of shipments. When more are due the next pass follows at once, not at the next
     // minute's sweep: 10,000 due shipments took 50 minutes at 200 a minute (npm run bench, tracking-sync).
     if (pass.more) await enqueue("tracking-sync", { shop });
+  },
+  "storefront-variant-weights": async ({ shop, variantGids }) => {
+    // An uninstalled shop has no token to read with, and no storefront asking.
+    if (!(await isShopInstalled(shop))) return;
+    await refreshVariantWeights(shop, variantGids, await adminFor(shop), now());
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

@@ -107,4 +107,24 @@ describe("shipping labels", () => {
     expect(found[1]).toEqual(expect.arrayContaining([awbs[4]]));
     expect(found.flat().filter((code) => !code.startsWith("#")).sort()).toEqual([...awbs].sort());
   });
+
+  it("draws a day's 500 labels a page at a time, so the process answers other requests meanwhile", async () => {
+    const labels = Array.from({ length: 500 }, (_, index) => label({ orderName: `#${2_000 + index}`, awb: String(15_616_928_599_560 + index) }));
+    // What another request waits for: the longest stretch the event loop was busy, probed every 2 ms.
+    let longestBusy = 0;
+    let lastTick = performance.now();
+    const probe = setInterval(() => {
+      const now = performance.now();
+      longestBusy = Math.max(longestBusy, now - lastTick);
+      lastTick = now;
+    }, 2);
+    const started = performance.now();
+    const pdf = await renderLabels(labels);
+    const took = performance.now() - started;
+    clearInterval(probe);
+    expect(pdfPageCount(pdf)).toBe(500);
+    // The whole takes a good part of a second or more; no stretch of it holds other requests up for more than a fraction.
+    expect(took).toBeGreaterThan(300);
+    expect(longestBusy).toBeLessThan(Math.max(100, took / 5));
+  }, 60_000);
 });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { signDocumentLink, verifyDocumentLink } from "~/documents/document-links.server";
-import { createManifest, DocumentRefusal, pendingPickups, printLabels, shipmentsNotPrinted } from "~/documents/documents.server";
+import { createManifest, DocumentRefusal, labelLink, pendingPickups, printLabels, shipmentsNotPrinted } from "~/documents/documents.server";
 import { loader as labelsLoader } from "~/routes/api.labels";
 import { loader as manifestLoader } from "~/routes/api.manifests.$id";
 import { loader as orderLoader } from "~/routes/api.orders.$id";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
 import { action as shipAction } from "~/routes/app.orders.$id.ship";
-import { DOCUMENT_LINK_LIMITS, loader as documentLoader } from "~/routes/documents.$token";
+import { action as documentAction, DOCUMENT_LINK_LIMITS, loader as documentLoader } from "~/routes/documents.$token";
 import { action as shipmentsAction, loader as shipmentsLoader } from "~/routes/app.shipments._index";
 import { resetJobs } from "../support/jobs";
 import { pdfBarcodes, pdfPageCount, pdfPages, pdfPageSize } from "../support/pdf-reading";
@@ -237,6 +237,28 @@ describe("signed links", () => {
     expect(pdfPages(another.pdf)[0]).toContain(second.awb!);
   });
 
+  it("takes a link's signature in its one spelling: the three others that decode alike open nothing and count as guesses", async () => {
+    const from = (clientAddress: string, token: string) => documentLoader({ request: new Request(`http://localhost/documents/${token}`), params: { token }, context: { clientAddress } }) as Promise<Response>;
+    const token = signDocumentLink({ kind: "labels", shop: store.domain, shipmentIds: [second.id] }).replace("/documents/", "");
+    const signature = token.slice(token.lastIndexOf(".") + 1);
+    // 43 characters carry 258 bits for the digest's 256: the last one's two low bits are spare, so four characters decode alike there.
+    const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = ALPHABET.indexOf(signature.at(-1)!);
+    const respellings = ALPHABET.split("")
+      .filter((_, index) => index !== last && index >> 2 === last >> 2)
+      .map((character) => `${token.slice(0, -1)}${character}`);
+    expect(respellings).toHaveLength(3);
+    for (const respelt of respellings) expect(Buffer.from(respelt.slice(respelt.lastIndexOf(".") + 1), "base64url")).toEqual(Buffer.from(signature, "base64url"));
+    for (const respelt of respellings) {
+      expect(verifyDocumentLink(respelt)).toBeNull();
+      expect((await from("198.51.100.30", respelt)).status).toBe(404);
+    }
+    // The link itself opens its 30 times a minute, and no more however it is written.
+    for (let index = 0; index < DOCUMENT_LINK_LIMITS.opensPerLink.limit; index += 1) expect((await from(`198.51.100.${31 + (index % 3)}`, token)).status).toBe(200);
+    expect((await from("198.51.100.34", token)).status).toBe(429);
+    for (const respelt of respellings) expect((await from("198.51.100.35", respelt)).status).toBe(404);
+  });
+
   it("gives the order's view for the extensions its label as such a link", async () => {
     const id = orderNamed("#1002").legacyResourceId;
     const view = (await ((await orderLoader({ request: store.adminRequest(`/api/orders/${id}`), params: { id }, context: {} })) as Response).json()) as { shipment: { labelUrl: string } };
@@ -256,15 +278,37 @@ describe("the Shipments page and Settings", () => {
   it("prints the selected shipments' labels through a signed link, and filters what is not printed yet", async () => {
     const fresh = await book("#1004", 2);
     expect((await page("?printed=no")).shipments.map((shipment) => shipment.id)).toContain(fresh.id);
+    // Print labels is the merchant's print: recorded by the page's POST, before the link it answers is opened.
     const { status, body } = await act({ intent: "labels", shipmentIds: String(fresh.id) });
     expect(status).toBe(200);
-    const opened = await get(() => documentLoader({ request: new Request(`http://localhost${body.url}`), params: { token: body.url!.replace("/documents/", "") }, context: {} }) as Promise<Response>);
-    expect(pdfPages(opened.pdf)[0]).toContain(fresh.awb!);
     const after = await page("?printed=no");
     expect(after.shipments.map((shipment) => shipment.id)).not.toContain(fresh.id);
     expect((await page()).printedAt[fresh.id]).toEqual(expect.any(String));
+    const opened = await get(() => documentLoader({ request: new Request(`http://localhost${body.url}`), params: { token: body.url!.replace("/documents/", "") }, context: {} }) as Promise<Response>);
+    expect(pdfPages(opened.pdf)[0]).toContain(fresh.awb!);
     expect(await act({ intent: "labels", shipmentIds: "" })).toMatchObject({ status: 400 });
     expect(await act({ intent: "labels", shipmentIds: "2147483647" })).toMatchObject({ status: 404 });
+  });
+
+  it("leaves a label in Not printed yet when its link is opened by a previewer, and records it on a POST to the link", async () => {
+    const fresh = await book("#1011", 1);
+    // The label link the ship page and the order page's block give the merchant, pasted into a chat or an e-mail.
+    const link = labelLink(fresh)!;
+    const token = link.replace("/documents/", "");
+    for (const userAgent of ["Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "WhatsApp/2.23.20.0", "Mozilla/5.0 (compatible; Microsoft Office Protocol Discovery; SafeLinks)"]) {
+      const previewed = await get(() => documentLoader({ request: new Request(`http://localhost${link}`, { headers: { "User-Agent": userAgent } }), params: { token }, context: { clientAddress: "192.0.2.44" } }) as Promise<Response>);
+      expect(previewed.status).toBe(200);
+      expect(pdfPages(previewed.pdf)[0]).toContain(fresh.awb!);
+    }
+    expect((await page("?printed=no")).shipments.map((shipment) => shipment.id)).toContain(fresh.id);
+    expect(await shipmentsNotPrinted(store.domain)).toContain(fresh.id);
+    expect(await historyOf(fresh.id, "label_printed")).toEqual([]);
+
+    const printed = await get(() => documentAction({ request: new Request(`http://localhost${link}`, { method: "POST" }), params: { token }, context: { clientAddress: "192.0.2.44" } }) as Promise<Response>);
+    expect(printed.status).toBe(200);
+    expect(pdfPages(printed.pdf)[0]).toContain(fresh.awb!);
+    expect((await page("?printed=no")).shipments.map((shipment) => shipment.id)).not.toContain(fresh.id);
+    expect(await historyOf(fresh.id, "label_printed")).toHaveLength(1);
   });
 
   it("makes a pickup's manifest from the page; the same pickup again has nothing left", async () => {

@@ -401,10 +401,25 @@ describe("GET /track/{awb}: rate limit", () => {
     expect(limited.headers.get("cache-control")).toBe("no-store");
     expect(limited.html).toContain("<h1>कृपया थोड़ा रुकें</h1>");
     expect(textOf(limited.html)).toContain(`${limited.headers.get("retry-after")} सेकंड बाद`);
-    // A found shipment from that address is refused too; another address is not limited.
+    // A found shipment's number from that address is refused too; another address is not limited.
     const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
-    expect((await visit(shipment, { from })).status).toBe(429);
-    expect((await visit(shipment)).status).toBe(200);
+    expect((await visit(shipment.awb!, { from })).status).toBe(429);
+    expect((await visit(shipment.awb!)).status).toBe(200);
+    // The shopper holding the parcel's link (their family behind the same network, say) is not held up by that
+    // address's lookups: a link is counted by its parcel alone.
+    const followed = await visit(shipment, { from });
+    expect(followed.status).toBe(200);
+    expect(textOf(followed.html)).toContain("Bengaluru");
+    // A token that is not the parcel's is a lookup by number like any other.
+    expect((await visit({ awb: shipment.awb, trackingUrl: `http://localhost:3000/track/${shipment.awb}?token=AAAAAAAAAAAAAAAAAAAAAA` }, { from })).status).toBe(429);
+  });
+
+  it("lets a parcel's link be opened 60 times a minute, by anyone holding it, then asks to wait", async () => {
+    const shipment = await seedShipment({ code: 5, events: IN_TRANSIT_EVENTS });
+    for (let open = 0; open < 60; open += 1) expect((await visit(shipment)).status).toBe(200);
+    const again = await visit(shipment);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
   it("counts a sliding minute per address, an IPv6 caller by its /64, and forgets the longest-unseen callers", () => {

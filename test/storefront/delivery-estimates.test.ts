@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
 import { createDeliveryEstimates } from "~/storefront/delivery-estimate.server";
 import type { EstimateQuery } from "~/storefront/delivery-estimate";
 import { saveStorefrontSettings, type StorefrontSettingsUpdate } from "~/storefront/storefront-settings.server";
@@ -103,7 +104,7 @@ describe("delivery estimates", () => {
 
   // 10,000 keys through the cache alone: app/storefront/answer-cache.test.ts; here every miss is a real courier call.
   it("keeps its cache bounded over 1,000 distinct PIN codes with room for 100", async () => {
-    const { shop, estimates } = await world({}, { maxQuotes: 100 });
+    const { shop, estimates } = await world({}, { maxQuotes: 100, maxQuotesPerShop: 100, quotesPerMinute: 10_000 });
     const pins = Array.from({ length: 1_000 }, (_, index) => String(110_000 + index));
     for (let start = 0; start < pins.length; start += 100) {
       await Promise.all(pins.slice(start, start + 100).map((pin) => estimates.estimate(shop, query(pin))));
@@ -129,5 +130,50 @@ describe("delivery estimates", () => {
     } finally {
       courier.failNext("calculate-rate", 0);
     }
+  });
+
+  it("asks the courier about at most its share of new routes a minute per shop, answering the rest 'try again shortly' and known routes from memory", async () => {
+    let at = MONDAY_MORNING.getTime();
+    const { shop, estimates } = await world({}, { now: () => new Date(at), quotesPerMinute: 5 });
+    const other = await world({}, { now: () => new Date(at), quotesPerMinute: 5 });
+    const pins = Array.from({ length: 8 }, (_, index) => String(400_001 + index));
+    const { result, calls } = await rateCalls(async () => {
+      const answers = [];
+      for (const pin of pins) answers.push(await estimates.estimate(shop, query(pin)));
+      return answers;
+    });
+    // Five new routes quoted (one or two calls each: COD, then prepaid where no courier collects cash), then at once "try again".
+    expect(result.slice(0, 5).map((answer) => answer.status)).toEqual(Array(5).fill("deliverable"));
+    expect(calls).toBeLessThanOrEqual(10);
+    for (const answer of result.slice(5)) {
+      expect(answer).toMatchObject({ status: "unavailable", message: "We're still checking this PIN code: try again in a moment" });
+      expect(answer.retryAfterSeconds).toBeGreaterThan(0);
+      expect(answer.retryAfterSeconds).toBeLessThanOrEqual(60);
+    }
+    // Routes already quoted still answer, costing nothing; another shop has a share of its own.
+    expect((await rateCalls(() => estimates.estimate(shop, query(pins[0]!)))).result.status).toBe("deliverable");
+    expect((await other.estimates.estimate(other.shop, query(pins[7]!))).status).toBe("deliverable");
+    // The admin's preview is the merchant's own.
+    expect((await estimates.estimate(shop, query(pins[6]!), { evenWhenOff: true })).status).toBe("deliverable");
+    // A minute on, the share is back.
+    at += 60_001;
+    expect((await estimates.estimate(shop, query(pins[5]!))).status).toBe("deliverable");
+  });
+
+  it("quotes a variant at the weight Dakiya keeps, never reading Shopify on the request; one Shopify lacks gets the shop's default after a while", async () => {
+    let at = MONDAY_MORNING.getTime();
+    const asked: string[][] = [];
+    const { shop, estimates } = await world({}, { now: () => new Date(at), requestWeights: async (_, variantGids) => (asked.push([...variantGids]), true) });
+    const kept = "gid://shopify/ProductVariant/7700001";
+    await prisma.storefrontVariantWeight.create({ data: { shop, variantGid: kept, grams: 4_200, readAt: new Date(at) } });
+    expect(await estimates.estimate(shop, query("560038", { variantId: kept }))).toMatchObject({ status: "deliverable", weightGrams: 5_000 });
+
+    const unknown = "gid://shopify/ProductVariant/7700999";
+    expect(await estimates.estimate(shop, query("560038", { variantId: unknown }))).toMatchObject({ status: "unavailable", retryAfterSeconds: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(asked).toEqual([[unknown]]);
+    // Two minutes on and still not kept (the read found no such variant): the shop's default weight.
+    at += 2 * 60_000 + 1;
+    expect(await estimates.estimate(shop, query("560038", { variantId: unknown }))).toMatchObject({ status: "deliverable", weightGrams: 500 });
   });
 });

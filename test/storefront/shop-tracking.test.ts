@@ -2,11 +2,14 @@ import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
+import { loader as homeLoader } from "~/routes/app._index";
 import { loader as storefrontPageLoader } from "~/routes/app.storefront";
 import { loader as shopTrackLoader } from "~/routes/proxy.track.$awb";
 import { loader as trackLoader } from "~/routes/track.$awb";
 import { saveStorefrontSettings, shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
-import { proxiedUrl } from "../../store/app-proxy";
+import { STORE_LOOKUP_LIMITS } from "~/storefront/shop-tracking-limits.server";
+import { flushRefusals } from "~/storefront/storefront-refusals.server";
+import { proxiedUrl, signAppProxyQuery } from "../../store/app-proxy";
 import { startStore } from "../support/store";
 import { responseOf, uniqueShop } from "../support/webhooks";
 
@@ -57,8 +60,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const shopperRequest = (path: string, { pathPrefix = "/apps/dakiya", signed = true } = {}) => {
-  const url = proxiedUrl({ proxyUrl: `${getConfig().SHOPIFY_APP_URL}/proxy`, apiSecret: signed ? getConfig().SHOPIFY_API_SECRET : "forged", shop: store.domain, pathPrefix, pathAndQuery: path });
+const shopperRequest = (path: string, { pathPrefix = "/apps/dakiya", signed = true, loggedInCustomerId = "" } = {}) => {
+  const url = proxiedUrl({ proxyUrl: `${getConfig().SHOPIFY_APP_URL}/proxy`, apiSecret: signed ? getConfig().SHOPIFY_API_SECRET : "forged", shop: store.domain, pathPrefix, pathAndQuery: path, loggedInCustomerId });
   return new Request(url, { headers: { "Accept-Language": "en-IN" } });
 };
 const track = (request: Request, awb: string) => responseOf(() => shopTrackLoader({ request, params: { awb }, context: {} }) as Promise<Response>);
@@ -93,6 +96,22 @@ describe("tracking on the shop's own domain", () => {
     expect((await track(shopperRequest(`/track/${AWB}`, { signed: false }), AWB)).status).toBe(400);
   });
 
+  it("refuses a parameter sent twice, which Shopify signs as one, and takes no proxy path from it", async () => {
+    await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: true });
+    const before = (await prisma.storefrontSettings.findUniqueOrThrow({ where: { shop: store.domain } })).proxyPathPrefix;
+    // A shopper's own `path_prefix` first, Shopify's after it, the signature over both as Shopify makes it.
+    const url = new URL(shopperRequest(`/track/${AWB}?token=${TOKEN}`).url);
+    const twice = new URLSearchParams([["path_prefix", "/apps/elsewhere"], ...[...url.searchParams].filter(([key]) => key !== "signature")]);
+    twice.set("signature", signAppProxyQuery(twice, getConfig().SHOPIFY_API_SECRET));
+    url.search = twice.toString();
+    const response = await track(new Request(url, { headers: { "Accept-Language": "en-IN" } }), AWB);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This address is not valid");
+    expect((await prisma.storefrontSettings.findUniqueOrThrow({ where: { shop: store.domain } })).proxyPathPrefix).toBe(before);
+    expect(await shopDomainTrackingUrl(store.domain, AWB)).not.toContain("/apps/elsewhere");
+    await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: false });
+  });
+
   it("writes the shop-domain link on new fulfillments once turned on and the store's path is known; /track keeps working", async () => {
     expect(await shopDomainTrackingUrl(store.domain, AWB)).toBeNull();
     await saveStorefrontSettings(store.domain, { estimateEnabled: false, handlingDays: 1, cutoffMinutes: 840, closedWeekdays: [0], closedDates: [], showCod: true, codMaxPaise: null, defaultWeightGrams: 500, trackOnShopDomain: true });
@@ -113,4 +132,45 @@ describe("tracking on the shop's own domain", () => {
     const appPage = await responseOf(() => trackLoader({ request: new Request(`${getConfig().SHOPIFY_APP_URL}/track/${AWB}`), params: { awb: AWB }, context: { clientAddress: `10.9.${randomInt(250)}.${randomInt(250)}` } }) as Promise<Response>);
     expect(appPage.status).toBe(200);
   });
+});
+
+describe("tracking on the shop's own domain under a flood of lookups by number", () => {
+  // Last in this file: the flood uses up the shop's lookups by number for a minute.
+  it("keeps a shopper's link open at once while a visitor tries awbs faster than 20 a second, and shows the flood on Home", async () => {
+    const guesses = STORE_LOOKUP_LIMITS.perShop.limit + 100;
+    const started = Date.now();
+    const statuses: number[] = [];
+    // In waves of 50 at once: far faster than 20 lookups a second.
+    for (let wave = 0; wave < guesses; wave += 50) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => {
+          const awb = `9${String(randomInt(1e12)).padStart(12, "0")}${index}`;
+          return track(shopperRequest(`/track/${awb}`), awb);
+        }),
+      );
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(guesses / ((Date.now() - started) / 1000)).toBeGreaterThan(20);
+    // The shop's allowance (less the few lookups by number the tests above made), then 429: never anything else.
+    const turnedAway = statuses.filter((status) => status === 429).length;
+    expect(statuses.filter((status) => status === 404).length).toBeGreaterThan(STORE_LOOKUP_LIMITS.perShop.limit - 10);
+    expect(statuses.filter((status) => status === 404).length + turnedAway).toBe(guesses);
+
+    // The next lookup by number waits, told so in words; the shopper following the link from their shipping email does not.
+    const refused = await track(shopperRequest(`/track/${AWB}`), AWB);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await refused.text()).toContain("Many parcels are being looked up on this store just now");
+    const opening = Date.now();
+    const followed = await track(shopperRequest(`/track/${AWB}?token=${TOKEN}`), AWB);
+    expect(followed.status).toBe(200);
+    expect(Date.now() - opening).toBeLessThan(1_000);
+    expect(await followed.text()).toContain("Thiruvananthapuram");
+    // A logged-in customer is a caller the proxy names (inside Shopify's signature): counted on their own.
+    expect((await track(shopperRequest(`/track/${AWB}`, { loggedInCustomerId: "6203004" }), AWB)).status).toBe(200);
+
+    await flushRefusals();
+    const home = (await (await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} })).json()) as { storefrontRefusals: { trackingLookups: number } };
+    expect(home.storefrontRefusals.trackingLookups).toBe(turnedAway + 1);
+  }, 60_000);
 });
