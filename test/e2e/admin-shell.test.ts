@@ -290,19 +290,19 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("The order's link", () => frame.getByRole("link", { name: "#1004", exact: true }).click(), { path: SHIP_PAGE });
       await walk.admin.expectTitle("Ship order #1004");
       await bookRecommended();
-      await frame.getByText("The courier account already has an order numbered 1004 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1004-2.").first().waitFor();
+      await frame.getByText("The courier account already has an order numbered 1004 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1004-A2.").first().waitFor();
       expect(await frame.locator("table").getByText("Recommended", { exact: true }).count(), "the rates, to book again").toBe(1);
     });
-    await walk.step("ship: #1004 booked again, as 1004-2", async () => {
+    await walk.step("ship: #1004 booked again, as 1004-A2", async () => {
       await bookRecommended();
       await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
       const history = frame.getByRole("heading", { level: 2, name: "History", exact: true }).locator("xpath=following::ol[1]").locator(":scope > li");
       const lines = await history.evaluateAll((items) => items.map((item) => [item.querySelector("span")?.textContent?.trim() ?? "", item.querySelector("p")?.textContent?.trim() ?? ""]));
       expect(lines.map(([what]) => what).slice(0, 7)).toEqual(["Booking started", "Courier chosen", "Booking failed", "Booking started", "Courier chosen", "Booked with the courier", "Fulfilled in Shopify with the tracking"]);
       expect(lines[2]![1]).toMatch(/^The courier account already has an order numbered 1004 .* Book again to send this order as 1004-2\.$/);
-      // The courier's account: its own 1004 and this booking's 1004-2, one awb for the order.
+      // The courier's account: its own 1004 and this booking's 1004-A2, one awb for the order.
       const awb = /awb (\w+)/.exec(lines[5]![1] ?? "")![1]!;
-      expect((await courier.getOrder(awb)).order_id).toBe("1004-2");
+      expect((await courier.getOrder(awb)).order_id).toBe("1004-A2");
     });
   });
 

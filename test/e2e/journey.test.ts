@@ -118,7 +118,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(Number(webhooks![2])).toBeGreaterThan(0);
     expect(Number(webhooks![2])).toBeLessThanOrEqual(JOURNEY_ORDERS.length - PLACED_ORDERS.length);
     expect(output).toContain(`✓ A shopper placed ${HELD}`);
-    expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
+    expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
     // A shopper returns an item of a delivered order: approved in Shopify, picked up by the return rules, back home.
     expect(output).toContain(`✓ A shopper asked to return an item of ${RETURNED_ORDER}: the store sends returns/request`);
     expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
@@ -300,7 +300,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
-    expect(output).toMatch(/✓ Every order is where the day leaves it: 15 of 15/);
+    expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
     const rows = finalTable(output);
     for (const [order, awb] of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
     // The day's end prints only what the first day left: never a label or a manifest line of its shipments again.

@@ -116,7 +116,7 @@ describe("an order whose items ship from two warehouses", () => {
     // Shipped again (a retry, a second click): nothing more is booked.
     expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "already_booked", awb: awbs.join(", ") });
     expect(inShopify(order.id).fulfillments).toHaveLength(2);
-    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: shopify.name.slice(1) } } })).toBe(2);
+    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: shopify.name.slice(1) }, apiClient: { name: store.domain } } })).toBe(2);
   });
 
   it("gives concurrent bookings of the order one awb per parcel and one fulfillment each", async () => {
