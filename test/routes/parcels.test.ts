@@ -166,6 +166,19 @@ describe("an order whose items ship from two warehouses", () => {
   });
 });
 
+describe("a return of an item that shipped in an order's second parcel", () => {
+  it("goes back to the warehouse that parcel left from", async () => {
+    const order = twoWarehouseOrder(4);
+    expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "booked" });
+    const gurugram = inShopify(order.id).fulfillments.find((fulfillment) => fulfillment.locationId === LOCATION_GURUGRAM)!;
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: gurugram.lines[0]!.id!, quantity: 1 }] } });
+    const { quoteOrder } = await import("~/booking/book-order.server");
+    const { defaultJobDeps } = await import("~/workers/job-handlers.server");
+    const quote = await quoteOrder({ shop: store.domain, admin: await defaultJobDeps.adminFor(store.domain) }, { orderGid: returnGid });
+    expect(quote).toMatchObject({ kind: "quoted", shipment: { locationGid: LOCATION_GURUGRAM, fields: { order_type: "reverse", warehouse_id: 2 } } });
+  });
+});
+
 describe("an order of more products than one courier order takes", () => {
   it("ships 12 products as parcels of 10 and 2, split in Shopify first, all 12 fulfilled", async () => {
     const order = store.simulator.placeOrder(store.domain, {
