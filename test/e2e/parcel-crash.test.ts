@@ -10,6 +10,7 @@ import { LOCATION_BHIWANDI, LOCATION_GURUGRAM } from "../../store/seed";
 import { hostOf } from "../../store/shell-layout";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
+import { twoWarehouseOrder } from "../support/orders";
 import { appCredentials, startStore } from "../support/store";
 
 /*
@@ -141,19 +142,7 @@ afterAll(async () => {
 });
 
 /** A shopper's cash-on-delivery order of one item stocked only at Bhiwandi and one stocked only at Gurugram. */
-function placeTwoWarehouseOrder(index: number) {
-  return store.simulator.placeOrder(store.domain, {
-    tags: ["cod"],
-    financialStatus: "PENDING",
-    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "1577.00" } } }],
-    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
-    lineItems: [
-      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.00" } }, weight: { unit: "GRAMS", value: 1200 } },
-      { title: "Pashmina stole", sku: "PSH-220", quantity: 1, priceSet: { shopMoney: { amount: "599.00" } }, weight: { unit: "GRAMS", value: 300 } },
-    ],
-    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "79.00" } } }],
-  });
-}
+const placeTwoWarehouseOrder = (index: number) => store.simulator.placeOrder(store.domain, twoWarehouseOrder(index));
 
 const parcelsOf = async (orderGid: string) =>
   (await db.query<{ parcel: number; status: string; awb: string | null; requestPayload: string; locationGid: string | null }>(`SELECT parcel, status, awb, "requestPayload", "locationGid" FROM "Shipment" WHERE shop = $1 AND "orderGid" = $2 ORDER BY parcel`, [store.domain, orderGid])).rows;
