@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
@@ -12,6 +11,7 @@ import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 import { twoWarehouseOrder } from "../support/orders";
 import { appCredentials, startStore } from "../support/store";
+import { productionBuild } from "../support/production-build";
 
 /*
  * A worker process killed with SIGKILL while it books an order that ships as two parcels (one item stocked at each
@@ -93,7 +93,7 @@ function startWorker(): StartedServer {
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   await Promise.all([courierProxy.listen(), shopifyProxy.listen()]);
   store = await startStore({ appUrl: `http://localhost:${appPort}`, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   const databaseUrl = await createDatabase(`parcel_crash_${process.env.VITEST_POOL_ID ?? 0}_${Date.now()}`);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { npmStart, pidListeningOn, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
+import { productionBuild } from "../support/production-build";
 
 /*
  * Stopping Dakiya as an operator does: Ctrl-C in the terminal (SIGINT to every process of the foreground group,
@@ -16,8 +17,8 @@ const port = 3170 + Number(process.env.VITEST_POOL_ID ?? 0) * 5;
 let running: StartedServer | undefined;
 let dataDir: string | undefined;
 
-beforeAll(() => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+beforeAll(async () => {
+  await productionBuild();
 });
 
 afterEach(async () => {
