@@ -12,6 +12,7 @@ import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, RETURNED_ORDER, progressOf, ta
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreOrder } from "./model";
 import { fulfillmentLines, returnsOf } from "./returns";
+import { turnOnDemoWorkflows } from "./flow";
 import type { StoreSimulator } from "./simulator";
 
 /**
@@ -131,8 +132,10 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
       : `✓ Dakiya is installed in ${shop} (token exchange); it reads the shop's recent orders in the background`,
   );
 
-  // 2. The example rules, switched on through the Auto-booking screen (unless the merchant already has rules on).
+  // 2. The example rules, switched on through the Auto-booking screen (unless the merchant already has rules on), and
+  // Shopify Flow workflows on Dakiya's triggers (store/flow.ts), which the app then fires for the day's parcels.
   view.log(await switchOnExampleRules(deps));
+  view.log(await turnOnDemoWorkflows(deps.simulator, shop));
 
   // 3. The orders arrive as Shopify sends them: the seed's, and (on a run stopped after a shopper's checkout but before
   // its webhook went) a placed order the app has not heard of. Then a shopper checks out.
