@@ -8,9 +8,8 @@ import { syncShipment } from "~/tracking/sync.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import type { CustomerParcelAnswer } from "../../extensions/shared/customer-parcel";
 import { signCustomerAccountSessionToken } from "../../store/auth";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs } from "../support/jobs";
-import { appCredentials, startStore } from "../support/store";
+import { appCredentials, startShippingWorld } from "../support/store";
 import { responseOf } from "../support/webhooks";
 
 /*
@@ -18,15 +17,15 @@ import { responseOf } from "../support/webhooks";
  * account's session token (signed as Shopify signs it), and for no one else.
  */
 
-let courier: RunningCourierService;
-let store: Awaited<ReturnType<typeof startStore>>;
+let world: Awaited<ReturnType<typeof startShippingWorld>>;
+let store: Awaited<ReturnType<typeof startShippingWorld>>["store"];
 let parcel: { orderGid: string; customerGid: string; fulfillmentNumber: string; awb: string };
 let clock = new Date();
 
 beforeAll(async () => {
   await resetJobs();
-  courier = await startAppCourierService();
-  store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  world = await startShippingWorld();
+  store = world.store;
   await store.install();
   // #1003 in the seed: Chennai, prepaid, placed by a signed-in customer.
   const order = store.shop.orders.find((candidate) => candidate.name === "#1003")!;
@@ -44,8 +43,7 @@ beforeAll(async () => {
   parcel = { orderGid: order.id, customerGid: order.customer!.id, fulfillmentNumber: shipment.fulfillmentGid!.split("/").pop()!, awb: shipment.awb! };
 }, 60_000);
 afterAll(async () => {
-  await store.close();
-  await courier.close();
+  await world.close();
 });
 
 function request(fulfillmentNumber: string, { customer, shop = store.domain, secret, method = "GET" }: { customer: string | null; shop?: string; secret?: string; method?: string }) {

@@ -5,15 +5,11 @@ import { quoteOrder } from "~/booking/book-order.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as autoBooking } from "~/routes/app.auto-booking";
-import { action as flowAction } from "~/routes/flow.actions.$handle";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { signedFlowRequest } from "../../store/flow";
-import { serveFetch } from "../../store/serve-fetch";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { startFlowWorld } from "../support/flow";
 import { resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
-import { startStore } from "../support/store";
-import { responseOf } from "../support/webhooks";
 
 /*
  * Dakiya's Flow actions over HTTP, as Flow sends a workflow's run: signed with the app's secret by the local store
@@ -21,25 +17,18 @@ import { responseOf } from "../support/webhooks";
  * courier sandbox, and answered in Flow's terms.
  */
 
-let courier: RunningCourierService;
-let app: Awaited<ReturnType<typeof serveFetch>>;
-let store: Awaited<ReturnType<typeof startStore>>;
+let world: Awaited<ReturnType<typeof startFlowWorld>>;
+let app: Awaited<ReturnType<typeof startFlowWorld>>["app"];
+let store: Awaited<ReturnType<typeof startFlowWorld>>["store"];
 let placed = 0;
 
 beforeAll(async () => {
   await resetJobs();
-  courier = await startAppCourierService();
-  app = await serveFetch((request) => {
-    const handle = /^\/flow\/actions\/([\w-]+)$/.exec(new URL(request.url).pathname)?.[1];
-    return handle ? responseOf(() => flowAction({ request, params: { handle }, context: {} })) : Promise.resolve(new Response("Not Found", { status: 404 }));
-  });
-  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
-  await store.install();
+  world = await startFlowWorld();
+  ({ app, store } = world);
 }, 60_000);
 afterAll(async () => {
-  await store.close();
-  await app.close();
-  await courier.close();
+  await world.close();
 });
 
 const place = () => store.simulator.placeOrder(store.domain, shopperOrder(900 + ++placed));

@@ -8,11 +8,9 @@ import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-setting
 import { syncShipment } from "~/tracking/sync.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { receivedTriggers, signedFlowRequest } from "../../store/flow";
-import { serveFetch } from "../../store/serve-fetch";
-import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { startFlowWorld } from "../support/flow";
 import { queuedJobs, resetJobs, runJobs } from "../support/jobs";
 import { shopperOrder } from "../support/orders";
-import { startStore } from "../support/store";
 import { responseOf } from "../support/webhooks";
 
 /*
@@ -22,23 +20,19 @@ import { responseOf } from "../support/webhooks";
  * trigger's extension as Shopify does and records what it took.
  */
 
-let courier: RunningCourierService;
-let app: Awaited<ReturnType<typeof serveFetch>>;
-let store: Awaited<ReturnType<typeof startStore>>;
+let world: Awaited<ReturnType<typeof startFlowWorld>>;
+let app: Awaited<ReturnType<typeof startFlowWorld>>["app"];
+let store: Awaited<ReturnType<typeof startFlowWorld>>["store"];
 let placed = 0;
 let clock = new Date();
 
 beforeAll(async () => {
   await resetJobs();
-  courier = await startAppCourierService();
-  app = await serveFetch((request) => responseOf(() => lifecycleAction({ request, params: {}, context: {} })));
-  store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
-  await store.install();
+  world = await startFlowWorld();
+  ({ app, store } = world);
 }, 60_000);
 afterAll(async () => {
-  await store.close();
-  await app.close();
-  await courier.close();
+  await world.close();
 });
 
 const later = (minutes = 60) => (clock = new Date(clock.getTime() + minutes * 60_000));

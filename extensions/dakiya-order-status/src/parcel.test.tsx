@@ -81,7 +81,7 @@ describe("the shopper's parcel on their order status page", () => {
   it("shows a failed delivery attempt with its number and the courier's reason, where the shopper's answer goes", async () => {
     await open(() => json({ parcel: failedParcel }));
     await vi.waitFor(() => expect(pageText()).toContain("We missed you"));
-    const banner = document.body.querySelector("s-banner")!;
+    const banner = document.body.querySelector<HTMLElement>("s-banner")!;
     expect(banner.getAttribute("heading")).toBe("We missed you");
     expect(pageText(banner)).toContain("The courier's attempt number 2 failed: Customer not available at the address");
     expect(pageText()).toContain("Delivery attempt failed");
