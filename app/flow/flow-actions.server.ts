@@ -79,13 +79,17 @@ export async function runFlowAction(shop: string, action: FlowAction, request: F
     },
   );
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<FlowAnswer>((resolve) => (timer = setTimeout(() => resolve(stillWorkingAnswer()), deps.answerWithinMs ?? ANSWER_WITHIN_MS)));
+  const late = new Promise<FlowAnswer>((resolve) =>
+    (timer = setTimeout(() => {
+      // The run carries on after the 202; its failure is logged, as nothing awaits it any more.
+      work.catch((error: unknown) => console.error(`Flow action ${action} for ${shop} failed after its 202: ${error instanceof Error ? error.message : String(error)}`));
+      resolve(stillWorkingAnswer());
+    }, deps.answerWithinMs ?? ANSWER_WITHIN_MS)),
+  );
   try {
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
-    // A run answered 202 carries on; its failure is logged, as nothing awaits it any more.
-    work.catch((error: unknown) => console.error(`Flow action ${action} for ${shop} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 }
 

@@ -4,6 +4,8 @@ import { EXAMPLE_RULES } from "~/automation/rules";
 import { quoteOrder } from "~/booking/book-order.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
+import { FlowActionRequestSchema } from "~/flow/flow-actions";
+import { runFlowAction } from "~/flow/flow-actions.server";
 import { action as autoBooking } from "~/routes/app.auto-booking";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { signedFlowRequest } from "../../store/flow";
@@ -70,6 +72,17 @@ describe("Ship with Dakiya, as a Flow action", () => {
     expect(await courierBookingsOf(order.name)).toBe(1);
     const later = await run("dakiya-ship-order", { order_id: order.legacyResourceId }, "run-twin");
     expect(later.body.return_value?.outcome).toBe("booked");
+  });
+
+  it("answers 202 when the booking outlasts Flow's wait, carries on, and gives the booking's answer when Flow sends the run again", async () => {
+    const order = place();
+    const request = FlowActionRequestSchema.parse({ shopify_domain: store.domain, action_run_id: "run-slow", properties: { order_id: order.legacyResourceId } });
+    const deps = { admin: await defaultJobDeps.adminFor(store.domain), answerWithinMs: 1 };
+    expect(await runFlowAction(store.domain, "dakiya-ship-order", request, deps)).toMatchObject({ status: 202 });
+    await expect.poll(async () => (await prisma.flowActionRun.findUniqueOrThrow({ where: { shop_actionRunId: { shop: store.domain, actionRunId: "run-slow" } } })).state, { timeout: 15_000 }).toBe("done");
+    const [shipment] = await shipmentsOf(order.id);
+    expect(await runFlowAction(store.domain, "dakiya-ship-order", request, deps)).toEqual({ status: 200, body: { return_value: { outcome: "booked", message: `Booked ${order.name}: ${shipment!.courierName}, awb ${shipment!.awb}. Recommended courier.` } } });
+    expect(await shipmentsOf(order.id)).toHaveLength(1);
   });
 
   it("books with the cheapest courier when the workflow asks for it", async () => {
