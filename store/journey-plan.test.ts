@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
-import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
+import { JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
 import { seedShop } from "./seed";
 
 const shipment = (overrides: Partial<ShipmentObservation> = {}): ShipmentObservation => ({
@@ -89,5 +89,23 @@ describe("where an order is on its way", () => {
 
   it("counts the orders at their end and those off course", () => {
     expect(tally(["done", "waiting", "off-course", "done", "shipped"])).toEqual({ done: 2, offCourse: 1, total: 5 });
+  });
+});
+
+describe("an order that ships as parcels", () => {
+  const parcel = (awb: string, overrides: Partial<ShipmentObservation> = {}) => shipment({ awb, ...overrides });
+
+  it("is one booking to the plan: every awb, fulfilled once every parcel is, done once every parcel saw its end", () => {
+    const both = (first: Partial<ShipmentObservation>, second: Partial<ShipmentObservation>) => {
+      const parcels = [parcel("AWB1", first), parcel("AWB2", second)];
+      return seen({ decision: "booked", parcels, shipment: parcelsAsOne(parcels) });
+    };
+    expect(both({}, {}).shipment).toMatchObject({ awb: "AWB1, AWB2", courierName: "Delhivery", status: "fulfilled" });
+    expect(progressOf(delivered, both({}, { status: "booked_unfulfilled" }))).toBe("booking");
+    expect(progressOf(delivered, both({ latestStage: 8, stagesSeen: [2, 5, 7, 8] }, { latestStage: 7, stagesSeen: [2, 5, 7] }))).toBe("shipped");
+    expect(both({ latestStage: 8, stagesSeen: [2, 5, 7, 8] }, { latestStage: 7, stagesSeen: [2, 5, 7] }).shipment!.latestStage).toBe(7);
+    expect(progressOf(delivered, both({ latestStage: 8, stagesSeen: [2, 5, 7, 8] }, { latestStage: 8, stagesSeen: [2, 5, 7, 8] }))).toBe("done");
+    expect(progressOf(delivered, both({}, { status: "failed", awb: null }))).toBe("off-course");
+    expect(parcelsAsOne([parcel("AWB1")])).toEqual(parcel("AWB1"));
   });
 });

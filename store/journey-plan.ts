@@ -35,7 +35,8 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1002", expected: booked(SERVICE_STATUS.RTO) },
   { name: "#1003", expected: booked() },
   { name: "#1004", expected: booked(SERVICE_STATUS.UNDELIVERED) },
-  { name: "#1005", expected: problems("TOO_MANY_ITEMS") },
+  // Twelve products: more than one courier order takes, so it ships as parcels of 10 and 2.
+  { name: "#1005", expected: booked() },
   { name: "#1006", expected: problems("EWAYBILL_REQUIRED") },
   { name: "#1007", expected: problems("PINCODE_INVALID") },
   { name: "#1008", expected: problems("PINCODE_MISSING") },
@@ -46,6 +47,8 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1013", expected: { kind: "cancelled" } },
   { name: "#1014", expected: booked() },
   { name: "#1015", expected: { kind: "held" } },
+  // Cash on delivery from two warehouses: one parcel from each, each collecting its items' share.
+  { name: "#1016", expected: booked() },
 ];
 
 /** The delivered order a shopper returns an item of during the day (store/journey.ts, playReturn). */
@@ -68,6 +71,23 @@ export const PLACED_ORDERS = [
       transactions: [{ gateway: "Razorpay (UPI, Cards, Wallets, NetBanking)", amountSet: { shopMoney: { amount: "12499.00" } } }],
     },
   },
+  {
+    name: "#1016",
+    input: {
+      name: "#1016",
+      email: "farhan.qureshi@example.in",
+      financialStatus: "PENDING",
+      tags: ["cod"],
+      shippingAddress: { firstName: "Farhan", lastName: "Qureshi", phone: "+91 98202 54321", address1: "7, Hill Road, Bandra West", city: "Mumbai", provinceCode: "MH", zip: "400050", countryCode: "IN" },
+      // The diya set is stocked at Bhiwandi only, the stole at Gurugram only (store/seed.ts): Shopify routes the order to both.
+      lineItems: [
+        { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.00", currencyCode: "INR" } }, weight: { unit: "GRAMS", value: 1200 } },
+        { title: "Pashmina stole", sku: "PSH-220", quantity: 1, priceSet: { shopMoney: { amount: "599.00", currencyCode: "INR" } }, weight: { unit: "GRAMS", value: 300 } },
+      ],
+      transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "1577.00" } } }],
+      shippingLines: [{ title: "Standard Shipping", priceSet: { shopMoney: { amount: "79.00" } } }],
+    },
+  },
 ] as const;
 
 /**
@@ -86,7 +106,10 @@ export interface OrderObservation {
   problems: ProblemCode[];
   decision: string | null;
   decisionReason: string | null;
+  /** The order's parcels as one (`parcelsAsOne`): what the table and the plan read. */
   shipment: ShipmentObservation | null;
+  /** Each parcel's own booking, parcel 1 first: what the courier's side moves. */
+  parcels: ShipmentObservation[];
 }
 
 export interface ShipmentObservation {
@@ -103,7 +126,30 @@ export interface ShipmentObservation {
   stagesSeen: number[];
 }
 
-export const NOT_SEEN: OrderObservation = { readiness: null, problems: [], decision: null, decisionReason: null, shipment: null };
+export const NOT_SEEN: OrderObservation = { readiness: null, problems: [], decision: null, decisionReason: null, shipment: null, parcels: [] };
+
+/**
+ * An order's parcels as one booking: fulfilled once every parcel is, with every awb and courier, as far along as its
+ * least advanced parcel (a stage is seen once every parcel has seen it). A failed or cancelled parcel makes the whole
+ * failed or cancelled. One parcel is itself.
+ */
+export function parcelsAsOne(parcels: readonly ShipmentObservation[]): ShipmentObservation | null {
+  if (parcels.length <= 1) return parcels[0] ?? null;
+  const statuses = parcels.map((parcel) => parcel.status);
+  const status = ["failed", "cancelled", "booking", "booked_unfulfilled"].find((each) => statuses.includes(each)) ?? statuses[0]!;
+  const join = (values: (string | null)[]) => (values.every(Boolean) ? [...new Set(values)].join(", ") : null);
+  const stagesSeen = parcels.map((parcel) => parcel.stagesSeen).reduce((common, seen) => common.filter((code) => seen.includes(code)));
+  // The parcel that has come the least way stands for the order.
+  const behind = [...parcels].sort((a, b) => a.stagesSeen.length - b.stagesSeen.length)[0]!;
+  return {
+    status,
+    awb: join(parcels.map((parcel) => parcel.awb)),
+    courierName: join(parcels.map((parcel) => parcel.courierName)),
+    trackingUrl: parcels[0]!.trackingUrl,
+    latestStage: behind.latestStage,
+    stagesSeen,
+  };
+}
 
 /**
  * Where an order is on its way to the expected end:

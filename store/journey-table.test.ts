@@ -4,12 +4,14 @@ import { NOT_SEEN, type OrderObservation, type PlannedOrder } from "./journey-pl
 import { formatElapsed, progressLine, renderTable, rowLine, rowOf } from "./journey-table";
 
 const rto: PlannedOrder = { name: "#1002", expected: { kind: "booked", finalStage: SERVICE_STATUS.RTO } };
+const parcel = (latestStage: number, stagesSeen: number[]) => ({ status: "fulfilled", awb: "143337905549130", courierName: "XpressBees", trackingUrl: "http://localhost:3000/track/143337905549130", latestStage, stagesSeen });
 const bookedSeen = (latestStage: number, stagesSeen: number[]): OrderObservation => ({
   readiness: "fulfilled",
   problems: [],
   decision: "booked",
   decisionReason: "Rule 2 'COD under ₹2,000' → cheapest: XpressBees ₹158",
-  shipment: { status: "fulfilled", awb: "143337905549130", courierName: "XpressBees", trackingUrl: "http://localhost:3000/track/143337905549130", latestStage, stagesSeen },
+  shipment: parcel(latestStage, stagesSeen),
+  parcels: [parcel(latestStage, stagesSeen)],
 });
 
 describe("the journey's rows", () => {

@@ -8,7 +8,7 @@ import type { CourierClient } from "../app/shipping/client.server";
 import { READINESS } from "../app/orders/readiness";
 import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
 import { signSessionToken, type AppCredentials } from "./auth";
-import { JOURNEY_ORDERS, NOT_SEEN, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
+import { JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreOrder } from "./model";
 import { fulfillmentLines, returnsOf } from "./returns";
@@ -69,18 +69,20 @@ export async function observeOrders(shop: string, orderGids: string[]): Promise<
     prisma.orderRecord.findMany({ where: { shop, orderGid: { in: orderGids } }, select: { orderGid: true, readiness: true, problems: true, decision: true, decisionReason: true } }),
     prisma.shipment.findMany({
       where: { shop, orderGid: { in: orderGids } },
+      orderBy: { parcel: "asc" },
       select: { orderGid: true, status: true, awb: true, courierName: true, trackingUrl: true, trackingEvents: { select: { code: true }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }] } },
     }),
   ]);
   const seen = new Map<string, OrderObservation>();
   for (const record of records) {
     const problems = Array.isArray(record.problems) ? (record.problems as { code: ProblemCode }[]).map((problem) => problem.code) : [];
-    seen.set(record.orderGid, { readiness: record.readiness, problems, decision: record.decision, decisionReason: record.decisionReason, shipment: null });
+    seen.set(record.orderGid, { readiness: record.readiness, problems, decision: record.decision, decisionReason: record.decisionReason, shipment: null, parcels: [] });
   }
   for (const { orderGid, trackingEvents, ...shipment } of shipments) {
     const observation = seen.get(orderGid) ?? { ...NOT_SEEN };
     const stages = trackingEvents.map((event) => event.code);
-    seen.set(orderGid, { ...observation, shipment: { ...shipment, latestStage: stages.at(-1) ?? null, stagesSeen: [...new Set(stages)] } });
+    const parcels = [...observation.parcels, { ...shipment, latestStage: stages.at(-1) ?? null, stagesSeen: [...new Set(stages)] }];
+    seen.set(orderGid, { ...observation, parcels, shipment: parcelsAsOne(parcels) });
   }
   return seen;
 }
@@ -132,8 +134,10 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
       : `✓ Dakiya is installed in ${shop} (token exchange); it reads the shop's recent orders in the background`,
   );
 
-  // 2. The example rules, switched on through the Auto-booking screen (unless the merchant already has rules on), and
-  // Shopify Flow workflows on Dakiya's triggers (store/flow.ts), which the app then fires for the day's parcels.
+  // 2. Each Shopify location picks up from its own warehouse (Settings), and the example rules are switched on through
+  // the Auto-booking screen (unless the merchant has done either already); then Shopify Flow workflows on Dakiya's
+  // triggers (store/flow.ts), which the app fires for the day's parcels.
+  view.log(await pickUpFromEachLocation(deps));
   view.log(await switchOnExampleRules(deps));
   view.log(await turnOnDemoWorkflows(deps.simulator, shop));
 
@@ -179,7 +183,10 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
       const seen = seenOf(planned);
       if (planned.expected.kind !== "booked" || !seen.shipment?.awb || progressOf(planned.expected, seen) !== "shipped") continue;
       const hop = trackingHops(planned.expected.finalStage)[round]!;
-      if (await moveShipment(deps, seen.shipment.awb, hop, planned.expected.finalStage)) moved.push(planned);
+      // Every parcel of the order goes the same way.
+      let movedOne = false;
+      for (const parcel of seen.parcels) if (parcel.awb && (await moveShipment(deps, parcel.awb, hop, planned.expected.finalStage))) movedOne = true;
+      if (movedOne) moved.push(planned);
     }
     if (moved.length === 0) continue;
     view.log(`✓ The courier sandbox moved ${moved.length} shipment${moved.length === 1 ? "" : "s"} on (round ${round + 1} of 3); the app's tracking sync follows`);
@@ -187,7 +194,7 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
     await until("the app's tracking to catch up", (planned, seen) => {
       if (planned.expected.kind !== "booked" || !moved.includes(planned)) return true;
       const hops = trackingHops(planned.expected.finalStage);
-      return (seen.shipment?.stagesSeen ?? []).some((code) => hops.indexOf(code as ServiceStatusCode) >= round);
+      return seen.parcels.every((parcel) => parcel.stagesSeen.some((code) => hops.indexOf(code as ServiceStatusCode) >= round));
     });
   }
   await until("every order to reach its end", settled);
@@ -273,6 +280,60 @@ async function installApp({ appUrl, app, shop }: JourneyDeps): Promise<void> {
   const response = await fetch(address, { redirect: "manual", headers: { "User-Agent": USER_AGENT } });
   await response.arrayBuffer();
   if (response.status !== 200) throw new JourneyError(`Opening Dakiya from the admin answered ${response.status}: the app was not installed`);
+}
+
+interface SettingsPageData {
+  settings: {
+    usesSandbox: boolean;
+    environment: string;
+    defaultWarehouseId: number | null;
+    locationWarehouses: Record<string, number>;
+    packageLength: number;
+    packageBreadth: number;
+    packageHeight: number;
+    defaultWeightKg: number;
+    presets: { name: string; length: number; breadth: number; height: number; maxWeightKg: number }[];
+    codTag: string;
+    prepaidTag: string;
+    notifyCustomer: boolean;
+  };
+  locations: { id: string; name: string }[];
+  sandboxWarehouses: { id: number; description: string | null }[];
+}
+
+/**
+ * Settings as the merchant fills them in for a shop with two warehouses: each Shopify location picks up from the
+ * courier warehouse of the same name (the sandbox account has one for each of the seed's locations), the rest of the
+ * form as it was. An order with items at both then books a parcel from each.
+ */
+async function pickUpFromEachLocation({ appUrl, app, shop }: JourneyDeps): Promise<string> {
+  const address = `${appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`;
+  const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
+  const current = await fetch(address, { headers: headers() });
+  if (!current.ok) throw new JourneyError(`The Settings screen answered ${current.status}`);
+  const { settings, locations, sandboxWarehouses } = (await current.json()) as SettingsPageData;
+  if (Object.keys(settings.locationWarehouses).length > 0 || !settings.usesSandbox) return "✓ Each location's pickup warehouse was set on an earlier run";
+  const mapping = locations.flatMap((location) => {
+    const warehouse = sandboxWarehouses.find((candidate) => candidate.description?.startsWith(`${location.name},`));
+    return warehouse ? [[location, warehouse.id] as const] : [];
+  });
+  const form = new URLSearchParams({
+    mode: "sandbox",
+    environment: settings.environment,
+    defaultWarehouseId: settings.defaultWarehouseId === null ? "" : String(settings.defaultWarehouseId),
+    packageLength: String(settings.packageLength),
+    packageBreadth: String(settings.packageBreadth),
+    packageHeight: String(settings.packageHeight),
+    defaultWeightKg: String(settings.defaultWeightKg),
+    codTag: settings.codTag,
+    prepaidTag: settings.prepaidTag,
+    ...(settings.notifyCustomer ? { notifyCustomer: "on" } : {}),
+    ...Object.fromEntries(settings.presets.flatMap((preset, index) => Object.entries({ Name: preset.name, Length: preset.length, Breadth: preset.breadth, Height: preset.height, MaxWeightKg: preset.maxWeightKg }).map(([field, value]) => [`preset${index}${field}`, String(value)]))),
+    ...Object.fromEntries(mapping.map(([location, warehouse]) => [`location:${location.id}`, String(warehouse)])),
+  });
+  const saved = await fetch(address, { method: "POST", headers: headers(), body: form });
+  if (!saved.ok) throw new JourneyError(`Saving Settings answered ${saved.status}`);
+  return `✓ Settings: each location picks up from its own warehouse (${mapping.map(([location, warehouse]) => `${location.name} → warehouse ${warehouse}`).join(", ")})`;
 }
 
 /** The Auto-booking screen's loader and action, called as the embedded page's fetches call them. */

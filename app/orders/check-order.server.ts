@@ -161,7 +161,8 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
   // Looked at again after Shopify's answer, which may have waited for the shop's budget: the booking moves on meanwhile.
   const parcels = (await listShipmentsForOrder(shop, orderGid)).filter(holdingBooking);
   const open = order.fulfillmentOrders.nodes.filter((fo) => fo.status === "OPEN" || fo.status === "IN_PROGRESS");
-  const covered = (fo: (typeof open)[number]) => parcels.some((parcel) => parcel.fulfillmentOrderGid === fo.id || coversBeforeParcels(parcel, fo.assignedLocation.location?.id ?? null));
+  // A booking made before parcels covers its location until it is fulfilled: any open fulfillment order meanwhile.
+  const covered = (fo: (typeof open)[number]) => parcels.some((parcel) => parcel.fulfillmentOrderGid === fo.id || coversBeforeParcels({ ...parcel, locationGid: null }, null));
   if (parcels.length === 0 || order.fulfillmentOrders.pageInfo.hasNextPage || !open.every(covered)) return null;
   const booked = parcels.flatMap((parcel) => (parcel.requestPayload ? [{ parcel, body: JSON.parse(parcel.requestPayload) as CreateOrderInput }] : []));
   const { contact } = deliveryContactOf(order);

@@ -273,8 +273,10 @@ export default function ShipOrder() {
           : result.message
       : null;
   const paymentInWords = (mode: string) => (mode === "cod" ? t.shipment.cod : t.shipment.prepaid);
-  // An order of several parcels shows each; one in a single parcel reads as it always has.
-  const severalParcels = parcels.length + pending.length > 1;
+  // An order of several parcels shows each; one in a single parcel reads as it always has. A failed booking is no
+  // parcel of its own: its parcel is still to book.
+  const standingParcels = parcels.filter((parcel) => parcel.booked.status !== "failed").length;
+  const severalParcels = standingParcels + pending.length > 1;
   const hidden = Object.entries(Object.fromEntries(searchParams));
 
   return (
@@ -283,7 +285,7 @@ export default function ShipOrder() {
         <Layout.Section>
           <BlockStack gap="400">
             {severalParcels ? (
-              <Banner tone="info">{fill(t.parcels.explained, { count: parcels.filter((parcel) => parcel.booked.status !== "failed").length + pending.length })}</Banner>
+              <Banner tone="info">{fill(t.parcels.explained, { count: standingParcels + pending.length })}</Banner>
             ) : null}
             {parcels.map((parcel, index) => (
               <BookedParcel key={parcel.booked.id} parcel={index === 0 && !severalParcels && current ? { ...parcel, booked: { ...parcel.booked, ...current } } : parcel} heading={severalParcels} timeZone={timeZone} syncing={submitting?.get("intent") === "sync"} />

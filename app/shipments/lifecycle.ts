@@ -1,5 +1,5 @@
 /**
- * A Shipment's life — Dakiya's record of shipping one Shopify order with the courier — as one transition table,
+ * A Shipment's life — Dakiya's record of shipping one parcel (a Shopify order's fulfillment order, or a return's pickup) with the courier — as one transition table,
  * used by the server (every write to a shipment is one of these named transitions, applied by
  * `app/shipments/shipment-changes.server.ts`, the one module that writes the table) and by the screens (labels,
  * tones, the history). Pure: screens import it.

@@ -134,7 +134,7 @@ export const BOOKED_ORDER_CHANGES = adminDocument<BookedOrderChangesQuery, Booke
       ...OrderContactFields
       fulfillmentOrders(first: 5, displayable: true) {
         pageInfo { hasNextPage }
-        nodes { id status assignedLocation { location { id } } }
+        nodes { id status }
       }
     }
   }

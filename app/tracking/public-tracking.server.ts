@@ -4,6 +4,7 @@ import { SHIPMENT_STATUS, TRACKED_STATUSES } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
 import { createCallerLimiter, type CallerLimits } from "~/caller-limits.server";
 import prisma from "~/db.server";
+import { parcelName } from "~/shipments/parcels";
 import { enqueue } from "~/jobs/job-queue.server";
 import { describeError } from "~/logging.server";
 import { isServiceStatusCode, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
@@ -282,6 +283,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     select: {
       shop: true,
       orderName: true,
+      parcel: true,
       paymentMode: true,
       status: true,
       direction: true,
@@ -365,7 +367,8 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     checkedAt: shipment.syncedAt?.toISOString() ?? null,
     refreshRequested,
     timeline,
-    orderName: shipment.orderName || null,
+    // A parcel of an order that ships as several is named as its label names it (#1042-2).
+    orderName: shipment.orderName ? parcelName(shipment) : null,
     seller: await getPublicSeller(shipment.shop),
     // The booked cash-on-delivery amount, while the parcel is still coming.
     codDuePaise: shipment.paymentMode === "cod" && body.total_amount !== undefined && expectsDelivery && stage !== SERVICE_STATUS.DELIVERED ? Math.round(body.total_amount * 100) : null,

@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
-import { shopperOrder } from "../../test/support/orders";
+import { shopperOrder, twoWarehouseOrder } from "../../test/support/orders";
 import type { BenchContext } from "../lib/context";
 import { fmtMs, fmtPercent, section, verdict, type Section } from "../lib/results";
 import { FULFILLMENT_EVENTS, ORDER_FOR_BOOKING } from "../../app/shopify/queries";
-import { cpuSince, cpuTable, describeOnce, operationsTable, reconciliationNote, requestedCostOf, STANDARD_PLAN, startStoreWorld, usageSince } from "../lib/store-world";
+import { cpuSince, cpuTable, describeOnce, operationsTable, reconciliationNote, requestedCostOf, STANDARD_PLAN, startStoreWorld, usageSince, type StoreWorld } from "../lib/store-world";
 import type { Measurement } from "./measurement";
 
 /**
@@ -29,6 +29,37 @@ function bucketNow(simulator: { shop(domain: string): { bucket: { available: num
   const { bucket } = simulator.shop(shop);
   if (Number.isNaN(bucket.available)) return STANDARD_PLAN.maximumAvailable;
   return Math.min(STANDARD_PLAN.maximumAvailable, bucket.available + ((Date.now() - bucket.updatedAt) / 1000) * STANDARD_PLAN.restoreRate);
+}
+
+/** Orders that ship as two parcels, booked by the rules: the points they cost, and whether each parcel was booked once. */
+async function measureParcels(world: StoreWorld, shop: string, orders: number) {
+  while (bucketNow(world.simulator, shop) < STANDARD_PLAN.maximumAvailable) await new Promise((resolve) => setTimeout(resolve, 100));
+  const store = world.simulator.shop(shop);
+  const before = store.usage.points;
+  const placed = Array.from({ length: orders }, (_, index) => world.simulator.placeOrder(shop, twoWarehouseOrder(10_000 + index)).id);
+  const deadline = Date.now() + ((orders * 2 * 70) / STANDARD_PLAN.restoreRate) * 1500 + 60_000;
+  let parcels = 0;
+  while (parcels < orders * 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const [row] = await world.query<{ fulfilled: number }>(`SELECT count(*)::int AS fulfilled FROM "Shipment" WHERE shop = $1 AND status = 'fulfilled' AND "orderGid" = ANY($2)`, [shop, placed]);
+    parcels = row!.fulfilled;
+  }
+  const points = store.usage.points - before;
+  const rows = await world.query<{ orderGid: string; awb: string | null; locationGid: string | null }>(`SELECT "orderGid", awb, "locationGid" FROM "Shipment" WHERE shop = $1 AND "orderGid" = ANY($2)`, [shop, placed]);
+  const wrong = placed.find((orderGid) => {
+    const order = store.orders.find((candidate) => candidate.id === orderGid)!;
+    const ours = rows.filter((row) => row.orderGid === orderGid);
+    const awbs = new Set(ours.map((row) => row.awb));
+    return ours.length !== 2 || awbs.size !== 2 || order.fulfillments.length !== 2 || !order.fulfillments.every((fulfillment) => ours.some((row) => row.awb === fulfillment.trackingInfo[0]?.number && row.locationGid === fulfillment.locationId));
+  });
+  return {
+    orders,
+    parcels,
+    perOrder: points / Math.max(1, orders),
+    perParcel: points / Math.max(1, parcels),
+    exactlyOnce: parcels === orders * 2 && wrong === undefined,
+    problem: wrong ? `order ${wrong} has not exactly two parcels, awbs and fulfillments` : `${orders * 2 - parcels} parcels not fulfilled in time`,
+  };
 }
 
 export const bookingBudget: Measurement = {
@@ -125,6 +156,25 @@ export const bookingBudget: Measurement = {
       const reconciled = reconciliationNote(operations, orders);
       if (reconciled) result.notes.push(reconciled);
       if (fulfilled < orders) result.notes.push(`Not finished: ${orders - fulfilled} orders were not fulfilled within ${(allowedMs / 1000).toFixed(0)} s. Worker output: \`${world.worker.output().slice(-1500).replace(/`/g, "'")}\``);
+
+      // Orders that ship as two parcels (one item stocked only at each of the shop's two warehouses): what a parcel
+      // costs beside what an order costs, once the bucket is full again.
+      const parcelled = await measureParcels(world, shop, Math.max(10, Math.round(orders / 6)));
+      result.rows.push({
+        name: `${parcelled.orders} orders of two parcels each (one item at each warehouse): Shopify points per order and per booked parcel`,
+        result: `${parcelled.perOrder.toFixed(1)} points an order, ${parcelled.perParcel.toFixed(1)} a parcel (${parcelled.parcels} parcels fulfilled)`,
+        reference: `an order of one parcel: ${pointsPerBooking.toFixed(1)} points`,
+        target: "reported",
+        verdict: "INFO",
+      });
+      result.rows.push({
+        name: "every parcel booked exactly once",
+        result: parcelled.exactlyOnce ? `yes: ${parcelled.parcels} awbs, one Shopify fulfillment each, at its own location` : `no: ${parcelled.problem}`,
+        reference: "Shipment rows; the store's fulfillments",
+        target: "one awb and one fulfillment per parcel",
+        verdict: verdict(parcelled.exactlyOnce),
+      });
+
     } finally {
       await world.close();
     }

@@ -290,19 +290,19 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("The order's link", () => frame.getByRole("link", { name: "#1004", exact: true }).click(), { path: SHIP_PAGE });
       await walk.admin.expectTitle("Ship order #1004");
       await bookRecommended();
-      await frame.getByText("The courier account already has an order numbered 1004 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1004-2.").first().waitFor();
+      await frame.getByText("The courier account already has an order numbered 1004 (booked on the courier's panel, or cancelled there), so nothing was booked. Book again to send this order as 1004-A2.").first().waitFor();
       expect(await frame.locator("table").getByText("Recommended", { exact: true }).count(), "the rates, to book again").toBe(1);
     });
-    await walk.step("ship: #1004 booked again, as 1004-2", async () => {
+    await walk.step("ship: #1004 booked again, as 1004-A2", async () => {
       await bookRecommended();
       await frame.getByText(/^Fulfilled: awb \w+ with .+$/).waitFor();
       const history = frame.getByRole("heading", { level: 2, name: "History", exact: true }).locator("xpath=following::ol[1]").locator(":scope > li");
       const lines = await history.evaluateAll((items) => items.map((item) => [item.querySelector("span")?.textContent?.trim() ?? "", item.querySelector("p")?.textContent?.trim() ?? ""]));
       expect(lines.map(([what]) => what).slice(0, 7)).toEqual(["Booking started", "Courier chosen", "Booking failed", "Booking started", "Courier chosen", "Booked with the courier", "Fulfilled in Shopify with the tracking"]);
-      expect(lines[2]![1]).toMatch(/^The courier account already has an order numbered 1004 .* Book again to send this order as 1004-2\.$/);
-      // The courier's account: its own 1004 and this booking's 1004-2, one awb for the order.
+      expect(lines[2]![1]).toMatch(/^The courier account already has an order numbered 1004 .* Book again to send this order as 1004-A2\.$/);
+      // The courier's account: its own 1004 and this booking's 1004-A2, one awb for the order.
       const awb = /awb (\w+)/.exec(lines[5]![1] ?? "")![1]!;
-      expect((await courier.getOrder(awb)).order_id).toBe("1004-2");
+      expect((await courier.getOrder(awb)).order_id).toBe("1004-A2");
     });
   });
 
@@ -324,6 +324,30 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     await walk.step("ship: #1007 opened directly", async () => {
       expect(await walk.admin.openDeepLink(path, { path })).toBe(200);
       await expectProblem();
+    });
+  });
+
+  it("Ship order: 12 products ship as two parcels, each shown with its items and rates, booked together", async () => {
+    await walk.step("ship: #1005's parcels", async () => {
+      await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
+      await walk.admin.navigateInBrowser("The order's link", () => frame.getByRole("link", { name: "#1005", exact: true }).click(), { path: SHIP_PAGE });
+      await walk.admin.expectTitle("Ship order #1005");
+      await frame.getByText(/^This order ships as 2 parcels: one from each location that holds its items, at most 10 products in each\./).waitFor();
+      await frame.getByRole("heading", { name: /^Parcel 1 of 2 · from Bhiwandi Warehouse$/ }).waitFor();
+      await frame.getByRole("heading", { name: /^Parcel 2 of 2 · from Bhiwandi Warehouse$/ }).waitFor();
+      await frame.getByText(/^Split off into a fulfillment order of its own when booked/).waitFor();
+      await frame.getByRole("heading", { name: "Book every parcel" }).waitFor();
+      // The first parcel's own rates, beside the order's: a Book button for each courier, named for the parcel.
+      expect(await frame.getByRole("button", { name: /^Book parcel 1 with / }).count()).toBeGreaterThan(0);
+    });
+    await walk.step("ship: Book every parcel with the recommended courier", async () => {
+      const table = frame.getByRole("heading", { name: "Book every parcel" }).locator("xpath=following::table[1]");
+      const recommended = table.locator("tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
+      await walk.admin.navigateInBrowser("Book", () => recommended.getByRole("button", { name: /^Book with / }).click(), { path: SHIP_PAGE });
+      await frame.getByRole("heading", { name: "Parcel #1005-2 · from Bhiwandi Warehouse" }).waitFor();
+      await frame.getByRole("heading", { name: "Parcel #1005 · from Bhiwandi Warehouse" }).waitFor();
+      await expect.poll(() => frame.getByText(/^Fulfilled: awb \w+ with .+$/).count(), { timeout: STEP_TIMEOUT }).toBe(2);
+      await frame.getByRole("status").filter({ hasText: /^2 parcels booked: awbs \w+, \w+$/ }).waitFor();
     });
   });
 

@@ -10,6 +10,7 @@ import { LOCATION_BHIWANDI, LOCATION_GURUGRAM } from "../../store/seed";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { resetJobs, runJobs } from "../support/jobs";
+import { twoWarehouseOrder as twoWarehouseOrderInput } from "../support/orders";
 import { startShippingWorld, type startStore } from "../support/store";
 
 /*
@@ -58,19 +59,7 @@ const orderView = async (legacyId: string) => {
 const inShopify = (id: string) => store.shop.orders.find((order) => order.id === id)!;
 
 /** A cash-on-delivery order with one item stocked only at Bhiwandi and two of one stocked only at Gurugram. */
-const twoWarehouseOrder = (index: number) =>
-  store.simulator.placeOrder(store.domain, {
-    email: `parcels${index}@example.in`,
-    tags: ["cod"],
-    financialStatus: "PENDING",
-    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "2176.33" } } }],
-    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
-    lineItems: [
-      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.11" } }, weight: { unit: "GRAMS", value: 1200 } },
-      { title: "Pashmina stole", sku: "PSH-220", quantity: 2, priceSet: { shopMoney: { amount: "599.11" } }, weight: { unit: "GRAMS", value: 300 } },
-    ],
-    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "79.00" } } }],
-  });
+const twoWarehouseOrder = (index: number) => store.simulator.placeOrder(store.domain, twoWarehouseOrderInput(index, { diya: "899.11", stoles: 2, stole: "599.11" }));
 
 describe("an order whose items ship from two warehouses", () => {
   it("books through bulk ship as two parcels: two fulfillments at the two locations, each awb's order only its warehouse's items, the COD amounts adding up to the paisa", async () => {
@@ -116,7 +105,7 @@ describe("an order whose items ship from two warehouses", () => {
     // Shipped again (a retry, a second click): nothing more is booked.
     expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "already_booked", awb: awbs.join(", ") });
     expect(inShopify(order.id).fulfillments).toHaveLength(2);
-    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: shopify.name.slice(1) } } })).toBe(2);
+    expect(await prisma.serviceOrder.count({ where: { orderId: { startsWith: shopify.name.slice(1) }, apiClient: { name: store.domain } } })).toBe(2);
   });
 
   it("gives concurrent bookings of the order one awb per parcel and one fulfillment each", async () => {
@@ -163,6 +152,77 @@ describe("an order whose items ship from two warehouses", () => {
     const after = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id } });
     expect(after.map((parcel) => parcel.status)).toEqual(["cancelled", "cancelled"]);
     expect(inShopify(order.id).tags).toContain("dakiya-courier-cancelled");
+  });
+});
+
+describe("the merchant's own parcels, before booking", () => {
+  const page = async (legacyId: string) => {
+    const loaded = await (await shipLoader({ request: store.adminRequest(`/app/orders/${legacyId}/ship`), params: { id: legacyId }, context: {} })).json();
+    return loaded.outcome as { kind: string; parcels: { parcel: { fulfillmentOrderId: string; locationGid: string; lines: { id: string; quantity: number }[]; fields: { products: { sku: string; quantity: number }[] } } }[] };
+  };
+  const change = async (legacyId: string, fields: Record<string, string | string[]>) => {
+    const body = new FormData();
+    for (const [key, value] of Object.entries(fields)) for (const each of [value].flat()) body.append(key, each);
+    const response = await shipAction({ request: store.adminRequest(`/app/orders/${legacyId}/ship`, { method: "POST", body }), params: { id: legacyId }, context: {} });
+    return { status: response.status, body: (await response.json()) as { kind: string; message: string } };
+  };
+
+  it("moves an item to another location, puts items into a parcel of their own and merges parcels back, through Shopify's own changes; refuses what Shopify refuses and what is not a parcel to book", async () => {
+    const order = store.simulator.placeOrder(store.domain, {
+      tags: ["prepaid"],
+      financialStatus: "PAID",
+      shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: "12, MG Road", city: "Pune", provinceCode: "MH", zip: "411001", countryCode: "IN" },
+      lineItems: [
+        { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.00" } } },
+        { title: "Cotton kurta", sku: "KUR-77", quantity: 2, priceSet: { shopMoney: { amount: "799.00" } } },
+      ],
+    });
+    const id = order.legacyResourceId;
+    const [only] = (await page(id)).parcels;
+    expect(only!.parcel.fields.products.map((product) => product.sku)).toEqual(["DIY-210", "KUR-77"]);
+    const [diya, kurta] = only!.parcel.lines;
+
+    // The diya is stocked at Bhiwandi only: Shopify refuses, and says why.
+    const refused = await change(id, { intent: "move", fulfillmentOrderId: only!.parcel.fulfillmentOrderId, lineId: diya!.id, quantity: "1", locationId: LOCATION_GURUGRAM });
+    expect(refused).toMatchObject({ status: 422, body: { kind: "refused", message: "Shopify did not change the parcels: The destination location doesn't stock Brass diya set." } });
+    expect(await change(id, { intent: "move", fulfillmentOrderId: only!.parcel.fulfillmentOrderId, lineId: kurta!.id, quantity: "0", locationId: LOCATION_GURUGRAM })).toMatchObject({ status: 422, body: { kind: "refused" } });
+    expect(await change(id, { intent: "move", fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1", lineId: kurta!.id, quantity: "1", locationId: LOCATION_GURUGRAM })).toMatchObject({ status: 409, body: { kind: "refused" } });
+
+    // One kurta ships from Gurugram: two parcels.
+    expect(await change(id, { intent: "move", fulfillmentOrderId: only!.parcel.fulfillmentOrderId, lineId: kurta!.id, quantity: "1", locationId: LOCATION_GURUGRAM })).toMatchObject({ status: 200, body: { kind: "parcels_changed" } });
+    const moved = await page(id);
+    expect(moved.parcels.map((each) => [each.parcel.locationGid, each.parcel.fields.products.map((product) => `${product.sku}×${product.quantity}`)])).toEqual([
+      [LOCATION_BHIWANDI, ["DIY-210×1", "KUR-77×1"]],
+      [LOCATION_GURUGRAM, ["KUR-77×1"]],
+    ]);
+
+    // The diya into a box of its own at Bhiwandi: three parcels; then merged back into one there.
+    const bhiwandi = moved.parcels[0]!.parcel;
+    expect(await change(id, { intent: "split", fulfillmentOrderId: bhiwandi.fulfillmentOrderId, lineId: bhiwandi.lines[0]!.id, quantity: "1" })).toMatchObject({ status: 200 });
+    const split = await page(id);
+    expect(split.parcels).toHaveLength(3);
+    const atBhiwandi = split.parcels.filter((each) => each.parcel.locationGid === LOCATION_BHIWANDI).map((each) => each.parcel.fulfillmentOrderId);
+    expect(atBhiwandi).toHaveLength(2);
+    expect(await change(id, { intent: "merge", fulfillmentOrderIds: atBhiwandi })).toMatchObject({ status: 200, body: { kind: "parcels_changed" } });
+    const merged = await page(id);
+    expect(merged.parcels.map((each) => each.parcel.locationGid).sort()).toEqual([LOCATION_BHIWANDI, LOCATION_GURUGRAM].sort());
+
+    // Booked, a parcel is no longer the merchant's to change.
+    expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "booked" });
+    expect(await change(id, { intent: "merge", fulfillmentOrderIds: merged.parcels.map((each) => each.parcel.fulfillmentOrderId) })).toMatchObject({ status: 409, body: { kind: "refused" } });
+  });
+});
+
+describe("a return of an item that shipped in an order's second parcel", () => {
+  it("goes back to the warehouse that parcel left from", async () => {
+    const order = twoWarehouseOrder(4);
+    expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "booked" });
+    const gurugram = inShopify(order.id).fulfillments.find((fulfillment) => fulfillment.locationId === LOCATION_GURUGRAM)!;
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: gurugram.lines[0]!.id!, quantity: 1 }] } });
+    const { quoteOrder } = await import("~/booking/book-order.server");
+    const { defaultJobDeps } = await import("~/workers/job-handlers.server");
+    const quote = await quoteOrder({ shop: store.domain, admin: await defaultJobDeps.adminFor(store.domain) }, { orderGid: returnGid });
+    expect(quote).toMatchObject({ kind: "quoted", shipment: { locationGid: LOCATION_GURUGRAM, fields: { order_type: "reverse", warehouse_id: 2 } } });
   });
 });
 

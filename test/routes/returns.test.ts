@@ -105,7 +105,7 @@ describe("a return approved in Shopify", () => {
     expect(deliveries[0]).toMatchObject({ tracking: { number: pickup!.awb, url: pickup!.trackingUrl }, notifyCustomer: true });
     expect(pickup!.fulfillmentGid).toBe(deliveries[0]!.id);
     // The courier service holds one reverse order for the return.
-    expect(await prisma.serviceOrder.findMany({ where: { orderId: `${order.name.slice(1)}-R1` } })).toEqual([expect.objectContaining({ orderType: "reverse", awb: pickup!.awb })]);
+    expect(await prisma.serviceOrder.findMany({ where: { orderId: `${order.name.slice(1)}-R1`, apiClient: { name: store.domain } } })).toEqual([expect.objectContaining({ orderType: "reverse", awb: pickup!.awb })]);
     expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "OPEN", readiness: "fulfilled", decision: "booked" });
   });
 
@@ -166,7 +166,7 @@ describe("a return approved in Shopify", () => {
     expect((await runJobs(["return-check", "shipment-complete"], { deps: later })).failed).toEqual([]);
     const shipments = await returnShipments(returnGid);
     expect(shipments).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
-    expect(await prisma.serviceOrder.count({ where: { orderId: `${order.name.slice(1)}-R1` } })).toBe(1);
+    expect(await prisma.serviceOrder.count({ where: { orderId: `${order.name.slice(1)}-R1`, apiClient: { name: store.domain } } })).toBe(1);
   });
 
   it("follows the pickup back to the warehouse in return words, records the items for inspection, and asks the merchant to inspect them", async () => {

@@ -268,3 +268,32 @@ describe("in Hindi", () => {
     expect(button("डाकिया से भेजें")).toBeTruthy();
   });
 });
+
+describe("an order that ships as parcels", () => {
+  it("shows each parcel's booking under where it ships from, and what is still to book", async () => {
+    const order = orderShipping({
+      state: "ready",
+      parcels: [
+        { number: 1, of: 2, location: "Gurugram Warehouse", items: ["2 × Pashmina stole"], shipment: shipment({ name: "#1042", awb: "DL222" }) },
+        { number: 2, of: 2, location: "Bhiwandi Warehouse", items: ["1 × Brass diya set"], shipment: null },
+      ],
+    });
+    await open(() => json(order));
+    await vi.waitFor(() => expect(pageText()).toContain("Parcel 1 of 2 · from Gurugram Warehouse"));
+    const text = pageText();
+    expect(text).toContain("AWB DL222");
+    expect(text).toContain("Parcel 2 of 2 · from Bhiwandi Warehouse");
+    expect(text).toContain("Not booked yet. In it:");
+    expect(text).toContain("1 × Brass diya set");
+    expect(text).toContain("Not every parcel is shipped with Dakiya yet.");
+    expect(button("Ship with Dakiya")).toBeTruthy();
+  });
+
+  it("sums up a booked order of several parcels as how many it ships as", async () => {
+    const order = orderShipping({ state: "shipment", rates: [], shipment: shipment(), parcels: [1, 2].map((number) => ({ number, of: 2, location: null, items: [], shipment: shipment({ awb: `XB${number}` }) })) });
+    await open(() => json(order));
+    await vi.waitFor(() => expect(block().getAttribute("collapsedSummary")).toBe("2 parcels"));
+    expect(pageText()).toContain("Parcel 2 of 2");
+    expect(pageText()).toContain("AWB XB2");
+  });
+});

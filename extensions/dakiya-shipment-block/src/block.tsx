@@ -6,6 +6,7 @@ import {
   createDakiyaApi,
   type ApiFailure,
   type OrderShipping,
+  type ParcelView,
   type Problem,
   type ReturnPickupView,
   type ShipmentStatus,
@@ -92,7 +93,7 @@ function DakiyaShipmentBlock() {
         {order?.state === "shipment" && order.shipment && (
           <>
             {syncFailure.value && <FailureBanner heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
-            <ShipmentCard shipment={order.shipment} />
+            {order.parcels ? <Parcels parcels={order.parcels} /> : <ShipmentCard shipment={order.shipment} />}
             <s-button onClick={sync} loading={syncing.value} disabled={syncing.value}>
               {i18n.translate("actions.sync")}
             </s-button>
@@ -100,7 +101,8 @@ function DakiyaShipmentBlock() {
         )}
         {order?.state === "ready" && (
           <>
-            <s-paragraph>{i18n.translate("notShipped")}</s-paragraph>
+            {order.parcels && <Parcels parcels={order.parcels} />}
+            <s-paragraph>{i18n.translate(order.parcels?.some((parcel) => parcel.shipment) ? "parcels.notAllShipped" : "notShipped")}</s-paragraph>
             <s-button variant="primary" onClick={() => shopify.navigation.navigate(SHIP_ACTION_URL)}>
               {i18n.translate("actions.ship")}
             </s-button>
@@ -130,6 +132,32 @@ function DakiyaShipmentBlock() {
         )}
       </s-stack>
     </s-admin-block>
+  );
+}
+
+/** An order that ships as several parcels: each with where it ships from, and its booking or what it holds. */
+function Parcels({ parcels }: { parcels: ParcelView[] }) {
+  const { i18n } = shopify;
+  return (
+    <s-stack gap="base">
+      {parcels.map((parcel) => (
+        <s-stack key={`${parcel.number}-${parcel.shipment?.awb ?? parcel.items.join()}`} gap="small">
+          <s-text type="strong">
+            {i18n.translate(parcel.location ? "parcels.headingFrom" : "parcels.heading", { number: parcel.number, of: parcel.of, location: parcel.location ?? "" })}
+          </s-text>
+          {parcel.shipment ? (
+            <ShipmentCard shipment={parcel.shipment} />
+          ) : (
+            <>
+              <s-text color="subdued">{i18n.translate("parcels.toBook")}</s-text>
+              {parcel.items.map((item, index) => (
+                <s-text key={`${item}-${index}`}>{item}</s-text>
+              ))}
+            </>
+          )}
+        </s-stack>
+      ))}
+    </s-stack>
   );
 }
 
@@ -184,6 +212,7 @@ function summary(order: OrderShipping): string | undefined {
   const { i18n } = shopify;
   switch (order.state) {
     case "shipment":
+      if (order.parcels) return i18n.translate("summary.parcels", { count: order.parcels.length });
       return order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
     case "ready":
       return i18n.translate("summary.notShipped");

@@ -315,3 +315,28 @@ describe("pickCourier", () => {
     expect(pickCourier([], null)).toBeNull();
   });
 });
+
+describe("an order that ships as parcels from two locations", () => {
+  const parcels = (booked: boolean) => [
+    { number: 1, of: 2, location: "Bhiwandi Warehouse", items: ["1 × Brass diya set"], shipment: booked ? shipment({ name: "#1042", awb: "DL111", courierName: "Delhivery" }) : null },
+    { number: 2, of: 2, location: "Gurugram Warehouse", items: ["2 × Pashmina stole"], shipment: booked ? shipment({ name: "#1042-2", awb: "DL222", courierName: "Delhivery" }) : null },
+  ];
+
+  it("lists each parcel with where it ships from and what goes in it, says how one courier books them all, and shows every awb once booked", async () => {
+    const backend = await open((call) =>
+      call.method === "GET"
+        ? json(orderShipping({ parcels: parcels(false) }))
+        : json({ outcome: "booked", message: null, order: orderShipping({ state: "shipment", rates: [], shipment: parcels(true)[0]!.shipment, parcels: parcels(true) }) } satisfies BookAnswer),
+    );
+    await vi.waitFor(() => expect(choices()).toHaveLength(3));
+    const text = pageText();
+    expect(text).toContain("Parcel 1 of 2 · from Bhiwandi Warehouse");
+    expect(text).toContain("To book: 2 × Pashmina stole");
+    expect(text).toContain("where it doesn't serve a parcel's route, that parcel goes with its own recommended courier");
+    click(button("Book Xpressbees"));
+    await vi.waitFor(() => expect(pageText()).toContain("2 parcels booked"));
+    expect(backend.calls).toEqual([GET, bookCall(33)]);
+    expect(pageText()).toContain("#1042: Delhivery, AWB DL111");
+    expect(pageText()).toContain("#1042-2: Delhivery, AWB DL222");
+  });
+});

@@ -64,11 +64,12 @@ function ShipWithDakiya() {
       case "booked": {
         show(order);
         const booked = order.shipment;
-        notice.value = {
-          tone: "success",
-          heading: i18n.translate("book.booked", { courier: booked?.courierName ?? "" }),
-          lines: booked?.awb ? [i18n.translate("book.awb", { awb: booked.awb })] : [],
-        };
+        // An order of several parcels: each parcel's awb, with its courier.
+        const parcels = order.parcels?.flatMap((parcel) => (parcel.shipment?.awb ? [parcel.shipment] : [])) ?? [];
+        notice.value =
+          parcels.length > 1
+            ? { tone: "success", heading: i18n.translate("book.bookedParcels", { count: parcels.length }), lines: parcels.map((parcel) => i18n.translate("book.parcelAwb", { name: parcel.name ?? "", courier: parcel.courierName ?? "", awb: parcel.awb ?? "" })) }
+            : { tone: "success", heading: i18n.translate("book.booked", { courier: booked?.courierName ?? "" }), lines: booked?.awb ? [i18n.translate("book.awb", { awb: booked.awb })] : [] };
         return;
       }
       case "already_booked":

@@ -1,6 +1,6 @@
 import type { Signal } from "@preact/signals";
 import { RATE_BADGE_TONES } from "../../shared/badge-tones";
-import type { ApiFailure, OrderShipping, Problem, RateView, ShipmentStatus, ShipmentView } from "../../shared/api";
+import type { ApiFailure, OrderShipping, ParcelView, Problem, RateView, ShipmentStatus, ShipmentView } from "../../shared/api";
 import { formatDay, formatRupees } from "../../shared/format";
 
 export interface Notice {
@@ -56,14 +56,18 @@ export function OrderBody({
       {order.decision && (
         <s-text color="subdued">{i18n.translate("decision", { reason: order.decision.reason })}</s-text>
       )}
+      {order.parcels && <ParcelList parcels={order.parcels} />}
       {order.state === "ready" &&
         (order.rates.length > 0 ? (
-          <RateChoices rates={order.rates} courierId={courierId} disabled={booking} />
+          <>
+            {order.parcels && <s-paragraph>{i18n.translate("parcels.bookEach")}</s-paragraph>}
+            <RateChoices rates={order.rates} courierId={courierId} disabled={booking} />
+          </>
         ) : (
           <s-paragraph>{i18n.translate("rates.none")}</s-paragraph>
         ))}
       {order.state === "problems" && <ProblemList problems={order.problems} />}
-      {order.state === "shipment" && order.shipment && <ShipmentDetails shipment={order.shipment} />}
+      {order.state === "shipment" && order.shipment && !order.parcels && <ShipmentDetails shipment={order.shipment} />}
       {order.state === "cancelled" && <s-banner tone="info">{i18n.translate("order.cancelled")}</s-banner>}
       {order.state === "not_found" && <s-banner tone="warning">{i18n.translate("order.notFound")}</s-banner>}
       {order.state === "unavailable" && (
@@ -71,6 +75,23 @@ export function OrderBody({
           <s-paragraph>{order.message ?? i18n.translate("order.unavailableText")}</s-paragraph>
         </s-banner>
       )}
+    </s-stack>
+  );
+}
+
+/** An order that ships as several parcels: each with where it ships from, and its booking or what goes in it. */
+function ParcelList({ parcels }: { parcels: ParcelView[] }) {
+  const { i18n } = shopify;
+  return (
+    <s-stack gap="base">
+      {parcels.map((parcel) => (
+        <s-stack key={`${parcel.number}-${parcel.shipment?.awb ?? parcel.items.join()}`} gap="small-200">
+          <s-text type="strong">
+            {i18n.translate(parcel.location ? "parcels.headingFrom" : "parcels.heading", { number: parcel.number, of: parcel.of, location: parcel.location ?? "" })}
+          </s-text>
+          {parcel.shipment ? <ShipmentDetails shipment={parcel.shipment} /> : <s-text color="subdued">{i18n.translate("parcels.toBook", { items: parcel.items.join(", ") })}</s-text>}
+        </s-stack>
+      ))}
     </s-stack>
   );
 }
