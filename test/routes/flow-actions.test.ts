@@ -7,6 +7,7 @@ import { enqueue } from "~/jobs/job-queue.server";
 import { FlowActionRequestSchema } from "~/flow/flow-actions";
 import { runFlowAction } from "~/flow/flow-actions.server";
 import { action as autoBooking } from "~/routes/app.auto-booking";
+import { sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { signedFlowRequest } from "../../store/flow";
 import { startFlowWorld } from "../support/flow";
@@ -39,7 +40,8 @@ const run = async (action: string, properties: Record<string, unknown>, actionRu
   return { status: response.status, retryAfter: response.headers.get("Retry-After"), body: (await response.json()) as { return_value?: { outcome: string; message: string }; error?: string } };
 };
 const shipmentsOf = (orderGid: string) => prisma.shipment.findMany({ where: { shop: store.domain, orderGid } });
-const courierBookingsOf = (orderName: string) => prisma.serviceOrder.count({ where: { orderId: orderName.replace("#", "") } });
+/** Bookings the courier holds for the order, on this shop's own sandbox account (other test shops reuse order numbers). */
+const courierBookingsOf = (orderName: string) => prisma.serviceOrder.count({ where: { orderId: orderName.replace("#", ""), apiClient: { apiKey: sandboxCredentialsFor(store.domain).apiKey } } });
 
 describe("Ship with Dakiya, as a Flow action", () => {
   it("books the order once, even when Flow sends the same run twice, and answers the outcome in words", async () => {
