@@ -19,7 +19,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const who = customerOfToken(sessionToken, getConfig().SHOP_CUSTOM_DOMAIN);
   if (who.kind === "no_shop") return cors(json({ error: "The session token names no shop" }, { status: 401 }));
   if (who.kind === "no_customer") return cors(json({ error: "Sign in to your account to see this parcel", code: "login_required" }, { status: 401 }));
-  const parcel = await getParcelForCustomer({ shop: who.shop, customerGid: who.customerGid, fulfillmentGid }, { adminFor: async (shop) => shopAdmin(shop, (await unauthenticated.admin(shop)).admin) });
-  if (!parcel) return cors(json({ error: "No parcel of yours ships with this fulfillment" }, { status: 404 }));
-  return cors(json({ parcel }));
+  const found = await getParcelForCustomer({ shop: who.shop, customerGid: who.customerGid, fulfillmentGid }, { adminFor: async (shop) => shopAdmin(shop, (await unauthenticated.admin(shop)).admin) });
+  if (found.kind === "shopify_busy") return cors(json({ error: "Shopify is busy; try again in a minute" }, { status: 503, headers: { "Retry-After": String(found.retryAfterSeconds) } }));
+  if (found.kind === "none") return cors(json({ error: "No parcel of yours ships with this fulfillment" }, { status: 404 }));
+  return cors(json({ parcel: found.parcel }));
 };

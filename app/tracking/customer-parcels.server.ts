@@ -1,9 +1,10 @@
 import prisma from "~/db.server";
 import { adminDocument } from "~/shopify/admin-document";
-import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import { adminGraphql, ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import type { OrderCustomerQuery, OrderCustomerQueryVariables } from "~/types/admin.generated";
 import type { CustomerParcel } from "../../extensions/shared/customer-parcel";
 import { toCustomerParcel } from "./customer-parcel";
+import { isShopInstalled } from "./sync.server";
 
 /**
  * A parcel for the shopper's order status page (customer accounts): found by the Shopify fulfillment that carries it
@@ -28,10 +29,14 @@ export interface CustomerParcelDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
 }
 
-/** The customer who placed the order (null for a guest), from Dakiya's record or, once, from Shopify. */
+/**
+ * The customer who placed the order (null for a guest), from Dakiya's record or, once, from Shopify. A shop that
+ * uninstalled the app has no token to ask with: nobody's.
+ */
 async function customerOf(shop: string, orderGid: string, { adminFor }: CustomerParcelDeps): Promise<string | null> {
   const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { customerGid: true } });
   if (record?.customerGid) return record.customerGid;
+  if (!(await isShopInstalled(shop))) return null;
   const { order } = await adminGraphql(await adminFor(shop), ORDER_CUSTOMER, { id: orderGid });
   const customerGid = order?.customer?.id ?? null;
   // Kept also on an order booked before Dakiya checked it: a record that is only this stays out of the lists (unchecked).
@@ -39,14 +44,22 @@ async function customerOf(shop: string, orderGid: string, { adminFor }: Customer
   return customerGid;
 }
 
+export type CustomerParcelLookup = { kind: "parcel"; parcel: CustomerParcel } | { kind: "none" } | { kind: "shopify_busy"; retryAfterSeconds: number };
+
 /**
- * The parcel the fulfillment carries, if it is a Dakiya parcel of this customer's order; null otherwise — not
+ * The parcel the fulfillment carries, if it is a Dakiya parcel of this customer's order; none otherwise — not
  * Dakiya's, another customer's, a guest's order, or no such fulfillment — alike, so nothing is learnt from trying.
+ * Shopify busy when whose order it is must be read from it: said so, to try again shortly.
  */
-export async function getParcelForCustomer({ shop, customerGid, fulfillmentGid }: { shop: string; customerGid: string; fulfillmentGid: string }, deps: CustomerParcelDeps): Promise<CustomerParcel | null> {
+export async function getParcelForCustomer({ shop, customerGid, fulfillmentGid }: { shop: string; customerGid: string; fulfillmentGid: string }, deps: CustomerParcelDeps): Promise<CustomerParcelLookup> {
   const shipment = await prisma.shipment.findFirst({ where: { shop, fulfillmentGid, direction: "forward" } });
-  if (!shipment) return null;
-  if ((await customerOf(shop, shipment.orderGid, deps)) !== customerGid) return null;
+  if (!shipment) return { kind: "none" };
+  try {
+    if ((await customerOf(shop, shipment.orderGid, deps)) !== customerGid) return { kind: "none" };
+  } catch (error) {
+    if (error instanceof ShopifyUnavailableError) return { kind: "shopify_busy", retryAfterSeconds: error.retryAfterSeconds };
+    throw error;
+  }
   const entries = await prisma.trackingEvent.findMany({ where: { shop, shipmentId: shipment.id }, select: { code: true, activity: true, location: true, happenedAt: true } });
-  return toCustomerParcel(shipment, entries);
+  return { kind: "parcel", parcel: toCustomerParcel(shipment, entries) };
 }

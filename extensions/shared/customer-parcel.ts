@@ -5,7 +5,8 @@
  *
  * 200: `CustomerParcelAnswer`. 401 `{ "error", "code": "login_required" }`: the token names no customer (the page was
  * opened without signing in). 404: no parcel of this customer ships with that fulfillment — not Dakiya's, another
- * customer's, or unknown, alike. 400: the id is not a fulfillment's number.
+ * customer's, or unknown, alike. 400: the id is not a fulfillment's number. 503 with Retry-After: Shopify was too busy
+ * to say whose order it is (read once per order); try again shortly.
  */
 
 /** Where the parcel is, as the shopper is told (the extension words each in the shopper's language). */

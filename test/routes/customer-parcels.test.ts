@@ -88,6 +88,20 @@ describe("GET /api/customer/parcels/{fulfillment}", () => {
     expect((await responseOf(() => loader({ request: noToken, params: { id: parcel.fulfillmentNumber }, context: {} }))).status).toBe(401);
   });
 
+  it("answers 503 with Retry-After while Shopify is too busy to say whose order it is, and the parcel once it answers", async () => {
+    const order = store.shop.orders.find((candidate) => candidate.name === "#1001")!;
+    const [booked] = await shipOrders(store.domain, await defaultJobDeps.adminFor(store.domain), [order.id], { policy: "recommended" });
+    expect(booked).toMatchObject({ outcome: "booked" });
+    const shipment = await prisma.shipment.findFirstOrThrow({ where: { shop: store.domain, orderGid: order.id } });
+    const fulfillment = shipment.fulfillmentGid!.split("/").pop()!;
+    store.shop.faults.set("order", { kind: "THROTTLED", times: 4 });
+    const busy = await ask(fulfillment, { customer: order.customer!.id });
+    expect(busy.status).toBe(503);
+    expect(Number(busy.headers.get("Retry-After"))).toBeGreaterThan(0);
+    store.shop.faults.delete("order");
+    expect((await ask(fulfillment, { customer: order.customer!.id })).status).toBe(200);
+  });
+
   it("answers a malformed id 400, and the browser's preflight 204 with CORS headers", async () => {
     const bad = await ask("gid-123", { customer: parcel.customerGid });
     expect(bad.status).toBe(400);
