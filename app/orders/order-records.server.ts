@@ -5,7 +5,7 @@ import { englishOf, type StoredWords } from "~/locales/admin-language";
 import prisma from "~/db.server";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
-import { READINESS, type QuoteSummary } from "./readiness";
+import { DECISION, READINESS, type QuoteSummary } from "./readiness";
 
 /** One order's stored readiness: what an order check found, written in one upsert. */
 export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "shopperName" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {
@@ -66,6 +66,15 @@ export async function recordDecision(shop: string, orderGid: string, decision: {
     where: { shop_orderGid: { shop, orderGid } },
     data: { decision: decision.kind, decisionReason: englishOf(decision.words), decisionWords: decision.words as unknown as Prisma.InputJsonValue, decidedAt: at },
   });
+}
+
+/**
+ * The order is held for review from outside Dakiya's rules (a Shopify Flow workflow): the decision is recorded as
+ * a rule's hold is, also on an order Dakiya has not checked yet, so auto-booking leaves it to the merchant.
+ */
+export async function recordHeldForReview(shop: string, orderGid: string, words: StoredWords, at: Date): Promise<void> {
+  const decision = { decision: DECISION.HELD, decisionReason: englishOf(words), decisionWords: words as unknown as Prisma.InputJsonValue, decidedAt: at };
+  await prisma.orderRecord.upsert({ where: { shop_orderGid: { shop, orderGid } }, create: { shop, orderGid, ...decision }, update: decision });
 }
 
 /** Takes back a decision of the given kind, if it is still the order's. */

@@ -2,6 +2,7 @@ import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf } from "~/locks.server";
 import { englishOf, isStoredWords, type Sentence, type StoredWords } from "~/locales/admin-language";
+import { announceParcelBooked } from "~/flow/flow-triggers.server";
 import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
@@ -97,6 +98,8 @@ interface Apply {
   when?: (locked: Locked) => boolean;
   /** Further steps of the same change, each its own history row (the flag a courier update raises). */
   extra?: (locked: Locked) => Step[];
+  /** What else the change records in its transaction, from the row as it now is (the Flow trigger it fires). */
+  alsoRecord?: (tx: Client, moved: Shipment) => Promise<void>;
 }
 
 /**
@@ -115,6 +118,7 @@ async function apply(ref: ShipmentRef, transition: TransitionName, change: Chang
     });
     const step = { transition, reason: options.reason ?? null, ...(options.moved ?? ((row: Locked) => movedBy(transition, row)))(locked) };
     await recordEvents(db, ref, [step, ...(options.extra?.(locked) ?? [])], change);
+    await options.alsoRecord?.(db, moved);
     return moved;
   };
   return tx ? run(tx) : prisma.$transaction(run, SHIPMENT_TRANSACTION);
@@ -252,11 +256,14 @@ export async function markBookingRetrying(shipment: Shipment, lastError: Sentenc
   return orThrow(shipment, "booking_retrying", await apply(shipment, "booking_retrying", change, { data: lastErrorOf(lastError), reason: lastError }));
 }
 
-/** The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. */
+/**
+ * The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. A workflow waiting
+ * for "Parcel booked" hears of it through the same transaction.
+ */
 export async function markBooked(shipment: Shipment, booked: { awb: string; courierName: string; trackingUrl: string }, change: Change): Promise<Shipment> {
   const data = { ...booked, ...lastErrorOf(null), nextSyncAt: change.at };
   const reason: StoredWords = { key: "activity.stored.bookedWith", values: { courier: booked.courierName, awb: booked.awb } };
-  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason }));
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: announceParcelBooked }));
 }
 
 /**

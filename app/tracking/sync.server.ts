@@ -22,6 +22,8 @@ import {
   scheduleNextSync,
   stopTracking,
 } from "~/shipments/shipment-changes.server";
+import { announceTrackingEntries } from "~/flow/flow-triggers.server";
+import { trackingEventOf } from "~/flow/flow-triggers";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
@@ -76,19 +78,25 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     .filter((entry) => isServiceStatusCode(entry.service_status))
     .map((entry) => ({ ...entry, happenedAt: new Date(entry.timestamp) }))
     .sort((a, b) => a.happenedAt.getTime() - b.happenedAt.getTime());
-  const inserted = await prisma.trackingEvent.createMany({
-    data: entries.map((entry) => ({
-      shop: shipment.shop,
-      shipmentId: shipment.id,
-      fingerprint: fingerprintOf(entry),
-      code: entry.service_status,
-      label: entry.label || stageLabel(entry.service_status),
-      activity: entry.activity.slice(0, 500),
-      location: entry.location?.slice(0, 200) ?? null,
-      happenedAt: entry.happenedAt,
-    })),
-    skipDuplicates: true,
-  });
+  const rows = entries.map((entry) => ({
+    shop: shipment.shop,
+    shipmentId: shipment.id,
+    fingerprint: fingerprintOf(entry),
+    code: entry.service_status,
+    label: entry.label || stageLabel(entry.service_status),
+    activity: entry.activity.slice(0, 500),
+    location: entry.location?.slice(0, 200) ?? null,
+    happenedAt: entry.happenedAt,
+  }));
+  // Entries at a stage a Flow trigger announces are stored with their triggers in one transaction: an entry stored is
+  // an event announced, exactly once however often it is read. The rest (most reads) take one statement.
+  const inserted = rows.some((row) => trackingEventOf(shipment.direction, row.code))
+    ? await prisma.$transaction(async (tx) => {
+        const stored = await tx.trackingEvent.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true, code: true, activity: true, happenedAt: true } });
+        await announceTrackingEntries(tx, shipment, stored);
+        return { count: stored.length };
+      })
+    : await prisma.trackingEvent.createMany({ data: rows, skipDuplicates: true });
 
   const latest = entries.at(-1);
   const code = latest ? (latest.service_status as ServiceStatusCode) : null;
