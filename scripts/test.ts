@@ -66,8 +66,7 @@ const report = path.join(scratch, "vitest.json");
 const codegen = await run(npm("graphql:codegen", "GraphQL types (graphql:codegen)"));
 const [checks, build, tests] = await Promise.all([
   lane([
-    { name: "TypeScript, the app (tsc)", command: ["npx", "tsc", "--noEmit"] },
-    { name: "TypeScript, the extensions (tsc -p extensions)", command: ["npx", "tsc", "--noEmit", "-p", "extensions"] },
+    npm("typecheck", "TypeScript, the app and the extensions (typecheck)"),
     npm("lint", "Lint (eslint, dependency-cruiser)"),
     npm("graphql:validate", "GraphQL documents against Shopify's 2026-10 schema (graphql:validate)"),
   ]),
