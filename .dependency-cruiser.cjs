@@ -1,7 +1,7 @@
 /**
  * The layers of app/, bottom to top (docs/ARCHITECTURE.md, "Layers"): imports run down, never up, and never round.
  *
- *   foundation   config, db, logging, locks, money, security/, locales/, styles/, webhook-topics, jobs/ (the queue),
+ *   foundation   config, db, logging, locks, money, csv, security/, locales/, styles/, webhook-topics, jobs/ (the queue),
  *                types/ (generated from the Admin GraphQL schema)
  *   courier      shipping/ (the courier domain, shared with the embedded service; knows nothing of Shopify)
  *   shopify      shopify/ (Admin API access and the pure order mapping)
@@ -11,7 +11,7 @@
  *
  * The embedded courier service (courier-service/) is reached over HTTP only; eslint.config.js guards that boundary.
  */
-const FOUNDATION = "^app/((config|db|logging|locks)\\.server\\.ts|(money|webhook-topics)\\.ts|(security|locales|styles|jobs|types)/)";
+const FOUNDATION = "^app/((config|db|logging|locks)\\.server\\.ts|(money|csv|webhook-topics)\\.ts|(security|locales|styles|jobs|types)/)";
 const COURIER = "^app/shipping/";
 const SHOPIFY = "^app/shopify/";
 const ENTRY = "^app/(routes|components|workers)/|^app/(root\\.tsx|entry\\.server\\.tsx|shopify\\.server\\.ts)$";
