@@ -32,16 +32,27 @@ export function readLedgerFilter(params: URLSearchParams | FormData): { filter: 
   const filter: LedgerFilter = {};
   const issues: LedgerFilterIssue[] = [];
   const state = text("state");
-  if (state) (LEDGER_STATES as readonly string[]).includes(state) ? (filter.state = state as LedgerStateFilter) : issues.push("state");
+  if (state) {
+    if ((LEDGER_STATES as readonly string[]).includes(state)) filter.state = state as LedgerStateFilter;
+    else issues.push("state");
+  }
   const courier = text("courier");
-  if (courier) courier.length <= 100 ? (filter.courier = courier) : issues.push("courier");
+  if (courier) {
+    if (courier.length <= 100) filter.courier = courier;
+    else issues.push("courier");
+  }
   for (const key of ["from", "to"] as const) {
     const value = text(key);
-    if (value) isRealDate(value) ? (filter[key] = value) : issues.push(key);
+    if (!value) continue;
+    if (isRealDate(value)) filter[key] = value;
+    else issues.push(key);
   }
   if (filter.from && filter.to && filter.from > filter.to) issues.push("range");
   const search = text("q");
-  if (search) search.length <= 64 ? (filter.search = search) : issues.push("search");
+  if (search) {
+    if (search.length <= 64) filter.search = search;
+    else issues.push("search");
+  }
   return { filter, issues };
 }
 

@@ -1,3 +1,5 @@
+import { PHOTO_MAX_BYTES } from "./upload-limits";
+
 /**
  * A packing photo as uploaded: untrusted bytes that must be a JPEG or PNG image of bounded size, told by their own
  * header (never by the name or the type the browser claims). Pure.
@@ -5,7 +7,7 @@
  * A JPEG goes into the dispute pack's PDF as it is (never decoded); a PNG may be decoded there, so its pixels are held
  * to fewer.
  */
-export const PHOTO_LIMITS = { maxBytes: 5 * 1024 * 1024, maxJpegSide: 10_000, maxPngSide: 3_000 } as const;
+export const PHOTO_LIMITS = { maxBytes: PHOTO_MAX_BYTES, maxJpegSide: 10_000, maxPngSide: 3_000 } as const;
 
 export type PhotoReading = { ok: true; contentType: "image/jpeg" | "image/png"; width: number; height: number } | { ok: false; code: "empty" | "too_large" | "not_an_image" | "too_many_pixels" };
 

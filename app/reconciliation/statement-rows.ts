@@ -1,5 +1,6 @@
 import type { CsvRecord } from "~/csv";
 import { STATEMENT_FIELDS, type ColumnMapping, type StatementField, type StatementKind } from "./statement-columns";
+import { STATEMENT_MAX_BYTES } from "./upload-limits";
 
 /**
  * A statement's rows read into Dakiya's terms: a remittance line (which parcel, how much, under which bank reference,
@@ -16,8 +17,8 @@ export const STATEMENT_LIMITS = {
   maxFields: 60,
   /** Characters in one cell. */
   maxFieldLength: 500,
-  /** Bytes in one file: about 160 bytes a row at the most rows. */
-  maxBytes: 32 * 1024 * 1024,
+  /** Bytes in one file (upload-limits.ts). */
+  maxBytes: STATEMENT_MAX_BYTES,
   /** Problems named in one refusal; the rest are counted. */
   maxProblemsNamed: 20,
 } as const;
@@ -84,7 +85,8 @@ export function paiseOf(text: string): Read<number> {
   if (value.startsWith("-")) [negative, value] = [!negative, value.slice(1).trim()];
   value = value.replace(/^(?:₹|rs\.?|inr)\s*/i, "");
   // Thousands may be grouped the Indian way (1,29,900) or the Western (129,900); a comma is never a decimal point here.
-  if (!/^\d{1,3}(?:,\d{2,3})*(?:\.\d{1,2})?$|^\d+(?:\.\d{1,2})?$/.test(value)) return bad("amount_invalid", { value: text.slice(0, 40) });
+  // A comma not grouping thousands (12,00: a decimal comma?) is refused rather than guessed at.
+  if (!/^(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3})(?:\.\d{1,2})?$/.test(value)) return bad("amount_invalid", { value: text.slice(0, 40) });
   const [whole, fraction = ""] = value.replace(/,/g, "").split(".");
   if (whole!.length > 10) return bad("amount_out_of_range", { value: text.slice(0, 40) });
   const paise = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
@@ -116,7 +118,7 @@ export function dateOf(text: string): Read<Date | null> {
   let match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
   if (match) parts = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (!parts && (match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?)?$/i.exec(value))) parts = [Number(match[3]), Number(match[2]), Number(match[1])];
-  if (!parts && (match = /^(\d{1,2})[ -]([a-z]{3})[a-z]*[ -,]+(\d{4})$/i.exec(value))) {
+  if (!parts && (match = /^(\d{1,2})[ -]([a-z]{3})[a-z]*[ ,-]+(\d{4})$/i.exec(value))) {
     const month = MONTHS.indexOf(match[2]!.toLowerCase()) + 1;
     if (month > 0) parts = [Number(match[3]), month, Number(match[1])];
   }
