@@ -39,6 +39,8 @@ export type ImportOutcome =
   /** The columns cannot be told apart: the file's headers and the mapping suggested, for the merchant to finish. */
   | { kind: "needs_columns"; headers: string[]; suggested: ColumnMapping; problems: MappingProblem[] }
   | { kind: "too_large"; limitBytes: number }
+  /** The upload broke off before its end (the connection dropped): nothing was kept. */
+  | { kind: "interrupted" }
   /** Another import of the shop's took longer than the wait. */
   | { kind: "busy" };
 
@@ -66,6 +68,26 @@ const BATCH_ROWS = 1_000;
 /** How long an import waits for another of the shop's to finish before answering busy. */
 const TURN_WAIT = "60s";
 
+/** The upload's own stream failed (the client went away mid-file), as opposed to a fault of the import. */
+class UploadBroken extends Error {
+  override name = "UploadBroken";
+}
+
+/** The file's chunks, a failure to deliver them told apart from the import's own. */
+async function* deliveredChunks(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const iterator = body[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await iterator.next();
+    } catch {
+      throw new UploadBroken("The upload broke off");
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
 /** The body of a request, as the chunks the import reads. */
 export async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
@@ -88,6 +110,7 @@ export async function importStatement(upload: StatementUpload): Promise<ImportOu
     if (error instanceof ImportStopped) return error.outcome;
     if (error instanceof CsvFormatError) return { kind: "unreadable", code: error.code, row: error.row };
     if (error instanceof CsvEncodingError) return { kind: "unreadable", code: "not_utf8" };
+    if (error instanceof UploadBroken) return { kind: "interrupted" };
     // PostgreSQL's lock_timeout: another import of the shop's held the turn for longer than the wait.
     if (error instanceof Prisma.PrismaClientKnownRequestError && /lock timeout|55P03/i.test(`${error.message} ${JSON.stringify(error.meta ?? {})}`)) return { kind: "busy" };
     if (error instanceof Error && /lock timeout/i.test(error.message)) return { kind: "busy" };
@@ -117,7 +140,7 @@ async function importInTransaction(tx: Client, upload: StatementUpload, now: () 
   let lineCount = 0;
   const summary: VerdictCounts = {};
   const limits = { maxRecords: STATEMENT_LIMITS.maxRows + 1, maxFields: STATEMENT_LIMITS.maxFields, maxFieldLength: STATEMENT_LIMITS.maxFieldLength };
-  for await (const batch of csvRecordBatches(upload.body, { batchSize: BATCH_ROWS, limits, onBytes })) {
+  for await (const batch of csvRecordBatches(deliveredChunks(upload.body), { batchSize: BATCH_ROWS, limits, onBytes })) {
     let records = batch;
     if (!reader) {
       const headers = batch[0]!.fields.map((header) => header.trim());

@@ -6,7 +6,7 @@ import { UPLOAD_STATUS, uploadAnswerWords, type UploadAnswer } from "./upload-an
 /**
  * POST of a statement file (the body is the file, as it arrives; `?name=` its name, `?columns=` the merchant's column
  * mapping as JSON): imported, and answered as JSON with the outcome, its status (200 imported or already imported,
- * 422 refused with the rows and reasons, 413 too large, 409 busy) and its words in English for readers other than
+ * 422 refused with the rows and reasons, 413 too large, 400 when the upload broke off, 409 busy) and its words in English for readers other than
  * the page, which words it in the admin's language.
  */
 export async function answerStatementUpload(shop: string, kind: StatementKind, request: Request): Promise<Response> {
@@ -44,6 +44,8 @@ function answerOf(outcome: ImportOutcome): UploadAnswer {
       return { outcome: "needs_columns", headers: outcome.headers, suggested: outcome.suggested, problems: outcome.problems };
     case "too_large":
       return { outcome: "too_large", limitBytes: outcome.limitBytes };
+    case "interrupted":
+      return { outcome: "interrupted" };
     case "busy":
       return { outcome: "busy" };
   }

@@ -14,6 +14,7 @@ export type UploadAnswer =
   | { outcome: "unreadable"; code: keyof AdminStrings["reconciliation"]["upload"]["unreadable"]; row?: number }
   | { outcome: "needs_columns"; headers: string[]; suggested: Partial<Record<StatementField, string>>; problems: MappingProblem[] }
   | { outcome: "too_large"; limitBytes: number }
+  | { outcome: "interrupted" }
   | { outcome: "busy" };
 
 export const UPLOAD_STATUS: Readonly<Record<UploadAnswer["outcome"], number>> = {
@@ -23,6 +24,7 @@ export const UPLOAD_STATUS: Readonly<Record<UploadAnswer["outcome"], number>> = 
   unreadable: 422,
   needs_columns: 422,
   too_large: 413,
+  interrupted: 400,
   busy: 409,
 };
 
@@ -65,6 +67,8 @@ export function uploadAnswerWords(answer: UploadAnswer, strings: AdminStrings, l
       return { message: t.needsColumns, details: answer.problems.map((problem) => mappingProblemWords(problem, strings)) };
     case "too_large":
       return { message: fill(t.tooLarge, { size: megabytes(answer.limitBytes) }), details: [] };
+    case "interrupted":
+      return { message: t.failed, details: [] };
     case "busy":
       return { message: t.busy, details: [] };
   }
