@@ -30,8 +30,8 @@ export interface TriggerDefinition {
   name: string;
   description: string;
   fields: readonly TriggerField[];
-  /** Fired today by Dakiya's own events, or waiting for the feature of another issue that will fire it. */
-  firedBy: "booking" | "tracking" | "issue 34" | "issue 36";
+  /** What fires it: Dakiya's own events (a booking, a tracking entry, a statement imported), or waiting for the feature of another issue that will fire it. */
+  firedBy: "booking" | "tracking" | "remittance statement" | "freight invoice" | "issue 34";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -80,7 +80,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Remitted amount", description: "What the courier remitted, in rupees" },
       { type: "number_decimal", key: "Short by", description: "The difference, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "remittance statement",
   },
   "dakiya-weight-overcharged": {
     name: "Weight over-charged",
@@ -91,7 +91,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Charged weight", description: "The weight the courier charged, in kg" },
       { type: "number_decimal", key: "Extra charge", description: "What the difference costs, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "freight invoice",
   },
 } as const satisfies Record<string, TriggerDefinition>;
 
