@@ -9,7 +9,7 @@ import { fromPaise } from "~/money";
 import { parcelName } from "~/shipments/parcels";
 import { chargeIdentity, chargeKeyOf, judgeFreightCharge, kgOf, type BookedParcel, type FreightVerdict } from "./freight-verdicts";
 import { parcelStanding } from "./parcel-standing";
-import { addFreightCharges, addRemittanceLines, closeStatement, openStatement, queueShopifyPayments, rememberColumns, type FreightChargeRecord, type PaymentToRecord, type RemittanceLineRecord } from "./reconciliation-records.server";
+import { addFreightCharges, addRemittanceLines, closeStatement, openStatement, queueShopifyPayments, recordPaymentsLater, rememberColumns, type FreightChargeRecord, type PaymentToRecord, type RemittanceLineRecord } from "./reconciliation-records.server";
 import { judgeRemittance, lineIdentity, parcelKeyOf, type EarlierLines, type RemittanceVerdict, type RemittedParcel } from "./remittance-verdicts";
 import { chooseMapping, mappingProblems, type ColumnMapping, type MappingProblem, type StatementKind } from "./statement-columns";
 import { isRowProblem, readFreightRow, readRemittanceRow, rowReaderOf, STATEMENT_LIMITS, type FreightRow, type RemittanceRow, type RowProblem, type RowReader } from "./statement-rows";
@@ -17,7 +17,7 @@ import { isRowProblem, readFreightRow, readRemittanceRow, rowReaderOf, STATEMENT
 /**
  * Importing a courier statement — a COD remittance statement or a freight invoice — as the merchant uploads it:
  *
- * - **Streamed, in bounded memory.** The file is read as it arrives, a thousand rows at a time: each batch is read,
+ * - **Streamed, in bounded memory.** The file is read as it arrives, 2,000 rows at a time: each batch is read,
  *   matched to its parcels (one query by awb, another by order id for the rest), judged (remittance-verdicts.ts,
  *   freight-verdicts.ts) and written in one statement, so what is held is one batch whatever the file's length.
  * - **All or nothing.** The whole import is one transaction: a row that cannot be read refuses the file (its row and
@@ -64,7 +64,7 @@ class ImportStopped extends Error {
 type Client = Prisma.TransactionClient;
 type VerdictCounts = Record<string, number>;
 
-const BATCH_ROWS = 1_000;
+const BATCH_ROWS = 2_000;
 /** How long an import waits for another of the shop's to finish before answering busy. */
 const TURN_WAIT = "60s";
 
@@ -124,7 +124,11 @@ async function importInTransaction(tx: Client, upload: StatementUpload, now: () 
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_SPACE.STATEMENTS}::int, ${lockIdOf(shop)}::int)`;
   const settings = await tx.reconciliationSettings.findUnique({ where: { shop } });
   const statementId = await openStatement(tx, shop, kind, upload.fileName.slice(0, 200), now());
-  const judge = kind === "remittance" ? remittanceJudge(tx, shop, statementId, settings?.markPaidInShopify ?? true) : freightJudge(tx, shop, statementId);
+  let paymentsQueued = 0;
+  const judge =
+    kind === "remittance"
+      ? remittanceJudge(tx, shop, statementId, settings?.markPaidInShopify ?? true, (queued) => (paymentsQueued += queued))
+      : freightJudge(tx, shop, statementId);
 
   const digest = createHash("sha256");
   let bytes = 0;
@@ -171,6 +175,7 @@ async function importInTransaction(tx: Client, upload: StatementUpload, now: () 
   const earlier = await tx.courierStatement.findFirst({ where: { shop, kind, sha256 }, select: { id: true, importedAt: true, fileName: true } });
   if (earlier) return stop({ kind: "already_imported", statementId: earlier.id, importedAt: earlier.importedAt, fileName: earlier.fileName });
   await closeStatement(tx, shop, statementId, { sha256, lineCount, summary });
+  if (paymentsQueued > 0) await recordPaymentsLater(tx, shop);
   await rememberColumns(tx, shop, kind, mapping);
   return { kind: "imported", statementId, lineCount, summary };
 }
@@ -267,7 +272,7 @@ async function earlierUnknownLines(tx: Client, shop: string, statementId: number
   return new Set(seen.map((line) => lineIdentity(parcelKeyOf(line, null), line)));
 }
 
-function remittanceJudge(tx: Client, shop: string, statementId: number, markPaid: boolean) {
+function remittanceJudge(tx: Client, shop: string, statementId: number, markPaid: boolean, onQueued: (payments: number) => void) {
   return async (rows: readonly RemittanceRow[]): Promise<VerdictCounts> => {
     const matched = await parcelsForRows(tx, shop, rows);
     const ids = [...new Set([...matched.values()].map(({ parcel }) => parcel.id))];
@@ -313,7 +318,7 @@ function remittanceJudge(tx: Client, shop: string, statementId: number, markPaid
       if (judgement.verdict === ("short" satisfies RemittanceVerdict)) shorts.push({ row, parcel: match.parcel, expected: judgement.expectedPaise!, remitted: judgement.remittedBeforePaise! + row.amountPaise });
     }
     await addRemittanceLines(tx, shop, statementId, records);
-    await queueShopifyPayments(tx, shop, payments);
+    onQueued(await queueShopifyPayments(tx, shop, payments));
     for (const short of shorts) {
       await fireFlowTrigger(
         shop,

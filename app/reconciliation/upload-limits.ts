@@ -12,6 +12,6 @@ export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Where each is uploaded: the body is handed on as it arrives rather than read whole first. */
 export const STREAMED_UPLOADS: readonly { path: RegExp; limit: number }[] = [
-  { path: /^\/app\/(cod|freight)\/statements\/?$/, limit: STATEMENT_MAX_BYTES },
+  { path: /^\/app\/(cod|freight)\/upload\/?$/, limit: STATEMENT_MAX_BYTES },
   { path: /^\/app\/freight\/photo\/\d{1,10}\/?$/, limit: PHOTO_MAX_BYTES },
 ];

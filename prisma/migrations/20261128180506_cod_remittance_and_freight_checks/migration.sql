@@ -119,9 +119,6 @@ CREATE INDEX "RemittanceLine_shop_shipmentId_idx" ON "RemittanceLine"("shop", "s
 CREATE INDEX "RemittanceLine_shop_awb_idx" ON "RemittanceLine"("shop", "awb");
 
 -- CreateIndex
-CREATE INDEX "RemittanceLine_shop_statementId_verdict_idx" ON "RemittanceLine"("shop", "statementId", "verdict");
-
--- CreateIndex
 CREATE UNIQUE INDEX "RemittanceLine_statementId_row_key" ON "RemittanceLine"("statementId", "row");
 
 -- CreateIndex
