@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { Locator } from "playwright-core";
@@ -33,6 +34,17 @@ const AUTO_BOOKED = "#1001";
 const walk = walkTheAdmin("journey", { name: "e2e_journey", basePort: 4700, journey: true, readyTimeoutMs: 170_000 }, { startTimeoutMs: 200_000 });
 /** The app's frame in the admin as last opened. */
 const frame = () => walk.admin.frame;
+
+/** Rows from the demo's database. */
+async function demoQuery<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: walk.demo.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 /** The rows of the day's last table, as printed: mark, order, and the rest of the line. */
 function finalTable(output: string): { mark: string; order: string; line: string }[] {
@@ -125,6 +137,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
     expect(output).toMatch(new RegExp(`✓ The return rules booked ${RETURNED_ORDER}-R1's pickup with .+: awb \\w+ on Shopify's reverse delivery`));
     expect(output).toContain(`✓ ${RETURNED_ORDER}-R1 is back at the warehouse: Needs attention says "Return received: inspect it"`);
+    // The courier's freight invoice for the day: two parcels re-weighed heavier, charged above their quotes.
+    expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: \d+ charges, 2 parcels charged above the quote/);
     const rows = finalTable(output);
     expect(rows.map((row) => row.order)).toEqual(JOURNEY_ORDERS.map((planned) => planned.name));
     expect(rows.filter((row) => row.mark !== "✓")).toEqual([]);
@@ -290,6 +304,60 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     });
   });
 
+  it("COD remittance: the courier's statement of one full, one short and one unknown line imports with those verdicts; the fully paid order is paid in Shopify with the UTR; the same file again changes nothing", async () => {
+    // The day's delivered cash-on-delivery parcels: #1011's one, and #1016's first of two.
+    const parcels = await demoQuery<{ orderName: string; parcel: number; awb: string; orderGid: string }>(
+      `SELECT "orderName", parcel, awb, "orderGid" FROM "Shipment" WHERE "orderName" IN ('#1011', '#1016') AND direction = 'forward' AND "deliveredAt" IS NOT NULL AND "paymentMode" = 'cod' ORDER BY "orderName", parcel`,
+    );
+    const [full, short] = [parcels.find((parcel) => parcel.orderName === "#1011")!, parcels.find((parcel) => parcel.orderName === "#1016" && parcel.parcel === 1)!];
+    expect([full, short].every(Boolean)).toBe(true);
+    // The statement as the aggregator's panel gives it: from the shop's sandbox account, over HTTP.
+    const account = sandboxAccountCredentials({ apiKey: LOCAL_DEFAULTS.SANDBOX_API_KEY, secretKey: LOCAL_DEFAULTS.SANDBOX_SECRET_KEY }, SEED_SHOP);
+    const statement = await createCourierClient({ ...account, environment: "test", sandboxUrl: walk.demo.appUrl }).sandboxRemittanceStatement([full.awb, short.awb]);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-remittance-")), statement.file_name);
+    writeFileSync(file, statement.csv);
+    const utr = statement.csv.split("\r\n")[1]!.split(",")[3]!;
+
+    const importFile = async () => {
+      await walk.admin.openFromNav("COD remittance", { path: "/app/cod" }, "COD remittance");
+      await frame().locator('input[type="file"]').first().setInputFiles(file);
+      // The columns the file's headers name are chosen by themselves.
+      await expect.poll(() => frame().getByRole("combobox", { name: "UTR or bank reference" }).inputValue()).toBe("UTR");
+      await frame().getByRole("button", { name: "Import", exact: true }).click();
+    };
+    await walk.step("COD remittance: the statement imported, a verdict a line", async () => {
+      await importFile();
+      await frame().getByText("Imported 3 lines.").waitFor({ timeout: 30_000 });
+      await walk.admin.navigateInBrowser("See every line", () => frame().getByRole("link", { name: "See every line" }).click(), { path: /^\/app\/cod\/statements\/\d+$/ });
+      for (const badge of ["Paid in full: 1", "Short: 1", "Unknown awb: 1"]) await frame().getByText(badge, { exact: true }).waitFor();
+      await frame().locator("table tbody tr").filter({ has: frame().getByText(short.awb, { exact: true }) }).getByText("Short", { exact: true }).waitFor();
+    });
+    await walk.step("Shopify's order: paid, the remittance's UTR in its note", async () => {
+      await walk.page.locator("nav").getByText("Orders", { exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+      await walk.page.getByRole("link", { name: full.orderName, exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: full.orderName, exact: true }).waitFor();
+      // The app's background job records it: a moment after the import.
+      await expect
+        .poll(
+          async () => {
+            await walk.page.reload();
+            return walk.page.locator("section").filter({ has: walk.page.getByRole("heading", { name: "Notes" }) }).innerText();
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toContain(`UTR ${utr}`);
+      await walk.page.locator("section").filter({ has: walk.page.getByRole("heading", { name: "Payment" }) }).getByText("Paid", { exact: true }).waitFor();
+    });
+    await walk.step("COD remittance: the same file again changes nothing", async () => {
+      const before = await demoQuery<{ lines: number; payments: number }>(`SELECT (SELECT count(*) FROM "RemittanceLine")::int AS lines, (SELECT count(*) FROM "ShopifyCodPayment")::int AS payments`);
+      await walk.reopenAdmin();
+      await importFile();
+      await frame().getByText(/^This file was imported on .+: nothing changed\.$/).waitFor({ timeout: 30_000 });
+      expect(await demoQuery(`SELECT (SELECT count(*) FROM "RemittanceLine")::int AS lines, (SELECT count(*) FROM "ShopifyCodPayment")::int AS payments`)).toEqual(before);
+    });
+  });
+
   it("a second npm run demo continues where the first stopped: nothing placed, delivered or booked again", async () => {
     // Leave the order page first, as a merchant closes the tab: a request its blocks still had in flight would fail
     // against the stopped app.
@@ -304,6 +372,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
+    expect(output).toContain("✓ The courier's freight invoice was imported on an earlier run");
     expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
     const rows = finalTable(output);
     for (const { order, awb } of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
