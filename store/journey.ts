@@ -411,7 +411,8 @@ async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDi
 /**
  * The sandbox's freight invoice of the shop's parcels, uploaded on the Freight & weight page as the merchant uploads
  * the file: the page's upload address, the file as the body. Counts only: the invoice names awbs and amounts, never a
- * shopper. On a later run the same invoice is already imported and changes nothing.
+ * shopper. A later run's invoice repeats the charges imported before, which count once: only the parcels booked
+ * since are new.
  */
 async function importTheInvoice({ appUrl, app, shop, courier }: JourneyDeps): Promise<string> {
   const invoice = await courier.sandboxFreightInvoice();
@@ -421,12 +422,15 @@ async function importTheInvoice({ appUrl, app, shop, courier }: JourneyDeps): Pr
     body: invoice.csv,
   });
   const answer = (await response.json()) as { outcome: string; lineCount?: number; summary?: Record<string, number>; message?: string };
-  // The same file again, or the same charges in a later day's file: nothing new.
-  const repeated = answer.summary !== undefined && Object.keys(answer.summary).every((verdict) => verdict === "already_imported");
-  if (answer.outcome === "already_imported" || (answer.outcome === "imported" && repeated)) return "✓ The courier's freight invoice was imported on an earlier run";
+  if (answer.outcome === "already_imported") return "✓ The courier's freight invoice was imported on an earlier run";
   if (answer.outcome !== "imported") throw new JourneyError(`Importing the freight invoice was refused (${response.status}): ${answer.message ?? answer.outcome}`);
+  // A later day's invoice repeats the charges imported before (counted once) beside the new ones.
+  const before = answer.summary?.already_imported ?? 0;
+  const fresh = (answer.lineCount ?? 0) - before;
+  if (fresh === 0) return "✓ The courier's freight invoice was imported on an earlier run";
   const over = answer.summary?.overcharged ?? 0;
-  return `✓ The courier's freight invoice, imported on Freight & weight: ${answer.lineCount} charges, ${over} parcel${over === 1 ? "" : "s"} charged above the quote (re-weighed heavier), each with its dispute pack`;
+  const charges = `${fresh} charge${fresh === 1 ? "" : "s"}${before > 0 ? ` (${before} imported on an earlier run)` : ""}`;
+  return `✓ The courier's freight invoice, imported on Freight & weight: ${charges}; ${over === 0 ? "none above its quote" : `${over} parcel${over === 1 ? "" : "s"} charged above the quote (re-weighed heavier), each with its dispute pack`}`;
 }
 
 /**
