@@ -171,6 +171,24 @@ describe("a remittance statement imported", () => {
   });
 });
 
+describe("every difference named", () => {
+  it("says over, by how much, for a parcel remitted more than it collected, and not delivered yet for one still on its way", async () => {
+    const over = await courierReports((await codOrder()).parcels[0]!, 8);
+    const onItsWay = (await codOrder()).parcels[0]!;
+    const csv = `AWB No,Order ID,COD Amount,UTR,Remittance Date\r\n${over.awb},,"₹ 1,099.00",NEFTOVER01,20/11/2026\r\n${onItsWay.awb},,799.00,NEFTOVER01,20/11/2026\r\n`;
+    const imported = await upload(csv, { name: "over.csv" });
+    expect(imported.body).toMatchObject({ outcome: "imported", summary: { over: 1, not_delivered: 1 } });
+    expect((await linesOf(imported.body.statementId!)).map((line) => [line.shipmentId, line.verdict, line.amountPaise, line.expectedPaise, line.differencePaise])).toEqual([
+      [over.id, "over", 109_900, 79_900, 30_000],
+      [onItsWay.id, "not_delivered", 79_900, 79_900, 0],
+    ]);
+    const ledger = await listLedger({ shop: store.domain, filter: {}, timeZone: "Asia/Kolkata", now: new Date(), expectedDays: 10 });
+    expect(ledger.rows.find((row) => row.shipmentId === over.id)).toMatchObject({ state: "over", remittedPaise: 109_900, outstandingPaise: 0 });
+    // Cash remitted before the parcel was delivered is in the ledger, owed nothing yet.
+    expect(ledger.rows.find((row) => row.shipmentId === onItsWay.id)).toMatchObject({ state: "remitted", remittedPaise: 79_900, outstandingPaise: 0 });
+  });
+});
+
 describe("an order shipped as two parcels", () => {
   it("records each parcel's remitted cash as its own payment, then the last pays the order in full — never twice", async () => {
     const { order, parcels } = await bookedParcels(twoWarehouseOrder(++placed + 300));
@@ -266,6 +284,11 @@ describe("the ledger's ageing, filters and export", () => {
     expect(text.split("\r\n")[0]).toBe("Parcel,AWB,Courier,Delivered,Days since delivery,Expected (₹),Remitted (₹),Outstanding (₹),State,Overdue,Last UTR,Paid in Shopify");
     expect(text).toContain(`${owed.awb},`);
     expect(text).not.toContain(`,remitted,`);
+    // What a courier names its service is untrusted text: a formula in it stays text in the merchant's spreadsheet.
+    await prisma.shipment.update({ where: { id: owed.id }, data: { courierName: '=HYPERLINK("http://example.com/x","Delhivery")' } });
+    const hostile = await responseOf(() => exportLedger({ request: store.adminRequest("/app/cod/export", { method: "POST", body: new URLSearchParams({ q: owed.awb! }) }), params: {}, context: {} }));
+    const row = (await hostile.text()).split("\r\n")[1]!;
+    expect(row).toContain(`,${owed.awb},"'=HYPERLINK(""http://example.com/x"",""Delhivery"")",`);
     const badFilter = await responseOf(() => exportLedger({ request: store.adminRequest("/app/cod/export", { method: "POST", body: new URLSearchParams({ from: "31/02/2026" }) }), params: {}, context: {} }));
     expect(badFilter.status).toBe(422);
   });
