@@ -304,7 +304,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     });
   });
 
-  it("COD remittance: the courier's statement of one full, one short and one unknown line imports with those verdicts; the fully paid order is paid in Shopify with the UTR; the same file again changes nothing", async () => {
+  it("COD remittance: the courier's statement of one full, one short and one unknown line imports with those verdicts; the fully paid order is paid in Shopify with the UTR; the same file again changes nothing; 100,000 lines stream in behind a progress bar", async () => {
     // The day's delivered cash-on-delivery parcels: #1011's one, and #1016's first of two.
     const parcels = await demoQuery<{ orderName: string; parcel: number; awb: string; orderGid: string }>(
       `SELECT "orderName", parcel, awb, "orderGid" FROM "Shipment" WHERE "orderName" IN ('#1011', '#1016') AND direction = 'forward' AND "deliveredAt" IS NOT NULL AND "paymentMode" = 'cod' ORDER BY "orderName", parcel`,
@@ -356,6 +356,42 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
       await importFile();
       await frame().getByText(/^This file was imported on .+: nothing changed\.$/).waitFor({ timeout: 30_000 });
       expect(await demoQuery(`SELECT (SELECT count(*) FROM "RemittanceLine")::int AS lines, (SELECT count(*) FROM "ShopifyCodPayment")::int AS payments`)).toEqual(before);
+    });
+    await walk.step("COD remittance: a statement of 100,000 lines streams in behind a progress bar", async () => {
+      // A busy month's statement, about 5 MB: the awbs are another account's, so every line is judged unknown.
+      const rows = Array.from({ length: 100_000 }, (_, index) => `XB${String(index + 1).padStart(10, "0")},,799.00,NEFTBULK0001,20/11/2026`);
+      const big = path.join(path.dirname(file), "remittance-100000.csv");
+      writeFileSync(big, `AWB No,Order ID,COD Amount,UTR,Remittance Date\r\n${rows.join("\r\n")}\r\n`);
+      // An upload over a connection of 2 MB/s, as from a shop's office: the bar has time to move.
+      const network = await walk.page.context().newCDPSession(walk.page);
+      await network.send("Network.enable");
+      await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
+      try {
+        await walk.reopenAdmin();
+        await walk.admin.openFromNav("COD remittance", { path: "/app/cod" }, "COD remittance");
+        await frame().locator('input[type="file"]').first().setInputFiles(big);
+        await expect.poll(() => frame().getByRole("combobox", { name: "UTR or bank reference" }).inputValue()).toBe("UTR");
+        // Every value the bar shows, read as the merchant would see it change.
+        await frame().evaluate(() => {
+          const seen: number[] = [];
+          Object.assign(window, { progressSeen: seen });
+          setInterval(() => {
+            const bar = document.querySelector("progress");
+            if (bar && seen.at(-1) !== bar.value) seen.push(bar.value);
+          }, 20);
+        });
+        await frame().getByRole("button", { name: "Import", exact: true }).click();
+        await frame().getByRole("progressbar", { name: /^Importing remittance-100000\.csv$/ }).waitFor();
+        await frame().getByText("Imported 1,00,000 lines.").waitFor({ timeout: 120_000 });
+        const seen = await frame().evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+        expect(seen.filter((value) => value > 0 && value < 100).length, `the bar's values: ${seen.join(", ")}`).toBeGreaterThanOrEqual(3);
+        expect(seen).toEqual([...seen].sort((a, b) => a - b));
+        expect(seen.at(-1)).toBe(100);
+      } finally {
+        await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await network.detach();
+      }
+      expect(await demoQuery(`SELECT "lineCount", summary FROM "CourierStatement" WHERE "fileName" = 'remittance-100000.csv'`)).toEqual([{ lineCount: 100_000, summary: { unknown_awb: 100_000 } }]);
     });
   });
 
