@@ -2,10 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, IndexTable, InlineGrid, InlineStack, Layout, Link, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, IndexTable, InlineGrid, InlineStack, Layout, Link, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { formatCount, formatPaise } from "~/components/formatting";
+import { ListPages } from "~/components/ListPages";
 import { StatementUpload } from "~/components/StatementUpload";
 import { downloadFile } from "~/components/downloads";
 import { fill, plural } from "~/locales/admin-language";
@@ -251,13 +252,7 @@ export default function CodRemittance() {
                 </IndexTable>
               )}
             </Card>
-            {page > 1 || more ? (
-              <nav aria-label={t.pagination.label}>
-                <InlineStack align="center">
-                  <Pagination hasPrevious={page > 1} onPrevious={() => toPage(page - 1)} previousTooltip={t.pagination.previous} hasNext={more} onNext={() => toPage(page + 1)} nextTooltip={t.pagination.next} accessibilityLabels={{ previous: t.pagination.previous, next: t.pagination.next }} />
-                </InlineStack>
-              </nav>
-            ) : null}
+            <ListPages label={t.pagination.label} page={page} more={more} toPage={toPage} />
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Page, Pagination, Select, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Page, Select, Text } from "@shopify/polaris";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { formatPaise } from "~/components/formatting";
+import { ListPages } from "~/components/ListPages";
 import { fill } from "~/locales/admin-language";
 import { getStatement, listRemittanceLines } from "~/reconciliation/cod-ledger.server";
 import { isRemittanceVerdict, REMITTANCE_PROBLEMS, REMITTANCE_VERDICTS, type RemittanceVerdict } from "~/reconciliation/remittance-verdicts";
@@ -125,19 +126,7 @@ export default function RemittanceStatement() {
                 </IndexTable>
               )}
             </Card>
-            {page > 1 || more ? (
-              <nav aria-label={t.resourceName.plural}>
-                <InlineStack align="center">
-                  <Pagination
-                    hasPrevious={page > 1}
-                    onPrevious={() => setParam("page", String(page - 1))}
-                    hasNext={more}
-                    onNext={() => setParam("page", String(page + 1))}
-                    accessibilityLabels={{ previous: strings.reconciliation.cod.pagination.previous, next: strings.reconciliation.cod.pagination.next }}
-                  />
-                </InlineStack>
-              </nav>
-            ) : null}
+            <ListPages label={t.resourceName.plural} page={page} more={more} toPage={(to) => setParam("page", String(to))} />
           </BlockStack>
         </Layout.Section>
       </Layout>

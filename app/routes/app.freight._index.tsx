@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, DataTable, EmptyState, IndexTable, InlineStack, Layout, Link, Page, Pagination, Select, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Card, DataTable, EmptyState, IndexTable, InlineStack, Layout, Link, Page, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { formatCount, formatKg, formatPaise } from "~/components/formatting";
 import { downloadFile } from "~/components/downloads";
 import { StatementUpload } from "~/components/StatementUpload";
+import { ListPages } from "~/components/ListPages";
 import { plural } from "~/locales/admin-language";
 import { getReconciliationSettings, listStatements } from "~/reconciliation/cod-ledger.server";
 import { listFreightCharges, overchargeTotals } from "~/reconciliation/freight-audit.server";
@@ -59,6 +60,14 @@ export default function FreightAndWeight() {
     setSearchParams(next);
   };
   const sampleInvoice = async () => setTrouble(!(await downloadFile("/app/sandbox-statement", new URLSearchParams({ kind: "invoice" }), "sandbox-freight-invoice.csv")));
+  /** A figure of the table, right-aligned; an over-charge stands out. */
+  const figureCell = (key: string, figure: string, overCharged = false) => (
+    <IndexTable.Cell key={key}>
+      <Text as="span" alignment="end" numeric tone={overCharged ? "critical" : undefined} fontWeight={overCharged ? "semibold" : undefined}>
+        {figure}
+      </Text>
+    </IndexTable.Cell>
+  );
   const totalsTable = (rows: typeof totals.byCourier, label: string, name: (key: string) => string) => (
     <DataTable
       columnContentTypes={["text", "numeric", "numeric", "numeric"]}
@@ -137,30 +146,10 @@ export default function FreightAndWeight() {
                       <IndexTable.Cell>{charge.parcelName ?? "—"}</IndexTable.Cell>
                       <IndexTable.Cell>{charge.awb}</IndexTable.Cell>
                       <IndexTable.Cell>{charge.courierName ?? "—"}</IndexTable.Cell>
-                      {[charge.declaredWeightGrams, charge.volumetricWeightGrams, charge.quotedWeightGrams, charge.chargedWeightGrams].map((grams, column) => (
-                        <IndexTable.Cell key={column}>
-                          <Text as="span" alignment="end" numeric>
-                            {kg(grams)}
-                          </Text>
-                        </IndexTable.Cell>
-                      ))}
-                      <IndexTable.Cell>
-                        <Text as="span" alignment="end" numeric tone={charge.extraWeightGrams ? "critical" : undefined} fontWeight={charge.extraWeightGrams ? "semibold" : undefined}>
-                          {charge.extraWeightGrams ? `+${kg(charge.extraWeightGrams)}` : "—"}
-                        </Text>
-                      </IndexTable.Cell>
-                      {[charge.quotedPaise, charge.chargedPaise].map((paise, column) => (
-                        <IndexTable.Cell key={column}>
-                          <Text as="span" alignment="end" numeric>
-                            {rupees(paise)}
-                          </Text>
-                        </IndexTable.Cell>
-                      ))}
-                      <IndexTable.Cell>
-                        <Text as="span" alignment="end" numeric tone={charge.extraPaise ? "critical" : undefined} fontWeight={charge.extraPaise ? "semibold" : undefined}>
-                          {charge.extraPaise ? `+${rupees(charge.extraPaise)}` : "—"}
-                        </Text>
-                      </IndexTable.Cell>
+                      {[charge.declaredWeightGrams, charge.volumetricWeightGrams, charge.quotedWeightGrams, charge.chargedWeightGrams].map((grams, column) => figureCell(`weight-${column}`, kg(grams)))}
+                      {figureCell("extra-weight", charge.extraWeightGrams ? `+${kg(charge.extraWeightGrams)}` : "—", Boolean(charge.extraWeightGrams))}
+                      {[charge.quotedPaise, charge.chargedPaise].map((paise, column) => figureCell(`amount-${column}`, rupees(paise)))}
+                      {figureCell("extra-amount", charge.extraPaise ? `+${rupees(charge.extraPaise)}` : "—", Boolean(charge.extraPaise))}
                       <IndexTable.Cell>
                         <Badge tone={VERDICT_TONES[isFreightVerdict(charge.verdict) ? charge.verdict : "as_quoted"]}>{verdicts[charge.verdict]}</Badge>
                       </IndexTable.Cell>
@@ -179,19 +168,7 @@ export default function FreightAndWeight() {
                 </IndexTable>
               )}
             </Card>
-            {page > 1 || more ? (
-              <nav aria-label={t.table.resourceName.plural}>
-                <InlineStack align="center">
-                  <Pagination
-                    hasPrevious={page > 1}
-                    onPrevious={() => setParam("page", String(page - 1))}
-                    hasNext={more}
-                    onNext={() => setParam("page", String(page + 1))}
-                    accessibilityLabels={{ previous: strings.reconciliation.cod.pagination.previous, next: strings.reconciliation.cod.pagination.next }}
-                  />
-                </InlineStack>
-              </nav>
-            ) : null}
+            <ListPages label={t.table.resourceName.plural} page={page} more={more} toPage={(to) => setParam("page", String(to))} />
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
