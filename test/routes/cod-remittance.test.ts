@@ -5,7 +5,7 @@ import prisma from "~/db.server";
 import { recordTriggerUse } from "~/flow/flow-triggers.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as exportLedger } from "~/routes/app.cod.export";
-import { loader as ledgerPage } from "~/routes/app.cod._index";
+import { action as ledgerSettings, loader as ledgerPage } from "~/routes/app.cod._index";
 import { loader as statementPage } from "~/routes/app.cod.statements.$id";
 import { action as uploadRemittance } from "~/routes/app.cod.upload";
 import { action as sandboxStatementRoute } from "~/routes/app.sandbox-statement";
@@ -291,6 +291,54 @@ describe("the ledger's ageing, filters and export", () => {
     expect(row).toContain(`,${owed.awb},"'=HYPERLINK(""http://example.com/x"",""Delhivery"")",`);
     const badFilter = await responseOf(() => exportLedger({ request: store.adminRequest("/app/cod/export", { method: "POST", body: new URLSearchParams({ from: "31/02/2026" }) }), params: {}, context: {} }));
     expect(badFilter.status).toBe(422);
+  });
+});
+
+describe("the remittance settings", () => {
+  it("take the expected remittance time and whether Shopify is told of payments; a time outside 1 to 90 days is a 422", async () => {
+    const save = async (fields: Record<string, string>) => {
+      const answer = await responseOf(() => ledgerSettings({ request: store.adminRequest("/app/cod", { method: "POST", body: new URLSearchParams(fields) }), params: {}, context: {} }));
+      return { status: answer.status, body: await answer.json() };
+    };
+    expect(await save({ expectedRemittanceDays: "0", markPaidInShopify: "on" })).toEqual({ status: 422, body: { intent: "settings", ok: false } });
+    expect(await save({ expectedRemittanceDays: "91", markPaidInShopify: "on" })).toMatchObject({ status: 422 });
+    // The box unticked: the form sends no markPaidInShopify.
+    expect(await save({ expectedRemittanceDays: "3" })).toEqual({ status: 200, body: { intent: "settings", ok: true } });
+
+    const parcel = await courierReports((await codOrder()).parcels[0]!, 8);
+    // Delivered five days ago, at noon in India (the local store's time zone): more than the 3 days, whatever the time of the test.
+    const deliveredAt = new Date(`${new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10)}T06:30:00Z`);
+    await prisma.$executeRaw`UPDATE "Shipment" SET "deliveredAt" = ${deliveredAt} WHERE id = ${parcel.id}`;
+    const read = async (filters = "") => {
+      const page = await responseOf(() => ledgerPage({ request: store.adminRequest(`/app/cod?q=${parcel.awb}${filters}`), params: {}, context: {} }));
+      return (await page.json()) as {
+        ledger: { shipmentId: number; ageDays: number; overdue: boolean; state: string }[];
+        totals: { all: Record<string, number>; byWeek: Record<string, unknown>[] };
+        settings: { expectedRemittanceDays: number; markPaidInShopify: boolean };
+      };
+    };
+    const before = await read();
+    expect(before.settings).toMatchObject({ expectedRemittanceDays: 3, markPaidInShopify: false });
+    expect(before.ledger).toEqual([expect.objectContaining({ shipmentId: parcel.id, ageDays: expect.any(Number), overdue: true, state: "awaiting" })]);
+
+    // Its courier and day of delivery pick it out; its week's totals count it (the week starts on the Monday).
+    const day = deliveredAt.toISOString().slice(0, 10);
+    const monday = new Date(deliveredAt.getTime() - ((deliveredAt.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const filtered = await read(`&courier=${encodeURIComponent(parcel.courierName!)}&from=${day}&to=${day}`);
+    expect(filtered.ledger.map((row) => row.shipmentId)).toEqual([parcel.id]);
+    expect(filtered.totals.all).toMatchObject({ parcels: 1, expectedPaise: 79_900, outstandingPaise: 79_900, overdueParcels: 1, overduePaise: 79_900 });
+    expect(filtered.totals.byWeek).toEqual([expect.objectContaining({ week: monday, parcels: 1, outstandingPaise: 79_900 })]);
+    const dayAfter = new Date(deliveredAt.getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect((await read(`&from=${dayAfter}`)).ledger).toEqual([]);
+    expect((await read("&courier=Nobody")).ledger).toEqual([]);
+
+    // Remitted in full with Shopify's marking off: the ledger says so, Shopify is not told.
+    expect((await upload(await sandboxStatementFor([parcel.awb!]), { name: "settings.csv" })).body.summary).toMatchObject({ paid_in_full: 1 });
+    expect((await runJobs(["cod-shopify-payments"])).failed).toEqual([]);
+    expect((await read()).ledger).toEqual([expect.objectContaining({ shipmentId: parcel.id, overdue: false, state: "remitted" })]);
+    expect(await prisma.shopifyCodPayment.count({ where: { shop: store.domain, shipmentId: parcel.id } })).toBe(0);
+    expect(storeOrder(parcel.orderGid).displayFinancialStatus).toBe("PENDING");
+    await save({ expectedRemittanceDays: "10", markPaidInShopify: "on" });
   });
 });
 
