@@ -38,7 +38,7 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
       return noted(base, flaggedAt, { code: "address_changed", awb });
     case "tracking_exception":
     case "tracking_stalled": {
-      const stage = { code: shipment.courierStatusCode ?? 2, label: shipment.courierStatusLabel };
+      const stage = { code: shipment.courierStatusCode ?? 2, label: shipment.courierStatusLabel, outcome: shipment.outcome, attempts: shipment.deliveryAttempts };
       // The day in the shop's time zone: a scan at 04:00 in India is that day, not UTC's day before.
       const since = dayIn(shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt, timeZone);
       return noted(base, flaggedAt, { code: shipment.attention, courier, awb, isReturn, stage, since });

@@ -25,6 +25,7 @@ import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/booking/shipments.server";
 import { parcelItems, parcelName } from "~/shipments/parcels";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { isEveryParcelBooked } from "~/booking/parcels";
 import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
@@ -147,6 +148,8 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
     totalCharges: shipment.totalChargesPaise === null ? null : fromPaise(shipment.totalChargesPaise),
     edd: shipment.edd,
     courierStatus: code !== null && shipment.courierStatusAt ? { code, label: shipment.courierStatusLabel ?? stageLabel(code), at: shipment.courierStatusAt.toISOString() } : null,
+    // Where the courier has it, once the courier has said anything.
+    outcome: code === null ? null : { state: shipment.outcome, label: outcomeInWords(shipment), deliveryAttempts: shipment.deliveryAttempts },
     // Once delivered, the courier's status says when; an estimate no longer means anything.
     estimatedDelivery: shipment.estimatedDeliveryAt && !shipment.deliveredAt ? shipment.estimatedDeliveryAt.toISOString() : null,
     lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,

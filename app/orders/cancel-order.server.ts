@@ -1,7 +1,7 @@
 import { completeShipment, courierMessage, courierMessageWords } from "~/booking/book-order.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/booking/shipments.server";
-import { markCancelled, markFailed, raiseAttention } from "~/shipments/shipment-changes.server";
+import { markCancelled, markCancelledBeforeBooking, raiseAttention } from "~/shipments/shipment-changes.server";
 import type { Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, withAdvisoryLock } from "~/locks.server";
@@ -80,7 +80,7 @@ async function cancelParcelWithCourier(found: Shipment, { actor: CANCELLATION, r
     if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
     if (shipment.status === SHIPMENT_STATUS.BOOKING) {
       if (shipment.requestPayload === "") {
-        await markFailed(shipment, { key: `activity.stored.cancelledBeforeBooking.${cancelled}` }, { actor: CANCELLATION, at: now() });
+        await markCancelledBeforeBooking(shipment, { key: `activity.stored.cancelledBeforeBooking.${cancelled}` }, { actor: CANCELLATION, at: now() });
         return { kind: "nothing_booked" };
       }
       // The body may have reached the courier: resend it (the service replays the awb, or books now) to know.
@@ -89,8 +89,9 @@ async function cancelParcelWithCourier(found: Shipment, { actor: CANCELLATION, r
       if (shipment.status === SHIPMENT_STATUS.FAILED) return { kind: "nothing_booked" };
       if (shipment.status === SHIPMENT_STATUS.BOOKING) return { kind: "retry", reason: shipment.lastError ?? "The courier could not be reached" };
     }
-    if (shipment.status === SHIPMENT_STATUS.CANCELLED) return { kind: "cancelled_with_courier", awb: shipment.awb! };
+    // Cancelled before it was booked has no awb: nothing reached the courier.
     if (!shipment.awb) return { kind: "nothing_booked" };
+    if (shipment.status === SHIPMENT_STATUS.CANCELLED) return { kind: "cancelled_with_courier", awb: shipment.awb };
     try {
       await client.cancelOrder(shipment.awb);
     } catch (error) {

@@ -47,6 +47,7 @@ import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { zoneInWords } from "~/components/zone-words";
 import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { labelLink } from "~/documents/documents.server";
@@ -456,9 +457,11 @@ function BookedParcel({ parcel, heading, timeZone, syncing }: { parcel: BookedPa
   const language = useAdminLanguage();
   const { booked, tracking, history, labelUrl } = parcel;
   // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
-  const stage = deliveryStageOf({ status: booked.status, courierStatusCode: booked.courierStatusCode });
+  const stage = deliveryStageOf(booked);
   const movedByCourier = !["booking", "awaiting_pickup", "not_booked"].includes(stage);
-  const bannerLabel = movedByCourier ? strings.common.deliveryStages[stage] : (shipmentStatusName(strings, booked.status) ?? booked.status);
+  // Where the courier has it, attempts counted; a pickup that failed or a misroute by the problem it is.
+  const problemOfStage = stage === "delivery_problem" && (booked.outcome === "awaiting_pickup" || booked.outcome === "in_transit");
+  const bannerLabel = !movedByCourier ? (shipmentStatusName(strings, booked.status) ?? booked.status) : problemOfStage || booked.status === "cancelled" ? strings.common.deliveryStages[stage] : outcomeInWords(booked, language);
   const bannerTone = movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : booked.status === "fulfilled" ? "success" : booked.status === "failed" ? "critical" : "warning";
   const banner = (
     <Banner tone={bannerTone} title={booked.awb ? fill(t.banner.titleWithAwb, { label: bannerLabel, awb: booked.awb, courier: String(booked.courierName) }) : bannerLabel}>

@@ -10,7 +10,7 @@ import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { recordReturnArrival } from "~/returns/return-arrival.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
-import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import { SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import type { Sentence } from "~/locales/admin-language";
 import {
   deferPausedTracking,
@@ -99,11 +99,17 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     previousSyncAt: shipment.syncedAt,
     now,
   });
+  // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
+  // entry read late is history, stored and posted but moving nothing.
+  const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const reports = entries
+    .filter((entry) => entry.happenedAt.getTime() > since)
+    .map((entry) => ({ code: entry.service_status as ServiceStatusCode, label: entry.label || stageLabel(entry.service_status), at: entry.happenedAt, activity: entry.activity }));
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
-  await recordCourierProgress(
+  const progressed = await recordCourierProgress(
     shipment,
     {
-      stage: latest ? { code: latest.service_status, label: latest.label || stageLabel(latest.service_status), at: latest.happenedAt } : null,
+      reports,
       estimatedDeliveryAt: new Date(tracking.estimated_delivery_date),
       deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null,
       ...(attention === null ? {} : { attention }),
@@ -114,7 +120,7 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
   // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
   const isReturn = shipment.direction === "return";
   const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
-  const arrivalRecorded = isReturn && tracking.delivered_date ? await recordReturnArrival({ ...shipment, deliveredAt: new Date(tracking.delivered_date) }, { admin: deps.admin, now }) : true;
+  const arrivalRecorded = isReturn && progressed.outcome === SHIPMENT_OUTCOME.RECEIVED ? await recordReturnArrival(progressed, { admin: deps.admin, now }) : true;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
   // still to be recorded in Shopify.
   const next = code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);

@@ -37,6 +37,12 @@ export interface ShipmentView {
   edd: string | null;
   /** The latest courier stage; `at` is an ISO time. */
   courierStatus: { code: number; label: string; at: string } | null;
+  /**
+   * Where the courier has the parcel once it has said anything: its state (awaiting_pickup, in_transit,
+   * out_for_delivery, delivery_attempted, delivered, rto_initiated, rto_delivered, lost, damaged, cancelled; a return's
+   * picked_up, received), in words with the attempts counted, and the attempts to deliver (absent from older answers).
+   */
+  outcome?: { state: string; label: string; deliveryAttempts: number } | null;
   /** ISO time. */
   estimatedDelivery: string | null;
   lastEvent: { label: string; activity: string; location: string | null; at: string } | null;

@@ -378,6 +378,7 @@ const COLUMNS: Record<string, Coverage> = {
   "public.Shipment.attention": { not: IDS },
   "public.Shipment.courierStatusLabel": { not: "the stage's name from the courier's table" },
   "public.Shipment.trackingState": { not: IDS },
+  "public.Shipment.outcome": { not: IDS },
   "public.ShipmentEvent.shop": { not: IDS },
   "public.ShipmentEvent.transition": { not: IDS },
   "public.ShipmentEvent.fromState": { not: IDS },

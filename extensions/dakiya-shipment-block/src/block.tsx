@@ -213,7 +213,7 @@ function summary(order: OrderShipping): string | undefined {
   switch (order.state) {
     case "shipment":
       if (order.parcels) return i18n.translate("summary.parcels", { count: order.parcels.length });
-      return order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
+      return order.shipment?.outcome?.label ?? order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
     case "ready":
       return i18n.translate("summary.notShipped");
     case "problems":
@@ -276,6 +276,7 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   const rows: [string, string][] = [];
   if (shipment.courierName) rows.push([i18n.translate("shipment.courier"), shipment.courierName]);
   if (shipment.awb) rows.push([i18n.translate("shipment.awb"), shipment.awb]);
+  if (shipment.outcome) rows.push([i18n.translate("shipment.outcome"), shipment.outcome.label]);
   if (shipment.courierStatus) {
     rows.push([
       i18n.translate("shipment.courierStatus"),
