@@ -22,13 +22,16 @@ import { listShipmentsForOrder } from "./shipments.server";
 import { courierChoiceWords, courierSentence, outcomeLabelSentence, shopifyReason } from "./stored-sentences";
 import { courierOrderId, isOrderIdTaken } from "./courier-order-id";
 import { type Change, type Claim as ClaimedRow, type ParcelClaim, SHIPMENT_TRANSACTION, chooseCourier, claimShipment as claimRow, coversBeforeParcels, markBooked, markBookingRetrying, markFailed, markFulfilled, markFulfillmentRetrying, markReturnDispatched, noteFulfillment, releaseClaim as releaseRow, TransitionRefusedError } from "~/shipments/shipment-changes.server";
-import { recordRoutingText, returnLabelUrl } from "~/documents/documents.server";
+import { returnLabelUrl } from "~/documents/documents.server";
+import { recordRoutingText } from "~/documents/document-changes.server";
 import { shopDomainTrackingUrl } from "~/storefront/storefront-settings.server";
 import { attachReverseDelivery, getReturnForPickup, isReturnGid } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mapping";
 import type { ShopifyReturn } from "~/shopify/return-queries";
 import { adminStrings, fill, storedOr, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { returnSettingsOf } from "~/returns/return-settings";
+import { markPickupBooked, withdrawReturnDecision } from "~/returns/return-changes.server";
+import { isStoppedReturn } from "~/returns/return-lifecycle";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -248,7 +251,7 @@ async function claimShipment(shop: string, orderGid: string, parcel: ParcelClaim
     // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on, nor
     // is a return seen declined or cancelled.
     if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
-    if (isReturnGid(orderGid) && (await tx.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid: orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
+    if (isReturnGid(orderGid) && isStoppedReturn((await tx.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid: orderGid } }, select: { state: true } }))?.state ?? "")) return { kind: "cancelled" };
     const claim = await claimRow(tx, { shop, orderGid, parcel }, { actor, at: now });
     if (claim.kind === "taken") return claim;
     await enqueue("shipment-complete", { shop, shipmentId: claim.shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
@@ -264,11 +267,9 @@ async function releaseClaim(shipment: Shipment, isNew: boolean, change: Change, 
 }
 
 /** Keeps the order's stored readiness in step with its booking, for the lists that read it. */
-async function setReadiness(db: Pick<typeof prisma, "orderRecord" | "returnRecord">, shipment: Pick<Shipment, "shop" | "orderGid">, readiness: Readiness): Promise<void> {
-  if (isReturnGid(shipment.orderGid)) {
-    await db.returnRecord.updateMany({ where: { shop: shipment.shop, returnGid: shipment.orderGid, cancelledAt: null }, data: { readiness } });
-    return;
-  }
+async function setReadiness(db: Pick<typeof prisma, "orderRecord">, shipment: Pick<Shipment, "shop" | "orderGid">, readiness: Readiness): Promise<void> {
+  // A return's state moves with its pickup's booking (pickup_booked), not with a readiness of the orders'.
+  if (isReturnGid(shipment.orderGid)) return;
   await db.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness } });
 }
 
@@ -515,6 +516,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
       // The merchant may have chosen the tracking page on the shop's own domain (Storefront settings).
       const trackingUrl = (await shopDomainTrackingUrl(shipment.shop, created.awb, created.tracking_url)) ?? created.tracking_url;
       shipment = await markBooked(shipment, { awb: created.awb, courierName: created.logistic, trackingUrl }, change());
+      if (shipment.direction === "return") await markPickupBooked({ shop: shipment.shop, returnGid: shipment.orderGid }, { courierName: created.logistic, awb: created.awb }, change());
     } catch (error) {
       if (!(error instanceof CourierError)) throw error;
       if (isOrderIdTaken(error)) return { shipment: await moveToFailed(shipment, orderIdTakenMessage(shipment), change(), { orderIdTaken: true }), retry: false };
@@ -579,7 +581,6 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
     }
     await noteFulfillment(shipment, outcome.reverseDeliveryGid);
     const attached = await markReturnDispatched(shipment, outcome.reverseDeliveryGid, change());
-    await setReadiness(prisma, attached, READINESS.FULFILLED);
     return { shipment: attached, retry: false };
   } catch (error) {
     if (error instanceof TransitionRefusedError) throw error;
@@ -590,8 +591,8 @@ async function attachPickup(shipment: Shipment, admin: ShopAdmin, settings: Shop
 
 async function isCancelled(shipment: Shipment): Promise<boolean> {
   if (isReturnGid(shipment.orderGid)) {
-    const ret = await prisma.returnRecord.findUnique({ where: { shop_returnGid: { shop: shipment.shop, returnGid: shipment.orderGid } }, select: { cancelledAt: true } });
-    return Boolean(ret?.cancelledAt);
+    const ret = await prisma.returnRecord.findUnique({ where: { shop_returnGid: { shop: shipment.shop, returnGid: shipment.orderGid } }, select: { state: true } });
+    return isStoppedReturn(ret?.state ?? "");
   }
   const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop: shipment.shop, orderGid: shipment.orderGid } }, select: { cancelledAt: true } });
   return Boolean(record?.cancelledAt);
@@ -615,11 +616,7 @@ const releaseReason = (outcome: BookOutcome) => outcomeLabelSentence(outcomeForW
 async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
   if (isReturnGid(shipment.orderGid)) {
     await prisma.$transaction(async (tx) => {
-      const { count } = await tx.returnRecord.updateMany({
-        where: { shop: shipment.shop, returnGid: shipment.orderGid, decision: DECISION.BOOKED, cancelledAt: null },
-        data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null },
-      });
-      if (count === 1) await enqueue("return-check", { shop: shipment.shop, returnGid: shipment.orderGid }, { tx });
+      if (await withdrawReturnDecision({ shop: shipment.shop, returnGid: shipment.orderGid }, DECISION.BOOKED, tx)) await enqueue("return-check", { shop: shipment.shop, returnGid: shipment.orderGid }, { tx });
     });
     return;
   }
@@ -634,10 +631,7 @@ async function decideAgainIfAutomatic(shipment: Pick<Shipment, "shop" | "orderGi
 
 /** A booking that did not happen: the order is ready to ship again, in the lists that read its stored readiness. */
 async function orderFreeAgain(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<void> {
-  if (isReturnGid(shipment.orderGid)) {
-    await prisma.returnRecord.updateMany({ where: { shop: shipment.shop, returnGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
-    return;
-  }
+  if (isReturnGid(shipment.orderGid)) return;
   await prisma.orderRecord.updateMany({ where: { shop: shipment.shop, orderGid: shipment.orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
 }
 

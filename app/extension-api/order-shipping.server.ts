@@ -43,6 +43,10 @@ import type { MappingProblem } from "~/shopify/order-mapping";
 import { exceptionAdvice, stageLabel } from "~/tracking/courier-progress";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { listShipmentHistory } from "~/shipments/history.server";
+import { adminStrings } from "~/locales/admin-language";
+import { listReturnHistories } from "~/returns/return-history.server";
+import { isReturnState, shopifyStatusOf } from "~/returns/return-lifecycle";
+import { returnStateName } from "~/returns/return-words";
 
 /**
  * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
@@ -188,20 +192,24 @@ export async function getOrderShipping(context: ExtensionContext, orderGid: stri
 async function listReturnPickups(shop: string, orderGid: string): Promise<ReturnPickupView[]> {
   const records = await prisma.returnRecord.findMany({ where: { shop, orderGid }, orderBy: { id: "asc" }, take: 20 });
   if (records.length === 0) return [];
-  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } });
+  const [pickups, histories] = await Promise.all([prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } }), listReturnHistories(shop, records.map((record) => record.returnGid))]);
   return records.map((record) => {
     const pickup = pickups.find((candidate) => candidate.orderGid === record.returnGid && candidate.status !== "failed");
     const problems = problemsOf(record);
+    const state = isReturnState(record.state) ? record.state : "requested";
     return {
       returnName: record.returnName,
-      status: record.status,
-      pickupLabel: pickup && isShipmentStatus(pickup.status) ? SHIPMENT_STATUS_LABELS[pickup.status].label : null,
+      status: shopifyStatusOf(state),
+      state,
+      stateLabel: returnStateName(adminStrings("en"), state) ?? state,
+      pickupLabel: pickup && isShipmentStatus(pickup.status) ? (pickup.courierStatusCode !== null ? outcomeInWords(pickup) : SHIPMENT_STATUS_LABELS[pickup.status].label) : null,
       courierName: pickup?.courierName ?? null,
       awb: pickup?.awb ?? null,
       trackingUrl: pickup?.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null,
       // A booked pickup's note is what the merchant must do about it (a failed pickup, a return lost on its way back).
       note: pickup ? attentionOf(pickup) : problems.length > 0 ? problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ") : record.decisionReason,
       receivedAt: record.receivedAt?.toISOString() ?? null,
+      history: (histories.get(record.returnGid) ?? []).map(({ at, what, by, reason }) => ({ at, what, by, reason })),
     };
   });
 }

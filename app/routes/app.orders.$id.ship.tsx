@@ -32,7 +32,7 @@ import type { Shipment } from "@prisma/client";
 import { READINESS } from "~/orders/readiness";
 import { shipmentForScreen } from "~/booking/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
-import { ShipmentHistory } from "~/components/ShipmentHistory";
+import { ReturnHistory, ShipmentHistory } from "~/components/ShipmentHistory";
 import { getShopOverview } from "~/shopify/shop.server";
 import { listShipmentHistory } from "~/shipments/history.server";
 import { CourierError } from "~/shipping/client.server";
@@ -42,7 +42,7 @@ import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminStrings, fill, formLanguage, plural, returnStatusName, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { zoneInWords } from "~/components/zone-words";
@@ -57,7 +57,8 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { pickupWarehouseChoices, type WarehouseSummary } from "~/settings/settings-form.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
-import { RETURN_STATUS_TONES } from "~/components/return-status";
+import { isReturnState, RETURN_STATE_TONES } from "~/returns/return-lifecycle";
+import { returnStateName } from "~/returns/return-words";
 
 function orderGidFrom(id: string | undefined): string {
   const gid = orderGidOf(id ?? "");
@@ -713,7 +714,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             {fill(t.heading, { name: ret.returnName })}
           </Text>
           <Badge tone="info">{t.badge}</Badge>
-          <Badge tone={RETURN_STATUS_TONES[ret.status]}>{returnStatusName(strings, ret.status) ?? ret.status}</Badge>
+          <Badge tone={isReturnState(ret.state) ? RETURN_STATE_TONES[ret.state] : undefined}>{returnStateName(strings, ret.state) ?? ret.state}</Badge>
           {ret.pickup ? <Badge>{shipmentStatusName(strings, ret.pickup.status) ?? ret.pickup.status}</Badge> : null}
         </InlineStack>
         <List>
@@ -776,6 +777,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             ])}
           />
         ) : null}
+        {ret.history.length > 0 ? <ReturnHistory entries={ret.history} heading={strings.returns.history.heading} /> : null}
       </BlockStack>
     </Card>
   );

@@ -1,7 +1,8 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf } from "~/locks.server";
-import { englishOf, isStoredWords, type Sentence, type StoredWords } from "~/locales/admin-language";
+import type { Sentence, StoredWords } from "~/locales/admin-language";
+import { englishIn, reasonColumns, reasonOf, reasonWithoutQuotes, reasonWordsJson, REASON_LIMIT, storedSentence, withoutQuotedWords, wordsIn } from "~/stored-sentences.server";
 import type { ServiceStatusCode } from "~/shipping/status";
 import { allows, outcomeOfCode, outcomeTransition, SHIPMENT_OUTCOME, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKING_STATE, type Actor, type ShipmentOutcome, type TransitionName, type TransitionRule } from "./lifecycle";
 
@@ -9,7 +10,7 @@ import { allows, outcomeOfCode, outcomeTransition, SHIPMENT_OUTCOME, SHIPMENT_ST
  * The one module that writes the `Shipment` table (and its history, `ShipmentEvent`): every change to a shipment is
  * one of the named transitions of `lifecycle.ts`, refused unless the table allows it from where the row is now, and
  * written in one transaction with the history row that records it (time, transition, from, to, who, why). A test
- * (`shipment-writers.test.ts`) fails when any other file writes either table.
+ * (`app/table-owners.test.ts`) fails when any other file writes either table.
  *
  * Callers say who acts (`Actor`) and when; the reason is in the merchant's words and never carries a shopper's details
  * (names, phones, addresses) of Dakiya's own: the history outlives customers/redact, which takes out only the
@@ -37,36 +38,11 @@ interface Locked {
   requestPayload: string;
 }
 
-// A shipment's sentences (its last error, its tracking error, a history row's reason) are stored as their English
-// beside their words (`…Words`, said again in the admin's language); text wholly someone else's has no words beside it.
-
-/** The English column of a sentence. */
-const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));
-
-/** The words column of a sentence: null (the database's) for text kept as said, or none. */
-function wordsIn(sentence: Sentence | null | undefined, limit?: number): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  if (!sentence || typeof sentence === "string") return Prisma.DbNull;
-  return (limit === undefined ? sentence : limitedWords(sentence, limit)) as unknown as Prisma.InputJsonValue;
-}
-
-/** The words with each value of someone else's (a plain text) cut to the limit, as the English is. */
-function limitedWords(words: StoredWords, limit: number): StoredWords {
-  if (!words.values) return words;
-  const values = Object.fromEntries(Object.entries(words.values).map(([name, value]) => [name, typeof value === "string" ? value.slice(0, limit) : typeof value === "number" ? value : limitedWords(value, limit)]));
-  return { key: words.key, values };
-}
-
 /** A shipment's last error, in both columns (null clears both). */
 const lastErrorOf = (sentence: Sentence | null) => ({ lastError: sentence === null ? null : englishIn(sentence), lastErrorWords: wordsIn(sentence) });
 
 /** A shipment's tracking error, in both columns (null clears both). */
 const trackingErrorOf = (sentence: Sentence | null) => ({ trackingError: sentence === null ? null : englishIn(sentence), trackingErrorWords: wordsIn(sentence) });
-
-/** Reasons are short, for a list; the courier's or Shopify's own words are cut. */
-const REASON_LIMIT = 300;
-const reasonOf = (reason: Sentence | null | undefined) => (reason ? englishIn(reason).slice(0, REASON_LIMIT) : null);
-/** A reason's words, for a raw statement: JSON text, or null. */
-const reasonWordsJson = (reason: Sentence | null | undefined): string | null => (reason && typeof reason !== "string" ? JSON.stringify(limitedWords(reason, REASON_LIMIT)) : null);
 
 interface Step {
   transition: TransitionName;
@@ -78,7 +54,7 @@ interface Step {
 async function recordEvents(tx: Client, refs: ShipmentRef | readonly ShipmentRef[], steps: readonly Step[], { actor, at }: Change): Promise<void> {
   const recorded = steps.filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded);
   const data = [refs].flat().flatMap((ref) =>
-    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), reasonWords: wordsIn(step.reason, REASON_LIMIT), at })),
+    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), ...reasonColumns(step.reason), at })),
   );
   if (data.length > 0) await tx.shipmentEvent.createMany({ data });
 }
@@ -610,27 +586,6 @@ export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: 
 
 // ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
-const REDACTED = "[redacted]";
-/** The values of Dakiya's sentences that quote someone else's words: what the courier or Shopify said when refusing. */
-const QUOTED_VALUES = new Set(["message", "reason"]);
-
-/**
- * A sentence without the words it quotes: text wholly the courier's or Shopify's goes whole, and in Dakiya's own
- * sentences each quoted value (`message`, `reason`) goes, while the rest (the awb, the courier's name) stays, so
- * the history still says what happened.
- */
-function withoutQuotedWords(sentence: Sentence): Sentence {
-  if (typeof sentence === "string") return REDACTED;
-  if (!sentence.values) return sentence;
-  const values = Object.fromEntries(
-    Object.entries(sentence.values).map(([name, value]) => [name, typeof value === "object" ? withoutQuotedWords(value) : QUOTED_VALUES.has(name) && typeof value === "string" ? REDACTED : value]),
-  );
-  return { key: sentence.key, values } as StoredWords;
-}
-
-/** A stored sentence (its English and its words) as the sentence it was, for redaction. */
-const storedSentence = (english: string, stored: Prisma.JsonValue | null): Sentence => (isStoredWords(stored) ? stored : english);
-
 /**
  * customers/redact: the stored booking body without the shopper's details, the last error without its words
  * (the courier's and Shopify's errors may quote the address or phone they refused), the tracking error and the
@@ -643,9 +598,8 @@ export async function redactBookingBody(tx: Client, shipment: ShipmentRef, redac
   await apply(shipment, "redacted", change, { data: { ...redacted, lastErrorWords: Prisma.DbNull, ...trackingErrorOf(trackingError) } }, tx);
   const reasons = await tx.shipmentEvent.findMany({ where: { shop: shipment.shop, shipmentId: shipment.id, reason: { not: null } }, select: { id: true, reason: true, reasonWords: true } });
   for (const event of reasons) {
-    const reason = withoutQuotedWords(storedSentence(event.reason!, event.reasonWords));
-    const english = reasonOf(reason);
-    if (english !== event.reason) await tx.shipmentEvent.update({ where: { id: event.id }, data: { reason: english, reasonWords: wordsIn(reason, REASON_LIMIT) } });
+    const without = reasonWithoutQuotes(event);
+    if (without) await tx.shipmentEvent.update({ where: { id: event.id }, data: without });
   }
 }
 

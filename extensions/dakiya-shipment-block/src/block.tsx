@@ -9,6 +9,7 @@ import {
   type ParcelView,
   type Problem,
   type ReturnPickupView,
+  type ShipmentHistoryEntry,
   type ShipmentStatus,
   type ShipmentView,
 } from "../../shared/api";
@@ -31,6 +32,8 @@ const api = createDakiyaApi();
 
 /** History entries the card shows. */
 const HISTORY_SHOWN = 5;
+/** A return's states in Dakiya (app/returns/return-lifecycle.ts), each worded in this block's locales. */
+const RETURN_STATES = ["requested", "approved", "held", "pickup_booked", "picked_up", "received", "processed", "inspected", "declined", "cancelled", "closed"];
 
 function DakiyaShipmentBlock() {
   const { i18n } = shopify;
@@ -164,10 +167,26 @@ function Parcels({ parcels }: { parcels: ParcelView[] }) {
 /** The app's Ship order page, where a return's reverse rates are quoted and its pickup booked. */
 export const shipPageUrl = (orderGid: string) => `app:app/orders/${orderGid.split("/").pop()}/ship`;
 
+/** The latest steps of a shipment's or a return's history, newest first: the card is small; the ship page has all of it. */
+function HistoryLines({ entries }: { entries: ShipmentHistoryEntry[] }) {
+  const { i18n } = shopify;
+  if (entries.length === 0) return null;
+  return (
+    <s-stack gap="small-300">
+      <s-text color="subdued">{i18n.translate("shipment.history")}</s-text>
+      {entries.map((entry, index) => (
+        <s-text key={`${entry.at}-${index}`}>{i18n.translate("shipment.by", { what: entry.what, when: formatDateTime(i18n, entry.at), by: entry.by })}</s-text>
+      ))}
+    </s-stack>
+  );
+}
+
 /** A return of the order and its pickup back to the warehouse, apart from the order's own shipment. */
 function ReturnCard({ ret, orderGid }: { ret: ReturnPickupView; orderGid: string | undefined }) {
   const { i18n } = shopify;
-  const status = ["REQUESTED", "OPEN", "DECLINED", "CANCELED", "CLOSED"].includes(ret.status) ? i18n.translate(`returns.status.${ret.status}`) : ret.status;
+  // Where the return is in Dakiya, else (an older answer) Shopify's status.
+  const status = ret.state && RETURN_STATES.includes(ret.state) ? i18n.translate(`returns.state.${ret.state}`) : ["REQUESTED", "OPEN", "DECLINED", "CANCELED", "CLOSED"].includes(ret.status) ? i18n.translate(`returns.status.${ret.status}`) : ret.status;
+  const history = (ret.history ?? []).slice(-HISTORY_SHOWN).reverse();
   return (
     <s-stack gap="small">
       <s-stack direction="inline" gap="small-200">
@@ -197,6 +216,7 @@ function ReturnCard({ ret, orderGid }: { ret: ReturnPickupView; orderGid: string
           <s-paragraph>{ret.note}</s-paragraph>
         </s-banner>
       )}
+      <HistoryLines entries={history} />
       {!ret.pickupLabel && ret.status === "OPEN" && (
         <>
           <s-paragraph>{ret.note ?? i18n.translate("returns.notBooked")}</s-paragraph>
@@ -314,14 +334,7 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
           <s-text>{value}</s-text>
         </s-stack>
       ))}
-      {history.length > 0 && (
-        <s-stack gap="small-300">
-          <s-text color="subdued">{i18n.translate("shipment.history")}</s-text>
-          {history.map((entry, index) => (
-            <s-text key={`${entry.at}-${index}`}>{i18n.translate("shipment.by", { what: entry.what, when: formatDateTime(i18n, entry.at), by: entry.by })}</s-text>
-          ))}
-        </s-stack>
-      )}
+      <HistoryLines entries={history} />
       {shipment.trackingUrl && (
         <s-link href={shipment.trackingUrl} target="_blank">
           {i18n.translate("shipment.track")}
