@@ -80,6 +80,6 @@ describe("who writes the shipment, return and document tables", () => {
   it("looks where the code is", () => {
     const files = SEARCHED.flatMap(sourcesUnder);
     for (const { owner } of OWNERS) expect(files).toContain(owner);
-    expect(files).toContain("app/booking/book-order.server.ts");
+    expect(files).toContain("app/booking/book-shipment.server.ts");
   });
 });

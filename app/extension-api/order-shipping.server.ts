@@ -18,15 +18,16 @@ import type {
   SyncAnswer,
 } from "../../extensions/shared/api";
 import { shipmentAttentionItem } from "~/attention/needs-attention.server";
-import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
+import { bookOrder, quoteOrder, type BookingContext, type BookOutcome } from "~/orders/book-order.server";
+import { courierMessage } from "~/booking/book-shipment.server";
 import { getConfig } from "~/config.server";
 import { labelLink } from "~/documents/documents.server";
-import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
+import { shipOrders, type ShipResult } from "~/orders/ship-orders.server";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { parcelItems, parcelName } from "~/shipments/parcels";
 import { outcomeInWords } from "~/shipments/outcome-words";
-import { isEveryParcelBooked } from "~/booking/parcels";
+import { isEveryParcelBooked } from "~/orders/booked-parcels";
 import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";

@@ -1,13 +1,13 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
-import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
+import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/orders/book-order.server";
 import { outcomeForWords } from "~/booking/book-outcome";
 import { bookOutcomeWords } from "~/automation/decision-words";
 import { problemLabelWords } from "~/booking/stored-sentences";
 import { listWords, storedOr, words } from "~/locales/admin-language";
-import { storedFactsOf } from "~/booking/booking-facts";
+import { storedFactsOf } from "~/automation/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { coversBeforeParcels, raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { bookingRulesOf } from "~/settings/shop-settings.server";

@@ -1,4 +1,5 @@
 import type { RankedRate } from "~/shipping/rate-ranking";
+export { DECISION, type DecisionKind } from "~/automation/decisions";
 
 /**
  * An order's readiness as Dakiya last checked it (OrderRecord.readiness), and the automatic decision on it.
@@ -17,17 +18,6 @@ export const READINESS = {
   NOT_FOUND: "not_found",
 } as const;
 export type Readiness = (typeof READINESS)[keyof typeof READINESS];
-
-export const DECISION = {
-  BOOKED: "booked",
-  /** Held for review: by a rule, or because no rule matched. */
-  HELD: "held",
-  /** Not booked automatically because the order has problems to fix first; decided again once it is ready. */
-  PROBLEMS: "problems",
-  /** A rule chose a courier but the booking failed; the reason says why. */
-  FAILED: "failed",
-} as const;
-export type DecisionKind = (typeof DECISION)[keyof typeof DECISION];
 
 export interface QuotedCourier {
   courierId: number;

@@ -1,6 +1,7 @@
-import { bookOrder, quoteOrder } from "~/booking/book-order.server";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
-import { cancelShipmentWithCourier } from "~/orders/cancel-order.server";
+
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
+import { cancelShipmentsWithCourier, mostPressing } from "~/booking/cancel-booking.server";
+import { bookReturnPickup, quoteReturnPickup, RETURN_PICKUPS } from "./return-pickup.server";
 import { DECISION } from "~/orders/readiness";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
@@ -75,11 +76,13 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
   // Recorded before the courier is asked: declined or cancelled, no booking starts from here on.
   const record = await recordReturnSeen(ref, { facts, shopifyStatus: ret.status }, seen());
   if (stopped) {
-    const result = await cancelShipmentWithCourier(
-      shop,
-      returnGid,
-      { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: ret.status === "DECLINED" ? "returnDeclined" : "returnCancelled", tagOrder: false },
-      { adminFor, now },
+    const result = mostPressing(
+      await cancelShipmentsWithCourier(
+        shop,
+        returnGid,
+        { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: ret.status === "DECLINED" ? "returnDeclined" : "returnCancelled", destination: RETURN_PICKUPS },
+        { adminFor, now },
+      ),
     );
     if (result.kind === "retry") return result;
     return { kind: "cancelled", courier: result.kind };
@@ -97,7 +100,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
 
   const context = { shop, admin, now, actor: RETURN_RULES_ACTOR };
   // The return as just read serves the quote and the booking: Shopify is read once more only to attach the delivery.
-  const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
+  const quote = await quoteReturnPickup(context, { returnGid, returnRead: ret, settings });
   if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
   if (quote.kind !== "quoted") {
     await decide(ref, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
@@ -119,7 +122,7 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
   }
   await decide(ref, DECISION.BOOKED, decision.words, now(), decision.rule);
   // The shipment's history names the rule and what it decided, as a forward booking's names its auto-booking rule.
-  const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
+  const outcome = await bookReturnPickup({ ...context, actor: { kind: "rule", name: decision.reason } }, { returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret, settings });
   if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") return { kind: "already_booked" };
   if (outcome.kind === "cancelled") return { kind: "cancelled", courier: "nothing_booked" };

@@ -1,5 +1,5 @@
 import prisma from "~/db.server";
-import { quoteOrder } from "~/booking/book-order.server";
+import { quoteReturnPickup } from "./return-pickup.server";
 import { outcomeForWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
@@ -73,7 +73,7 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
       awaitingApproval: !pickup && ret.status === "REQUESTED",
     };
     if (!pickup && ret.status === "OPEN") {
-      const quote = await quoteOrder({ shop, admin, now }, { orderGid: record.returnGid, returnRead: ret, settings });
+      const quote = await quoteReturnPickup({ shop, admin, now }, { returnGid: record.returnGid, returnRead: ret, settings });
       if (quote.kind === "quoted") section.rates = quote.rates;
       else section.note = outcomeForWords(quote);
     }

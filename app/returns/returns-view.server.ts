@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DRAFT_FIELDS, returnRuleFieldKey, type ReturnRuleDraft } from "./return-rule-drafts";
 import prisma from "~/db.server";
-import { bookOrder, quoteOrder } from "~/booking/book-order.server";
+import { bookReturnPickup, quoteReturnPickup } from "./return-pickup.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { listReturnHistories, type ReturnHistoryEntry } from "./return-history.server";
 import { isStoppedReturn } from "./return-lifecycle";
@@ -193,12 +193,12 @@ export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, retur
   if (!record) return { ok: false, status: 404, message: words.notSeen };
   if (isStoppedReturn(record.state)) return { ok: false, status: 409, message: words.cancelled };
   const context = { shop, admin, actor: { kind: "merchant" as const, name: "Returns" } };
-  const quote = await quoteOrder(context, { orderGid: returnGid });
+  const quote = await quoteReturnPickup(context, { returnGid });
   if (quote.kind === "unavailable") return { ok: false, status: 503, message: bookOutcomeInWords(quote, { language }) };
   if (quote.kind !== "quoted") return { ok: false, status: 422, message: bookOutcomeInWords(quote, { problems: "fixes", language }) };
   const chosen = courierId ?? quote.rates.find((rate) => rate.isRecommended)?.id ?? quote.rates[0]!.id;
   if (!isLogisticId(chosen)) return { ok: false, status: 422, message: words.chooseCourier };
-  const outcome = await bookOrder(context, { orderGid: returnGid, courierId: chosen, quoted: quote });
+  const outcome = await bookReturnPickup(context, { returnGid, courierId: chosen, quoted: quote });
   if (outcome.kind === "booked") return { ok: true, message: fill(words.booked, { courier: String(outcome.shipment.courierName), awb: String(outcome.shipment.awb) }), awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") {
     const { awb } = outcome.shipment;

@@ -8,8 +8,8 @@ import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, t
 import { legacyIdOf } from "~/booking/overrides";
 import { isShipmentOutcome, RECORDED_TRANSITIONS, SHIPMENT_OUTCOME_TONES } from "~/shipments/lifecycle";
 import { outcomeInWords } from "~/shipments/outcome-words";
-import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
-import { shipmentFilterProblemsInWords } from "~/booking/shipment-filter-problems";
+import { listShipments, readShipmentFilter } from "~/shipments/shipments.server";
+import { shipmentFilterProblemsInWords } from "~/shipments/shipment-filter-problems";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";

@@ -7,7 +7,7 @@ import { createCourierClient, type CourierClient } from "~/shipping/client.serve
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 import { BookingRulesSchema, type BookingRule } from "~/automation/rules";
-import { announceStorefrontChange } from "~/storefront/settings-changes.server";
+import { announceStorefrontChange } from "~/settings/settings-changes.server";
 
 const PresetsSchema = z.array(
   z.object({ name: z.string(), length: z.number(), breadth: z.number(), height: z.number(), maxWeightKg: z.number() }),

@@ -185,7 +185,7 @@ export interface ParcelClaim {
  * open (moved, merged, split in Shopify since), whose number it takes over; or nothing, and numbers a new parcel after
  * the order's last. The unique fulfillment order backs it.
  */
-export async function claimShipment(tx: Client, { shop, orderGid, parcel }: { shop: string; orderGid: string; parcel?: ParcelClaim }, change: Change): Promise<Claim> {
+export async function claimShipment(tx: Client, { shop, orderGid, parcel, direction = parcel ? "forward" : "return" }: { shop: string; orderGid: string; parcel?: ParcelClaim; direction?: "forward" | "return" }, change: Change): Promise<Claim> {
   const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", ...lastErrorOf(null) };
   const reclaim = async (row: Shipment, data: Prisma.ShipmentUncheckedUpdateManyInput = {}): Promise<Claim> => {
     // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
@@ -197,7 +197,8 @@ export async function claimShipment(tx: Client, { shop, orderGid, parcel }: { sh
     return { kind: "claimed", shipment: current, isNew: false };
   };
   const created = async (number: number, fulfillmentOrderGid: string | null): Promise<Claim | null> => {
-    const [row] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, parcel: number, fulfillmentOrderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
+    // The direction is known from the claim on: the watchdog carries an interrupted booking to where it goes.
+    const [row] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, parcel: number, fulfillmentOrderGid, direction, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
     if (!row) return null;
     await recordEvents(tx, row, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
     return { kind: "claimed", shipment: row, isNew: true };

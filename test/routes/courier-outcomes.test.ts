@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { action as exportAction } from "~/routes/app.shipments.export";
 import { loader as shipmentsLoader } from "~/routes/app.shipments._index";
@@ -135,7 +135,7 @@ describe("the courier's outcomes, as states of the shipment", () => {
   it("cancels a booking the order's cancellation stopped before anything reached the courier, rather than failing it", async () => {
     const order = store.simulator.placeOrder(store.domain, shopperOrder(899));
     // A booking's worker that claimed the parcel and died before sending anything.
-    const claim = await prisma.$transaction((tx) => claimShipment(tx, { shop: store.domain, orderGid: order.id }, { actor: { kind: "merchant", name: "Ship order page" }, at: new Date() }));
+    const claim = await prisma.$transaction((tx) => claimShipment(tx, { shop: store.domain, orderGid: order.id, direction: "forward" }, { actor: { kind: "merchant", name: "Ship order page" }, at: new Date() }));
     expect(claim.kind).toBe("claimed");
     store.simulator.cancelOrder(store.domain, order.id);
     await enqueue("order-cancelled", { shop: store.domain, orderGid: order.id });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BookAnswer, BulkAnswer, OrderShipping, SyncAnswer } from "../../extensions/shared/api";
 import { BULK_SHIP_LIMIT } from "../../extensions/shared/api";
 import type { BookingRule } from "~/automation/rules";
-import { MAX_SHIPPED_AT_ONCE } from "~/booking/ship-orders.server";
+import { MAX_SHIPPED_AT_ONCE } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { action as bookAction, loader as bookLoader } from "~/routes/api.orders.$id.book";
 import { loader as orderLoader } from "~/routes/api.orders.$id";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { checkReturn } from "~/returns/check-return.server";
 import type { ReturnRulesPreview } from "~/returns/return-rules-preview.server";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { sayStored } from "~/locales/admin-language";
 import { defaultJobDeps } from "~/workers/job-handlers.server";

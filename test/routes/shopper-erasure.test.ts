@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@prisma/client";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { enqueue, jobQueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";

@@ -5,9 +5,9 @@ import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { adminStrings, sayStored, type AdminLanguage } from "~/locales/admin-language";
-import { bookOutcomeInWords } from "./book-outcome";
-import { ruleFactsOf, storedFactsOf } from "./booking-facts";
-import { bookOrder, prepareOrder, quoteOrder } from "./book-order.server";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { ruleFactsOf, storedFactsOf } from "~/automation/booking-facts";
+import { bookOrder, prepareOrder, quoteOrder } from "~/orders/book-order.server";
 import type { Shipment } from "@prisma/client";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
