@@ -6,7 +6,8 @@ import { englishOf, type StoredWords } from "~/locales/admin-language";
 import prisma from "~/db.server";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
-import { DECISION, READINESS, type QuoteSummary } from "./readiness";
+import { DECISION, READINESS } from "./readiness";
+import type { QuoteSummary } from "~/booking/quote-summary";
 
 /** One order's stored readiness: what an order check found, written in one upsert. */
 export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "shopperName" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {

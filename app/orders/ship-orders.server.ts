@@ -1,7 +1,8 @@
 import type { ShopSettings } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import prisma from "~/db.server";
-import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
+import { getShopSettings } from "~/settings/shop-settings.server";
+import { bookingRulesOf } from "~/automation/booking-rules.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { adminStrings, sayStored, type AdminLanguage } from "~/locales/admin-language";

@@ -2,7 +2,7 @@
 import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { cancelShipmentsWithCourier, mostPressing } from "~/booking/cancel-booking.server";
 import { bookReturnPickup, quoteReturnPickup, RETURN_PICKUPS } from "./return-pickup.server";
-import { DECISION } from "~/orders/readiness";
+import { DECISION } from "~/automation/decisions";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";

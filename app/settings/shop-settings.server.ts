@@ -6,7 +6,6 @@ import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
-import { BookingRulesSchema, type BookingRule } from "~/automation/rules";
 import { announceStorefrontChange } from "~/settings/settings-changes.server";
 
 const PresetsSchema = z.array(
@@ -52,9 +51,6 @@ function defaultSettings(shop: string): ShopSettings {
     updatedAt: now,
   };
 }
-
-/** The shop's auto-booking rules, in priority order (checked when saved, and again when read). */
-export const bookingRulesOf = (settings: Pick<ShopSettings, "bookingRules">): BookingRule[] => BookingRulesSchema.parse(JSON.parse(settings.bookingRules));
 
 export const presetsOf = (settings: ShopSettings): PackagePreset[] => PresetsSchema.parse(JSON.parse(settings.packagePresets));
 export const locationWarehousesOf = (settings: ShopSettings): Record<string, number> =>
@@ -148,8 +144,3 @@ export async function resealCourierSecrets(): Promise<number> {
   return resealed;
 }
 
-/** Turns auto-booking on or off and replaces the rules (already checked by the caller). */
-export async function saveBookingRules(shop: string, { autoBooking, rules }: { autoBooking: boolean; rules: BookingRule[] }): Promise<ShopSettings> {
-  const bookingRules = JSON.stringify(BookingRulesSchema.parse(rules));
-  return prisma.shopSettings.upsert({ where: { shop }, create: { shop, autoBooking, bookingRules }, update: { autoBooking, bookingRules } });
-}
