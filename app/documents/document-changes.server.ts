@@ -51,8 +51,8 @@ export async function recordManifest(tx: Client, { shop, warehouseId, courierNam
   return manifest;
 }
 
-export async function saveLabelLayout(shop: string, labelLayout: LabelLayout): Promise<void> {
-  await prisma.shopDocumentSettings.upsert({ where: { shop }, create: { shop, labelLayout }, update: { labelLayout } });
+export async function saveLabelLayout(shop: string, labelLayout: LabelLayout, tx: Client = prisma): Promise<void> {
+  await tx.shopDocumentSettings.upsert({ where: { shop }, create: { shop, labelLayout }, update: { labelLayout } });
 }
 
 /** The shop's name as Shopify last gave it, kept for documents opened by a signed link (no Shopify session). */

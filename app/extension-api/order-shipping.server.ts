@@ -23,11 +23,11 @@ import { courierMessage } from "~/booking/book-shipment.server";
 import { getConfig } from "~/config.server";
 import { labelLink } from "~/documents/documents.server";
 import { shipOrders, type ShipResult } from "~/orders/ship-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
+import { isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { parcelItems, parcelName } from "~/shipments/parcels";
 import { outcomeInWords } from "~/shipments/outcome-words";
-import { isEveryParcelBooked } from "~/orders/booked-parcels";
+import { readOrderShipping } from "~/orders/order-shipping.server";
 import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
@@ -215,9 +215,6 @@ async function listReturnPickups(shop: string, orderGid: string): Promise<Return
   });
 }
 
-/** A parcel booking that stands (anything but a failed one). */
-const standing = (shipment: Shipment) => isShipmentStatus(shipment.status) && holdsBooking(shipment.status);
-
 /**
  * The order's parcels as the extensions list them: those booked (as Dakiya stored them) first, then those still to
  * book (as just quoted), numbered in that order.
@@ -230,12 +227,11 @@ async function parcelViews(booked: readonly Shipment[], toBook: readonly ParcelQ
 }
 
 async function getForwardShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
-  const [record, shipments] = await Promise.all([getOrderRecord(context.shop, orderGid), listShipmentsForOrder(context.shop, orderGid)]);
-  const booked = shipments.filter(standing);
+  const { record, standing: booked, everyParcelBooked, cancelled } = await readOrderShipping(context.shop, orderGid);
   const base = baseOf(orderGid, record, booked[0] ?? null);
   // Every parcel booked, as the order's record last said (no parcel failed since): shown from what Dakiya stored.
-  if (isEveryParcelBooked(record?.cancelledAt ? READINESS.CANCELLED : (record?.readiness ?? null), shipments)) return answer(base, "shipment", { shipment: await toShipmentView(booked[0]!), parcels: await parcelViews(booked, []) });
-  if (record?.cancelledAt || record?.readiness === READINESS.CANCELLED) return answer(base, "cancelled");
+  if (everyParcelBooked) return answer(base, "shipment", { shipment: await toShipmentView(booked[0]!), parcels: await parcelViews(booked, []) });
+  if (cancelled) return answer(base, "cancelled");
   if (record?.readiness === READINESS.FULFILLED && problemsOf(record).length > 0) return fromProblems(base, problemsOf(record));
   return quoteLive(context, orderGid, base, booked);
 }

@@ -25,11 +25,10 @@ import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useMemo, useState } from "react";
 import { bookOrder, quoteOrder } from "~/orders/book-order.server";
 import { listShipmentsForOrder } from "~/shipments/shipments.server";
-import { isEveryParcelBooked } from "~/orders/booked-parcels";
+import { readOrderShipping } from "~/orders/order-shipping.server";
 import { changeParcels, type ParcelChange } from "~/orders/parcel-changes.server";
 import { listLocations, type ShopLocation } from "~/shopify/admin-orders.server";
 import type { Shipment } from "@prisma/client";
-import { READINESS } from "~/orders/readiness";
 import { shipmentForScreen } from "~/shipments/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
 import { ReturnHistory, ShipmentHistory } from "~/components/ShipmentHistory";
@@ -37,7 +36,6 @@ import { getShopOverview } from "~/shopify/shop.server";
 import { listShipmentHistory } from "~/shipments/history.server";
 import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
-import { getOrderRecord } from "~/orders/order-records.server";
 import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
@@ -86,22 +84,21 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
-  const [stored, record, shop] = await Promise.all([listShipmentsForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid), whenShopifyAnswers(() => getShopOverview(admin))]);
+  const [shipping, shop] = await Promise.all([readOrderShipping(session.shop, orderGid), whenShopifyAnswers(() => getShopOverview(admin))]);
   // Times read in the shop's own zone, as Shopify's admin shows them.
   const timeZone = shop.ianaTimezone;
   // Every parcel booked (or failed, to book again), the ones holding a booking first; the first is the order's own banner.
-  const shown = [...stored.filter((shipment) => shipment.status !== "failed"), ...stored.filter((shipment) => shipment.status === "failed")];
-  const parcels = await Promise.all(shown.map((shipment) => bookedParcel(session.shop, shipment)));
+  const parcels = await Promise.all(shipping.shipments.map((shipment) => bookedParcel(session.shop, shipment)));
   const { booked = null, tracking = [], history = [], labelUrl = null } = parcels[0] ?? {};
   // What the rules decided about this order, and why.
-  const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason, words: record.decisionWords } : null;
+  const decision = shipping.decision && { kind: shipping.decision.kind, reason: shipping.decision.reason, words: shipping.decision.words };
   // The wrong edits by field alone: the page words them in the admin's language.
   const { overrides, invalid: invalidOverrides } = parseOverrides(new URL(request.url).searchParams);
   // The order's returns, apart from its own shipment: their items, state, and reverse rates while a pickup is to book.
   const returns = await whenShopifyAnswers(() => listOrderReturns(session.shop, admin, orderGid));
   const page = { invalidOverrides, booked, tracking, history, labelUrl, parcels, decision, timeZone, returns };
   // Every parcel booked is shown as booked; an order with a parcel still to book (or to book again) is quoted.
-  if (isEveryParcelBooked(record?.cancelledAt ? READINESS.CANCELLED : (record?.readiness ?? null), stored)) {
+  if (shipping.everyParcelBooked) {
     return json({ ...page, outcome: { kind: "booked" as const }, warehouses: [] as WarehouseSummary[], locations: [] as ShopLocation[] });
   }
   // The warehouses to pick up from and the locations to move items to, by name, while the order is quoted.

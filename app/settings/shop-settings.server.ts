@@ -1,4 +1,4 @@
-import type { ShopSettings } from "@prisma/client";
+import type { Prisma, ShopSettings } from "@prisma/client";
 import { z } from "zod";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
@@ -119,12 +119,17 @@ export type SettingsUpdate = Omit<
   courierSecretKey?: string;
 };
 
-export async function saveShopSettings(shop: string, update: SettingsUpdate): Promise<ShopSettings> {
+/**
+ * Saves a shop's settings; `alongside` writes what the same form saves elsewhere (the label layout, the tracking
+ * page's contact) in the same transaction, so the form is saved whole or not at all.
+ */
+export async function saveShopSettings(shop: string, update: SettingsUpdate, alongside?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<ShopSettings> {
   const { courierSecretKey, ...fields } = update;
   const sealed =
     fields.courierApiKey === null ? { courierSecretCipher: null } : courierSecretKey ? { courierSecretCipher: secretBox().seal(courierSecretKey) } : {};
   return prisma.$transaction(async (tx) => {
     const saved = await tx.shopSettings.upsert({ where: { shop }, create: { shop, ...fields, ...sealed }, update: { ...fields, ...sealed } });
+    await alongside?.(tx);
     // The storefront's estimates quote from the warehouse and boxes saved here: every process forgets its copy.
     await announceStorefrontChange(shop, tx);
     return saved;

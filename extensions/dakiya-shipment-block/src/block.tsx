@@ -7,13 +7,12 @@ import {
   type ApiFailure,
   type OrderShipping,
   type ParcelView,
-  type Problem,
   type ReturnPickupView,
   type ShipmentHistoryEntry,
-  type ShipmentStatus,
   type ShipmentView,
 } from "../../shared/api";
 import { formatDateTime, formatDay } from "../../shared/format";
+import { FailureBanner, ProblemList, SHIPMENT_STATUS_TONES } from "../../shared/views";
 
 export default async () => {
   render(<DakiyaShipmentBlock />, document.body);
@@ -81,7 +80,7 @@ function DakiyaShipmentBlock() {
         {current.kind === "no-order" && <s-paragraph>{i18n.translate("order.notFound")}</s-paragraph>}
         {current.kind === "load-failed" && (
           <>
-            <FailureBanner heading={i18n.translate("loadFailed")} failure={current.failure} />
+            <FailureBanner i18n={i18n} heading={i18n.translate("loadFailed")} failure={current.failure} />
             {checkAgain(i18n.translate("actions.retry"))}
           </>
         )}
@@ -95,7 +94,7 @@ function DakiyaShipmentBlock() {
         )}
         {order?.state === "shipment" && order.shipment && (
           <>
-            {syncFailure.value && <FailureBanner heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
+            {syncFailure.value && <FailureBanner i18n={i18n} heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
             {order.parcels ? <Parcels parcels={order.parcels} /> : <ShipmentCard shipment={order.shipment} />}
             <s-button onClick={sync} loading={syncing.value} disabled={syncing.value}>
               {i18n.translate("actions.sync")}
@@ -113,7 +112,7 @@ function DakiyaShipmentBlock() {
         )}
         {order?.state === "problems" && (
           <>
-            <ProblemList problems={order.problems} />
+            <ProblemList i18n={i18n} problems={order.problems} />
             {checkAgain(i18n.translate("actions.checkAgain"))}
           </>
         )}
@@ -246,51 +245,6 @@ function summary(order: OrderShipping): string | undefined {
   }
 }
 
-function failureText(failure: ApiFailure): string {
-  const { i18n } = shopify;
-  switch (failure.kind) {
-    case "network":
-      return i18n.translate("failure.network");
-    case "timeout":
-      return i18n.translate("failure.timeout");
-    case "status":
-      return i18n.translate("failure.status", { status: failure.status });
-    case "malformed":
-      return i18n.translate("failure.malformed");
-  }
-}
-
-function FailureBanner({ heading, failure }: { heading: string; failure: ApiFailure }) {
-  return (
-    <s-banner tone="critical" heading={heading}>
-      <s-paragraph>{failureText(failure)}</s-paragraph>
-    </s-banner>
-  );
-}
-
-function ProblemList({ problems }: { problems: Problem[] }) {
-  const { i18n } = shopify;
-  return (
-    <s-banner tone="warning" heading={i18n.translate("problems.heading")}>
-      <s-unordered-list>
-        {problems.map((problem) => (
-          <s-list-item key={problem.code}>
-            <s-text type="strong">{problem.message}</s-text> <s-text>{i18n.translate("problems.fix", { fix: problem.fix })}</s-text>
-          </s-list-item>
-        ))}
-      </s-unordered-list>
-    </s-banner>
-  );
-}
-
-const STATUS_TONE: Record<ShipmentStatus, "caution" | "info" | "success" | "critical" | "neutral"> = {
-  booking: "caution",
-  booked: "info",
-  fulfilled: "success",
-  failed: "critical",
-  cancelled: "neutral",
-};
-
 function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   const { i18n } = shopify;
   const rows: [string, string][] = [];
@@ -322,7 +276,7 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   const history = (shipment.history ?? []).slice(-HISTORY_SHOWN).reverse();
   return (
     <s-stack gap="small">
-      <s-badge tone={shipment.attention ? "warning" : STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
+      <s-badge tone={shipment.attention ? "warning" : SHIPMENT_STATUS_TONES[shipment.status]}>{shipment.statusLabel}</s-badge>
       {shipment.attention && (
         <s-banner tone="warning" heading={i18n.translate("shipment.attention")}>
           <s-paragraph>{shipment.attention}</s-paragraph>
