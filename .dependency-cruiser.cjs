@@ -22,8 +22,10 @@ const ENTRY = "^app/(routes|components|workers)/|^app/(root\\.tsx|entry\\.server
  * many (a page's read model) sits above all it reads.
  */
 const DOMAIN_LAYERS = [
-  // The records: a shipment's life (its owner, lifecycle, stages, history and lists); a shop's settings; webhooks' intake.
-  ["shipments", "settings", "webhooks.server"],
+  // Shopify Flow's triggers, recorded in the transaction of the change they announce; webhooks' intake.
+  ["flow", "webhooks.server"],
+  // The records: a shipment's life (its owner, lifecycle, stages, history and lists); a shop's settings.
+  ["shipments", "settings"],
   // Labels and manifests; what shoppers see on the storefront.
   ["documents", "storefront"],
   // The booking engine: something to ship, booked exactly once; its outcomes and their words.

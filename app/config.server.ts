@@ -15,7 +15,7 @@ export const LOCAL_DEFAULTS = {
 } as const;
 
 const SCOPES =
-  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_fulfillments,read_locations,read_products,write_app_proxy,read_returns,write_returns";
+  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_fulfillments,read_locations,read_products,write_app_proxy,read_returns,write_returns,read_customers";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })

@@ -22,6 +22,11 @@ describe("GraphQL validation against the 2026-10 Admin schema", () => {
     expect(findGraphqlDocuments("x.ts", text)).toEqual([{ file: "x.ts", line: 2, source: "\n  query { shop { name } }\n" }]);
   });
 
+  it("leaves out a .graphql file that only defines the app's own types (a Flow action's return type), and checks any other", () => {
+    expect(findGraphqlDocuments("schema.graphql", 'type DakiyaOutcome {\n  "One word" outcome: String!\n}\n')).toEqual([]);
+    expect(findGraphqlDocuments("q.graphql", "query { shop { name } }")).toEqual([{ file: "q.graphql", line: 1, source: "query { shop { name } }" }]);
+  });
+
   it("validates a document with the fragments defined beside it, and catches a bad fragment", () => {
     const file = "const F = `#graphql\n fragment ShopName on Shop { name }\n`;\nconst Q = `#graphql\n query { shop { ...ShopName } }\n` + F;\n";
     const found = findGraphqlDocuments("x.ts", file);

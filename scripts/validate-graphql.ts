@@ -9,9 +9,22 @@ export interface FoundDocument {
   source: string;
 }
 
-/** GraphQL documents in source: `#graphql`-tagged template literals and .graphql files. */
+/**
+ * A .graphql file that only defines types (a Flow action's return type, extensions/flow/*\/schema.graphql): a
+ * schema of the app's own, not a request to Shopify.
+ */
+function definesTypesOnly(text: string): boolean {
+  try {
+    const { definitions } = parse(text);
+    return definitions.length > 0 && definitions.every((definition) => definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.ENUM_TYPE_DEFINITION || definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || definition.kind === Kind.SCALAR_TYPE_DEFINITION);
+  } catch {
+    return false;
+  }
+}
+
+/** GraphQL documents in source: `#graphql`-tagged template literals and .graphql files (type definitions aside). */
 export function findGraphqlDocuments(file: string, text: string): FoundDocument[] {
-  if (file.endsWith(".graphql")) return [{ file, line: 1, source: text }];
+  if (file.endsWith(".graphql")) return definesTypesOnly(text) ? [] : [{ file, line: 1, source: text }];
   const found: FoundDocument[] = [];
   const tagged = /`#graphql([\s\S]*?)`/g;
   for (let match = tagged.exec(text); match; match = tagged.exec(text)) {

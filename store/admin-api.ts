@@ -23,6 +23,7 @@ import {
 } from "graphql";
 import { loadAdminSchema } from "../graphql/admin-schema";
 import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
+import { flowMutations } from "./flow";
 import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
 import { returnMutations, type ReturnEvent } from "./returns";
@@ -294,6 +295,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
     ...orderMutations(shop, { now, emit }),
     ...returnMutations(shop, { now, emit }),
     ...fulfillmentOrderMutations(shop, { touch }),
+    ...flowMutations(shop, { now }),
     shop: {
       __typename: "Shop",
       id: gid("Shop", 1),

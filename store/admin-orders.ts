@@ -203,7 +203,7 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
   const print = printMenu(printActionsFor(ORDER_PRINT_TARGET));
   const actions = order.cancelledAt
     ? print
-    : `${print}<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button></div></details>
+    : `${print}<details class="menu"><summary class="button">More actions</summary><div class="menu-items"><button type="button" data-open-action>Ship with Dakiya</button><a href="/account/orders/${escapeHtml(order.legacyResourceId)}?${escapeHtml(shopQuery(shop.domain))}">View order status page</a></div></details>
        <form method="post" action="/admin/orders/${escapeHtml(order.legacyResourceId)}/cancel?${escapeHtml(shopQuery(shop.domain))}"><button type="submit" class="critical">Cancel order</button></form>`;
   return `<div class="page">
     <a class="back" href="/admin/orders?${escapeHtml(shopQuery(shop.domain))}">← Orders</a>

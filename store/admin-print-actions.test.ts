@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ORDER_INDEX_PRINT_TARGET, ORDER_PRINT_TARGET, servePrintActions } from "./admin-print-actions";
+import { productionBuild } from "../test/support/production-build";
 
 const SHOP = "dakiya-demo.myshopify.com";
 const orderGid = (id: number) => `gid://shopify/Order/${id}`;
@@ -52,6 +53,7 @@ describe("the local admin's print-action frames", () => {
   });
 
   it("serves the built bundle each frame loads (npm run build)", async () => {
+    await productionBuild();
     for (const [handle, target] of [["dakiya-print-label", ORDER_PRINT_TARGET], ["dakiya-print-labels", ORDER_INDEX_PRINT_TARGET]] as const) {
       const bundle = /<script src="([^"]+\/bundle\.js[^"]*)"/.exec(await frame(handle, target, [orderGid(5000101)]).text())![1]!;
       const answer = servePrintActions(new Request(`http://localhost:4000${bundle}`), { shop: SHOP, appUrl: "http://localhost:3000" })!;

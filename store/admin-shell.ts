@@ -1,6 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { createOrderPages } from "./admin-orders";
+import { createOrderStatusPages } from "./customer-account";
 import { signSessionToken, type AppCredentials } from "./auth";
 import { headersOf } from "./serve-fetch";
 import { escapeHtml, hostOf, isAppPath, shellLayout } from "./shell-layout";
@@ -202,6 +203,7 @@ export interface AdminShellOptions {
 export function createAdminShell(options: AdminShellOptions) {
   const appOrigin = new URL(options.appUrl).origin;
   const orderPages = options.simulator ? createOrderPages({ simulator: options.simulator, appUrl: options.appUrl }) : null;
+  const orderStatusPages = options.simulator ? createOrderStatusPages({ simulator: options.simulator, appUrl: options.appUrl, app: options.app }) : null;
 
   async function proxy(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -256,6 +258,8 @@ export function createAdminShell(options: AdminShellOptions) {
       return new Response(signSessionToken(options.app, shop), { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
     }
     if (url.pathname === SHIM_PATH) return new Response(shimScript(shop), { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+    const statusPage = orderStatusPages?.(request, shop);
+    if (statusPage) return statusPage;
     const orderPage = await orderPages?.(request, shop);
     if (orderPage) return orderPage;
     if (/^\/[a-z0-9-]+\.myshopify\.com\//.test(url.pathname)) return null;

@@ -1,4 +1,4 @@
-import { gid, nextId, type StoreFulfillmentOrder, type StoreFulfillmentOrderLine, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
+import { gid, nextId, type StoreFulfillmentHold, type StoreFulfillmentOrder, type StoreFulfillmentOrderLine, type StoreLineItem, type StoreOrder, type StoreShop } from "./model";
 import { fulfillable, stocks } from "./stock";
 import { fulfillmentOrderView } from "./views";
 
@@ -179,5 +179,38 @@ export function fulfillmentOrderMutations(shop: StoreShop, { touch }: { touch: (
       });
       return { fulfillmentOrderMerges: results, userErrors: [] };
     },
+
+    // An app's hold: nothing ships from the fulfillment order until every hold on it is released. Up to 10 holds per
+    // app on one fulfillment order, each handle once (2026-10's rules).
+    fulfillmentOrderHold: (args: Args) => {
+      const refuse = (message: string, code: string | null, field: string[] = ["id"]) => ({ fulfillmentHold: null, fulfillmentOrder: null, remainingFulfillmentOrder: null, userErrors: [{ field, message, code }] });
+      const found = findFulfillmentOrder(shop, args.id);
+      if (!found) return refuse("The fulfillment order could not be found.", "FULFILLMENT_ORDER_NOT_FOUND");
+      const { order, fo } = found;
+      const input = args.fulfillmentHold as { reason: string; reasonNotes?: string | null; handle?: string | null };
+      const holds = (fo.holds ??= []);
+      if (!fulfillable(fo) && fo.status !== "ON_HOLD") return refuse("The fulfillment order cannot be put on hold: it is closed, cancelled or already fulfilled.", null);
+      if (input.handle && holds.some((hold) => hold.handle === input.handle)) return refuse("A hold with this handle already exists on the fulfillment order.", "DUPLICATE_FULFILLMENT_HOLD_HANDLE", ["fulfillmentHold", "handle"]);
+      if (holds.length >= 10) return refuse("The maximum number of holds on the fulfillment order has been reached.", "FULFILLMENT_ORDER_HOLD_LIMIT_REACHED");
+      const hold = { id: gid("FulfillmentHold", nextId()), handle: input.handle ?? null, reason: input.reason, reasonNotes: input.reasonNotes ?? null };
+      if (fo.status !== "ON_HOLD") fo.statusBeforeHold = fo.status;
+      holds.push(hold);
+      fo.status = "ON_HOLD";
+      touch(order);
+      return { fulfillmentHold: holdView(hold), fulfillmentOrder: view(order, fo), remainingFulfillmentOrder: null, userErrors: [] };
+    },
+
+    fulfillmentOrderReleaseHold: (args: Args) => {
+      const found = findFulfillmentOrder(shop, args.id);
+      if (!found) return { fulfillmentOrder: null, userErrors: [{ field: ["id"], message: "The fulfillment order could not be found.", code: "FULFILLMENT_ORDER_NOT_FOUND" }] };
+      const { order, fo } = found;
+      const ids = args.holdIds as string[] | null | undefined;
+      fo.holds = (fo.holds ?? []).filter((hold) => ids && !ids.includes(hold.id));
+      if (fo.holds.length === 0 && fo.status === "ON_HOLD") fo.status = fo.statusBeforeHold ?? "OPEN";
+      touch(order);
+      return { fulfillmentOrder: view(order, fo), userErrors: [] };
+    },
   };
 }
+
+export const holdView = (hold: StoreFulfillmentHold) => ({ __typename: "FulfillmentHold", ...hold, heldByRequestingApp: true, heldBy: null, displayReason: hold.reasonNotes ?? hold.reason });

@@ -12,6 +12,7 @@ import { JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, 
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreOrder } from "./model";
 import { fulfillmentLines, returnsOf } from "./returns";
+import { turnOnDemoWorkflows } from "./flow";
 import type { StoreSimulator } from "./simulator";
 
 /**
@@ -134,9 +135,11 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   );
 
   // 2. Each Shopify location picks up from its own warehouse (Settings), and the example rules are switched on through
-  // the Auto-booking screen (unless the merchant has done either already).
+  // the Auto-booking screen (unless the merchant has done either already); then Shopify Flow workflows on Dakiya's
+  // triggers (store/flow.ts), which the app fires for the day's parcels.
   view.log(await pickUpFromEachLocation(deps));
   view.log(await switchOnExampleRules(deps));
+  view.log(await turnOnDemoWorkflows(deps.simulator, shop));
 
   // 3. The orders arrive as Shopify sends them: the seed's, and (on a run stopped after a shopper's checkout but before
   // its webhook went) a placed order the app has not heard of. Then a shopper checks out.

@@ -54,6 +54,6 @@ export function appCredentialsFromEnv(): AppCredentials {
   return {
     apiKey: process.env.SHOPIFY_API_KEY ?? "dakiya-local-client-id",
     apiSecret: process.env.SHOPIFY_API_SECRET ?? "dakiya-local-client-secret",
-    scopes: process.env.SCOPES ?? "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_fulfillments,read_locations,read_products,write_app_proxy,read_returns,write_returns",
+    scopes: process.env.SCOPES ?? "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_fulfillments,read_locations,read_products,write_app_proxy,read_returns,write_returns,read_customers",
   };
 }

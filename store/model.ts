@@ -67,6 +67,16 @@ export interface StoreFulfillmentOrder {
   lines: StoreFulfillmentOrderLine[];
   /** Closed because its items were merged or moved into another: left out of `displayable` lists, as Shopify does. */
   hidden?: boolean;
+  /** Holds apps put on it (`fulfillmentOrderHold`): while any stands it is ON_HOLD, and goes back to its status before. */
+  holds?: StoreFulfillmentHold[];
+  statusBeforeHold?: FulfillmentOrderStatus;
+}
+
+export interface StoreFulfillmentHold {
+  id: string;
+  handle: string | null;
+  reason: string;
+  reasonNotes: string | null;
 }
 
 export interface StoreFulfillmentEvent {
@@ -221,8 +231,24 @@ export interface StoreShop {
   bucket: { available: number; updatedAt: number };
   /** What the shop's Admin API answers cost (actual points charged) and how many were THROTTLED refusals. */
   usage: { points: number; answers: number; throttled: number };
+  /** What Shopify Flow did for the app: its triggers received and the workflows turned on (store/flow.ts). */
+  flow?: StoreFlow;
   /** Failures to inject, by mutation or query root field name: the next `times` calls fail this way. */
   faults: Map<string, { kind: "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503"; times: number }>;
+}
+
+/** One `flowTriggerReceive` the app sent, as received, and whether Flow took it (the reasons when not). */
+export interface StoreFlowTriggerReceipt {
+  handle: string | null;
+  payload: unknown;
+  receivedAt: string;
+  errors: string[];
+}
+
+export interface StoreFlow {
+  received: StoreFlowTriggerReceipt[];
+  /** The triggers the merchant's turned-on workflows start with. */
+  workflows: string[];
 }
 
 let sequence = 5_000_000;

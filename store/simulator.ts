@@ -5,6 +5,7 @@ import type { StoreOrder, StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
 import { seedShop } from "./seed";
 import { findReturn, returnMutations } from "./returns";
+import { runAction, setWorkflow } from "./flow";
 import { asSubscribed, deliverWebhook, orderPayload, returnPayload, shopPayload, type DeliveryReport } from "./webhooks";
 
 export interface StoreSimulatorOptions {
@@ -171,6 +172,19 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       shop.refreshTokens.clear();
       changed();
       return this.deliver("app/uninstalled", domain, options2);
+    },
+    /**
+     * The merchant turns on (or off) a Shopify Flow workflow that starts with one of the app's triggers: Flow's
+     * trigger lifecycle callback goes to the app, and the workflow is on once the app took it (store/flow.ts).
+     */
+    async setFlowWorkflow(domain: string, trigger: string, enabled = true): Promise<Response> {
+      const answer = await setWorkflow(this.shop(domain), trigger, enabled, { appUrl: options.appUrl, apiSecret: options.app.apiSecret, now });
+      changed();
+      return answer;
+    },
+    /** A workflow of the shop reaches one of the app's Flow actions: the run goes to the action's runtime URL, signed. */
+    runFlowAction(domain: string, action: string, properties: Record<string, unknown>, options2: { actionRunId?: string } = {}): Promise<Response> {
+      return runAction(this.shop(domain), action, properties, { appUrl: options.appUrl, apiSecret: options.app.apiSecret, now, ...options2 });
     },
     /** Waits for every webhook delivery in flight. */
     async settled(): Promise<void> {

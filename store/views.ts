@@ -98,7 +98,9 @@ export function fulfillmentOrderView(shop: StoreShop, order: StoreOrder, fo: Sto
   const openBeside = order.fulfillmentOrders.some((other) => other !== fo && other.locationId === fo.locationId && other.status === "OPEN");
   const actions = fulfillable
     ? ["CREATE_FULFILLMENT", "HOLD", ...(remainingUnits > 1 ? ["SPLIT"] : []), ...(fo.status === "OPEN" && shop.locations.length > 1 ? ["MOVE"] : []), ...(openBeside ? ["MERGE"] : [])]
-    : [];
+    : fo.status === "ON_HOLD"
+      ? ["RELEASE_HOLD", "HOLD"]
+      : [];
   return {
     __typename: "FulfillmentOrder",
     id: fo.id,
@@ -121,6 +123,7 @@ export function fulfillmentOrderView(shop: StoreShop, order: StoreOrder, fo: Sto
     },
     deliveryMethod: { __typename: "DeliveryMethod", methodType: "SHIPPING" },
     supportedActions: actions.map((action) => ({ __typename: "FulfillmentOrderSupportedAction", action, externalUrl: null })),
+    fulfillmentHolds: (fo.holds ?? []).map((hold) => ({ __typename: "FulfillmentHold", ...hold, heldByRequestingApp: true, displayReason: hold.reasonNotes ?? hold.reason })),
     locationsForMove: (args: Args) => connection(locationsForMove(shop, order, fo, args), args),
     lineItems: (args: Args) =>
       connection(

@@ -61,6 +61,8 @@ export const JOB_SCHEMAS = {
    * Shopify on a shopper's request. At most one batch per shop every half minute (app/storefront/variant-weights.server.ts).
    */
   "storefront-variant-weights": ShopJobSchema.extend({ variantGids: z.array(z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d{1,20}$/)).min(1).max(50) }),
+  /** One recorded event of a Shopify Flow trigger, sent to Shopify (app/flow/flow-triggers.server.ts). */
+  "flow-trigger": ShopJobSchema.extend({ eventId: z.number().int().positive() }),
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -116,6 +118,8 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "tracking-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling tracking updates" },
   // The next shopper asking about a variant still unread asks again: a short window is enough.
   "storefront-variant-weights": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading product weights for the storefront's delivery estimates" },
+  // A workflow waiting on a parcel's news is worth a day of Shopify's throttling or outage.
+  "flow-trigger": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Telling Shopify Flow about a parcel" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
@@ -164,6 +168,7 @@ export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string 
   if ("orderGid" in data) return `${data.shop}|${data.orderGid}`;
   if ("returnGid" in data) return `${data.shop}|${data.returnGid}`;
   if ("requestId" in data) return `${data.shop}|request:${data.requestId}`;
+  if ("eventId" in data) return `${data.shop}|flow-event:${data.eventId}`;
   if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
   if ("awbs" in data && data.awbs) return `${data.shop}|awbs:${[...data.awbs].sort().join(",")}`;
   return `${data.shop}|${queue}`;

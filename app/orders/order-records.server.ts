@@ -70,6 +70,15 @@ export async function recordDecision(shop: string, orderGid: string, decision: {
   });
 }
 
+/**
+ * The order is held for review from outside Dakiya's rules (a Shopify Flow workflow): the decision is recorded as
+ * a rule's hold is, also on an order Dakiya has not checked yet, so auto-booking leaves it to the merchant.
+ */
+export async function recordHeldForReview(shop: string, orderGid: string, words: StoredWords, at: Date): Promise<void> {
+  const decision = { decision: DECISION.HELD, decisionReason: englishOf(words), decisionWords: words as unknown as Prisma.InputJsonValue, decidedAt: at };
+  await prisma.orderRecord.upsert({ where: { shop_orderGid: { shop, orderGid } }, create: { shop, orderGid, ...decision }, update: decision });
+}
+
 /** Takes back a decision of the given kind, if it is still the order's. */
 export async function withdrawDecision(shop: string, orderGid: string, kind: string): Promise<void> {
   await prisma.orderRecord.updateMany({ where: { shop, orderGid, decision: kind }, data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null } });

@@ -10,6 +10,7 @@ import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { ruleFactsOf, storedFactsOf } from "~/automation/booking-facts";
 import { bookOrder, prepareOrder, quoteOrder } from "~/orders/book-order.server";
 import type { Shipment } from "@prisma/client";
+import type { Actor } from "~/shipments/lifecycle";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
 export const MAX_SHIPPED_AT_ONCE = 50;
@@ -28,11 +29,20 @@ export interface ShipResult {
 }
 
 export interface ShipOptions {
-  /** By the shop's rules (else its recommended courier), or always with the recommended courier. */
-  policy: "rules" | "recommended";
+  /** By the shop's rules (else its recommended courier), or always with the recommended, cheapest or fastest courier. */
+  policy: "rules" | "recommended" | "cheapest" | "fastest";
   /** The language the reasons are put in: the admin's on its pages, English for the extensions. */
   language?: AdminLanguage;
+  /** Who ships, for the shipments' history: the merchant on Orders to ship unless said. */
+  actor?: Actor;
+  /**
+   * How an order's problems are said: their messages with the fixes (the merchant's screens), or their labels alone
+   * (an answer kept outside the shop's screens, which must not quote the shopper's phone or address).
+   */
+  problems?: "fixes" | "labels";
 }
+
+const ORDERS_TO_SHIP: Actor = { kind: "merchant", name: "Orders to ship page" };
 
 /**
  * Ships orders chosen by the merchant, one after another, through the same exactly-once booking as every other
@@ -40,10 +50,9 @@ export interface ShipOptions {
  * outright. Each order gets a result: booked (with its awb), held (with the rule's reason), already booked, or
  * failed (with what to fix). When Shopify stays busy, the orders not tried yet say so; the bookings made stand.
  */
-export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: readonly string[], { policy, language = "en" }: ShipOptions): Promise<ShipResult[]> {
-  const words = adminStrings(language).outcomes.shipping;
+export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: readonly string[], options: ShipOptions): Promise<ShipResult[]> {
+  const words = adminStrings(options.language ?? "en").outcomes.shipping;
   const settings = await getShopSettings(shop);
-  const rules = policy === "rules" ? bookingRulesOf(settings) : [];
   const records = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] } }, select: { orderGid: true, orderName: true, tags: true } });
   const nameOf = (orderGid: string) => records.find((record) => record.orderGid === orderGid)?.orderName || `Order ${orderGid.split("/").pop()}`;
   const results: ShipResult[] = [];
@@ -55,7 +64,7 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
       continue;
     }
     try {
-      results.push(await shipOne(shop, admin, orderGid, { settings, rules, language }, base));
+      results.push(await shipOrder(shop, admin, orderGid, options, { settings, base }));
     } catch (error) {
       if (!(error instanceof ShopifyUnavailableError)) throw error;
       busy = true;
@@ -65,13 +74,20 @@ export async function shipOrders(shop: string, admin: ShopAdmin, orderGids: read
   return results;
 }
 
-async function shipOne(
+/**
+ * Ships one order as `shipOrders` ships each (a Shopify Flow action ships one this way). Shopify busy past the waits
+ * is thrown (ShopifyUnavailableError), for the caller to say so or try again later.
+ */
+export async function shipOrder(
   shop: string,
   admin: ShopAdmin,
   orderGid: string,
-  { settings, rules, language }: { settings: ShopSettings; rules: ReturnType<typeof bookingRulesOf>; language: AdminLanguage },
-  base: Omit<ShipResult, "outcome" | "reason">,
+  { policy, language = "en", actor = ORDERS_TO_SHIP, problems = "fixes" }: ShipOptions,
+  known: { settings?: ShopSettings; base?: Omit<ShipResult, "outcome" | "reason"> } = {},
 ): Promise<ShipResult> {
+  const settings = known.settings ?? (await getShopSettings(shop));
+  const rules = policy === "rules" ? bookingRulesOf(settings) : [];
+  const base = known.base ?? { orderGid, orderName: `Order ${orderGid.split("/").pop()}`, awb: null, courierName: null };
   const words = adminStrings(language).outcomes;
   const prepared = await prepareOrder({ shop, admin }, { orderGid, settings });
   const { order } = prepared;
@@ -79,9 +95,10 @@ async function shipOne(
   const quote = await quoteOrder({ shop, admin }, { orderGid, prepared });
   // Every parcel booked already (the order now reads as fulfilled in Shopify, or is being fulfilled).
   if (quote.kind === "already_booked") return { ...named, ...parcelsOf(quote.shipments), outcome: "already_booked", reason: quote.shipments.every((shipment) => shipment.awb) ? null : words.shipping.beingBooked };
-  if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: bookOutcomeInWords(quote, { problems: "fixes", language }) };
-  let courierId = quote.rates.find((rate) => rate.isRecommended)?.id;
-  let reason = words.shipping.recommended;
+  if (quote.kind !== "quoted") return { ...named, outcome: "failed", reason: bookOutcomeInWords(quote, { problems, language }) };
+  const chosen = policy === "cheapest" ? "cheapest" : policy === "fastest" ? "fastest" : "recommended";
+  let courierId = quote.rates.find((rate) => (chosen === "cheapest" ? rate.isCheapest : chosen === "fastest" ? rate.isFastest : rate.isRecommended))?.id;
+  let reason = words.shipping[chosen];
   let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
@@ -94,7 +111,7 @@ async function shipOne(
     ruleName = decision.rule;
   }
   if (courierId === undefined || !isLogisticId(courierId)) return { ...named, outcome: "failed", reason: words.booking.noCourier };
-  const outcome = await bookOrder({ shop, admin, actor: { kind: "merchant", name: ruleName ? `Orders to ship page, by ${ruleName}` : "Orders to ship page" } }, { orderGid, courierId, prepared, quoted: quote });
+  const outcome = await bookOrder({ shop, admin, actor: { kind: actor.kind, name: ruleName ? `${actor.name}, by ${ruleName}` : actor.name } }, { orderGid, courierId, prepared, quoted: quote });
   if (outcome.kind === "booked" || outcome.kind === "already_booked") {
     const { shipments } = outcome;
     const waiting = shipments.find((shipment) => shipment.status !== "fulfilled");
@@ -106,7 +123,7 @@ async function shipOne(
     };
   }
   // Some parcels booked, one not: the ones booked are said with why the other was not.
-  return { ...named, ...parcelsOf(outcome.booked ?? []), outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : "fixes", language }) };
+  return { ...named, ...parcelsOf(outcome.booked ?? []), outcome: "failed", reason: bookOutcomeInWords(outcome, { problems: outcome.kind === "problems" ? "labels" : problems, language }) };
 }
 
 /** The order's awbs and couriers, parcel 1 first: one of each for an order in one parcel. */

@@ -1,5 +1,6 @@
 import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
+import { flowHeldFor } from "~/flow/flow-privacy.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { returnGidsOf } from "./personal-data.server";
@@ -74,6 +75,7 @@ export async function compileDataRequest(shop: string, id: number) {
     prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" }, include: { events: { orderBy: { at: "asc" } } } }),
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
+  const flowOf = await flowHeldFor(shop, request.orderGids);
   const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
@@ -102,6 +104,8 @@ export async function compileDataRequest(shop: string, id: number) {
             }
           : null,
         shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(shipmentHeld),
+        // What Shopify Flow's triggers were to carry, and what Flow's actions were answered, about the order.
+        flow: flowOf(orderGid),
         returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
           const returned = returns.find((candidate) => candidate.returnGid === returnGid);
           return {

@@ -4,6 +4,9 @@ import { LOCK_SPACE, lockIdOf } from "~/locks.server";
 import type { Sentence, StoredWords } from "~/locales/admin-language";
 import { englishIn, reasonColumns, reasonOf, reasonWithoutQuotes, reasonWordsJson, REASON_LIMIT, storedSentence, withoutQuotedWords, wordsIn } from "~/stored-sentences.server";
 import type { ServiceStatusCode } from "~/shipping/status";
+import { announceParcelEvent } from "~/flow/flow-triggers.server";
+import type { ParcelEvent, ParcelFacts } from "~/flow/flow-triggers";
+import { parcelName } from "./parcels";
 import { allows, outcomeOfCode, outcomeTransition, SHIPMENT_OUTCOME, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKING_STATE, type Actor, type ShipmentOutcome, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
@@ -86,6 +89,8 @@ interface Apply {
   extra?: (locked: Locked) => Step[];
   /** `claim_released` of a first claim: the row goes (with its one history row) rather than moving. */
   removeFirstClaim?: boolean;
+  /** What else the change records in its transaction, from the row as it now is (the Flow trigger it fires). */
+  alsoRecord?: (tx: Client, moved: Shipment) => Promise<void>;
 }
 
 /**
@@ -106,6 +111,7 @@ async function apply(ref: ShipmentRef, transition: TransitionName, change: Chang
     const reason = typeof options.reason === "function" ? options.reason(locked) : (options.reason ?? null);
     const step = { transition, reason, ...(options.moved ?? ((row: Locked) => movedBy(transition, row)))(locked) };
     await recordEvents(db, ref, [step, ...(options.extra?.(locked) ?? [])], change);
+    await options.alsoRecord?.(db, moved);
     return moved;
   };
   return tx ? run(tx) : prisma.$transaction(run, SHIPMENT_TRANSACTION);
@@ -124,9 +130,9 @@ function allowedWhere(transition: TransitionName): Prisma.ShipmentWhereInput {
   return { status: { in: [...rule.from] }, ...(rule.tracking ? { trackingState: { in: [...rule.tracking.from] } } : {}), ...(rule.outcome ? { outcome: { in: [...rule.outcome.from] } } : {}) };
 }
 
-/** A bookkeeping write (not kept in the history): one guarded statement. */
-async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput): Promise<boolean> {
-  const { count } = await prisma.shipment.updateMany({ where: { id: ref.id, shop: ref.shop, ...allowedWhere(transition) }, data: { ...data, ...(movedColumns(SHIPMENT_TRANSITIONS[transition]) as Prisma.ShipmentUncheckedUpdateManyInput) } });
+/** A bookkeeping write (not kept in the history): one guarded statement (in the caller's transaction, when given). */
+async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput, db: Client = prisma): Promise<boolean> {
+  const { count } = await db.shipment.updateMany({ where: { id: ref.id, shop: ref.shop, ...allowedWhere(transition) }, data: { ...data, ...(movedColumns(SHIPMENT_TRANSITIONS[transition]) as Prisma.ShipmentUncheckedUpdateManyInput) } });
   return count === 1;
 }
 
@@ -269,11 +275,16 @@ export async function markBookingRetrying(shipment: Shipment, lastError: Sentenc
   return orThrow(shipment, "booking_retrying", await apply(shipment, "booking_retrying", change, { data: lastErrorOf(lastError), reason: lastError }));
 }
 
-/** The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. */
+/**
+ * The courier gave an awb. Tracking starts now: the first sync records the courier's first entry. A workflow waiting
+ * for "Parcel booked" hears of it through the same transaction.
+ */
 export async function markBooked(shipment: Shipment, booked: { awb: string; courierName: string; trackingUrl: string }, change: Change): Promise<Shipment> {
   const data = { ...booked, ...lastErrorOf(null), nextSyncAt: change.at };
   const reason: StoredWords = { key: "activity.stored.bookedWith", values: { courier: booked.courierName, awb: booked.awb } };
-  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason }));
+  // A forward parcel's booking tells Flow ("Parcel booked"); a return's pickup is not a parcel to the shopper.
+  const announce = announcing(() => ({ kind: "booked" }));
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: (tx, moved) => (moved.direction === "return" ? Promise.resolve() : announce(tx, moved)) }));
 }
 
 /**
@@ -392,42 +403,70 @@ const reportColumns = (report: CourierReport) => ({ courierStatusCode: report.co
 /** The courier's words are cut for the history, as any quoted reason is. */
 const COURIER_WORDS_LIMIT = 160;
 
-/** Moves the courier's outcome by its named transition, with the report that moved it. */
-const moveOutcome = (transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateInput = {}) => (shipment: ShipmentRef, report: CourierReport, change: Change) =>
-  apply(shipment, transition, change, { data: { ...reportColumns(report), ...data } });
+/** What of a parcel Shopify Flow's triggers name: a return's pickup names the order it comes back from. */
+function flowFactsOf(shipment: Shipment): ParcelFacts | null {
+  const orderGid = shipment.direction === "return" ? shipment.returnOfOrderGid : shipment.orderGid;
+  if (!orderGid?.startsWith("gid://shopify/Order/")) return null;
+  return { orderGid, name: parcelName(shipment), awb: shipment.awb, courierName: shipment.courierName, trackingUrl: shipment.trackingUrl };
+}
+
+/** The Shopify Flow trigger of an event of the parcel, recorded in the transition's own transaction (app/flow/). */
+const announcing = (event: (moved: Shipment) => ParcelEvent) => async (tx: Client, moved: Shipment) => {
+  const facts = flowFactsOf(moved);
+  if (facts) await announceParcelEvent(tx, { shop: moved.shop, shipmentId: moved.id, facts }, event(moved));
+};
+
+type OutcomeChange = (shipment: ShipmentRef, report: CourierReport, change: Change, tx?: Client) => Promise<Shipment | null>;
+
+/** Moves the courier's outcome by its named transition, with the report that moved it, and what it announces. */
+const moveOutcome =
+  (transition: TransitionName, { data, announce }: { data?: (report: CourierReport) => Prisma.ShipmentUncheckedUpdateInput; announce?: ParcelEvent["kind"] } = {}): OutcomeChange =>
+  (shipment, report, change, tx) =>
+    apply(shipment, transition, change, { data: { ...reportColumns(report), ...data?.(report) }, ...(announce ? { alsoRecord: announcing(() => ({ kind: announce }) as ParcelEvent) } : {}) }, tx);
 
 // One function per outcome the courier reports: each is the one place a shipment reaches it, so what follows an
-// outcome (a notification, a trigger of the merchant's automations) hooks here. Null: the table refused the move.
+// outcome hooks here — the merchant's Shopify Flow workflows are told (a trigger per event) in the transition's own
+// transaction. Null: the table refused the move.
 
 /** Picked up from the warehouse and on its way to the shopper. */
 export const markInTransit = moveOutcome("in_transit");
-/** Out with the courier's delivery agent. */
-export const markOutForDelivery = moveOutcome("out_for_delivery");
+/** Out with the courier's delivery agent (Flow: "Parcel out for delivery", once a parcel). */
+export const markOutForDelivery = moveOutcome("out_for_delivery", { announce: "out_for_delivery" });
 
-/** The courier could not deliver: the attempt counted, with the courier's reason (its words, cut; customers/redact takes them out). */
-export async function markDeliveryAttempted(shipment: ShipmentRef, report: CourierReport, change: Change): Promise<Shipment | null> {
-  return apply(shipment, "delivery_attempted", change, {
-    data: { ...reportColumns(report), deliveryAttempts: { increment: 1 } },
-    reason: (locked) => ({ key: "activity.stored.courier.attempt", values: { attempt: locked.deliveryAttempts + 1, reason: report.activity.slice(0, COURIER_WORDS_LIMIT) } }),
-  });
+/**
+ * The courier could not deliver: the attempt counted, with the courier's reason (its words, cut; customers/redact
+ * takes them out). Flow: "Delivery attempt failed", with the attempt's number and the courier's words.
+ */
+export async function markDeliveryAttempted(shipment: ShipmentRef, report: CourierReport, change: Change, tx?: Client): Promise<Shipment | null> {
+  return apply(
+    shipment,
+    "delivery_attempted",
+    change,
+    {
+      data: { ...reportColumns(report), deliveryAttempts: { increment: 1 } },
+      reason: (locked) => ({ key: "activity.stored.courier.attempt", values: { attempt: locked.deliveryAttempts + 1, reason: report.activity.slice(0, COURIER_WORDS_LIMIT) } }),
+      alsoRecord: announcing((moved) => ({ kind: "delivery_failed", attempt: moved.deliveryAttempts, reason: report.activity })),
+    },
+    tx,
+  );
 }
 
-/** Delivered to the shopper. */
-export const markDelivered = (shipment: ShipmentRef, report: CourierReport, change: Change) => moveOutcome("delivered", { deliveredAt: report.at })(shipment, report, change);
-/** On its way back to the seller (return to origin). */
-export const markRtoInitiated = moveOutcome("rto_initiated");
-/** Back at the seller's warehouse. */
-export const markRtoDelivered = moveOutcome("rto_delivered");
+/** Delivered to the shopper (Flow: "Parcel delivered"). */
+export const markDelivered = moveOutcome("delivered", { data: (report) => ({ deliveredAt: report.at }), announce: "delivered" });
+/** On its way back to the seller, return to origin (Flow: "Parcel returning to seller"). */
+export const markRtoInitiated = moveOutcome("rto_initiated", { announce: "rto_started" });
+/** Back at the seller's warehouse (Flow: "RTO parcel back at warehouse"). */
+export const markRtoDelivered = moveOutcome("rto_delivered", { announce: "rto_delivered" });
 export const markLost = moveOutcome("lost");
 export const markDamaged = moveOutcome("damaged");
 /** Cancelled at the courier (Dakiya's cancellation reaching it, or the courier's own). */
 export const markCancelledByCourier = moveOutcome("courier_cancelled");
-/** A return's pickup collected from the shopper. */
-export const markPickedUp = moveOutcome("picked_up");
-/** A return's pickup delivered at the warehouse. */
-export const markReceived = (shipment: ShipmentRef, report: CourierReport, change: Change) => moveOutcome("received", { deliveredAt: report.at })(shipment, report, change);
+/** A return's pickup collected from the shopper (Flow: "Return picked up"). */
+export const markPickedUp = moveOutcome("picked_up", { announce: "return_picked_up" });
+/** A return's pickup delivered at the warehouse (Flow: "Return received"). */
+export const markReceived = moveOutcome("received", { data: (report) => ({ deliveredAt: report.at }), announce: "return_received" });
 
-const OUTCOME_CHANGES: Readonly<Record<string, (shipment: ShipmentRef, report: CourierReport, change: Change) => Promise<Shipment | null>>> = {
+const OUTCOME_CHANGES: Readonly<Record<string, OutcomeChange>> = {
   in_transit: markInTransit,
   out_for_delivery: markOutForDelivery,
   delivery_attempted: markDeliveryAttempted,
@@ -445,47 +484,52 @@ const OUTCOME_CHANGES: Readonly<Record<string, (shipment: ShipmentRef, report: C
  * A report the courier's stage order does not lead to from where the parcel is (In Transit after Delivered, a
  * cancellation after pickup): kept in the history with what it said, and the outcome stays.
  */
-export async function recordOutOfOrderReport(shipment: ShipmentRef, report: CourierReport, reported: ShipmentOutcome, change: Change): Promise<Shipment | null> {
-  return apply(shipment, "courier_out_of_order", change, {
-    data: { lastScanAt: report.at },
-    reason: { key: "activity.stored.courier.outOfOrder", values: { stage: report.label.slice(0, COURIER_WORDS_LIMIT) } },
-    moved: (locked) => ({ from: locked.outcome, to: reported }),
-  });
+export async function recordOutOfOrderReport(shipment: ShipmentRef, report: CourierReport, reported: ShipmentOutcome, change: Change, tx?: Client): Promise<Shipment | null> {
+  return apply(
+    shipment,
+    "courier_out_of_order",
+    change,
+    {
+      data: { lastScanAt: report.at },
+      reason: { key: "activity.stored.courier.outOfOrder", values: { stage: report.label.slice(0, COURIER_WORDS_LIMIT) } },
+      moved: (locked) => ({ from: locked.outcome, to: reported }),
+    },
+    tx,
+  );
 }
 
 /**
- * What a tracking read found. Each report since the last one moves the courier's outcome by its named transition, in
- * the courier's stage order (a report out of that order is kept as such and moves nothing); a new stage within the
- * outcome is a `courier_progress`. Then the read's bookkeeping (the estimate, the next read; the back-off of earlier
- * failures is over) and the attention the news raises or clears. Returns the row as it now is.
+ * One report of the courier's, applied to the shipment as it is under its row's lock: a report read already (by a
+ * second sync of the same answer, a retry racing the next pass) is no news; else it moves the outcome by its named
+ * transition, or is a new stage within the outcome (`courier_progress`), or is out of the courier's order.
+ */
+async function applyCourierReport(shipment: ShipmentRef, report: CourierReport, change: Change): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ outcome: string; courierStatusCode: number | null; lastScanAt: Date | null; direction: string }[]>`
+      SELECT outcome, "courierStatusCode", "lastScanAt", direction FROM "Shipment" WHERE id = ${shipment.id} AND shop = ${shipment.shop} FOR UPDATE`;
+    if (!row || (row.lastScanAt !== null && report.at.getTime() <= row.lastScanAt.getTime())) return;
+    const reported = outcomeOfCode(report.code, row.direction);
+    if (reported === row.outcome && reported !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) {
+      if (report.code === row.courierStatusCode) await note(shipment, "tracking_checked", reportColumns(report), tx);
+      else await apply(shipment, "courier_progress", change, { data: reportColumns(report), moved: (locked) => ({ from: locked.courierStatusLabel, to: report.label }) }, tx);
+      return;
+    }
+    const transition = outcomeTransition(row.outcome, reported);
+    if (transition && (await OUTCOME_CHANGES[transition]!(shipment, report, change, tx))) return;
+    await recordOutOfOrderReport(shipment, report, reported, change, tx);
+  }, SHIPMENT_TRANSACTION);
+}
+
+/**
+ * What a tracking read found. Each report since the last one read moves the courier's outcome by its named
+ * transition, in the courier's stage order (a report out of that order is kept as such and moves nothing); a new stage
+ * within the outcome is a `courier_progress`. Then the read's bookkeeping (the estimate, the next read; the back-off of
+ * earlier failures is over) and the attention the news raises or clears. Returns the row as it now is.
  */
 export async function recordCourierProgress(shipment: Shipment, progress: CourierProgress, change: Change): Promise<Shipment> {
-  let outcome = shipment.outcome;
-  let code = shipment.courierStatusCode;
-  let accepted: CourierReport | null = null;
-  for (const report of progress.reports) {
-    const reported = outcomeOfCode(report.code, shipment.direction);
-    if (reported === outcome && reported !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) {
-      if (report.code !== code) await apply(shipment, "courier_progress", change, { data: reportColumns(report), moved: (locked) => ({ from: locked.courierStatusLabel, to: report.label }) });
-      code = report.code;
-      accepted = report;
-      continue;
-    }
-    const transition = outcomeTransition(outcome, reported);
-    const moved = transition ? await OUTCOME_CHANGES[transition]!(shipment, report, change) : null;
-    if (!moved) {
-      await recordOutOfOrderReport(shipment, report, reported, change);
-      continue;
-    }
-    outcome = moved.outcome;
-    code = report.code;
-    accepted = report;
-  }
-  const latest = progress.reports.at(-1);
+  for (const report of progress.reports) await applyCourierReport(shipment, report, change);
   const flag = progress.attention === undefined ? undefined : "clear" in progress.attention ? null : progress.attention.flag;
   const data = {
-    ...(accepted ? reportColumns(accepted) : {}),
-    ...(latest ? { lastScanAt: latest.at } : {}),
     ...(flag === undefined ? {} : { attention: flag, attentionAt: flag === null ? null : (progress.attention as { at: Date }).at }),
     estimatedDeliveryAt: progress.estimatedDeliveryAt,
     deliveredAt: progress.deliveredAt,

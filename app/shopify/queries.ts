@@ -3,8 +3,8 @@ import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, Or
 
 /**
  * Every Admin API document Dakiya sends. `npm run graphql:validate` checks each against the
- * published 2026-10 schema. No customer or product fields: `read_customers` and `read_products`
- * are not among the app's scopes (LineItem.weight, new in 2026-07, carries the weight instead).
+ * published 2026-10 schema. No customer or product fields: an order is read for what the courier needs
+ * (LineItem.weight, new in 2026-07, carries the weight); the order's customer is read only for the order status page.
  */
 
 /** Where and to whom an order goes, and whether it still stands: all a booked order's re-check needs. */

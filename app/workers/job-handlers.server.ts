@@ -14,6 +14,7 @@ import { listInstalledShops, reconcileOrders } from "~/orders/reconcile.server";
 import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tracking/sync.server";
 import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
+import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -94,6 +95,11 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     // An uninstalled shop has no token to read with, and no storefront asking.
     if (!(await isShopInstalled(shop))) return;
     await refreshVariantWeights(shop, variantGids, await adminFor(shop), now());
+  },
+  "flow-trigger": async ({ shop, eventId }) => {
+    // An uninstalled shop has no token to tell Flow with, and no workflows of Dakiya's to start.
+    if (!(await isShopInstalled(shop))) return;
+    await sendFlowTriggerEvent(shop, eventId, adminFor, now());
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

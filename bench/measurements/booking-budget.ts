@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { shopperOrder } from "../../test/support/orders";
+import { shopperOrder, twoWarehouseOrder } from "../../test/support/orders";
 import type { BenchContext } from "../lib/context";
 import { fmtMs, fmtPercent, section, verdict, type Section } from "../lib/results";
 import { FULFILLMENT_EVENTS, ORDER_FOR_BOOKING } from "../../app/shopify/queries";
@@ -36,15 +36,7 @@ async function measureParcels(world: StoreWorld, shop: string, orders: number) {
   while (bucketNow(world.simulator, shop) < STANDARD_PLAN.maximumAvailable) await new Promise((resolve) => setTimeout(resolve, 100));
   const store = world.simulator.shop(shop);
   const before = store.usage.points;
-  const placed = Array.from({ length: orders }, (_, index) =>
-    world.simulator.placeOrder(shop, {
-      ...shopperOrder(10_000 + index),
-      lineItems: [
-        { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.00" } }, requiresShipping: true, weight: { unit: "GRAMS", value: 1200 } },
-        { title: "Pashmina stole", sku: "PSH-220", quantity: 1, priceSet: { shopMoney: { amount: "599.00" } }, requiresShipping: true, weight: { unit: "GRAMS", value: 300 } },
-      ],
-    }).id,
-  );
+  const placed = Array.from({ length: orders }, (_, index) => world.simulator.placeOrder(shop, twoWarehouseOrder(10_000 + index)).id);
   const deadline = Date.now() + ((orders * 2 * 70) / STANDARD_PLAN.restoreRate) * 1500 + 60_000;
   let parcels = 0;
   while (parcels < orders * 2 && Date.now() < deadline) {

@@ -1,9 +1,9 @@
 import { request as httpRequest } from "node:http";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../server/free-port";
 import { createDatabase } from "../support/database";
 import { memoryOf, npmStart, pidListeningOn, waitForHealth, type StartedServer } from "../support/npm-start";
+import { productionBuild } from "../support/production-build";
 
 // The kernel's pick, not a fixed one: another checkout's run of this file on the same machine cannot take it.
 let port: number;
@@ -12,7 +12,7 @@ let server: StartedServer;
 let pid: number;
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   port = await freePort();
   // The only trusted proxy is an address this test never connects from: whatever X-Forwarded-For it sends is ignored.
   server = npmStart({ DATABASE_URL: await createDatabase(`limits_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0", TRUSTED_PROXY_ADDRESSES: "10.9.9.9" });

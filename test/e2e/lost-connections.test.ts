@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
@@ -11,6 +10,7 @@ import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 import { shopperOrder } from "../support/orders";
 import { appCredentials, startStore } from "../support/store";
+import { productionBuild } from "../support/production-build";
 
 /*
  * PostgreSQL drops every connection Dakiya holds (`pg_terminate_backend`: what a failover, a restart or an idle
@@ -94,7 +94,7 @@ async function expectStillServing(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   courier = await startCourierProxy();
   store = await startStore({ appUrl, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 }, webhookRetryDelaysMs: [500, 1_000, 2_000, 5_000] });
   databaseName = `lost_connections_${process.env.VITEST_POOL_ID ?? 0}`;

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
@@ -7,6 +6,7 @@ import { hostOf } from "../../store/shell-layout";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 import { appCredentials, startStore } from "../support/store";
+import { productionBuild } from "../support/production-build";
 
 /*
  * Requests a browser, a scanner or a confused client sends that no route expects, against the production build under
@@ -36,7 +36,7 @@ function raw(method: string, path: string, headers: Record<string, string> = {})
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   store = await startStore({ appUrl });
   const config = getConfig();
   server = npmStart({

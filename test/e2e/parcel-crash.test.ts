@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
@@ -10,7 +9,9 @@ import { LOCATION_BHIWANDI, LOCATION_GURUGRAM } from "../../store/seed";
 import { hostOf } from "../../store/shell-layout";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
+import { twoWarehouseOrder } from "../support/orders";
 import { appCredentials, startStore } from "../support/store";
+import { productionBuild } from "../support/production-build";
 
 /*
  * A worker process killed with SIGKILL while it books an order that ships as two parcels (one item stocked at each
@@ -92,7 +93,7 @@ function startWorker(): StartedServer {
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   await Promise.all([courierProxy.listen(), shopifyProxy.listen()]);
   store = await startStore({ appUrl: `http://localhost:${appPort}`, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   const databaseUrl = await createDatabase(`parcel_crash_${process.env.VITEST_POOL_ID ?? 0}_${Date.now()}`);
@@ -141,19 +142,14 @@ afterAll(async () => {
 });
 
 /** A shopper's cash-on-delivery order of one item stocked only at Bhiwandi and one stocked only at Gurugram. */
-function placeTwoWarehouseOrder(index: number) {
-  return store.simulator.placeOrder(store.domain, {
-    tags: ["cod"],
-    financialStatus: "PENDING",
-    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "1577.00" } } }],
-    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
-    lineItems: [
-      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.00" } }, weight: { unit: "GRAMS", value: 1200 } },
-      { title: "Pashmina stole", sku: "PSH-220", quantity: 1, priceSet: { shopMoney: { amount: "599.00" } }, weight: { unit: "GRAMS", value: 300 } },
-    ],
-    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "79.00" } } }],
-  });
-}
+const placeTwoWarehouseOrder = (index: number) => store.simulator.placeOrder(store.domain, twoWarehouseOrder(index));
+
+/**
+ * Holds this order's second parcel at the courier. Set as soon as the order is placed (its webhook goes out on a later
+ * turn): the rules also book the store's seed orders, one of which ships as two parcels too.
+ */
+const holdSecondParcelOf = (order: { name: string }) =>
+  courierProxy.holdWhen((path, body) => path.startsWith("/v1/create-order") && body.includes(`"order_id":"${order.name.slice(1)}-2"`));
 
 const parcelsOf = async (orderGid: string) =>
   (await db.query<{ parcel: number; status: string; awb: string | null; requestPayload: string; locationGid: string | null }>(`SELECT parcel, status, awb, "requestPayload", "locationGid" FROM "Shipment" WHERE shop = $1 AND "orderGid" = $2 ORDER BY parcel`, [store.domain, orderGid])).rows;
@@ -175,8 +171,8 @@ async function killAndFinish(worker: StartedServer, order: { id: string; name: s
   const atCourier = (await db.query<{ orderId: string; awb: string }>(`SELECT o."orderId", o.awb FROM "ServiceOrder" o JOIN "ApiClient" a ON a.id = o."apiClientId" WHERE a.name = $1 AND o."orderId" LIKE $2 ORDER BY o."orderId"`, [store.domain, `${order.name.slice(1)}%`])).rows;
   expect(atCourier.map((row) => row.orderId)).toEqual([order.name.slice(1), `${order.name.slice(1)}-2`]);
   expect(atCourier.map((row) => row.awb).sort()).toEqual(parcels.map((parcel) => parcel.awb).sort());
-  // Each parcel's fulfillment, by location: which of the two the next worker finishes first is its own business.
-  const fulfillments = [...store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments].sort((a, b) => (a.locationId ?? "").localeCompare(b.locationId ?? ""));
+  // In whichever order the watchdogs finished them.
+  const fulfillments = [...store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments].sort((a, b) => a.locationId!.localeCompare(b.locationId!));
   expect(fulfillments.map((fulfillment) => [fulfillment.locationId, fulfillment.trackingInfo.map((info) => info.number)])).toEqual([
     [LOCATION_BHIWANDI, [parcels[0]!.awb]],
     [LOCATION_GURUGRAM, [parcels[1]!.awb]],
@@ -188,8 +184,8 @@ describe("a worker killed between an order's two parcels", () => {
   it("while the second parcel is at the courier: the next worker books it once, with the same body", { timeout: 240_000 }, async () => {
     const worker = startWorker();
     await waitForOutput(/worker running 2 jobs at once/, worker.output, 30_000);
-    courierProxy.holdWhen((path, body) => path.startsWith("/v1/create-order") && /"order_id":"\d+-2"/.test(body));
     const order = placeTwoWarehouseOrder(1);
+    holdSecondParcelOf(order);
     await until("the second parcel's booking held at the courier", async () => courierProxy.heldCount > 0 && (await parcelsOf(order.id)).some((parcel) => parcel.parcel === 1 && parcel.status === "fulfilled"));
     expect((await parcelsOf(order.id)).map((parcel) => [parcel.parcel, parcel.status])).toEqual([
       [1, "fulfilled"],
@@ -203,8 +199,8 @@ describe("a worker killed between an order's two parcels", () => {
     await waitForOutput(/worker running 2 jobs at once/, worker.output, 30_000);
     // Shopify does not take the first parcel's fulfillment yet (it retries later); the second parcel is held at the courier.
     store.shop.faults.set("fulfillmentCreate", { kind: "THROTTLED", times: 6 });
-    courierProxy.holdWhen((path, body) => path.startsWith("/v1/create-order") && /"order_id":"\d+-2"/.test(body));
     const order = placeTwoWarehouseOrder(2);
+    holdSecondParcelOf(order);
     await until("the first parcel booked, the second held at the courier", async () => courierProxy.heldCount > 0 && (await parcelsOf(order.id)).some((parcel) => parcel.parcel === 1 && parcel.status === "booked_unfulfilled"));
     store.shop.faults.delete("fulfillmentCreate");
     await killAndFinish(worker, order);
@@ -214,8 +210,8 @@ describe("a worker killed between an order's two parcels", () => {
     const worker = startWorker();
     await waitForOutput(/worker running 2 jobs at once/, worker.output, 30_000);
     // The first parcel's tag and metafields go to Shopify right after its fulfillment: held there, the second parcel has not been claimed.
-    shopifyProxy.holdWhen((_path, body) => body.includes("mutation MarkOrderBooked"));
     const order = placeTwoWarehouseOrder(3);
+    shopifyProxy.holdWhen((_path, body) => body.includes("mutation MarkOrderBooked") && body.includes(JSON.stringify(order.id)));
     await until("the first parcel's fulfillment in Shopify", async () => shopifyProxy.heldCount > 0 && store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillments.length === 1);
     expect((await parcelsOf(order.id)).map((parcel) => parcel.parcel)).toEqual([1]);
     await killAndFinish(worker, order);

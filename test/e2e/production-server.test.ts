@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../support/database";
 import { npmStart as startServer, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
+import { productionBuild } from "../support/production-build";
 
 const basePort = 3950 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 let running: StartedServer | undefined;
@@ -13,8 +14,8 @@ function npmStart(env: Record<string, string>) {
   return running;
 }
 
-beforeAll(() => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+beforeAll(async () => {
+  await productionBuild();
 });
 
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
@@ -11,6 +11,7 @@ import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 import { shopperOrder } from "../support/orders";
 import { appCredentials, startStore } from "../support/store";
+import { productionBuild } from "../support/production-build";
 
 /*
  * Dakiya scaled out as the README describes: two app processes (`npm start`, no jobs) behind a load balancer and two
@@ -70,7 +71,7 @@ function start(script: "start" | "worker", env: Record<string, string>): Started
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   balancer = await startBalancer();
   store = await startStore({ appUrl: balancerUrl(), throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   const databaseUrl = await createDatabase(`scaleout_${process.env.VITEST_POOL_ID ?? 0}_${Date.now()}`, { empty: true });

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -6,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 import { createSteps, launchBrowser, PageWatcher, STEP_TIMEOUT, type Steps } from "./support/browser";
+import { productionBuild } from "../support/production-build";
 
 /*
  * The public tracking page as a shopper opens it from Shopify's shipping email: the production build under
@@ -80,7 +80,7 @@ async function seed(awb: string, { token, syncedAt, nextSyncAt, orderNumber }: {
 }
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   const url = await createDatabase(`e2e_tracking_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true });
   db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 2 }) });
   // Synced a minute ago: nothing to ask for. Synced two hours ago at "reached destination" (polled every 30 minutes

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 import { createAnswerJudge, type AnswerJudge } from "../support/openapi-answers";
 import { sampleOrder } from "../support/orders";
+import { productionBuild } from "../support/production-build";
 
 /*
  * A property-based fuzz of /v1, driven by the service's own OpenAPI document (GET /v1/openapi.json), against the
@@ -34,7 +34,7 @@ type Document = AnswerJudge["document"];
 let document: Document;
 
 beforeAll(async () => {
-  if (!existsSync("build/index.js")) throw new Error("These tests run the production build: npm run build first");
+  await productionBuild();
   server = npmStart({ DATABASE_URL: await createDatabase(`v1_fuzz_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0" });
   // Up to a minute: `npm start` compiles its TypeScript as it starts, slowly on a busy machine.
   const health = await waitForHealth(port, server.output).catch(() => waitForHealth(port, server.output).catch(() => waitForHealth(port, server.output)));

@@ -10,6 +10,7 @@ import { LOCATION_BHIWANDI, LOCATION_GURUGRAM } from "../../store/seed";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { resetJobs, runJobs } from "../support/jobs";
+import { twoWarehouseOrder as twoWarehouseOrderInput } from "../support/orders";
 import { startShippingWorld, type startStore } from "../support/store";
 
 /*
@@ -58,19 +59,7 @@ const orderView = async (legacyId: string) => {
 const inShopify = (id: string) => store.shop.orders.find((order) => order.id === id)!;
 
 /** A cash-on-delivery order with one item stocked only at Bhiwandi and two of one stocked only at Gurugram. */
-const twoWarehouseOrder = (index: number) =>
-  store.simulator.placeOrder(store.domain, {
-    email: `parcels${index}@example.in`,
-    tags: ["cod"],
-    financialStatus: "PENDING",
-    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "2176.33" } } }],
-    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
-    lineItems: [
-      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: "899.11" } }, weight: { unit: "GRAMS", value: 1200 } },
-      { title: "Pashmina stole", sku: "PSH-220", quantity: 2, priceSet: { shopMoney: { amount: "599.11" } }, weight: { unit: "GRAMS", value: 300 } },
-    ],
-    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "79.00" } } }],
-  });
+const twoWarehouseOrder = (index: number) => store.simulator.placeOrder(store.domain, twoWarehouseOrderInput(index, { diya: "899.11", stoles: 2, stole: "599.11" }));
 
 describe("an order whose items ship from two warehouses", () => {
   it("books through bulk ship as two parcels: two fulfillments at the two locations, each awb's order only its warehouse's items, the COD amounts adding up to the paisa", async () => {

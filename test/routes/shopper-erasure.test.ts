@@ -326,6 +326,16 @@ const COLUMNS: Record<string, Coverage> = {
   "public.ShipmentEvent.reasonWords": { put: set("ShipmentEvent", "reasonWords", quoting, ofShipments) },
   "public.TrackingEvent.activity": { put: set("TrackingEvent", "activity", text, ofShipments) },
   "public.TrackingEvent.location": { put: set("TrackingEvent", "location", text, ofShipments) },
+  // What a Flow trigger carries until Shopify has it (a failed attempt's reason is the courier's words), and a Flow
+  // action's answer (which may quote a courier's refusal).
+  "public.FlowTriggerEvent.payload": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "FlowTriggerEvent" (shop, trigger, "eventKey", "orderGid", payload) VALUES (${store.domain}, 'dakiya-delivery-failed', md5(${marker}), ${shopper.orderGids[0]}, jsonb_build_object('Reason', ${marker}::text))`,
+  },
+  "public.FlowActionRun.answer": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "FlowActionRun" (shop, "actionRunId", action, "orderGid", state, status, answer, "startedAt") VALUES (${store.domain}, md5(${marker}), 'dakiya-ship-order', ${shopper.orderGids[0]}, 'done', 200, jsonb_build_object('return_value', jsonb_build_object('outcome', 'not_booked', 'message', ${marker}::text)), now())`,
+  },
   "pgboss.job.output": {
     put: (marker, shopper) =>
       Prisma.sql`UPDATE pgboss.job SET output = jsonb_build_object('message', ${marker}::text)
@@ -353,6 +363,18 @@ const COLUMNS: Record<string, Coverage> = {
   "public.OrderRecord.zone": { not: IDS },
   "public.OrderRecord.quote": { not: "the courier's rates for the route" },
   "public.OrderRecord.decision": { not: IDS },
+  "public.OrderRecord.customerGid": { not: "Shopify's id for the order's customer, the one who may see its parcels: ids only" },
+  "public.FlowTriggerUse.shop": { not: IDS },
+  "public.FlowTriggerUse.trigger": { not: IDS },
+  "public.FlowTriggerEvent.shop": { not: IDS },
+  "public.FlowTriggerEvent.trigger": { not: IDS },
+  "public.FlowTriggerEvent.eventKey": { not: "the event's key: the shipment's id and what happened to it" },
+  "public.FlowTriggerEvent.orderGid": { not: IDS },
+  "public.FlowActionRun.shop": { not: IDS },
+  "public.FlowActionRun.actionRunId": { not: "Flow's id for the run" },
+  "public.FlowActionRun.action": { not: IDS },
+  "public.FlowActionRun.orderGid": { not: IDS },
+  "public.FlowActionRun.state": { not: IDS },
   "public.ReturnRecord.shop": { not: IDS },
   "public.ReturnRecord.returnGid": { not: IDS },
   "public.ReturnRecord.orderGid": { not: IDS },

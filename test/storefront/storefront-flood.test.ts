@@ -49,14 +49,11 @@ async function estimate(shop: string, pathAndQuery: string) {
 }
 
 /** The merchant opening Home: its loader reads the shop from the Admin API, as every admin page does. */
-async function timedHome(): Promise<number> {
-  const started = performance.now();
+async function openHome(): Promise<void> {
   const response = await homeLoader({ request: store.adminRequest("/app", {}, FLOODED), params: {}, context: {} });
   expect(response.status).toBe(200);
-  return performance.now() - started;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pointsUsed = (shop: string) => store.simulator.shop(shop).usage.points;
 
 describe("the Delivery estimate under a visitor's flood", () => {
@@ -67,11 +64,11 @@ describe("the Delivery estimate under a visitor's flood", () => {
     expect(courier.requests).toBeGreaterThan(quietBefore);
 
     // The merchant's Home without the flood, and what one load costs in points.
-    await timedHome();
+    await openHome();
     const beforeBaseline = pointsUsed(FLOODED);
-    const baseline = [];
-    for (let load = 0; load < 5; load += 1) baseline.push(await timedHome());
-    const pointsPerHome = (pointsUsed(FLOODED) - beforeBaseline) / baseline.length;
+    const baselineLoads = 5;
+    for (let load = 0; load < baselineLoads; load += 1) await openHome();
+    const pointsPerHome = (pointsUsed(FLOODED) - beforeBaseline) / baselineLoads;
 
     const pointsBefore = pointsUsed(FLOODED);
     const courierBefore = courier.requests;
@@ -89,10 +86,9 @@ describe("the Delivery estimate under a visitor's flood", () => {
       flooding = false;
     })();
     // Meanwhile: the merchant opens Home again and again, and a worker runs the background reads the flood asked for.
-    const during: number[] = [];
     let homes = 0;
-    while (flooding || during.length < 5) {
-      during.push(await timedHome());
+    while (flooding || homes < 5) {
+      await openHome();
       homes += 1;
       await runJobs(["storefront-variant-weights"], { includeDeferred: false });
     }
@@ -113,8 +109,10 @@ describe("the Delivery estimate under a visitor's flood", () => {
     const floodPoints = pointsUsed(FLOODED) - pointsBefore - homes * pointsPerHome;
     expect(floodPoints).toBeLessThanOrEqual(BUCKET.maximumAvailable / 20);
     expect(lowestBucket.points).toBeGreaterThan(BUCKET.maximumAvailable * 0.9);
-    // The merchant's page answered as it does without the flood.
-    expect(median(during)).toBeLessThan(Math.max(3 * median(baseline), median(baseline) + 300));
+    // The merchant's page answered all through the flood (each load's 200 is checked in openHome), at its usual cost
+    // (the flood's points above are what is left once the Home loads are counted at the cost measured without it).
+    // How fast pages answer beside shoppers' traffic is the benchmark's to measure (bench/measurements/storefront.ts),
+    // not a test's: a busy machine slows the page and the flood alike.
 
     // The quiet shop's answer is still in memory: no courier call for it.
     const quietAgain = courier.requests;

@@ -57,3 +57,22 @@ export function shopperOrder(index: number, overrides: Record<string, unknown> =
 export async function createOrders(store: { simulator: { placeOrder(shop: string, input: unknown): { id: string; name: string } }; domain: string }, count: number, first = 0) {
   return Array.from({ length: count }, (_, offset) => store.simulator.placeOrder(store.domain, shopperOrder(first + offset)));
 }
+
+/**
+ * A shopper's cash-on-delivery order of one item stocked only at the seed's Bhiwandi warehouse and one stocked only at
+ * Gurugram (store/seed.ts): Shopify routes it to both, so it ships as two parcels. `index` varies the address.
+ */
+export function twoWarehouseOrder(index: number, { diya = "899.00", stoles = 1, stole = "599.00", shipping = "79.00" } = {}) {
+  return {
+    email: `parcels${index}@example.in`,
+    tags: ["cod"],
+    financialStatus: "PENDING",
+    transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: "0.00" } } }],
+    shippingAddress: { firstName: "Asha", lastName: "Rao", phone: "+91 98450 12345", address1: `${index}, 3rd Cross, Indiranagar`, city: "Bengaluru", provinceCode: "KA", zip: "560038", countryCode: "IN" },
+    lineItems: [
+      { title: "Brass diya set", sku: "DIY-210", quantity: 1, priceSet: { shopMoney: { amount: diya } }, weight: { unit: "GRAMS", value: 1200 } },
+      { title: "Pashmina stole", sku: "PSH-220", quantity: stoles, priceSet: { shopMoney: { amount: stole } }, weight: { unit: "GRAMS", value: 300 } },
+    ],
+    shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: shipping } } }],
+  };
+}

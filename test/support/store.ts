@@ -60,10 +60,10 @@ export function serveRoutes(routes: Record<string, (args: { request: Request; pa
  * (COURIER_SANDBOX_URL) and a fresh store on the Plus plan's bucket, since such tests are about
  * booking, not throttling (store/simulator.test.ts is).
  */
-export async function startShippingWorld() {
+export async function startShippingWorld(storeOptions: Parameters<typeof startStore>[0] = {}) {
   const { startAppCourierService } = await import("./courier-service");
   const courier = await startAppCourierService();
-  const store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  const store = await startStore({ throttle: { maximumAvailable: 20_000, restoreRate: 1_000 }, ...storeOptions });
   return {
     courier,
     store,

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { createDatabase } from "../../support/database";
 import { TEST_DB_DIR } from "../../support/global-setup";
+import { productionBuild } from "../../support/production-build";
 
 export interface Demo {
   /** The local Shopify admin with Dakiya framed in it. */
@@ -46,7 +47,7 @@ export interface DemoOptions {
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
 export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
-  if (!existsSync("build/index.js")) throw new Error("Browser tests run the production build: npm run build first");
+  await productionBuild();
   const worker = Number(process.env.VITEST_POOL_ID ?? 0);
   const appPort = basePort + worker * 10 + portOffset;
   const storePort = appPort + 1;
