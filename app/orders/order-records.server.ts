@@ -55,7 +55,7 @@ const cancellationParams = ({ shop, orderGid, at }: Cancellation) => [shop, orde
 
 /**
  * Records that the order was cancelled, as Shopify says — before anything else is done about it, so that from this
- * moment no booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order).
+ * moment no booking of it starts (app/orders/book-order.server.ts checks this record when it claims an order).
  * Returns true when the cancellation is news.
  */
 export async function recordCancellation(shop: string, orderGid: string, at: Date): Promise<boolean> {

@@ -216,6 +216,10 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(labels).toHaveLength(1);
     expect(manifests.length).toBeGreaterThan(0);
     expect(output).toMatch(new RegExp(`✓ The day's ${awbsAfterTheDay.length} shipping labels, printed from the Shipments page: `));
+    // Each pickup's line says what the Shipments page said of its manifest.
+    const pickupLines = output.split("\n").filter((line) => /'s pickup from warehouse \d+: /.test(line));
+    expect(pickupLines).toHaveLength(manifests.length);
+    for (const line of pickupLines) expect(line).toMatch(/: Manifest #\d+ lists \d+ shipments?, now handed over\. \S+\.pdf$/);
 
     // One label a page, each with its awb in words and as a barcode a scanner reads.
     const labelPdf = readFileSync(path.join(documentsDir, labels[0]!));
