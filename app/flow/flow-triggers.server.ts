@@ -56,8 +56,8 @@ async function recordEvent(db: Client, shop: string, trigger: FlowTrigger, paylo
 
 /**
  * Fires `trigger` for one event of `shop`: the payload is recorded under `eventKey` and sent to Shopify Flow by a
- * background job — when a workflow of the shop listens to the trigger, and the first time only. The API the
- * features of issues 34 (COD risk, COD confirmation) and 36 (remittance, weight) fire their triggers with.
+ * background job — when a workflow of the shop listens to the trigger, and the first time only. The API for the
+ * triggers no parcel transition fires: COD risk and COD confirmation, COD remittance and weight checks.
  * A payload that is not the trigger's (a field missing, of the wrong type, 50,000 bytes or more) is a bug: thrown.
  */
 export async function fireFlowTrigger(shop: string, trigger: FlowTrigger, payload: FlowPayload, options: TriggerEventOptions): Promise<FireResult> {

@@ -29,8 +29,11 @@ export interface TriggerDefinition {
   name: string;
   description: string;
   fields: readonly TriggerField[];
-  /** Fired today by Dakiya's own events, or waiting for the feature of another issue that will fire it. */
-  firedBy: "booking" | "tracking" | "issue 34" | "issue 36";
+  /**
+   * What fires it: a parcel's booking or a courier outcome's transition today; COD risk and confirmation, or the COD
+   * remittance and weight checks, once they exist (until then nothing does).
+   */
+  firedBy: "booking" | "tracking" | "cod_risk" | "cod_remittance";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -62,13 +65,13 @@ export const FLOW_TRIGGERS = {
     name: "COD risk scored",
     description: "Dakiya scored the risk of a cash-on-delivery order coming back (Flow's own Order risk analyzed trigger ignores apps' assessments).",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium or low" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
-    firedBy: "issue 34",
+    firedBy: "cod_risk",
   },
   "dakiya-cod-answered": {
     name: "COD confirmation answered",
     description: "The shopper answered the request to confirm a cash-on-delivery order.",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Answer", description: "confirmed, corrected, declined or paid online" }],
-    firedBy: "issue 34",
+    firedBy: "cod_risk",
   },
   "dakiya-remittance-short": {
     name: "COD remittance short",
@@ -79,7 +82,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Remitted amount", description: "What the courier remitted, in rupees" },
       { type: "number_decimal", key: "Short by", description: "The difference, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "cod_remittance",
   },
   "dakiya-weight-overcharged": {
     name: "Weight over-charged",
@@ -90,7 +93,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Charged weight", description: "The weight the courier charged, in kg" },
       { type: "number_decimal", key: "Extra charge", description: "What the difference costs, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "cod_remittance",
   },
 } as const satisfies Record<string, TriggerDefinition>;
 

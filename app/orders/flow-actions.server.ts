@@ -134,7 +134,7 @@ async function shipWithDakiya(shop: string, orderGid: string, asked: string | un
 // ─── Ask the shopper to confirm COD ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * COD confirmation (asking the shopper, and waiting for their answer) comes with issue 34. Until then the action
+ * Dakiya does not ask shoppers to confirm cash on delivery (and wait for their answer) yet. Until it does, the action
  * says plainly, in Flow's run log and to later steps, that nothing was sent.
  */
 async function askToConfirmCod(shop: string, orderGid: string): Promise<FlowAnswer> {

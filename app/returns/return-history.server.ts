@@ -1,6 +1,7 @@
 import prisma from "~/db.server";
 import type { StoredWords } from "~/locales/admin-language";
-import { actorInWords, type HistoryActor } from "~/shipments/history-words";
+import type { HistoryActor } from "~/shipments/history-words";
+import { historyEntryOf } from "~/shipments/history.server";
 import { returnEventInWords } from "./return-words";
 
 /** One line of a return's history, as the Returns view and the ship page show it: kept as stored, and in English. */
@@ -28,20 +29,7 @@ export async function listReturnHistories(shop: string, returnGids: readonly str
   const events = await prisma.returnEvent.findMany({ where: { shop, returnRecordId: { in: records.map((record) => record.id) } }, orderBy: [{ at: "asc" }, { id: "asc" }] });
   const histories = new Map(records.map((record) => [record.returnGid, [] as ReturnHistoryEntry[]]));
   const gidOf = new Map(records.map((record) => [record.id, record.returnGid]));
-  for (const event of events) {
-    const actor = { kind: event.actorKind, name: event.actorName };
-    histories.get(gidOf.get(event.returnRecordId)!)!.push({
-      at: event.at.toISOString(),
-      transition: event.transition,
-      fromState: event.fromState,
-      toState: event.toState,
-      actor,
-      reason: event.reason,
-      reasonWords: (event.reasonWords ?? null) as StoredWords | null,
-      what: returnEventInWords(event, "en"),
-      by: actorInWords(actor, "en"),
-    });
-  }
+  for (const event of events) histories.get(gidOf.get(event.returnRecordId)!)!.push(historyEntryOf(event, returnEventInWords(event, "en")));
   for (const [returnGid, entries] of histories) histories.set(returnGid, entries.slice(-HISTORY_SHOWN));
   return histories;
 }

@@ -61,7 +61,7 @@ export const DELIVERY_STAGES: Readonly<Record<DeliveryStage, StageDefinition>> =
       { statuses: RETURN, outcomes: ["rto_initiated", "rto_delivered"] },
     ],
   },
-  // A parcel coming back: the courier's return to origin, or a customer's return on its way (issue 20).
+  // A parcel coming back: the courier's return to origin, or a customer's return on its way.
   returning: {
     label: "Returning to you",
     tone: "warning",

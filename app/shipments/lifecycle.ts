@@ -42,7 +42,7 @@ export const SHIPMENT_STATUS = {
   BOOKED_UNFULFILLED: "booked_unfulfilled",
   /** Booked and fulfilled in Shopify with the courier, awb and tracking link. */
   FULFILLED: "fulfilled",
-  /** A return's pickup is booked and on its way back to the warehouse (issue 20). */
+  /** A return's pickup is booked and on its way back to the warehouse. */
   RETURN_IN_TRANSIT: "return_in_transit",
   /** Nothing was booked (the courier refused, or the booking was interrupted before reaching it): book again. */
   FAILED: "failed",
@@ -184,7 +184,7 @@ export const SHIPMENT_TRANSITIONS = {
   label_printed: { from: ["booked_unfulfilled", "fulfilled"], recorded: true, label: "Label printed" },
   /** On a pickup's manifest, handed to the courier's agent. */
   handed_over: { from: ["booked_unfulfilled", "fulfilled"], recorded: true, label: "Handed over on a manifest" },
-  // Issue 20: a return's pickup booked and Shopify's reverse delivery carrying its tracking.
+  // A return's pickup booked and Shopify's reverse delivery carrying its tracking.
   return_dispatched: { from: ["booked_unfulfilled"], to: "return_in_transit", recorded: true, label: "Return on its way back" },
   cancelled: { from: ["booked_unfulfilled", "fulfilled", "return_in_transit"], to: "cancelled", recorded: true, label: "Cancelled with the courier" },
   /** The courier's stage moved within one outcome (Manifested → Out for Pickup, In Transit → Reached at Destination). */
