@@ -9,7 +9,7 @@ import {
   type OrderFacts,
   type RuleAction,
 } from "./rules";
-import type { QuoteSummary } from "~/orders/readiness";
+import type { QuoteSummary } from "~/booking/quote-summary";
 import { problemLabel, type ProblemCode } from "~/shopify/readiness-checks";
 import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 

@@ -1,16 +1,16 @@
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
-import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/booking/book-order.server";
+import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/orders/book-order.server";
 import { outcomeForWords } from "~/booking/book-outcome";
 import { bookOutcomeWords } from "~/automation/decision-words";
 import { problemLabelWords } from "~/booking/stored-sentences";
 import { listWords, storedOr, words } from "~/locales/admin-language";
-import { storedFactsOf } from "~/booking/booking-facts";
+import { storedFactsOf } from "~/automation/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { coversBeforeParcels, raiseAttention } from "~/shipments/shipment-changes.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { bookingRulesOf } from "~/settings/shop-settings.server";
+import { bookingRulesOf } from "~/automation/booking-rules.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getBookedOrderChanges, getOrderForBooking } from "~/shopify/admin-orders.server";
 import { deliveryContactOf, destinationOf, type MappedShipment } from "~/shopify/order-mapping";
@@ -18,7 +18,8 @@ import type { ShopifyOrder } from "~/shopify/queries";
 import type { CreateOrderInput } from "~/shipping/contract";
 import { fromPaise, toPaise } from "~/money";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
-import { DECISION, READINESS, summarizeQuote } from "./readiness";
+import { DECISION, READINESS } from "./readiness";
+import { summarizeQuote } from "~/booking/quote-summary";
 
 export interface CheckDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;

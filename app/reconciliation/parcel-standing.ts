@@ -1,16 +1,17 @@
+import { SHIPMENT_OUTCOME, type ShipmentOutcome } from "~/shipments/lifecycle";
 import type { ParcelStanding } from "./remittance-verdicts";
 
 /**
- * Where a parcel stands for its cash, from its courier's progress as the shipment holds it: the courier's latest stage
- * code (11 RTO, 12 RTO delivered: the parcel went back, nothing was collected) and the delivery time (set when the
- * courier reported it delivered). Pure; `PARCEL_STANDING_SQL` says the same in SQL for the ledger's queries.
+ * Where a parcel stands for its cash, from its courier outcome as the shipment holds it: delivered (the courier
+ * collected the cash), returning or returned to the seller (RTO: nothing was collected), or neither yet. Pure;
+ * `PARCEL_STANDING_SQL` says the same in SQL for the ledger's queries.
  */
-export const RTO_STATUS_CODES = [11, 12] as const;
+export const RTO_OUTCOMES: readonly ShipmentOutcome[] = [SHIPMENT_OUTCOME.RTO_INITIATED, SHIPMENT_OUTCOME.RTO_DELIVERED];
 
-export function parcelStanding({ courierStatusCode, deliveredAt }: { courierStatusCode: number | null; deliveredAt: Date | null }): ParcelStanding {
-  if (courierStatusCode !== null && (RTO_STATUS_CODES as readonly number[]).includes(courierStatusCode)) return "rto";
-  return deliveredAt ? "delivered" : "not_delivered";
+export function parcelStanding({ outcome }: { outcome: string }): ParcelStanding {
+  if ((RTO_OUTCOMES as readonly string[]).includes(outcome)) return "rto";
+  return outcome === SHIPMENT_OUTCOME.DELIVERED ? "delivered" : "not_delivered";
 }
 
 /** The same for a row of "Shipment" aliased `s`. */
-export const PARCEL_STANDING_SQL = `CASE WHEN s."courierStatusCode" IN (${RTO_STATUS_CODES.join(", ")}) THEN 'rto' WHEN s."deliveredAt" IS NOT NULL THEN 'delivered' ELSE 'not_delivered' END`;
+export const PARCEL_STANDING_SQL = `CASE WHEN s.outcome IN (${RTO_OUTCOMES.map((outcome) => `'${outcome}'`).join(", ")}) THEN 'rto' WHEN s.outcome = '${SHIPMENT_OUTCOME.DELIVERED}' THEN 'delivered' ELSE 'not_delivered' END`;

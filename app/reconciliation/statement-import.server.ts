@@ -198,14 +198,12 @@ interface ParcelRow {
   cashToCollectPaise: number | null;
   courierName: string | null;
   trackingUrl: string | null;
-  courierStatusCode: number | null;
-  deliveredAt: Date | null;
+  outcome: string;
 }
 
 const factsOf = (row: Pick<ParcelRow, "orderGid" | "orderName" | "parcel" | "awb" | "courierName" | "trackingUrl">): ParcelFacts => ({
   orderGid: row.orderGid,
-  orderName: row.orderName,
-  parcel: row.parcel,
+  name: parcelName(row),
   awb: row.awb,
   courierName: row.courierName,
   trackingUrl: row.trackingUrl,
@@ -227,7 +225,7 @@ async function parcelsForRows(tx: Client, shop: string, rows: readonly Pick<Remi
   const awbs = [...new Set(rows.map((row) => row.awb).filter(Boolean))];
   if (awbs.length > 0) {
     const byAwb = await tx.$queryRaw<ParcelRow[]>`
-      SELECT DISTINCT ON (awb) id, awb, "orderGid", "orderName", parcel, "cashToCollectPaise", "courierName", "trackingUrl", "courierStatusCode", "deliveredAt"
+      SELECT DISTINCT ON (awb) id, awb, "orderGid", "orderName", parcel, "cashToCollectPaise", "courierName", "trackingUrl", outcome
         FROM "Shipment" WHERE shop = ${shop} AND direction = 'forward' AND awb = ANY(${awbs}::text[]) ORDER BY awb, id DESC`;
     const parcelOf = new Map(byAwb.map((parcel) => [parcel.awb, parcel]));
     for (const row of rows) {
@@ -239,7 +237,7 @@ async function parcelsForRows(tx: Client, shop: string, rows: readonly Pick<Remi
   if (byOrder.length > 0) {
     const names = [...new Set(byOrder.flatMap((row) => orderNamesFor(row.orderRef)))];
     const candidates = await tx.$queryRaw<(ParcelRow & { courierOrderId: string | null })[]>`
-      SELECT id, awb, "orderGid", "orderName", parcel, "cashToCollectPaise", "courierName", "trackingUrl", "courierStatusCode", "deliveredAt",
+      SELECT id, awb, "orderGid", "orderName", parcel, "cashToCollectPaise", "courierName", "trackingUrl", outcome,
              CASE WHEN "requestPayload" LIKE '{%' THEN "requestPayload"::jsonb ->> 'order_id' END AS "courierOrderId"
         FROM "Shipment" WHERE shop = ${shop} AND direction = 'forward' AND awb IS NOT NULL AND "orderName" = ANY(${names}::text[]) ORDER BY id DESC`;
     for (const row of byOrder) {

@@ -36,10 +36,10 @@ describe("a remittance line against its parcel", () => {
 
 describe("a parcel's standing for its cash", () => {
   it("owes from delivery, never after an RTO", () => {
-    expect(parcelStanding({ courierStatusCode: 8, deliveredAt: new Date() })).toBe("delivered");
-    expect(parcelStanding({ courierStatusCode: 11, deliveredAt: null })).toBe("rto");
-    expect(parcelStanding({ courierStatusCode: 12, deliveredAt: null })).toBe("rto");
-    expect(parcelStanding({ courierStatusCode: 5, deliveredAt: null })).toBe("not_delivered");
+    expect(parcelStanding({ outcome: "delivered" })).toBe("delivered");
+    expect(parcelStanding({ outcome: "rto_initiated" })).toBe("rto");
+    expect(parcelStanding({ outcome: "rto_delivered" })).toBe("rto");
+    for (const outcome of ["awaiting_pickup", "in_transit", "out_for_delivery", "delivery_attempted", "lost", "damaged", "cancelled"]) expect(parcelStanding({ outcome })).toBe("not_delivered");
   });
 });
 

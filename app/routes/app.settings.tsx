@@ -24,7 +24,8 @@ import { fill, formLanguage, plural } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
-import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
+import { getDocumentSettings } from "~/documents/documents.server";
+import { rememberShopName, saveLabelLayout } from "~/documents/document-changes.server";
 import { isLabelLayout, LABEL_LAYOUTS } from "~/documents/label-layout";
 import { saveSettingsForm, settingsForBrowser, settingsPageWarehouses, type WarehouseSummary } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
@@ -66,9 +67,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const language = formLanguage(form);
   const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() }, language);
   if (!sellerContact.ok) return json({ ok: false as const, errors: sellerContact.errors }, { status: 422 });
-  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), language);
-  if (result.ok && labelLayout !== null) await saveLabelLayout(session.shop, labelLayout);
-  if (result.ok && form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value);
+  // The settings, the label layout and the tracking page's contact: saved together in one transaction, or not at all.
+  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), {
+    language,
+    alongside: async (tx) => {
+      if (labelLayout !== null) await saveLabelLayout(session.shop, labelLayout, tx);
+      if (form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value, tx);
+    },
+  });
   return json(result, { status: result.ok ? 200 : 422 });
 };
 

@@ -105,8 +105,8 @@ export const remittanceImport: Measurement = {
       await world.query(`INSERT INTO "ReconciliationSettings" (shop, "markPaidInShopify", "updatedAt") VALUES ($1, false, now())`, [shop]);
       context.log(`remittance: seeding ${LINES} delivered COD parcels`);
       await world.query(
-        `INSERT INTO "Shipment" (shop, "orderGid", "orderName", status, "requestPayload", "courierEnvironment", "paymentMode", "cashToCollectPaise", awb, "courierName", "courierStatusCode", "deliveredAt", "updatedAt")
-         SELECT $1, 'gid://shopify/Order/' || (900000000 + n), '#B' || n, 'fulfilled', '', 'test', 'cod', 79900, 'B' || $2 || lpad(n::text, 7, '0'), 'Delhivery', 8, now() - interval '3 days', now()
+        `INSERT INTO "Shipment" (shop, "orderGid", "orderName", status, "requestPayload", "courierEnvironment", "paymentMode", "cashToCollectPaise", awb, "courierName", outcome, "courierStatusCode", "deliveredAt", "updatedAt")
+         SELECT $1, 'gid://shopify/Order/' || (900000000 + n), '#B' || n, 'fulfilled', '', 'test', 'cod', 79900, 'B' || $2 || lpad(n::text, 7, '0'), 'Delhivery', 'delivered', 8, now() - interval '3 days', now()
            FROM generate_series(1, $3::int) AS n`,
         [shop, context.runId, LINES],
       );

@@ -1,6 +1,6 @@
 import type { Shipment } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { recordTriggerUse } from "~/flow/flow-triggers.server";
 import { enqueue } from "~/jobs/job-queue.server";

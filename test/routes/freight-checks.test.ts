@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Shipment } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { recordTriggerUse } from "~/flow/flow-triggers.server";
 import { compileDataRequest, recordDataRequest } from "~/privacy/data-requests.server";

@@ -1,11 +1,11 @@
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { csvField } from "~/csv";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { fromPaise } from "~/money";
 import { eachShipment, type ListedShipment, type ShipmentFilter } from "./shipments.server";
 
-const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier status", "Courier status at", "Delivered"] as const;
-
+const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier outcome", "Delivery attempts", "Courier status", "Courier status at", "Delivered"] as const;
 
 const timeIn = (timeZone: string) => {
   const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
@@ -25,6 +25,9 @@ function line(shipment: ListedShipment, time: (date: Date | null) => string): st
     rupees(shipment.totalChargesPaise),
     DELIVERY_STAGES[shipment.stage].label,
     shipmentStatusLabel(shipment.status).label,
+    // Where the courier has it, once it has said anything.
+    shipment.courierStatusCode === null ? "" : outcomeInWords({ outcome: shipment.outcome, deliveryAttempts: 0 }),
+    String(shipment.deliveryAttempts),
     shipment.courierStatusLabel ?? "",
     time(shipment.courierStatusAt),
     time(shipment.deliveredAt),

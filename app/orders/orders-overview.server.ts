@@ -6,9 +6,9 @@ import { problemsOf } from "~/orders/order-records.server";
 import { ORDER_STAGE_ORDER, ORDER_STAGES, orderStageOf, type OrderStage } from "~/orders/order-stage";
 import { READINESS } from "~/orders/readiness";
 import type { MappingProblem } from "~/shopify/order-mapping";
-import { quoteOrder, type QuoteOutcome } from "./book-order.server";
-import { legacyIdOf } from "./overrides";
-import { shipmentForScreen, type ShipmentOnScreen } from "./shipment-view";
+import { quoteOrder, type QuoteOutcome } from "~/orders/book-order.server";
+import { legacyIdOf } from "~/booking/overrides";
+import { shipmentForScreen, type ShipmentOnScreen } from "~/shipments/shipment-view";
 
 export interface OrderRow {
   id: string;

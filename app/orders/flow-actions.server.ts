@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { shipOrder, type ShipResult } from "~/booking/ship-orders.server";
-import { recordHeldForReview } from "~/orders/order-records.server";
+import { shipOrder, type ShipResult } from "./ship-orders.server";
+import { recordHeldForReview } from "./order-records.server";
 import { adminDocument } from "~/shopify/admin-document";
 import { adminGraphql, ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import type { FulfillmentOrderHoldForReviewMutation, FulfillmentOrderHoldForReviewMutationVariables, OrderForReviewHoldQuery, OrderForReviewHoldQueryVariables } from "~/types/admin.generated";
@@ -134,7 +134,7 @@ async function shipWithDakiya(shop: string, orderGid: string, asked: string | un
 // ─── Ask the shopper to confirm COD ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * COD confirmation (asking the shopper, and waiting for their answer) comes with issue 34. Until then the action
+ * Dakiya does not ask shoppers to confirm cash on delivery (and wait for their answer) yet. Until it does, the action
  * says plainly, in Flow's run log and to later steps, that nothing was sent.
  */
 async function askToConfirmCod(shop: string, orderGid: string): Promise<FlowAnswer> {
