@@ -16,6 +16,8 @@ export const APP_PAGES: readonly (readonly [label: string, path: string])[] = [
   ["Home", "/app"],
   ["Orders to ship", "/app/orders"],
   ["Shipments", "/app/shipments"],
+  ["COD remittance", "/app/cod"],
+  ["Freight & weight", "/app/freight"],
   ["Needs attention", "/app/attention"],
   ["Auto-booking", "/app/auto-booking"],
   ["Settings", "/app/settings"],
