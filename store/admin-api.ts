@@ -26,6 +26,7 @@ import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
 import { flowMutations } from "./flow";
 import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
+import { orderPaymentMutations } from "./order-payments";
 import { returnMutations, type ReturnEvent } from "./returns";
 import { connection, displayFulfillmentStatus, fulfillmentOrderView, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
@@ -269,8 +270,8 @@ function findFulfillment(shop: StoreShop, id: unknown) {
   return undefined;
 }
 
-/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, returns/*). */
-export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder } | ReturnEvent;
+/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, orders/paid, returns/*). */
+export type StoreEvent = { topic: "orders/create" | "orders/cancelled" | "orders/paid"; order: StoreOrder } | ReturnEvent;
 
 function variantView(shop: StoreShop, id: unknown) {
   const variant = shop.variants?.find((candidate) => candidate.id === id);
@@ -293,6 +294,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
   const touch = (order: StoreOrder) => (order.updatedAt = stamp());
   return {
     ...orderMutations(shop, { now, emit }),
+    ...orderPaymentMutations(shop, { now, emit }),
     ...returnMutations(shop, { now, emit }),
     ...fulfillmentOrderMutations(shop, { touch }),
     ...flowMutations(shop, { now }),

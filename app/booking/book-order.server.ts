@@ -29,6 +29,7 @@ import { toReverseCourierOrder, type MappedReturn } from "~/returns/return-mappi
 import type { ShopifyReturn } from "~/shopify/return-queries";
 import { adminStrings, fill, storedOr, type Sentence, type StoredWords } from "~/locales/admin-language";
 import { returnSettingsOf } from "~/returns/return-settings";
+import { confirmationHoldsBooking } from "~/cod/booking-guard.server";
 
 /**
  * A booking left in `booking` this long without a body sent was interrupted before it reached the courier; the
@@ -236,7 +237,7 @@ export const courierMessage = (error: CourierError): string => courierTrouble(er
 /** The same, to store: Dakiya's words by code, or the service's own message as it said it. */
 export const courierMessageWords = (error: CourierError): Sentence => courierSentence(courierTrouble(error));
 
-type Claim = ClaimedRow | { kind: "cancelled" };
+type Claim = ClaimedRow | { kind: "cancelled" } | { kind: "awaiting_shopper" };
 
 /**
  * The parcel's Shipment row in state `booking` (a return's pickup: its return's), or the row someone else holds. A
@@ -248,6 +249,12 @@ async function claimShipment(shop: string, orderGid: string, parcel: ParcelClaim
     // An order seen cancelled (orders/cancelled records it before anything else) is never booked from then on, nor
     // is a return seen declined or cancelled.
     if ((await tx.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
+    if (!isReturnGid(orderGid)) {
+      // An order whose shopper is asked to confirm cash on delivery waits for them (and for Dakiya's hold to go). The
+      // ask takes the order's claim lock too, so an ask and a claim of one order never cross.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_SPACE.ORDER_PARCELS}::int, ${lockIdOf(`${shop}|${orderGid}`)}::int)`;
+      if (await confirmationHoldsBooking(tx, shop, orderGid)) return { kind: "awaiting_shopper" };
+    }
     if (isReturnGid(orderGid) && (await tx.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid: orderGid } }, select: { cancelledAt: true } }))?.cancelledAt) return { kind: "cancelled" };
     const claim = await claimRow(tx, { shop, orderGid, parcel }, { actor, at: now });
     if (claim.kind === "taken") return claim;
@@ -392,6 +399,7 @@ async function bookParcel(context: BookingContext, request: BookingRequest, targ
   const now = context.now ?? (() => new Date());
   const claim = await claimShipment(shop, request.orderGid, target ? parcelClaimOf(target) : undefined, now(), context.actor ?? MERCHANT_ON_SHIP_PAGE);
   if (claim.kind === "cancelled") return { kind: "cancelled" };
+  if (claim.kind === "awaiting_shopper") return { kind: "refused", code: "awaiting_shopper", message: outcomeMessage("awaiting_shopper"), fieldErrors: [] };
   if (claim.kind === "taken") return alreadyBooked([claim.shipment]);
   try {
     return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claim.shipment.id, () => bookClaimed(context, claim, request, target));

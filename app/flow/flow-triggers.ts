@@ -30,8 +30,8 @@ export interface TriggerDefinition {
   name: string;
   description: string;
   fields: readonly TriggerField[];
-  /** Fired today by Dakiya's own events, or waiting for the feature of another issue that will fire it. */
-  firedBy: "booking" | "tracking" | "issue 34" | "issue 36";
+  /** What fires it: Dakiya's bookings, tracking, cash-on-delivery risk and confirmation, or a feature still to come. */
+  firedBy: "booking" | "tracking" | "cod risk" | "cod confirmation" | "issue 36";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -62,14 +62,14 @@ export const FLOW_TRIGGERS = {
   "dakiya-cod-risk-scored": {
     name: "COD risk scored",
     description: "Dakiya scored the risk of a cash-on-delivery order coming back (Flow's own Order risk analyzed trigger ignores apps' assessments).",
-    fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium or low" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
-    firedBy: "issue 34",
+    fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium, low or none" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
+    firedBy: "cod risk",
   },
   "dakiya-cod-answered": {
     name: "COD confirmation answered",
     description: "The shopper answered the request to confirm a cash-on-delivery order.",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Answer", description: "confirmed, corrected, declined or paid online" }],
-    firedBy: "issue 34",
+    firedBy: "cod confirmation",
   },
   "dakiya-remittance-short": {
     name: "COD remittance short",

@@ -30,6 +30,8 @@ import outcomesEn from "~/locales/admin-outcomes.en.json";
 import outcomesHi from "~/locales/admin-outcomes.hi.json";
 import decisionsEn from "~/locales/admin-decisions.en.json";
 import decisionsHi from "~/locales/admin-decisions.hi.json";
+import codEn from "~/locales/admin-cod.en.json";
+import codHi from "~/locales/admin-cod.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -56,6 +58,7 @@ const ENGLISH = {
   errors: errorsEn,
   outcomes: outcomesEn,
   decisions: decisionsEn,
+  cod: codEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -80,6 +83,7 @@ const HINDI: AdminStrings = {
   errors: errorsHi,
   outcomes: outcomesHi,
   decisions: decisionsHi,
+  cod: codHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };

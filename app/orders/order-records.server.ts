@@ -126,3 +126,22 @@ export async function restoreDismissedOrder(shop: string, orderGid: string): Pro
   const { count } = await prisma.orderRecord.updateMany({ where: { shop, orderGid, dismissedAt: { not: null } }, data: { dismissedAt: null } });
   return count === 1;
 }
+
+/** Of these orders, those placed before `before`, and how many of them were cancelled: a shopper's earlier orders. */
+export async function countEarlierOrders(shop: string, orderGids: readonly string[], { before }: { before: Date }): Promise<{ orderGids: string[]; cancelled: number }> {
+  if (orderGids.length === 0) return { orderGids: [], cancelled: 0 };
+  const earlier = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] }, placedAt: { lt: before } }, select: { orderGid: true, cancelledAt: true } });
+  return { orderGids: earlier.map((record) => record.orderGid), cancelled: earlier.filter((record) => record.cancelledAt !== null).length };
+}
+
+/**
+ * The shop's usual order of a payment mode placed since `since` (the median value, paise), when it has at least
+ * `atLeast` of them; null otherwise.
+ */
+export async function usualOrderValue(shop: string, { paymentMode, since, atLeast }: { paymentMode: "cod" | "prepaid"; since: Date; atLeast: number }): Promise<number | null> {
+  const [row] = await prisma.$queryRaw<{ median: number | null; orders: number }[]>`
+    SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY "totalPaise") AS median, count(*)::int AS orders
+      FROM "OrderRecord"
+     WHERE shop = ${shop} AND "paymentMode" = ${paymentMode} AND "placedAt" >= ${since} AND "totalPaise" IS NOT NULL`;
+  return row && row.orders >= atLeast && row.median !== null ? Number(row.median) : null;
+}

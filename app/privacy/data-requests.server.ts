@@ -1,6 +1,7 @@
 import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
 import { flowHeldFor } from "~/flow/flow-privacy.server";
+import { codHeldFor } from "~/cod/cod-privacy.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { returnGidsOf } from "./personal-data.server";
@@ -19,11 +20,11 @@ export interface DataRequestSummary {
   requestedAt: string;
 }
 
-export async function recordDataRequest(request: { shop: string; requestId: string; customerId: string; orderIds: readonly number[]; requestedAt: Date }): Promise<void> {
+export async function recordDataRequest(request: { shop: string; requestId: string; customerId: string; orderIds: readonly number[]; requestedAt: Date; shopperKeys?: readonly string[] }): Promise<void> {
   const orderGids = request.orderIds.map((id) => `gid://shopify/Order/${id}`);
   await prisma.dataRequest.upsert({
     where: { webhookId: request.requestId },
-    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, requestedAt: request.requestedAt },
+    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, shopperKeys: [...(request.shopperKeys ?? [])], requestedAt: request.requestedAt },
     update: {},
   });
 }
@@ -76,6 +77,7 @@ export async function compileDataRequest(shop: string, id: number) {
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
   const flowOf = await flowHeldFor(shop, request.orderGids);
+  const cod = await codHeldFor(shop, request.orderGids, request.shopperKeys);
   const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
@@ -106,6 +108,8 @@ export async function compileDataRequest(shop: string, id: number) {
         shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(shipmentHeld),
         // What Shopify Flow's triggers were to carry, and what Flow's actions were answered, about the order.
         flow: flowOf(orderGid),
+        // Its cash-on-delivery risk, the shopper's history keys and their answers to a confirmation.
+        cashOnDelivery: cod.heldFor(orderGid),
         returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
           const returned = returns.find((candidate) => candidate.returnGid === returnGid);
           return {
@@ -130,6 +134,8 @@ export async function compileDataRequest(shop: string, id: number) {
         }),
       };
     }),
+    // Other orders their phone or e-mail placed, found by its keyed hash: what cash on delivery holds of them.
+    otherOrdersByPhoneOrEmail: cod.orderGids.filter((orderGid) => !request.orderGids.includes(orderGid)).map((orderGid) => ({ orderId: orderGid.split("/").pop(), cashOnDelivery: cod.heldFor(orderGid) })),
     // What the background work on these orders, returns and shipments kept of a failed try: the courier's or Shopify's error.
     backgroundWork: backgroundWork.map((job) => ({ work: job.queue, state: job.state, error: job.output })),
   };

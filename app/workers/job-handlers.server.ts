@@ -13,6 +13,7 @@ import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tr
 import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
+import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -52,14 +53,14 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if ((await installationOf(shop, adminFor)) === "installed") return void console.warn(`shop/redact for ${shop} not acted on: the app is installed there`);
     await forgetShop(shop);
   },
-  "customers-redact": async ({ shop, orderIds }) => {
-    await redactCustomer(shop, orderIds);
+  "customers-redact": async ({ shop, orderIds, shopperKeys }) => {
+    await redactCustomer(shop, orderIds, { shopperKeys });
   },
   "sandbox-erase": async ({ shop, awbs }, { retryCount }) => {
     await eraseAtSandbox(shop, awbs, retryCount);
   },
-  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt }) => {
-    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt) });
+  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt, shopperKeys }) => {
+    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt), shopperKeys });
   },
   "order-check": async ({ shop, orderGid }) => {
     const result = await checkOrder(shop, orderGid, { adminFor, now });
@@ -95,6 +96,16 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     // An uninstalled shop has no token to tell Flow with, and no workflows of Dakiya's to start.
     if (!(await isShopInstalled(shop))) return;
     await sendFlowTriggerEvent(shop, eventId, adminFor, now());
+  },
+  "cod-confirmation": async ({ shop, orderGid }) => {
+    // An uninstalled shop has no token to hold, release or write with; its confirmations end with its data.
+    if (!(await isShopInstalled(shop))) return;
+    const done = await carryOnConfirmation({ shop, admin: await adminFor(shop), now }, orderGid);
+    if (done === "retry") throw new RetryLaterError(`The cash-on-delivery confirmation of ${orderGid} is not carried out in Shopify yet`);
+  },
+  "cod-deadline": async ({ shop, orderGid }) => {
+    if (!(await isShopInstalled(shop))) return;
+    await runConfirmationDeadline({ shop, now }, orderGid);
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

@@ -1,0 +1,167 @@
+import { randomBytes } from "node:crypto";
+import { gid, nextId, type MailingAddress, type StoreInvoice, type StoreOrder, type StoreRiskAssessment, type StoreShop } from "./model";
+import type { StoreEvent } from "./admin-api";
+import { displayFulfillmentStatus, orderTotals, orderView, riskView } from "./views";
+
+type Args = Record<string, unknown>;
+
+/** Shopify keeps at most 20 facts an assessment and truncates each description at 256 characters. */
+const MAX_FACTS = 20;
+const FACT_LENGTH = 256;
+/** The one app the local store serves: the provider of the assessments it creates. */
+export const APP_ID = gid("App", 7_310_431);
+
+interface MailingAddressInput {
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  company?: string | null;
+  countryCode?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+  provinceCode?: string | null;
+  zip?: string | null;
+}
+
+const PROVINCES: Record<string, string> = {
+  MH: "Maharashtra", KA: "Karnataka", DL: "Delhi", TN: "Tamil Nadu", UP: "Uttar Pradesh", WB: "West Bengal", GJ: "Gujarat", RJ: "Rajasthan",
+  KL: "Kerala", TS: "Telangana", HR: "Haryana", PB: "Punjab", MP: "Madhya Pradesh", AP: "Andhra Pradesh", OR: "Odisha", AS: "Assam", GA: "Goa",
+};
+
+/** `orderUpdate`'s shippingAddress replaces the order's address with the one given, as Shopify's MailingAddressInput describes it. */
+function toMailingAddress(input: MailingAddressInput): MailingAddress {
+  const provinceCode = input.provinceCode ?? null;
+  const countryCode = input.countryCode ?? "IN";
+  return {
+    name: [input.firstName, input.lastName].filter(Boolean).join(" ") || null,
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    company: input.company ?? null,
+    phone: input.phone ?? null,
+    address1: input.address1 ?? null,
+    address2: input.address2 ?? null,
+    city: input.city ?? null,
+    province: provinceCode ? (PROVINCES[provinceCode] ?? provinceCode) : null,
+    provinceCode,
+    zip: input.zip ?? null,
+    country: countryCode === "IN" ? "India" : countryCode,
+    countryCodeV2: countryCode,
+    latitude: null,
+    longitude: null,
+  };
+}
+
+/**
+ * Order payment and risk mutations as Shopify's 2026-10 schema defines them, for the part Dakiya uses:
+ * `orderRiskAssessmentCreate` (an app's assessment: at most 20 facts, refused once the order is fulfilled),
+ * `orderInvoiceSend` (recorded with a payment link the shopper can pay through, `payInvoice`), `orderMarkAsPaid`
+ * (the outstanding amount recorded as paid) and `orderUpdate` (the shipping address, phone, e-mail, note and tags).
+ * Paying emits orders/paid, as Shopify does.
+ */
+export function orderPaymentMutations(shop: StoreShop, { now, emit }: { now: () => Date; emit: (event: StoreEvent) => void }) {
+  const stamp = () => now().toISOString();
+  const find = (id: unknown) => shop.orders.find((order) => order.id === id);
+  return {
+    orderRiskAssessmentCreate: (args: Args) => {
+      const input = args.orderRiskAssessmentInput as { orderId: string; riskLevel: StoreRiskAssessment["riskLevel"]; facts: StoreRiskAssessment["facts"] };
+      const refuse = (code: string, message: string, field: string[]) => ({ orderRiskAssessment: null, userErrors: [{ field, message, code }] });
+      const order = find(input.orderId);
+      if (!order) return refuse("NOT_FOUND", "Order does not exist.", ["orderRiskAssessmentInput", "orderId"]);
+      if (input.facts.length > MAX_FACTS) return refuse("TOO_MANY_FACTS", `An assessment can have at most ${MAX_FACTS} facts.`, ["orderRiskAssessmentInput", "facts"]);
+      if (displayFulfillmentStatus(order) === "FULFILLED") return refuse("ORDER_ALREADY_FULFILLED", "The order is already fulfilled.", ["orderRiskAssessmentInput", "orderId"]);
+      const assessment: StoreRiskAssessment = {
+        riskLevel: input.riskLevel,
+        facts: input.facts.map((fact) => ({ description: fact.description.slice(0, FACT_LENGTH), sentiment: fact.sentiment })),
+        providerAppId: APP_ID,
+        createdAt: stamp(),
+      };
+      (order.riskAssessments ??= []).push(assessment);
+      order.updatedAt = stamp();
+      return { orderRiskAssessment: riskView({ ...order, riskAssessments: [assessment] }).assessments[0], userErrors: [] };
+    },
+
+    orderInvoiceSend: (args: Args) => {
+      const order = find(args.id);
+      const email = (args.email ?? {}) as { to?: string | null; customMessage?: string | null };
+      const refuse = (message: string) => ({ order: null, userErrors: [{ field: ["id"], message, code: "ORDER_INVOICE_SEND_UNSUCCESSFUL" }] });
+      if (!order) return refuse("Order does not exist.");
+      if (order.cancelledAt) return refuse("A cancelled order can't be invoiced.");
+      if (orderTotals(order).outstanding <= 0) return refuse("The order has nothing outstanding to pay.");
+      const to = email.to ?? order.email;
+      if (!to) return refuse("The order has no email address to send the invoice to.");
+      const invoice: StoreInvoice = { id: gid("OrderInvoice", nextId()), to, customMessage: email.customMessage ?? null, token: randomBytes(12).toString("hex"), sentAt: stamp(), paidAt: null };
+      (order.invoices ??= []).push(invoice);
+      return { order: orderView(shop, order), userErrors: [] };
+    },
+
+    orderMarkAsPaid: (args: Args) => {
+      const input = args.input as { id: string };
+      const order = find(input.id);
+      if (!order) return { order: null, userErrors: [{ field: ["input", "id"], message: "Order does not exist." }] };
+      if (order.cancelledAt) return { order: null, userErrors: [{ field: ["input", "id"], message: "A cancelled order can't be marked as paid." }] };
+      if (orderTotals(order).outstanding <= 0) return { order: null, userErrors: [{ field: ["input", "id"], message: "Order cannot be marked as paid." }] };
+      markPaid(order, "manual");
+      emit({ topic: "orders/paid", order });
+      return { order: orderView(shop, order), userErrors: [] };
+    },
+
+    orderUpdate: (args: Args) => {
+      const input = args.input as { id: string; email?: string | null; phone?: string | null; note?: string | null; tags?: string[] | null; shippingAddress?: MailingAddressInput | null };
+      const order = find(input.id);
+      if (!order) return { order: null, userErrors: [{ field: ["id"], message: "Order does not exist." }] };
+      if (input.shippingAddress) {
+        const zip = input.shippingAddress.zip ?? "";
+        if ((input.shippingAddress.countryCode ?? "IN") === "IN" && zip && !/^\d{6}$/.test(zip.replace(/\s/g, ""))) {
+          return { order: null, userErrors: [{ field: ["shippingAddress", "zip"], message: "Enter a valid PIN code for India." }] };
+        }
+        order.shippingAddress = toMailingAddress(input.shippingAddress);
+      }
+      if (input.phone !== undefined) order.phone = input.phone;
+      if (input.email !== undefined) order.email = input.email;
+      if (input.note !== undefined) order.note = input.note;
+      if (input.tags) order.tags = input.tags.flatMap((tag) => tag.split(",")).map((tag) => tag.trim()).filter(Boolean);
+      order.updatedAt = stamp();
+      return { order: orderView(shop, order), userErrors: [] };
+    },
+  };
+
+  function markPaid(order: StoreOrder, gateway: string): void {
+    order.displayFinancialStatus = "PAID";
+    if (!order.paymentGatewayNames.includes(gateway)) order.paymentGatewayNames = [...order.paymentGatewayNames, gateway];
+    order.updatedAt = stamp();
+  }
+}
+
+/**
+ * The shopper pays an invoice through its link (`/invoices/{token}` in the local store): the order becomes paid by
+ * card, and orders/paid goes to the app. Null when the token is no invoice's, or the order cannot be paid any more.
+ */
+export function payInvoice(shop: StoreShop, token: string, { now, emit }: { now: () => Date; emit: (event: StoreEvent) => void }): StoreOrder | null {
+  for (const order of shop.orders) {
+    const invoice = order.invoices?.find((candidate) => candidate.token === token);
+    if (!invoice) continue;
+    if (invoice.paidAt || order.cancelledAt || orderTotals(order).outstanding <= 0) return null;
+    invoice.paidAt = now().toISOString();
+    order.displayFinancialStatus = "PAID";
+    if (!order.paymentGatewayNames.includes("shopify_payments")) order.paymentGatewayNames = [...order.paymentGatewayNames, "shopify_payments"];
+    order.updatedAt = invoice.paidAt;
+    emit({ topic: "orders/paid", order });
+    return order;
+  }
+  return null;
+}
+
+/** The invoice a token names, with its order: what the invoice's page shows. */
+export function findInvoice(shop: StoreShop, token: string): { order: StoreOrder; invoice: StoreInvoice } | null {
+  for (const order of shop.orders) {
+    const invoice = order.invoices?.find((candidate) => candidate.token === token);
+    if (invoice) return { order, invoice };
+  }
+  return null;
+}
+
+/** Shopify's own assessment of an order (its fraud analysis), as the local store's seed or a test sets it. */
+export function assessAsShopify(order: StoreOrder, riskLevel: StoreRiskAssessment["riskLevel"], facts: StoreRiskAssessment["facts"], at: Date): void {
+  (order.riskAssessments ??= []).push({ riskLevel, facts, providerAppId: null, createdAt: at.toISOString() });
+}
