@@ -7,7 +7,7 @@ import { neutraliseLiquid } from "~/storefront/shop-tracking.server";
 import { fill, formatMoment, formatRupees, LANGUAGES, pickLanguage, type Language } from "~/tracking/tracking-locale";
 import type { ConfirmationState } from "./confirmation-lifecycle";
 import { confirmationStrings, MAX_FORM_BYTES, parseShopperAnswer, STATE_CODES, type CorrectionField, type ParsedAnswer } from "./confirmation-form";
-import { answerConfirmation, confirmationPageOf, type ConfirmationPage } from "./confirmation.server";
+import { answerConfirmation, confirmationPageOf, takeSubmission, type ConfirmationPage } from "./confirmation.server";
 
 /**
  * The shopper's page behind their confirmation link, for both addresses it is served at: `/confirm/{token}` on the
@@ -63,6 +63,7 @@ export async function answerConfirmationRequest({ request, token, shop, clientAd
   if (wait > 0) return rateLimited(language, wait);
 
   if (request.method !== "POST") return pageFor(page, language, { now });
+  if (!(await takeSubmission(page.confirmation.id))) return rateLimited(language, 60);
   const form = await readForm(request);
   if (!form) return pageFor(page, language, { now, status: 413, parsed: { ok: false, formError: confirmationStrings(language).errors.unknownAnswer, fieldErrors: {}, values: {} } });
   const parsed = parseShopperAnswer(form, language);
@@ -71,8 +72,6 @@ export async function answerConfirmationRequest({ request, token, shop, clientAd
   switch (outcome.kind) {
     case "not_found":
       return invalid(language);
-    case "too_many":
-      return rateLimited(language, 60);
     case "cannot_pay_online":
       return pageFor(page, language, { now, status: 422, parsed: { ok: false, formError: confirmationStrings(language).errors.noEmail, fieldErrors: {}, values: {} } });
     case "not_open":

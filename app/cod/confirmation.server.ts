@@ -167,10 +167,16 @@ const moveTarget = (name: ConfirmationMove) => TARGETS[name];
 /** The shopper's answer, as the page parsed it. */
 export type ShopperAnswerInput = { answer: "confirm" | "cancel" | "pay_online" } | { answer: "correct"; correction: ShopperCorrection };
 
-export type AnswerOutcome = { kind: "answered"; confirmation: CodConfirmation } | { kind: "not_open"; confirmation: CodConfirmation } | { kind: "cannot_pay_online"; confirmation: CodConfirmation } | { kind: "too_many" } | { kind: "not_found" };
+export type AnswerOutcome = { kind: "answered"; confirmation: CodConfirmation } | { kind: "not_open"; confirmation: CodConfirmation } | { kind: "cannot_pay_online"; confirmation: CodConfirmation } | { kind: "not_found" };
 
-/** A link passed around is answered at most this many times (each answer is a few rows and a job). */
+/** A link passed around takes at most this many answers, refused ones included (each is a few rows and a job). */
 export const MAX_SUBMISSIONS = 20;
+
+/** Counts one answer sent on a confirmation's link; false once the link has taken its share. */
+export async function takeSubmission(confirmationId: number): Promise<boolean> {
+  const { count } = await prisma.codConfirmation.updateMany({ where: { id: confirmationId, submissions: { lt: MAX_SUBMISSIONS } }, data: { submissions: { increment: 1 } } });
+  return count === 1;
+}
 
 /**
  * The shopper's answer on their link: recorded now, carried out in Shopify by the job. `shop` is the shop the request
@@ -179,8 +185,6 @@ export const MAX_SUBMISSIONS = 20;
 export async function answerConfirmation(confirmationId: number, input: ShopperAnswerInput, { shop, now }: { shop: string | null; now: Date }): Promise<AnswerOutcome> {
   const found = await prisma.codConfirmation.findUnique({ where: { id: confirmationId } });
   if (!found || (shop !== null && found.shop !== shop)) return { kind: "not_found" };
-  const counted = await prisma.codConfirmation.updateMany({ where: { id: found.id, submissions: { lt: MAX_SUBMISSIONS } }, data: { submissions: { increment: 1 } } });
-  if (counted.count === 0) return { kind: "too_many" };
   if (!isOpen(found.state)) return { kind: "not_open", confirmation: found };
   if (input.answer === "pay_online" && !found.canPayOnline) return { kind: "cannot_pay_online", confirmation: found };
   const ref = { shop: found.shop, orderGid: found.orderGid };
