@@ -42,17 +42,22 @@ export interface CodHistoryEntry {
   step: CodStep;
   actor: CodActor;
   at: string;
-  /** What happened, in the language asked for. */
+  /** What happened, as stored words for a page to say in the admin's language, and their English. */
+  words: StoredWords | null;
   said: string | null;
 }
 
-/** The order's steps, oldest first, said in the language. */
+/** The order's steps, oldest first; `said` in the language asked for (English by default). */
 export async function listCodHistory(shop: string, orderGid: string, language: AdminLanguage = "en"): Promise<CodHistoryEntry[]> {
   const rows = await prisma.codEvent.findMany({ where: { shop, orderGid }, orderBy: [{ at: "asc" }, { id: "asc" }], take: 100 });
-  return rows.map((row) => ({
-    step: row.step as CodStep,
-    actor: { kind: row.actorKind as CodActorKind, name: row.actorName },
-    at: row.at.toISOString(),
-    said: isStoredWords(row.words) ? sayStored(language, row.words, englishOf(row.words)) : null,
-  }));
+  return rows.map((row) => {
+    const stored = isStoredWords(row.words) ? row.words : null;
+    return {
+      step: row.step as CodStep,
+      actor: { kind: row.actorKind as CodActorKind, name: row.actorName },
+      at: row.at.toISOString(),
+      words: stored,
+      said: stored ? sayStored(language, stored, englishOf(stored)) : null,
+    };
+  });
 }

@@ -32,3 +32,21 @@ export function parseCodSettings(form: FormData): CodSettingsForm {
 export async function saveCodSettings(shop: string, settings: CodSettings): Promise<void> {
   await prisma.codSettings.upsert({ where: { shop }, create: { shop, ...settings }, update: settings });
 }
+
+/**
+ * The Liquid the merchant pastes into Shopify's order confirmation e-mail (Settings → Notifications): it shows the
+ * shopper's confirmation link when Dakiya has written it on the order (the `$app:dakiya` metafield, which Liquid names
+ * by the app's client id). Shopify sends that e-mail within moments of the order, so the link is in it only when the
+ * order was checked and its shopper asked by then; a resent confirmation e-mail, the reminder and WhatsApp carry it
+ * always.
+ */
+export function confirmationEmailSnippet(clientId: string): string {
+  const namespace = `app--${clientId}--dakiya`;
+  return [
+    `{%- assign dakiya_confirmation = order.metafields["${namespace}"].cod_confirmation_url -%}`,
+    "{%- if dakiya_confirmation != blank -%}",
+    '  <p>Please confirm your cash-on-delivery order so we can send it: <a href="{{ dakiya_confirmation }}">confirm, correct the address or pay online</a>.</p>',
+    '  <p lang="hi">कृपया अपना कैश-ऑन-डिलीवरी ऑर्डर कन्फ़र्म करें: <a href="{{ dakiya_confirmation }}?lang=hi">कन्फ़र्म करें, पता सुधारें या ऑनलाइन भुगतान करें</a>।</p>',
+    "{%- endif -%}",
+  ].join("\n");
+}

@@ -6,6 +6,12 @@ import { answerConfirmation, askToConfirm, carryOnConfirmation, runConfirmationD
 import { saveCodSettings } from "~/cod/cod-settings.server";
 import prisma from "~/db.server";
 import { action as autoBooking } from "~/routes/app.auto-booking";
+import { loader as homeLoader } from "~/routes/app._index";
+import { loader as ordersLoader } from "~/routes/app.orders._index";
+import { action as shipPageAction, loader as shipPageLoader } from "~/routes/app.orders.$id.ship";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/app.settings";
+import { getCodSettings } from "~/cod/cod-settings.server";
+import { CONFIRMATION_LINK_METAFIELD } from "~/shopify/cod-orders.server";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/confirm.$token";
 import { action as proxyConfirmAction, loader as proxyConfirmLoader } from "~/routes/proxy.confirm.$token";
 import { action as lifecycleAction } from "~/routes/flow.trigger-lifecycle";
@@ -254,6 +260,82 @@ describe("the shopper's answer", () => {
   });
 });
 
+describe("the merchant's pages", () => {
+  const page = async <T,>(run: () => Promise<Response>) => (await (await responseOf(run)).json()) as T;
+  const shipPage = (order: StoreOrder) =>
+    page<{ cod: { risk: { level: string; factors: unknown[] } | null; confirmation: { state: string; link: string; language: string; whatsappUrl: string | null } | null; canAsk: boolean; history: { step: string }[] } }>(
+      () => shipPageLoader({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`), params: { id: order.legacyResourceId }, context: {} }) as Promise<Response>,
+    );
+  const onShipPage = (order: StoreOrder, intent: string) =>
+    responseOf(() => shipPageAction({ request: store.adminRequest(`/app/orders/${order.legacyResourceId}/ship`, { method: "POST", body: new URLSearchParams({ intent }) }), params: { id: order.legacyResourceId }, context: {} }) as Promise<Response>);
+
+  it("the ship page shows the risk, the shopper's link and one click to WhatsApp it to their mobile in their language; Orders to ship lists the order as waiting, with its risk", async () => {
+    const { order, link } = await askedOrder({}, { locale: "hi-IN" });
+    const { cod } = await shipPage(order);
+    expect(cod.risk?.factors.length).toBeGreaterThan(0);
+    expect(cod.confirmation).toMatchObject({ state: "asked", language: "hi", link });
+    const whatsapp = new URL(cod.confirmation!.whatsappUrl!);
+    expect(`${whatsapp.origin}${whatsapp.pathname}`).toBe(`https://wa.me/91${order.shippingAddress!.phone}`);
+    const message = whatsapp.searchParams.get("text")!;
+    expect(message).toContain(link);
+    expect(message).toContain(order.name);
+    expect(message).toMatch(/[\u0900-\u097F]/);
+    expect(cod.history.map((entry) => entry.step)).toEqual(expect.arrayContaining(["scored", "asked"]));
+
+    const waiting = await page<{ rows: { id: string; stage: string | null; risk: { level: string } | null }[] }>(() => ordersLoader({ request: store.adminRequest("/app/orders?stage=confirming"), params: {}, context: {} }) as Promise<Response>);
+    expect(waiting.rows.find((row) => row.id === order.id)).toMatchObject({ stage: "confirming", risk: { level: expect.stringMatching(/^(high|medium|low|none)$/) } });
+    const ready = await page<{ rows: { id: string }[] }>(() => ordersLoader({ request: store.adminRequest("/app/orders?stage=ready"), params: {}, context: {} }) as Promise<Response>);
+    expect(ready.rows.map((row) => row.id)).not.toContain(order.id);
+  });
+
+  it("Stop waiting releases Dakiya's hold and the rules book the order; Ask the shopper holds an order the rules did not ask about", async () => {
+    const { order } = await askedOrder();
+    const stopped = await onShipPage(order, "cod-withdraw");
+    expect(stopped.status).toBe(200);
+    await carriedOut();
+    expect(await confirmationOf(order.id)).toMatchObject({ state: "withdrawn", releasedAt: expect.any(Date) });
+    expect(codHolds(inShopify(order.id))).toEqual([]);
+    expect(await shipmentsOf(order.id)).toHaveLength(1);
+    expect((await onShipPage(order, "cod-withdraw")).status).toBe(409);
+
+    // An order checked while the rules were off: the merchant asks its shopper from its page.
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { autoBooking: false } });
+    const unasked = store.simulator.placeOrder(store.domain, codOrder());
+    await store.simulator.settled();
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    expect((await shipPage(unasked)).cod).toMatchObject({ confirmation: null, canAsk: true });
+    const asked = await onShipPage(unasked, "cod-ask");
+    expect(asked.status).toBe(200);
+    expect(await confirmationOf(unasked.id)).toMatchObject({ state: "asked", heldAt: expect.any(Date) });
+    expect(codHolds(inShopify(unasked.id))).toHaveLength(1);
+    expect(inShopify(unasked.id).metafields.find((metafield) => metafield.key === CONFIRMATION_LINK_METAFIELD.key)?.value).toContain("/confirm/");
+    expect((await onShipPage(unasked, "cod-ask")).status).toBe(409);
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { autoBooking: true } });
+  });
+
+  it("Settings keeps the hours and what silence does, refuses hours out of range naming the field, and gives the e-mail's snippet reading Dakiya's metafield", async () => {
+    const settingsForm = (cod: Record<string, string>) =>
+      new URLSearchParams({ mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: "on", ...cod });
+    const save = (cod: Record<string, string>) => responseOf(() => settingsAction({ request: store.adminRequest("/app/settings", { method: "POST", body: settingsForm(cod) }), params: {}, context: {} }));
+    const loaded = await page<{ codSettings: { confirmHours: number; onSilence: string }; confirmationSnippet: string }>(() => settingsLoader({ request: store.adminRequest("/app/settings"), params: {}, context: {} }) as Promise<Response>);
+    expect(loaded.codSettings).toEqual({ confirmHours: 48, onSilence: "remind" });
+    // Shopify names an app's `$app:dakiya` namespace `app--{client id}--dakiya` in Liquid.
+    expect(loaded.confirmationSnippet).toContain(`order.metafields["app--dakiya-test-api-key--dakiya"].${CONFIRMATION_LINK_METAFIELD.key}`);
+    expect(CONFIRMATION_LINK_METAFIELD.namespace).toBe("$app:dakiya");
+
+    const refused = await save({ codConfirmHours: "500", codOnSilence: "book" });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: Record<string, string> }).errors.codConfirmHours).toMatch(/from \d+ to \d+/);
+    expect(await getCodSettings(store.domain)).toMatchObject({ confirmHours: 48, onSilence: "remind" });
+    expect((await save({ codConfirmHours: "24", codOnSilence: "book" })).status).toBe(200);
+    expect(await getCodSettings(store.domain)).toMatchObject({ confirmHours: 24, onSilence: "book" });
+    // A form without the fields (another card's save) keeps them.
+    expect((await save({})).status).toBe(200);
+    expect(await getCodSettings(store.domain)).toMatchObject({ confirmHours: 24, onSilence: "book" });
+    await saveCodSettings(store.domain, { confirmHours: 48, onSilence: "remind" });
+  });
+});
+
 describe("a link that is not the shopper's", () => {
   it("a forged, altered or expired link shows one 'not valid' page and changes nothing", async () => {
     const { order, token } = await askedOrder();
@@ -405,5 +487,23 @@ describe("Shopify Flow's action", () => {
     const refused = (await (await store.simulator.runFlowAction(store.domain, "dakiya-confirm-cod", { order_id: prepaid.legacyResourceId })).json()) as { return_value: { outcome: string } };
     expect(refused.return_value.outcome).toBe("not_cod");
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { autoBooking: true } });
+  });
+});
+
+describe("Home, after the day's answers", () => {
+  it("Home counts how asking shoppers went: asked, confirmed, corrected, paid online, cancelled, no answer", async () => {
+    const home = (await (await responseOf(() => homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }) as Promise<Response>)).json()) as { cod: { funnel: Record<string, number> } };
+    const states = await prisma.codConfirmation.groupBy({ by: ["state"], where: { shop: store.domain }, _count: { _all: true } });
+    const count = (state: string) => states.find((group) => group.state === state)?._count._all ?? 0;
+    expect(home.cod.funnel).toMatchObject({
+      asked: await prisma.codConfirmation.count({ where: { shop: store.domain } }),
+      confirmed: count("confirmed"),
+      corrected: count("corrected"),
+      paidOnline: count("paid_online"),
+      cancelled: count("cancelled"),
+      expired: count("expired"),
+      withdrawn: count("withdrawn"),
+    });
+    for (const step of ["confirmed", "corrected", "paidOnline", "cancelled", "expired", "withdrawn"]) expect(home.cod.funnel[step], step).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,10 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as autoBooking, loader as autoBookingLoader } from "~/routes/app.auto-booking";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { action as lifecycleAction } from "~/routes/flow.trigger-lifecycle";
+import { loader as homeLoader } from "~/routes/app._index";
+import { loader as codExport } from "~/routes/app.cod.export";
+import { loader as ordersLoader } from "~/routes/app.orders._index";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { syncShopTracking } from "~/tracking/sync.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
@@ -13,6 +17,7 @@ import type { StoreOrder } from "../../store/model";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
 import { serveRoutes, startStore } from "../support/store";
+import { responseOf } from "../support/webhooks";
 
 /*
  * Cash-on-delivery risk at intake, through the real store, courier sandbox, jobs and database: a shop's history is made
@@ -45,10 +50,12 @@ function codOrder(index: number, place: { city: string; provinceCode: string; zi
 beforeAll(async () => {
   await resetJobs();
   courier = await startAppCourierService();
-  app = await serveRoutes({ "/webhooks/orders/create": ordersCreate });
+  app = await serveRoutes({ "/webhooks/orders/create": ordersCreate, "/flow/trigger-lifecycle": lifecycleAction });
   store = await startStore({ appUrl: app.url, throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   await store.install();
   await runJobs(["orders-reconcile", "order-check"]);
+  // A workflow of the merchant's listens to "COD risk scored".
+  expect((await store.simulator.setFlowWorkflow(store.domain, "dakiya-cod-risk-scored")).status).toBe(200);
 }, 60_000);
 afterAll(async () => {
   await store.close();
@@ -111,6 +118,12 @@ describe("a cash-on-delivery order's risk, from the shop's own history", () => {
 
     // Prepaid: nothing to score, nothing held, nobody asked; booked.
     expect(await riskOf(prepaid.id)).toBeNull();
+    // The merchant's workflows heard each score, with its level and reasons; nothing of the shopper's.
+    expect((await runJobs(["flow-trigger"])).failed).toEqual([]);
+    const scored = store.shop.flow!.received.filter((receipt) => receipt.handle === "dakiya-cod-risk-scored").map((receipt) => receipt.payload as Record<string, unknown>);
+    expect(scored).toContainEqual(expect.objectContaining({ order_id: Number(again.legacyResourceId), "Risk level": risky.level, "Risk score": risky.score, Reasons: expect.stringContaining("854105") }));
+    expect(scored.some((payload) => payload.order_id === Number(prepaid.legacyResourceId))).toBe(false);
+    expect(JSON.stringify(scored)).not.toMatch(/9835012345|refuser@|Station Road/);
     expect(await prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop: store.domain, orderGid: prepaid.id } } })).toBeNull();
     expect(inShopify(prepaid.id).fulfillmentOrders.flatMap((fo) => fo.holds ?? [])).toEqual([]);
     expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: prepaid.id } })).toBe(1);
@@ -137,4 +150,31 @@ describe("a cash-on-delivery order's risk, from the shop's own history", () => {
     expect((await riskOf(order.id))!.scoredAt).toEqual(first.scoredAt);
     expect(await prisma.codEvent.count({ where: { shop: store.domain, orderGid: order.id, step: "scored" } })).toBe(1);
   }, 60_000);
+});
+
+describe("what the merchant sees of it", () => {
+  it("Home shows the RTO rate by payment mode and the PIN codes that send most back, the CSV the same; Orders to ship each COD order's risk", async () => {
+    const home = (await (await responseOf(() => homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }) as Promise<Response>)).json()) as {
+      cod: { byPayment: Record<string, { ended: number; returned: number; rate: number | null }>; topPincodes: { pincode: string; returned: number; ended: number }[] };
+    };
+    expect(home.cod.byPayment.cod).toMatchObject({ ended: 7, returned: 3, rate: 3 / 7 });
+    expect(home.cod.topPincodes[0]).toMatchObject({ pincode: "854105", returned: 3, ended: 3 });
+    expect(home.cod.topPincodes.map((row) => row.pincode)).not.toContain("800001");
+
+    const csv = await responseOf(() => codExport({ request: store.adminRequest("/app/cod/export"), params: {}, context: {} }) as Promise<Response>);
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const lines = (await csv.text()).split("\r\n");
+    expect(lines[0]).toBe("Figure,Group,Parcels ended,Delivered,Returned (RTO),RTO rate (%),Failed delivery attempts,Shoppers");
+    expect(lines).toContain("By payment,Cash on delivery,7,4,3,42.9,0,");
+    expect(lines).toContain("PIN code,854105,3,0,3,100.0,0,");
+    expect(lines.join("\n")).not.toMatch(/9835012345|refuser@|Station Road|Shopper No/);
+
+    const list = (await (await responseOf(() => ordersLoader({ request: store.adminRequest("/app/orders"), params: {}, context: {} }) as Promise<Response>)).json()) as {
+      rows: { name: string; paymentMode: string; risk: { level: string; factors: { code: string }[] } | null }[];
+    };
+    const cod = list.rows.filter((row) => row.paymentMode === "cod");
+    expect(cod.length).toBeGreaterThan(0);
+    for (const row of cod) expect(row.risk?.factors.length, row.name).toBeGreaterThan(0);
+    expect(list.rows.filter((row) => row.paymentMode === "prepaid").every((row) => row.risk === null)).toBe(true);
+  });
 });
