@@ -39,13 +39,14 @@ export async function redactCodOf(tx: Client, shop: string, { orderGids, keys }:
   await tx.codConfirmation.deleteMany({ where: { id: { in: closed.map((confirmation) => confirmation.id) } } });
   await tx.codConfirmation.updateMany({ where: { shop, orderGid: { in: theirs } }, data: { correction: Prisma.DbNull } });
   await tx.codEvent.deleteMany({ where: { shop, orderGid: { in: theirs } } });
+  // The score stays (it names no one); the digest of the address it scored goes, as the order record's does.
+  await tx.codRisk.updateMany({ where: { shop, orderGid: { in: theirs } }, data: { addressDigest: null } });
   return theirs;
 }
 
-/** A data request: what COD risk and confirmation hold of these orders (and of the keys named), by order. */
-export async function codHeldFor(shop: string, orderGids: readonly string[], keys: readonly string[] = []) {
-  const byKey = keys.length === 0 ? [] : await prisma.shopperKey.findMany({ where: { shop, key: { in: [...keys] } }, select: { orderGid: true } });
-  const theirs = [...new Set([...orderGids, ...byKey.map((row) => row.orderGid)])];
+/** A data request: what COD risk and confirmation hold of these orders, by order. */
+export async function codHeldFor(shop: string, orderGids: readonly string[]) {
+  const theirs = [...new Set(orderGids)];
   const [shopperKeys, risks, confirmations, events] = await Promise.all([
     prisma.shopperKey.findMany({ where: { shop, orderGid: { in: theirs } } }),
     prisma.codRisk.findMany({ where: { shop, orderGid: { in: theirs } } }),
@@ -58,7 +59,7 @@ export async function codHeldFor(shop: string, orderGids: readonly string[], key
     return {
       // The hashes their phone and e-mail were kept as, by which their earlier orders were found; neither can be read back.
       historyKeys: shopperKeys.filter((row) => row.orderGid === orderGid).map((row) => ({ kind: row.kind, key: row.key })),
-      risk: risk && { level: risk.level, score: risk.score, scoredAt: risk.scoredAt, reasons: risk.factors.map((factor) => `${englishOf(factorWords(factor))} (${factor.points})`) },
+      risk: risk && { level: risk.level, score: risk.score, scoredAt: risk.scoredAt, addressDigest: risks.find((row) => row.orderGid === orderGid)?.addressDigest ?? null, reasons: risk.factors.map((factor) => `${englishOf(factorWords(factor))} (${factor.points})`) },
       confirmation: confirmation && {
         state: confirmation.state,
         askedAt: confirmation.askedAt.toISOString(),

@@ -73,6 +73,13 @@ export async function forgetShopperKeys(tx: Client, shop: string, { orderGids, k
   return matched.map((row) => row.orderGid);
 }
 
+/** The shop's orders placed with any of these keys (a customer's data request: the orders their phone or e-mail placed). */
+export async function ordersOfKeys(shop: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await prisma.shopperKey.findMany({ where: { shop, key: { in: [...keys] } }, select: { orderGid: true }, distinct: ["orderGid"], orderBy: { orderGid: "asc" }, take: 10_000 });
+  return rows.map((row) => row.orderGid);
+}
+
 /** The keys a redaction request's customer phone and e-mail make in this shop (hashes only: nothing in clear travels on). */
 export const redactionKeysOf = (shop: string, customer: { phone?: string | null; email?: string | null }): string[] =>
   shopperKeysOf(shop, { phones: [customer.phone], email: customer.email }).map((key) => key.key);

@@ -2,6 +2,7 @@ import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/cli
 import prisma from "~/db.server";
 import { flowHeldFor } from "~/flow/flow-privacy.server";
 import { codHeldFor } from "~/cod/cod-privacy.server";
+import { ordersOfKeys } from "~/cod/shopper-keys.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { returnGidsOf } from "./personal-data.server";
@@ -22,9 +23,12 @@ export interface DataRequestSummary {
 
 export async function recordDataRequest(request: { shop: string; requestId: string; customerId: string; orderIds: readonly number[]; requestedAt: Date; shopperKeys?: readonly string[] }): Promise<void> {
   const orderGids = request.orderIds.map((id) => `gid://shopify/Order/${id}`);
+  // The keys are used here and dropped: the request keeps the orders they found.
+  const found = await ordersOfKeys(request.shop, request.shopperKeys ?? []);
+  const ordersByPhoneOrEmail = found.filter((orderGid) => !orderGids.includes(orderGid));
   await prisma.dataRequest.upsert({
     where: { webhookId: request.requestId },
-    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, shopperKeys: [...(request.shopperKeys ?? [])], requestedAt: request.requestedAt },
+    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, ordersByPhoneOrEmail, requestedAt: request.requestedAt },
     update: {},
   });
 }
@@ -77,7 +81,7 @@ export async function compileDataRequest(shop: string, id: number) {
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
   const flowOf = await flowHeldFor(shop, request.orderGids);
-  const cod = await codHeldFor(shop, request.orderGids, request.shopperKeys);
+  const cod = await codHeldFor(shop, [...request.orderGids, ...request.ordersByPhoneOrEmail]);
   const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
@@ -135,7 +139,7 @@ export async function compileDataRequest(shop: string, id: number) {
       };
     }),
     // Other orders their phone or e-mail placed, found by its keyed hash: what cash on delivery holds of them.
-    otherOrdersByPhoneOrEmail: cod.orderGids.filter((orderGid) => !request.orderGids.includes(orderGid)).map((orderGid) => ({ orderId: orderGid.split("/").pop(), cashOnDelivery: cod.heldFor(orderGid) })),
+    otherOrdersByPhoneOrEmail: request.ordersByPhoneOrEmail.map((orderGid) => ({ orderId: orderGid.split("/").pop(), cashOnDelivery: cod.heldFor(orderGid) })),
     // What the background work on these orders, returns and shipments kept of a failed try: the courier's or Shopify's error.
     backgroundWork: backgroundWork.map((job) => ({ work: job.queue, state: job.state, error: job.output })),
   };

@@ -6,7 +6,10 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as autoBooking, loader as autoBookingLoader } from "~/routes/app.auto-booking";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
+import { action as customersDataRequest } from "~/routes/webhooks.customers.data_request";
+import { action as customersRedact } from "~/routes/webhooks.customers.redact";
 import { action as lifecycleAction } from "~/routes/flow.trigger-lifecycle";
+import { loader as dataRequestDownload } from "~/routes/app.data-requests.$id";
 import { loader as homeLoader } from "~/routes/app._index";
 import { loader as codExport } from "~/routes/app.cod.export";
 import { loader as ordersLoader } from "~/routes/app.orders._index";
@@ -17,7 +20,7 @@ import type { StoreOrder } from "../../store/model";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
 import { serveRoutes, startStore } from "../support/store";
-import { responseOf } from "../support/webhooks";
+import { responseOf, signedWebhookRequest } from "../support/webhooks";
 
 /*
  * Cash-on-delivery risk at intake, through the real store, courier sandbox, jobs and database: a shop's history is made
@@ -177,4 +180,42 @@ describe("what the merchant sees of it", () => {
     for (const row of cod) expect(row.risk?.factors.length, row.name).toBeGreaterThan(0);
     expect(list.rows.filter((row) => row.paymentMode === "prepaid").every((row) => row.risk === null)).toBe(true);
   });
+});
+
+describe("the shopper's privacy", () => {
+  const webhook = (topic: string, payload: unknown) => signedWebhookRequest(`http://localhost:3999/webhooks/${topic}`, { topic, shop: store.domain, payload });
+
+  it("a data request finds their other orders by their phone's keyed hash and lists the keys, the scores and the answers; customers/redact forgets the keys, so their next order is a first order", async () => {
+    const theirs = await prisma.shopperKey.findMany({ where: { shop: store.domain, kind: "phone", key: (await prisma.shopperKey.findFirstOrThrow({ where: { shop: store.domain, kind: "phone", orderGid: { in: store.shop.orders.filter((order) => order.shippingAddress?.phone?.endsWith(REFUSER_PHONE)).map((order) => order.id) } } })).key } });
+    expect(theirs.length).toBeGreaterThanOrEqual(4);
+    const named = store.shop.orders.find((order) => order.id === theirs[0]!.orderGid)!;
+
+    const requested = webhook("customers/data_request", { shop_id: 1, shop_domain: store.domain, customer: { id: 501, phone: `+91${REFUSER_PHONE}` }, orders_requested: [Number(named.legacyResourceId)] });
+    expect((await responseOf(() => customersDataRequest({ request: requested, params: {}, context: {} }))).status).toBe(200);
+    expect((await runJobs(["customers-data-request"])).failed).toEqual([]);
+    const { id } = await prisma.dataRequest.findFirstOrThrow({ where: { shop: store.domain }, orderBy: { id: "desc" } });
+    // The request keeps the orders found, never the phone or its hash.
+    expect(JSON.stringify(await prisma.dataRequest.findUniqueOrThrow({ where: { id } }))).not.toMatch(new RegExp(`${REFUSER_PHONE}|${theirs[0]!.key}`));
+    const download = JSON.parse(await (await responseOf(() => dataRequestDownload({ request: store.adminRequest(`/app/data-requests/${id}`), params: { id: String(id) }, context: {} }) as Promise<Response>)).text()) as {
+      orders: { cashOnDelivery: { historyKeys: { kind: string; key: string }[]; risk: { reasons: string[] } | null } }[];
+      otherOrdersByPhoneOrEmail: { orderId: string; cashOnDelivery: { historyKeys: { key: string }[] } }[];
+    };
+    expect(download.orders[0]!.cashOnDelivery.historyKeys).toContainEqual({ kind: "phone", key: theirs[0]!.key });
+    expect(download.orders[0]!.cashOnDelivery.risk?.reasons.length).toBeGreaterThan(0);
+    expect(download.otherOrdersByPhoneOrEmail.map((order) => order.orderId).sort()).toEqual(theirs.slice(1).map((row) => row.orderGid.split("/").pop()).sort());
+
+    const redacted = webhook("customers/redact", { shop_id: 1, shop_domain: store.domain, customer: { id: 501, phone: REFUSER_PHONE, email: "refuser@example.in" }, orders_to_redact: [Number(named.legacyResourceId)] });
+    expect((await responseOf(() => customersRedact({ request: redacted, params: {}, context: {} }))).status).toBe(200);
+    expect((await runJobs(["customers-redact", "sandbox-erase"])).failed).toEqual([]);
+    expect(await prisma.shopperKey.count({ where: { shop: store.domain, key: theirs[0]!.key } })).toBe(0);
+    expect(await prisma.codEvent.count({ where: { shop: store.domain, orderGid: { in: theirs.map((row) => row.orderGid) } } })).toBe(0);
+
+    // Their next order: the PIN code's history still counts (it names no one), theirs no longer does.
+    const next = store.simulator.placeOrder(store.domain, codOrder(30, RETURNING, { phone: REFUSER_PHONE, email: "refuser@example.in" }));
+    await store.simulator.settled();
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    const codes = (await riskOf(next.id))!.factors as { code: string }[];
+    expect(codes.map((factor) => factor.code)).toEqual(expect.arrayContaining(["first_order", "area_history"]));
+    expect(codes.map((factor) => factor.code)).not.toContain("shopper_returned");
+  }, 60_000);
 });

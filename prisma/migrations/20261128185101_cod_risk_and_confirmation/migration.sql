@@ -1,5 +1,5 @@
 -- AlterTable
-ALTER TABLE "DataRequest" ADD COLUMN     "shopperKeys" TEXT[] DEFAULT ARRAY[]::TEXT[];
+ALTER TABLE "DataRequest" ADD COLUMN     "ordersByPhoneOrEmail" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 -- CreateTable
 CREATE TABLE "CodSettings" (
