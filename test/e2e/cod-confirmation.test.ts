@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -184,5 +185,22 @@ describe("asking a cash-on-delivery shopper to confirm", { timeout: 180_000 }, (
       expect(posted.status()).toBe(404);
     }
     expect(await query(`SELECT id, state, "answeredAt", submissions FROM "CodConfirmation" ORDER BY id`)).toEqual(before);
+  });
+
+  it("Home counts how asking went, and gives its figures as a CSV file", async () => {
+    await walk.step("home: cash on delivery", async () => {
+      const admin = await walk.reopenAdmin();
+      await admin.frame.getByRole("heading", { name: "Cash on delivery: parcels coming back" }).waitFor();
+      for (const [label, count] of [["Asked", "3"], ["Confirmed", "1"], ["Corrected the address or phone", "1"], ["Cancelled", "1"]]) {
+        // Polaris puts each row's label in a row header: the row reads as the label and its count.
+        expect(await admin.frame.getByRole("row").filter({ hasText: new RegExp(`^${label}\\d`) }).textContent()).toBe(`${label}${count}`);
+      }
+    });
+    await walk.step("home: the CSV", async () => {
+      const download = walk.page.waitForEvent("download");
+      await walk.admin.frame.getByRole("button", { name: "Download as CSV" }).click();
+      const file = readFileSync((await (await download).path())!, "utf8");
+      expect(file.split("\r\n")).toEqual(expect.arrayContaining(["Confirmation,Asked,,,,,,3", "Confirmation,Confirmed,,,,,,1", "Confirmation,Cancelled,,,,,,1"]));
+    });
   });
 });
