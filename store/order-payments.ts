@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { gid, nextId, type MailingAddress, type StoreInvoice, type StoreOrder, type StoreRiskAssessment, type StoreShop } from "./model";
+import { gid, nextId, type StoreInvoice, type StoreOrder, type StoreRiskAssessment, type StoreShop } from "./model";
 import type { StoreEvent } from "./admin-api";
+import { toMailingAddress, type AddressInput } from "./order-mutations";
 import { displayFulfillmentStatus, orderTotals, orderView, riskView } from "./views";
 
 type Args = Record<string, unknown>;
@@ -10,47 +11,6 @@ const MAX_FACTS = 20;
 const FACT_LENGTH = 256;
 /** The one app the local store serves: the provider of the assessments it creates. */
 export const APP_ID = gid("App", 7_310_431);
-
-interface MailingAddressInput {
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  company?: string | null;
-  countryCode?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-  provinceCode?: string | null;
-  zip?: string | null;
-}
-
-const PROVINCES: Record<string, string> = {
-  MH: "Maharashtra", KA: "Karnataka", DL: "Delhi", TN: "Tamil Nadu", UP: "Uttar Pradesh", WB: "West Bengal", GJ: "Gujarat", RJ: "Rajasthan",
-  KL: "Kerala", TS: "Telangana", HR: "Haryana", PB: "Punjab", MP: "Madhya Pradesh", AP: "Andhra Pradesh", OR: "Odisha", AS: "Assam", GA: "Goa",
-};
-
-/** `orderUpdate`'s shippingAddress replaces the order's address with the one given, as Shopify's MailingAddressInput describes it. */
-function toMailingAddress(input: MailingAddressInput): MailingAddress {
-  const provinceCode = input.provinceCode ?? null;
-  const countryCode = input.countryCode ?? "IN";
-  return {
-    name: [input.firstName, input.lastName].filter(Boolean).join(" ") || null,
-    firstName: input.firstName ?? null,
-    lastName: input.lastName ?? null,
-    company: input.company ?? null,
-    phone: input.phone ?? null,
-    address1: input.address1 ?? null,
-    address2: input.address2 ?? null,
-    city: input.city ?? null,
-    province: provinceCode ? (PROVINCES[provinceCode] ?? provinceCode) : null,
-    provinceCode,
-    zip: input.zip ?? null,
-    country: countryCode === "IN" ? "India" : countryCode,
-    countryCodeV2: countryCode,
-    latitude: null,
-    longitude: null,
-  };
-}
 
 /**
  * Order payment and risk mutations as Shopify's 2026-10 schema defines them, for the part Dakiya uses:
@@ -107,7 +67,7 @@ export function orderPaymentMutations(shop: StoreShop, { now, emit }: { now: () 
     },
 
     orderUpdate: (args: Args) => {
-      const input = args.input as { id: string; email?: string | null; phone?: string | null; note?: string | null; tags?: string[] | null; shippingAddress?: MailingAddressInput | null };
+      const input = args.input as { id: string; email?: string | null; phone?: string | null; note?: string | null; tags?: string[] | null; shippingAddress?: AddressInput | null };
       const order = find(input.id);
       if (!order) return { order: null, userErrors: [{ field: ["id"], message: "Order does not exist." }] };
       if (input.shippingAddress) {

@@ -83,12 +83,7 @@ export function CodCard({ risk, confirmation, canAsk, history, timeZone, busy }:
                       {t.whatsapp}
                     </Button>
                   ) : null}
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="cod-withdraw" />
-                    <Button submit loading={busy === "cod-withdraw"}>
-                      {t.withdraw}
-                    </Button>
-                  </Form>
+                  <WithdrawButton label={t.withdraw} busy={busy} />
                 </InlineStack>
                 <Text as="p" tone="subdued">
                   {t.withdrawHelp}
@@ -97,12 +92,7 @@ export function CodCard({ risk, confirmation, canAsk, history, timeZone, busy }:
             ) : confirmation.state === "expired" && !confirmation.releasedAt ? (
               <InlineStack gap="200" blockAlign="center">
                 <Text as="p">{t.expiredHeld}</Text>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="cod-withdraw" />
-                  <Button submit loading={busy === "cod-withdraw"}>
-                    {t.withdraw}
-                  </Button>
-                </Form>
+                <WithdrawButton label={t.withdraw} busy={busy} />
               </InlineStack>
             ) : null}
           </BlockStack>
@@ -152,5 +142,17 @@ export function CodCard({ risk, confirmation, canAsk, history, timeZone, busy }:
         ) : null}
       </BlockStack>
     </Card>
+  );
+}
+
+/** "Stop waiting and ship": while the shopper may still answer, and once their silence left the order to the merchant. */
+function WithdrawButton({ label, busy }: { label: string; busy: string | null }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="cod-withdraw" />
+      <Button submit loading={busy === "cod-withdraw"}>
+        {label}
+      </Button>
+    </Form>
   );
 }

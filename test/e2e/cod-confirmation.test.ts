@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSteps, PageWatcher, STEP_TIMEOUT, type Steps } from "./support/browser";
+import { createSteps, PageWatcher, PHONE, STEP_TIMEOUT, type Steps } from "./support/browser";
 import { walkTheAdmin } from "./support/admin";
 
 /*
@@ -19,13 +19,6 @@ import { walkTheAdmin } from "./support/admin";
  * none. Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/cod-confirmation*.
  */
 
-const PHONE = {
-  viewport: { width: 360, height: 780 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
-};
 /** The demo signs links with its local client secret (app/config.server.ts), as a deployment signs with its own. */
 const DEMO_SECRET = "dakiya-local-client-secret";
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
