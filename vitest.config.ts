@@ -6,7 +6,6 @@ import HeaviestFirst from "./test/support/sequencer";
 const appTests = {
   globalSetup: ["test/support/global-setup.ts"],
   setupFiles: ["test/support/worker-database.ts", "test/support/shopify-redirect.ts"],
-  pool: "forks" as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
   env: {
@@ -27,29 +26,36 @@ const appTests = {
 const alias = { "~": path.resolve(__dirname, "app") };
 
 /**
- * Three projects, one pool (docs/testing.md says how the suite is laid out and how to keep it fast):
- * - `unit`: the modules' own tests beside them (app/, store/, scripts/), in workers that keep what they imported from
- *   one file to the next (no isolation): they share no state but the database's, and most of their time was imports;
- * - `app`: the integration, process and browser tests (test/), each file in a fresh process;
- * - `extensions`: the admin extensions, Preact in jsdom under Shopify's tester.
+ * Two lanes side by side, one a core (docs/testing.md says how the suite is laid out and how to keep it fast):
+ * - worker threads that keep what they imported from one file to the next (no isolation: most of a file's time was
+ *   importing the app), for the modules' own tests beside them (`unit`: app/, store/, scripts/) and the integration
+ *   tests (`integration`: test/ but test/e2e/), which share nothing between files but a database per thread;
+ * - processes, a fresh one per file, for the tests that start processes and browsers (`e2e`) and the admin
+ *   extensions (`extensions`: Preact in jsdom under Shopify's tester).
  */
 export default defineConfig({
   test: {
-    // Worker limits hold for the whole run, so they sit here rather than in a project. Three on two cores: the
-    // process and browser tests spend much of their time waiting on the processes they started.
-    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
+    // Pool sizes hold for the whole run, so they sit here rather than in a project. The process and browser tests
+    // spend much of their time waiting on the processes they started, so two of them share the second core.
+    poolOptions: {
+      threads: { isolate: false, maxThreads: 1, minThreads: 1 },
+      forks: { isolate: true, maxForks: 3, minForks: 1 },
+    },
     sequence: { sequencer: HeaviestFirst },
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "store/**/*.test.ts", "scripts/**/*.test.ts"], isolate: false, ...appTests },
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "store/**/*.test.ts", "scripts/**/*.test.ts"], pool: "threads", isolate: false, ...appTests },
       },
       {
         resolve: { alias },
-        test: { name: "app", include: ["test/**/*.test.ts"], ...appTests },
+        test: { name: "integration", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"], pool: "threads", isolate: false, ...appTests },
       },
       {
-        // The admin extensions: Preact in jsdom under Shopify's tester, which mocks `shopify` and `fetch`.
+        resolve: { alias },
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], pool: "forks", ...appTests },
+      },
+      {
         esbuild: { jsx: "automatic", jsxImportSource: "preact" },
         test: {
           name: "extensions",

@@ -61,7 +61,8 @@ async function lane(steps: Step[]): Promise<Outcome[]> {
 const npm = (script: string, name = script): Step => ({ name, command: ["npm", "run", "--silent", script] });
 const scratch = mkdtempSync(path.join(os.tmpdir(), "dakiya-test-"));
 const buildDone = path.join(scratch, "build-done");
-const report = path.join(scratch, "vitest.json");
+// Kept after the run (test-results/ is ignored by git): every file's start and end, for a closer look at where the time went.
+const report = path.resolve("test-results", "vitest-report.json");
 
 const codegen = await run(npm("graphql:codegen", "GraphQL types (graphql:codegen)"));
 const [checks, build, tests] = await Promise.all([

@@ -108,6 +108,20 @@ function initialise(dataDir: string, bin: Binaries): void {
   }
 }
 
+/**
+ * Creates the cluster in `dataDir` without starting it, unless one is there already; another process doing the same
+ * at the same moment is no error (each initialises aside, and the first to rename its cluster into place wins).
+ */
+export async function initialiseEmbeddedCluster(dataDir: string): Promise<void> {
+  const resolved = path.resolve(dataDir);
+  if (existsSync(path.join(resolved, "PG_VERSION"))) return;
+  try {
+    initialise(resolved, await binaries());
+  } catch (error) {
+    if (!existsSync(path.join(resolved, "PG_VERSION"))) throw error;
+  }
+}
+
 /** The port of a server already running on this data directory, from its postmaster.pid, or null. */
 function runningPort(dataDir: string): number | null {
   const pidFile = path.join(dataDir, "postmaster.pid");

@@ -6,6 +6,8 @@ import { draftOf } from "../app/automation/rules-form";
 import type { ProblemCode } from "../app/shopify/order-mapping";
 import type { CourierClient } from "../app/shipping/client.server";
 import { DECISION, READINESS } from "../app/orders/readiness";
+import type { DocumentActionAnswer, DocumentReady } from "../app/documents/shipments-page.server";
+import { adminStrings, plural } from "../app/locales/admin-language";
 import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
 import { signSessionToken, type AppCredentials } from "./auth";
 import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder, type ShopperAnswer } from "./journey-plan";
@@ -410,7 +412,7 @@ interface ShipmentsPageData {
   shipments: { id: number }[];
   pickups: { warehouseId: number; courierName: string; count: number }[];
 }
-type DocumentAnswer = { ok: true; url: string; message: string } | { ok: false; error: string };
+type DocumentAnswer = DocumentActionAnswer;
 
 /**
  * The Shipments page as the merchant uses it at the end of the day, through its loader and action: "Not printed
@@ -426,7 +428,7 @@ async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDi
     if (!response.ok) throw new JourneyError(`The Shipments page answered ${response.status}`);
     return (await response.json()) as ShipmentsPageData;
   };
-  const saveDocument = async (fields: Record<string, string>, fileName: string): Promise<{ file: string; message: string }> => {
+  const saveDocument = async (fields: Record<string, string>, fileName: string): Promise<{ file: string; ready: DocumentReady }> => {
     const answered = await fetch(page, { method: "POST", headers: headers(), body: new URLSearchParams(fields) });
     const answer = (await answered.json()) as DocumentAnswer;
     if (!answer.ok) throw new JourneyError(`Printing from the Shipments page was refused (${answered.status}): ${answer.error}`);
@@ -434,7 +436,7 @@ async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDi
     if (!pdf.ok || pdf.headers.get("Content-Type") !== "application/pdf") throw new JourneyError(`The printed document answered ${pdf.status}`);
     const file = path.join(documentsDir, fileName);
     writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
-    return { file, message: answer.message };
+    return { file, ready: answer.ready };
   };
 
   mkdirSync(documentsDir, { recursive: true });
@@ -447,12 +449,14 @@ async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDi
     view.log(`✓ The day's ${shipments.length} shipping label${shipments.length === 1 ? "" : "s"}, printed from the Shipments page: ${file}`);
   } else view.log("✓ Every shipment's label was printed on an earlier run");
   for (const pickup of pickups) {
-    const { file, message } = await saveDocument(
+    const { file, ready } = await saveDocument(
       { intent: "manifest", warehouseId: String(pickup.warehouseId), courierName: pickup.courierName },
       `manifest-${day}-warehouse-${pickup.warehouseId}-${pickup.courierName.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 40) || "courier"}-${Date.now()}.pdf`,
     );
     files.push(file);
-    view.log(`✓ ${pickup.courierName || "The courier"}'s pickup from warehouse ${pickup.warehouseId}: ${message} ${file}`);
+    // The page's own words for what was made (the admin in English).
+    const made = ready.kind === "manifest" ? plural("en", adminStrings("en").shipments.documents.manifestMade, ready.count, { number: ready.number }) : "";
+    view.log(`✓ ${pickup.courierName || "The courier"}'s pickup from warehouse ${pickup.warehouseId}: ${made} ${file}`);
   }
   if (pickups.length === 0) view.log("✓ Every booked shipment was in a pickup manifest on an earlier run");
   return files;

@@ -63,6 +63,8 @@ describe("the bulk booking's and a return pickup's words", () => {
       notBooked: "Not booked: Shopify is busy, try again in a minute.",
       beingBooked: "Being booked right now.",
       recommended: "Recommended courier",
+      cheapest: "Cheapest courier",
+      fastest: "Fastest courier",
     });
     expect(en.pickup).toEqual({
       whichReturn: "Say which return to book (a Shopify return id).",

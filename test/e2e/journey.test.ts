@@ -1,14 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import type { Locator } from "playwright-core";
+import type { FrameLocator, Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { LOCAL_DEFAULTS } from "~/config.server";
+import { FLOW_PAYLOAD_LIMIT_BYTES, payloadProblem, type FlowTrigger } from "~/flow/flow-triggers";
 import { createCourierClient } from "~/shipping/client.server";
 import { SERVICE_STATUS } from "~/shipping/status";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
+import { DEMO_WORKFLOW_TRIGGERS } from "../../store/flow";
 import { JOURNEY_ORDERS, PLACED_ORDERS, RETURNED_ORDER } from "../../store/journey-plan";
+import type { StoreShop } from "../../store/model";
 import { SEED_SHOP, seedShop } from "../../store/seed";
+import { TEST_DB_DIR } from "../support/global-setup";
 import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
 import { walkTheAdmin } from "./support/admin";
 import { startDemo } from "./support/demo";
@@ -20,6 +24,14 @@ import { startDemo } from "./support/demo";
  * fulfillment, the courier's delivery, the admin and the shopper's tracking page, beside an order the rules booked,
  * and ends on Needs attention. A second `npm run demo` on the same data continues instead of starting over.
  *
+ * Right after the day, Shopify Flow and the shopper's order status page: the day's merchant turned on workflows on a
+ * failed delivery, a delivery and an RTO (and none on a booking or a parcel out for delivery), so the local store must
+ * hold exactly one flowTriggerReceive for each such event, each a valid payload for its trigger, and none for the
+ * triggers no workflow uses; then the shopper of #1004 (the day's failed delivery) opens the order's status page in
+ * their customer account, where the app's customer account extension (its built bundle) shows the parcel's timeline
+ * and the failed attempt, in Hindi too, and the same page opened as another customer shows nothing of it. One day
+ * serves both: a demo's day is the slowest thing the suite starts.
+ *
  * Every step fails on an uncaught error or a console error and on any answer ≥ 500 (support/browser.ts). The tests
  * run in order on one demo and one walk.page. Screenshots with E2E_SCREENSHOTS=1: test-results/screenshots/journey/ (docs/screenshots/ keeps a
  * copy of the key ones). Ports 4700 + 10 × pool, apart from the other files' demos.
@@ -29,10 +41,55 @@ const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
 const HELD = "#1015";
 const AUTO_BOOKED = "#1001";
 
+const DEMO_NAME = "e2e_journey";
 // The day takes under a minute on an idle machine; the suite's other files may be running beside it.
-const walk = walkTheAdmin("journey", { name: "e2e_journey", basePort: 4700, journey: true, readyTimeoutMs: 170_000 }, { startTimeoutMs: 200_000 });
+const walk = walkTheAdmin("journey", { name: DEMO_NAME, basePort: 4700, journey: true, readyTimeoutMs: 170_000 }, { startTimeoutMs: 200_000 });
 /** The app's frame in the admin as last opened. */
 const frame = () => walk.admin.frame;
+
+/** A query on the demo's database. */
+async function queryDemo<Row extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: walk.demo.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The store's shop as the demo saved it after its last change (store/store-state.ts). */
+function savedShop(): StoreShop {
+  const file = path.join(TEST_DB_DIR, `${DEMO_NAME}_${Number(process.env.VITEST_POOL_ID ?? 0)}-store.json`);
+  expect(existsSync(file), "the demo's store state").toBe(true);
+  const state = JSON.parse(readFileSync(file, "utf8")) as { shops: StoreShop[] };
+  return state.shops.find((shop) => shop.domain === SEED_SHOP)!;
+}
+
+interface Happened {
+  trigger: FlowTrigger;
+  awb: string;
+  attempt: number | null;
+}
+
+/**
+ * The day's events the workflows listen to, from what the app recorded of the courier: each forward parcel's delivery,
+ * RTO and return to the warehouse once, and each failed delivery attempt on its own, numbered.
+ */
+async function eventsOfTheDay(): Promise<Happened[]> {
+  const rows = await queryDemo<{ awb: string; code: number; attempt: string }>(
+    `SELECT s.awb, t.code, row_number() OVER (PARTITION BY s.id, t.code ORDER BY t."happenedAt", t.id) AS attempt
+       FROM "TrackingEvent" t JOIN "Shipment" s ON s.id = t."shipmentId"
+      WHERE s.shop = $1 AND s.direction = 'forward' AND t.code IN (8, 9, 11, 12)`,
+    [SEED_SHOP],
+  );
+  const byCode: Record<number, FlowTrigger> = { 8: "dakiya-parcel-delivered", 9: "dakiya-delivery-failed", 11: "dakiya-rto-started", 12: "dakiya-rto-delivered" };
+  return rows
+    .filter((row) => row.code === 9 || row.attempt === "1")
+    .map((row) => ({ trigger: byCode[row.code]!, awb: row.awb, attempt: row.code === 9 ? Number(row.attempt) : null }));
+}
+
+const eventKey = (event: Happened) => `${event.trigger} ${event.awb} ${event.attempt ?? ""}`;
 
 /** The rows of the day's last table, as printed: mark, order, and the rest of the line. */
 function finalTable(output: string): { mark: string; order: string; line: string }[] {
@@ -166,6 +223,10 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(labels).toHaveLength(1);
     expect(manifests.length).toBeGreaterThan(0);
     expect(output).toMatch(new RegExp(`✓ The day's ${awbsAfterTheDay.length} shipping labels, printed from the Shipments page: `));
+    // Each pickup's line says what the Shipments page said of its manifest.
+    const pickupLines = output.split("\n").filter((line) => /'s pickup from warehouse \d+: /.test(line));
+    expect(pickupLines).toHaveLength(manifests.length);
+    for (const line of pickupLines) expect(line).toMatch(/: Manifest #\d+ lists \d+ shipments?, now handed over\. \S+\.pdf$/);
 
     // One label a page, each with its awb in words and as a barcode a scanner reads.
     const labelPdf = readFileSync(path.join(documentsDir, labels[0]!));
@@ -181,6 +242,96 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     const listed = manifests.map((file) => pdfPages(readFileSync(path.join(documentsDir, file))).join("\n"));
     for (const { awb } of awbsAfterTheDay) expect(listed.filter((text) => text.includes(awb))).toHaveLength(1);
     expect(listed.join("\n")).toMatch(/Signature/i);
+  });
+
+  it("Shopify Flow holds exactly one flowTriggerReceive for each delivery, failed attempt and RTO of the day, each valid for its trigger; none for the triggers no workflow uses", async () => {
+    expect([...DEMO_WORKFLOW_TRIGGERS].sort()).toEqual(["dakiya-delivery-failed", "dakiya-parcel-delivered", "dakiya-rto-delivered", "dakiya-rto-started"]);
+    // The app sends in the background: wait until what happened and what Flow received agree, and nothing is left to send.
+    let happened: Happened[] = [];
+    let received: Happened[] = [];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      happened = await eventsOfTheDay();
+      const [unsent] = await queryDemo<{ left: string }>(`SELECT count(*) AS left FROM "FlowTriggerEvent" WHERE shop = $1 AND "sentAt" IS NULL AND "refusedAt" IS NULL`, [SEED_SHOP]);
+      received = (savedShop().flow?.received ?? [])
+        .filter((receipt) => receipt.errors.length === 0)
+        .map((receipt) => {
+          const payload = receipt.payload as { AWB: string; Attempt?: number };
+          return { trigger: receipt.handle as FlowTrigger, awb: payload.AWB, attempt: payload.Attempt ?? null };
+        });
+      if ((unsent!.left === "0" && JSON.stringify(received.map(eventKey).sort()) === JSON.stringify(happened.map(eventKey).sort())) || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // The day had each kind: #1001 and others delivered, #1004's failed attempt, #1002's RTO.
+    for (const trigger of ["dakiya-parcel-delivered", "dakiya-delivery-failed", "dakiya-rto-started"] as const) expect(happened.filter((event) => event.trigger === trigger).length, trigger).toBeGreaterThan(0);
+    expect(received.map(eventKey).sort()).toEqual(happened.map(eventKey).sort());
+
+    // Every payload Flow received was its trigger's (the store checked it as Shopify does; the app's own table agrees).
+    const all = savedShop().flow!.received;
+    expect(all.filter((receipt) => receipt.errors.length > 0)).toEqual([]);
+    for (const receipt of all) {
+      expect(payloadProblem(receipt.handle as FlowTrigger, receipt.payload), receipt.handle ?? "").toBeNull();
+      expect(Buffer.byteLength(JSON.stringify(receipt.payload))).toBeLessThan(FLOW_PAYLOAD_LIMIT_BYTES);
+    }
+
+    // Parcels were booked and went out for delivery all day, but no workflow starts with those triggers: nothing.
+    const [outForDelivery] = await queryDemo<{ count: string }>(`SELECT count(*) FROM "TrackingEvent" t JOIN "Shipment" s ON s.id = t."shipmentId" WHERE s.shop = $1 AND t.code = 7`, [SEED_SHOP]);
+    expect(Number(outForDelivery!.count)).toBeGreaterThan(0);
+    expect(all.filter((receipt) => receipt.handle === "dakiya-out-for-delivery" || receipt.handle === "dakiya-parcel-booked")).toEqual([]);
+  });
+
+  describe("the shopper's order status page", () => {
+    const storeUrl = () => walk.demo.adminUrl.replace(/\/admin$/, "");
+    const order1004 = () => savedShop().orders.find((order) => order.name === "#1004")!;
+    const parcelFrame = (): FrameLocator => walk.page.frameLocator("iframe.customer-extension").first();
+
+    it("shows #1004's shopper their parcel: the courier, the awb, the failed attempt where their answer goes, and the timeline", async () => {
+      const order = order1004();
+      const [shipment] = await queryDemo<{ awb: string; courierName: string }>(`SELECT awb, "courierName" FROM "Shipment" WHERE shop = $1 AND "orderGid" = $2`, [SEED_SHOP, order.id]);
+
+      await walk.step("from the admin's order page, More actions → View order status page", async () => {
+        await walk.page.goto(`${walk.demo.adminUrl}/orders/${order.legacyResourceId}`);
+        await walk.page.getByText("More actions").click();
+        await walk.page.getByRole("link", { name: "View order status page" }).click();
+        await walk.page.getByRole("heading", { level: 1, name: "Order #1004" }).waitFor();
+        await walk.page.getByText("Signed in as the order's customer").waitFor();
+      });
+
+      await walk.step("the parcel after its shipment: stage, courier and awb, the failed attempt, the courier's updates", async () => {
+        await parcelFrame().getByRole("heading", { name: "Parcel #1004" }).waitFor();
+        await parcelFrame().getByText(`${shipment!.courierName} · AWB ${shipment!.awb}`).waitFor();
+        await parcelFrame().getByText("Delivery attempt failed", { exact: true }).first().waitFor();
+        // The place of the shopper's answer to the failed-delivery desk: the attempt, the courier's reason, what comes next.
+        await parcelFrame().getByRole("heading", { name: "We missed you" }).waitFor();
+        await parcelFrame().getByText(/^The courier's delivery attempt failed: .+/).waitFor();
+        await parcelFrame().getByRole("heading", { name: "Tracking updates" }).waitFor();
+        const updates = await parcelFrame().locator("s-list-item").allTextContents();
+        expect(updates.length).toBeGreaterThanOrEqual(4);
+        expect(updates[0]).toContain("Delivery attempt failed");
+        expect(updates.at(-1)).toContain("Booked with the courier");
+        await expect(parcelFrame().getByRole("link", { name: "Open the tracking page" }).getAttribute("href")).resolves.toContain(shipment!.awb);
+      });
+
+      await walk.step("in Hindi, for a shopper whose account is in Hindi", async () => {
+        await walk.page.goto(`${storeUrl()}/account/orders/${order.legacyResourceId}?locale=hi`);
+        await parcelFrame().getByRole("heading", { name: "पार्सल #1004" }).waitFor();
+        await parcelFrame().getByRole("heading", { name: "हम आपसे मिल नहीं पाए" }).waitFor();
+        await parcelFrame().getByRole("heading", { name: "ट्रैकिंग अपडेट" }).waitFor();
+      });
+    });
+
+    it("shows another customer nothing of the parcel: the app refuses their token", async () => {
+      const order = order1004();
+      await walk.step("the same page, opened as another signed-in customer", async () => {
+        const answered = walk.page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/api/customer/parcels/"));
+        await walk.page.goto(`${storeUrl()}/account/orders/${order.legacyResourceId}?customer=${encodeURIComponent("gid://shopify/Customer/999999")}`);
+        await walk.page.getByText("Signed in as another customer").waitFor();
+        expect((await answered).status()).toBe(404);
+        await expect.poll(() => parcelFrame().locator("body").innerText()).toBe("");
+      });
+      // Back to the admin, where the merchant's part of the day goes on.
+      await walk.reopenAdmin();
+    });
   });
 
   it("ships the held order by hand: settings, orders to ship, rates, book, Shopify's fulfillment, delivered in the admin and on the tracking page", async () => {
@@ -303,7 +454,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     // against the stopped app.
     await walk.page.goto("about:blank");
     await walk.demo.stop();
-    walk.demo = await startDemo({ name: "e2e_journey", basePort: 4700, journey: true, resume: true, readyTimeoutMs: 90_000 });
+    walk.demo = await startDemo({ name: DEMO_NAME, basePort: 4700, journey: true, resume: true, readyTimeoutMs: 90_000 });
     const output = walk.demo.output();
     expect(output).toContain("as the last run left it");
     expect(output).toContain("it was installed on an earlier run");
@@ -323,16 +474,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
   });
 
   it("each shipment's history on its ship page tells its day: booked by a rule, by hand, returned to origin, cancelled in Shopify", async () => {
-    const status = async (orderName: string) => {
-      const client = new pg.Client({ connectionString: walk.demo.databaseUrl });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ status: string }>(`SELECT status FROM "Shipment" WHERE "orderName" = $1 AND direction = 'forward'`, [orderName]);
-        return rows[0]?.status ?? null;
-      } finally {
-        await client.end();
-      }
-    };
+    const status = async (orderName: string) =>
+      (await queryDemo<{ status: string }>(`SELECT status FROM "Shipment" WHERE "orderName" = $1 AND direction = 'forward'`, [orderName]))[0]?.status ?? null;
     let cancelled = "";
     await walk.step("Shopify: a shopper's order, booked by the rules, then cancelled in Shopify before its pickup", async () => {
       await walk.reopenAdmin();

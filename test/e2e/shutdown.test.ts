@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
+import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { npmStart, pidListeningOn, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
+import { initialisedDataDir } from "../support/initialised-cluster";
 import { productionBuild } from "../support/production-build";
 
 /*
@@ -46,11 +47,34 @@ async function expectQuiet404s(appPort: number, output: () => string): Promise<v
 }
 
 async function startWithEmbeddedDatabase(): Promise<StartedServer> {
-  dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-shutdown-")), "postgres");
+  dataDir = await initialisedDataDir("dakiya-shutdown-");
   running = npmStart({ EMBEDDED_DATABASE_DIR: dataDir, PORT: String(port), WORKER_CONCURRENCY: "2" });
   expect((await waitForHealth(port, running.output, 60_000)).status).toBe(200);
   await waitForOutput(/Dakiya is serving/, running.output, 30_000);
   return running;
+}
+
+/**
+ * Until the job queue's LISTEN connection and its pollers are in the embedded PostgreSQL the process started (found
+ * from its data directory's postmaster.pid and credentials): a stop from then on must stop them too.
+ */
+async function untilSettled(): Promise<void> {
+  const { password } = JSON.parse(readFileSync(path.join(dataDir!, "dakiya-credentials.json"), "utf8")) as { password: string };
+  const port = Number(readFileSync(path.join(dataDir!, "postmaster.pid"), "utf8").split("\n")[3]);
+  const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres` });
+  await client.connect();
+  try {
+    for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      const { rows } = await client.query<{ listening: boolean; polled: boolean }>(
+        `SELECT bool_or(query ILIKE 'LISTEN %') AS listening, bool_or(query ILIKE '%SKIP LOCKED%' OR query ILIKE '%active_group_count_map%') AS polled
+           FROM pg_stat_activity WHERE application_name = 'dakiya-jobs'`,
+      );
+      if (rows[0]!.listening && rows[0]!.polled) return;
+      if (Date.now() > deadline) throw new Error(`The job queue never listened and polled: ${JSON.stringify(rows[0])}`);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 async function expectCleanStop(server: StartedServer, signal: string, said = `${signal}: stopping`): Promise<void> {
@@ -72,15 +96,14 @@ describe("stopping npm start", () => {
   it("Ctrl-C (SIGINT to the whole terminal group) stops workers, pools and the embedded PostgreSQL cleanly", { timeout: 120_000 }, async () => {
     const server = await startWithEmbeddedDatabase();
     await expectQuiet404s(port, server.output);
-    // Let the workers' pollers and the queue's LISTEN connection settle in.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await untilSettled();
     process.kill(-server.child.pid!, "SIGINT");
     await expectCleanStop(server, "SIGINT");
   });
 
   it("Ctrl-C while the app is too busy to notice at once still stops it cleanly, never a kill that leaves PostgreSQL running", { timeout: 120_000 }, async () => {
     const server = await startWithEmbeddedDatabase();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await untilSettled();
     // A process that is not scheduled for a moment (a busy machine, a long task on its event loop) hears the signal
     // late: nothing between the terminal and the app may take that as a hang and kill it.
     const app = pidListeningOn(port);
@@ -93,15 +116,15 @@ describe("stopping npm start", () => {
 
   it("SIGTERM to the app alone stops it and the PostgreSQL it started", { timeout: 120_000 }, async () => {
     const server = await startWithEmbeddedDatabase();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await untilSettled();
     process.kill(pidListeningOn(port), "SIGTERM");
     await expectCleanStop(server, "SIGTERM");
   });
 });
 
 /** A process of its own, in a group of its own as a terminal starts it, on a fresh embedded PostgreSQL. */
-function startInTerminal(command: string, args: string[], env: Record<string, string>): StartedServer {
-  dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-shutdown-")), "postgres");
+async function startInTerminal(command: string, args: string[], env: Record<string, string>): Promise<StartedServer> {
+  dataDir = await initialisedDataDir("dakiya-shutdown-");
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|PORT|DATABASE_|EMBEDDED_DATABASE_DIR|SHOPIFY_|COURIER_|SANDBOX_|WORKER_|STORE_|DEMO_)/.test(name)));
   const child = spawn(command, args, { env: { ...inherited, EMBEDDED_DATABASE_DIR: dataDir, ...env } as Record<string, string> as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
@@ -128,9 +151,9 @@ function startInTerminal(command: string, args: string[], env: Record<string, st
 
 describe("stopping the worker and the demo", () => {
   it("Ctrl-C on npm run worker lets its jobs finish and stops the embedded PostgreSQL, with no stack trace", { timeout: 120_000 }, async () => {
-    const worker = startInTerminal("npm", ["run", "worker"], { WORKER_CONCURRENCY: "2" });
+    const worker = await startInTerminal("npm", ["run", "worker"], { WORKER_CONCURRENCY: "2" });
     await waitForOutput(/Dakiya worker running 2 jobs at once/, worker.output, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await untilSettled();
     process.kill(-worker.child.pid!, "SIGINT");
     await expectCleanStop(worker, "SIGINT", "SIGINT: finishing running jobs");
   });
@@ -138,7 +161,7 @@ describe("stopping the worker and the demo", () => {
   it("Ctrl-C on the demo stops the app, its jobs, the local store and the embedded PostgreSQL, with no stack trace; a missing file is one line", { timeout: 120_000 }, async () => {
     // `npm run demo` is the build, then this (as its script runs it): the part that runs until Ctrl-C.
     const demoPort = port + 3;
-    const demo = startInTerminal(process.execPath, ["--import", "tsx", "store/demo.ts", "--no-journey"], {
+    const demo = await startInTerminal(process.execPath, ["--import", "tsx", "store/demo.ts", "--no-journey"], {
       PORT: String(demoPort),
       STORE_PORT: String(demoPort + 1),
       SHOPIFY_APP_URL: `http://localhost:${demoPort}`,
@@ -146,7 +169,7 @@ describe("stopping the worker and the demo", () => {
     });
     await waitForOutput(/Open the Shopify admin/, demo.output, 60_000);
     await expectQuiet404s(demoPort, demo.output);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await untilSettled();
     process.kill(-demo.child.pid!, "SIGINT");
     await expectCleanStop(demo, "SIGINT");
   });

@@ -1,4 +1,6 @@
-import "@shopify/shopify-api/adapters/node";
+// The runtime adapter the app itself loads for Shopify's library (app/shopify/webhook-signature.server.ts): one adapter is
+// global to a process, so a test must not swap in another under the app's webhooks.
+import "@shopify/shopify-api/adapters/web-api";
 import { ApiVersion, shopifyApi } from "@shopify/shopify-api";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
