@@ -221,9 +221,14 @@ export function isOpenFulfillmentOrder(fo: ShopifyFulfillmentOrder): boolean {
 }
 
 function paymentModeOf(order: ShopifyOrder, settings: MappingSettings): { mode: PaymentMode; source: MappedShipment["paymentModeSource"] } | null {
-  // Paid in full (online, after checkout: the shopper paid Shopify's invoice instead of cash on delivery): nothing is
-  // left to collect at the door, whatever the checkout's gateway or tags said.
-  if (order.displayFinancialStatus === "PAID" && Number(order.totalOutstandingSet.shopMoney.amount) === 0) return { mode: "prepaid", source: "financial status" };
+  const checkout = paymentModeAtCheckout(order, settings);
+  // Cash on delivery at checkout, paid in full since (the shopper paid Shopify's invoice instead): nothing is left to
+  // collect at the door, whatever the checkout's gateway or tags said.
+  const paidSince = order.displayFinancialStatus === "PAID" && Number(order.totalOutstandingSet.shopMoney.amount) === 0;
+  return checkout?.mode === "cod" && paidSince ? { mode: "prepaid", source: "financial status" } : checkout;
+}
+
+function paymentModeAtCheckout(order: ShopifyOrder, settings: MappingSettings): { mode: PaymentMode; source: MappedShipment["paymentModeSource"] } | null {
   const tags = order.tags.map((tag) => tag.trim().toLowerCase());
   const hasCodTag = tags.includes(settings.codTag.toLowerCase());
   const hasPrepaidTag = tags.includes(settings.prepaidTag.toLowerCase());
