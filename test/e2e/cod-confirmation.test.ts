@@ -23,7 +23,7 @@ import { walkTheAdmin } from "./support/admin";
 const DEMO_SECRET = "dakiya-local-client-secret";
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
 
-const walk = walkTheAdmin("cod-confirmation-admin", { name: "e2e_cod_confirmation", basePort: 5100 });
+const walk = walkTheAdmin("cod-confirmation-admin", { name: "e2e_cod_confirmation", basePort: 5400 });
 const contexts: BrowserContext[] = [];
 const watchers: PageWatcher[] = [];
 const links = new Map<string, string>();
