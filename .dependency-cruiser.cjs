@@ -1,20 +1,72 @@
 /**
  * The layers of app/, bottom to top (docs/ARCHITECTURE.md, "Layers"): imports run down, never up, and never round.
  *
- *   foundation   config, db, logging, locks, money, security/, locales/, styles/, webhook-topics, jobs/ (the queue),
- *                types/ (generated from the Admin GraphQL schema)
+ *   foundation   config, db, logging, locks, money, shop-time, caller limits, stored sentences, security/, locales/,
+ *                styles/, webhook-topics, jobs/ (the queue), types/ (generated from the Admin GraphQL schema)
  *   courier      shipping/ (the courier domain, shared with the embedded service; knows nothing of Shopify)
  *   shopify      shopify/ (Admin API access and the pure order mapping)
- *   domain       shipments/, settings/, automation/, orders/, booking/, tracking/, documents/, storefront/,
- *                attention/, privacy/, extension-api/, returns/, and webhooks.server.ts
+ *   domain       its folders in layers of their own (DOMAIN_LAYERS below)
  *   entry        routes/, components/, workers/ (the job handler table), root, entry.server, shopify.server
  *
  * The embedded courier service (courier-service/) is reached over HTTP only; eslint.config.js guards that boundary.
  */
-const FOUNDATION = "^app/((config|db|logging|locks)\\.server\\.ts|(money|webhook-topics)\\.ts|(security|locales|styles|jobs|types)/)";
+const FOUNDATION = "^app/((config|db|logging|locks|caller-limits|stored-sentences)\\.server\\.ts|(money|webhook-topics|shop-time)\\.ts|(security|locales|styles|jobs|types)/)";
 const COURIER = "^app/shipping/";
 const SHOPIFY = "^app/shopify/";
 const ENTRY = "^app/(routes|components|workers)/|^app/(root\\.tsx|entry\\.server\\.tsx|shopify\\.server\\.ts)$";
+
+/**
+ * The domain, bottom to top. A folder imports the foundation, the courier and Shopify layers, its own files, and the
+ * folders of the layers below its own — never one of its own layer or above: a vocabulary (the lifecycles, stages,
+ * readiness, the rules' schema) sits in a folder below every service that uses it, and a service that gathers from
+ * many (a page's read model) sits above all it reads.
+ */
+const DOMAIN_LAYERS = [
+  // Shopify Flow's triggers, recorded in the transaction of the change they announce; webhooks' intake.
+  ["flow", "webhooks.server"],
+  // The records: a shipment's life (its owner, lifecycle, stages, history and lists); a shop's settings.
+  ["shipments", "settings"],
+  // Labels and manifests; what shoppers see on the storefront.
+  ["documents", "storefront"],
+  // The booking engine: something to ship, booked exactly once; its outcomes and their words.
+  ["booking"],
+  // The auto-booking rules: their schema, decisions and words.
+  ["automation"],
+  // A return's life and its pickup.
+  ["returns"],
+  // The courier's progress: the sync, the public tracking page.
+  ["tracking"],
+  // Cash on delivery: an order's RTO risk, asking its shopper to confirm, the COD figures.
+  ["cod"],
+  // Orders: their checks, parcels, cancellations, reconciliation, and the Orders pages' read models.
+  ["orders"],
+  // Erasure and data requests; Home's counts.
+  ["privacy", "home"],
+  // Everything waiting on the merchant.
+  ["attention"],
+  // The order-page extensions' answers, from all of the above.
+  ["extension-api"],
+];
+
+/** A domain folder (or a module at app/'s root) as a path pattern. */
+const pathOf = (name) => (name.includes(".") ? `^app/${name.replace(/\./g, "\\.")}\\.tsx?$` : `^app/${name}/`);
+
+/** One rule per domain folder: nothing of its own layer or above, but itself (the top one has nothing above it). */
+const domainLayerRules = DOMAIN_LAYERS.flatMap((layer, index) =>
+  layer.flatMap((name) => {
+    const above = DOMAIN_LAYERS.slice(index)
+      .flat()
+      .filter((other) => other !== name);
+    if (above.length === 0) return [];
+    return {
+      name: `domain-layers: ${name}`,
+      severity: "error",
+      comment: `${name} sits in layer ${index + 1} of the domain: it imports only the layers below (docs/ARCHITECTURE.md, "Layers"), never ${above.join(", ")}.`,
+      from: { path: pathOf(name) },
+      to: { path: above.map(pathOf).join("|") },
+    };
+  }),
+);
 
 module.exports = {
   forbidden: [
@@ -53,6 +105,7 @@ module.exports = {
       from: { path: "^app/", pathNot: ENTRY },
       to: { path: ENTRY },
     },
+    ...domainLayerRules,
   ],
   options: {
     tsConfig: { fileName: "tsconfig.json" },
@@ -62,3 +115,7 @@ module.exports = {
     enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js", ".css"] },
   },
 };
+
+// The layers themselves, for the test that checks every domain folder is placed in one (scripts/dependency-layers.test.ts);
+// not enumerable, since depcruise refuses a configuration with keys of its own.
+Object.defineProperty(module.exports, "domainLayers", { value: DOMAIN_LAYERS, enumerable: false });

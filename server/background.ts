@@ -1,7 +1,7 @@
 import { createJobHandlers } from "../app/workers/job-handlers.server";
 import { startWorkers, stopJobQueue } from "../app/jobs/job-queue.server";
 import { closeLocks } from "../app/locks.server";
-import { closeStorefrontListeners } from "../app/storefront/settings-changes.server";
+import { closeStorefrontListeners } from "~/settings/settings-changes.server";
 
 /** Starts this process's job workers (the app process by default, or `npm run worker`). */
 export async function startBackgroundWork(concurrency: number): Promise<void> {

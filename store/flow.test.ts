@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateAdminDocument } from "../graphql/admin-schema";
-import { FLOW_ACTION_HANDLES, runtimePathOf } from "../app/flow/flow-actions";
+import { FLOW_ACTION_HANDLES, runtimePathOf } from "~/orders/flow-actions";
 import { FLOW_TRIGGERS, FLOW_TRIGGER_HANDLES, payloadKeyOf } from "../app/flow/flow-triggers";
 import { runAdminGraphql } from "./admin-api";
 import { flowExtensions, receivedTriggers } from "./flow";

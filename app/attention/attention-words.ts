@@ -12,6 +12,9 @@ import type { MappingProblem } from "~/shopify/readiness-checks";
 export interface StageNote {
   code: number;
   label: string | null;
+  /** Where the courier has the parcel (`Shipment.outcome`), and its attempts to deliver so far. */
+  outcome?: string;
+  attempts?: number;
 }
 
 export type AttentionNote =
@@ -80,7 +83,10 @@ export function attentionInWords(note: AttentionNote, language: AdminLanguage, w
       const stage = stageInWords(note.stage, language);
       if (note.code === "tracking_exception") {
         const advice = exceptionAdviceInWords(note.stage.code, note.isReturn, language) ?? t.trackingException.askCourier;
-        return { message: fill(t.trackingException.message, { courier, stage, what, since: note.since }), action: fill(t.trackingException.action, { advice }) };
+        // A delivery attempted again says which attempt this is: the courier tries a few times, then returns it.
+        const attempts = note.stage.outcome === "delivery_attempted" && (note.stage.attempts ?? 0) > 1 ? note.stage.attempts : undefined;
+        const message = attempts ? fill(t.trackingException.messageAttempt, { courier, stage, what, since: note.since, attempts }) : fill(t.trackingException.message, { courier, stage, what, since: note.since });
+        return { message, action: fill(t.trackingException.action, { advice }) };
       }
       return { message: fill(t.trackingStalled.message, { courier, stage, what, since: note.since }), action: note.isReturn ? t.trackingStalled.actionReturn : t.trackingStalled.action };
     }

@@ -8,6 +8,8 @@ import { listFailedJobs } from "~/jobs/job-queue.server";
 import { listOpenDataRequests } from "~/privacy/data-requests.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { DECISION, READINESS } from "~/orders/readiness";
+import { markReturnInspected as markInspected } from "~/returns/return-changes.server";
+import { RETURN_STATE } from "~/returns/return-lifecycle";
 
 /**
  * Everything waiting on the merchant, in one list, each with the action that resolves it. Every entry belongs to
@@ -38,7 +40,7 @@ export function shipmentAttentionItem(shipment: Shipment, timeZone = DEFAULT_SHO
       return noted(base, flaggedAt, { code: "address_changed", awb });
     case "tracking_exception":
     case "tracking_stalled": {
-      const stage = { code: shipment.courierStatusCode ?? 2, label: shipment.courierStatusLabel };
+      const stage = { code: shipment.courierStatusCode ?? 2, label: shipment.courierStatusLabel, outcome: shipment.outcome, attempts: shipment.deliveryAttempts };
       // The day in the shop's time zone: a scan at 04:00 in India is that day, not UTC's day before.
       const since = dayIn(shipment.lastScanAt ?? shipment.attentionAt ?? shipment.updatedAt, timeZone);
       return noted(base, flaggedAt, { code: shipment.attention, courier, awb, isReturn, stage, since });
@@ -108,10 +110,9 @@ async function listReturnsNeedingAttention(shop: string, since: Date): Promise<A
   const records = await prisma.returnRecord.findMany({
     where: {
       shop,
-      cancelledAt: null,
       OR: [
-        { receivedAt: { not: null }, inspectedAt: null },
-        { requestedAt: { gte: since }, readiness: { in: [READINESS.PROBLEMS, READINESS.READY] }, status: "OPEN" },
+        { state: { in: [RETURN_STATE.RECEIVED, RETURN_STATE.PROCESSED] } },
+        { requestedAt: { gte: since }, state: { in: [RETURN_STATE.APPROVED, RETURN_STATE.HELD] } },
       ],
     },
     orderBy: { updatedAt: "desc" },
@@ -130,20 +131,18 @@ async function listReturnsNeedingAttention(shop: string, since: Date): Promise<A
     const pickup = pickupOf.get(record.returnGid);
     if (pickup && pickup.status !== SHIPMENT_STATUS.FAILED) return [];
     const at = (record.decidedAt ?? record.checkedAt ?? record.updatedAt).toISOString();
-    if (record.readiness === READINESS.PROBLEMS) {
-      return [noted(base, at, { code: "return_problems", problems: problemsOf(record as unknown as Parameters<typeof problemsOf>[0]) })];
-    }
-    if (record.decision === DECISION.HELD || record.decision === DECISION.FAILED) {
+    const problems = problemsOf(record);
+    if (problems.length > 0) return [noted(base, at, { code: "return_problems", problems })];
+    if (record.state === RETURN_STATE.HELD || record.decision === DECISION.HELD || record.decision === DECISION.FAILED) {
       return [noted(base, at, { code: "return_held", reason: record.decisionReason, reasonWords: record.decisionWords })];
     }
     return [];
   });
 }
 
-/** The merchant inspected what came back: "Return received: inspect it" goes. */
+/** The merchant inspected what came back, on Needs attention: "Return received: inspect it" goes. */
 export async function markReturnInspected(shop: string, returnGid: string, at = new Date()): Promise<boolean> {
-  const { count } = await prisma.returnRecord.updateMany({ where: { shop, returnGid, receivedAt: { not: null }, inspectedAt: null }, data: { inspectedAt: at } });
-  return count === 1;
+  return markInspected({ shop, returnGid }, { actor: { kind: "merchant", name: "Needs attention page" }, at });
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type OrderFacts,
   type RuleAction,
 } from "./rules";
-import type { QuoteSummary } from "~/orders/readiness";
-import { isRiskLevel, RISK_LEVELS } from "~/cod/risk-score";
+import type { QuoteSummary } from "~/booking/quote-summary";
+import { isRiskLevel, RISK_LEVELS } from "./risk-levels";
 import { problemLabel, type ProblemCode } from "~/shopify/readiness-checks";
 import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import { ADMIN_LOCALES, adminStrings, englishOf, fill, perAdminLanguage, words, type AdminLanguage, type AdminStrings, type StoredWords } from "~/locales/admin-language";
-import { RISK_LEVELS, type RiskLevel } from "~/cod/risk-score";
+import { RISK_LEVELS, type RiskLevel } from "./risk-levels";
 import { quotedWords, ruleWords } from "./decision-words";
 
 /**

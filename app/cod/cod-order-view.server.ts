@@ -1,5 +1,4 @@
 import prisma from "~/db.server";
-import { getOrderRecord } from "~/orders/order-records.server";
 import { getPublicSeller } from "~/tracking/seller.server";
 import { formatRupees, type Language } from "~/tracking/tracking-locale";
 import { listCodHistory, type CodHistoryEntry } from "./cod-history.server";
@@ -41,7 +40,7 @@ export interface CodOrderView {
 export const whatsappUrlOf = (mobile: string, text: string) => `https://wa.me/91${mobile}?text=${encodeURIComponent(text)}`;
 
 export async function codOrderView(shop: string, orderGid: string, { mobile, booked }: { mobile: string | null; booked: boolean }): Promise<CodOrderView> {
-  const [risk, confirmation, record, history] = await Promise.all([getOrderRisk(shop, orderGid), prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop, orderGid } } }), getOrderRecord(shop, orderGid), listCodHistory(shop, orderGid)]);
+  const [risk, confirmation, record, history] = await Promise.all([getOrderRisk(shop, orderGid), prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop, orderGid } } }), prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } } }), listCodHistory(shop, orderGid)]);
   let view: CodConfirmationView | null = null;
   if (confirmation) {
     const link = await confirmationUrlOf(confirmation);

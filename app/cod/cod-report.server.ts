@@ -1,5 +1,5 @@
 import prisma from "~/db.server";
-import { countParcelOutcomes, listPincodesByReturns, type ParcelOutcomes } from "~/booking/shipments.server";
+import { countParcelOutcomes, listPincodesByReturns, type ParcelOutcomes } from "~/shipments/shipments.server";
 import { CONFIRMATION_STATES, type ConfirmationState } from "./confirmation-lifecycle";
 
 /**

@@ -1,10 +1,9 @@
 import type { CodConfirmation, CodRisk, OrderRecord, Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { commonCityOfPincode, countParcelOutcomes } from "~/booking/shipments.server";
+import { commonCityOfPincode, countParcelOutcomes } from "~/shipments/shipments.server";
 import { fireFlowTrigger } from "~/flow/flow-triggers.server";
 import { orderIdOf } from "~/flow/flow-triggers";
 import { words, type StoredWords } from "~/locales/admin-language";
-import { countEarlierOrders, usualOrderValue } from "~/orders/order-records.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createRiskAssessment, getOrderRiskFacts, type ShopifyRiskLevel } from "~/shopify/cod-orders.server";
 import { deliveryContactOf } from "~/shopify/order-mapping";
@@ -63,6 +62,25 @@ export async function listOrderRisks(shop: string, orderGids: readonly string[])
     const risk = riskOf(row);
     return risk ? [[row.orderGid, risk] as const] : [];
   }));
+}
+
+/** Of these orders, those placed before `before`, and how many of them were cancelled: a shopper's earlier orders. */
+async function countEarlierOrders(shop: string, orderGids: readonly string[], { before }: { before: Date }): Promise<{ orderGids: string[]; cancelled: number }> {
+  if (orderGids.length === 0) return { orderGids: [], cancelled: 0 };
+  const earlier = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] }, placedAt: { lt: before } }, select: { orderGid: true, cancelledAt: true } });
+  return { orderGids: earlier.map((record) => record.orderGid), cancelled: earlier.filter((record) => record.cancelledAt !== null).length };
+}
+
+/**
+ * The shop's usual order of a payment mode placed since `since` (the median value, paise), when it has at least
+ * `atLeast` of them; null otherwise.
+ */
+async function usualOrderValue(shop: string, { paymentMode, since, atLeast }: { paymentMode: "cod" | "prepaid"; since: Date; atLeast: number }): Promise<number | null> {
+  const [row] = await prisma.$queryRaw<{ median: number | null; orders: number }[]>`
+    SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY "totalPaise") AS median, count(*)::int AS orders
+      FROM "OrderRecord"
+     WHERE shop = ${shop} AND "paymentMode" = ${paymentMode} AND "placedAt" >= ${since} AND "totalPaise" IS NOT NULL`;
+  return row && row.orders >= atLeast && row.median !== null ? Number(row.median) : null;
 }
 
 /** What the score reads of the shop's history and of Shopify for one order. */

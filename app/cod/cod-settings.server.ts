@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { CONFIRM_HOURS, isSilenceAction, type SilenceAction } from "./confirmation-lifecycle";
 
@@ -29,8 +30,8 @@ export function parseCodSettings(form: FormData): CodSettingsForm {
   return { ok: true, settings: { confirmHours: hours, onSilence: silence as SilenceAction } };
 }
 
-export async function saveCodSettings(shop: string, settings: CodSettings): Promise<void> {
-  await prisma.codSettings.upsert({ where: { shop }, create: { shop, ...settings }, update: settings });
+export async function saveCodSettings(shop: string, settings: CodSettings, tx: Pick<Prisma.TransactionClient, "codSettings"> = prisma): Promise<void> {
+  await tx.codSettings.upsert({ where: { shop }, create: { shop, ...settings }, update: settings });
 }
 
 /**

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import trackingStyles from "~/styles/tracking.css";
 import confirmationStyles from "~/styles/cod-confirmation.css";
 import { createCallerLimiter } from "~/caller-limits.server";
-import { neutraliseLiquid } from "~/storefront/shop-tracking.server";
+import { neutraliseLiquid } from "~/tracking/shop-tracking.server";
 import { fill, formatMoment, formatRupees, LANGUAGES, pickLanguage, type Language } from "~/tracking/tracking-locale";
 import type { ConfirmationState } from "./confirmation-lifecycle";
 import { confirmationStrings, MAX_FORM_BYTES, parseShopperAnswer, STATE_CODES, type CorrectionField, type ParsedAnswer } from "./confirmation-form";

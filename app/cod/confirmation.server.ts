@@ -6,8 +6,7 @@ import { orderIdOf } from "~/flow/flow-triggers";
 import { enqueue } from "~/jobs/job-queue.server";
 import { LOCK_SPACE, lockIdOf } from "~/locks.server";
 import { words, type StoredWords } from "~/locales/admin-language";
-import { DECISION } from "~/orders/readiness";
-import { getOrderRecord, recordDecision } from "~/orders/order-records.server";
+import { DECISION } from "~/automation/decisions";
 import { holdsBooking as shipmentHoldsBooking, isShipmentStatus } from "~/shipments/lifecycle";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { cancelOrderForShopper, correctOrderDelivery, getOrderDelivery, getOrderRiskFacts, sendOrderInvoice, writeConfirmationLink, type DeliveryCorrection } from "~/shopify/cod-orders.server";
@@ -59,6 +58,9 @@ const JOB: CodActor = { kind: "job", name: "cod-confirmation" };
 const DEADLINE_JOB: CodActor = { kind: "job", name: "cod-deadline" };
 export const SHOPPER: CodActor = { kind: "shopper", name: "the confirmation link" };
 
+/** The order as Dakiya last checked it (its record, which app/orders/ keeps). */
+const orderRecordOf = (shop: string, orderGid: string) => prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
+
 // ─── The shopper's link ─────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Where the shopper opens their link: the shop's own domain (through the app proxy) once Shopify told Dakiya its proxy path, else the app. */
@@ -90,7 +92,7 @@ export type AskOutcome =
  */
 export async function askToConfirm(context: ConfirmationContext, orderGid: string, actor: CodActor): Promise<AskOutcome> {
   const { shop, now } = context;
-  const record = await getOrderRecord(shop, orderGid);
+  const record = await orderRecordOf(shop, orderGid);
   if (!record?.placedAt || record.readiness === "unchecked") return { kind: "not_checked" };
   if (record.cancelledAt) return { kind: "cancelled" };
   if (record.paymentMode !== "cod") return { kind: "not_cod" };
@@ -246,16 +248,20 @@ export async function noteOrderPaid(shop: string, orderGid: string, at: Date): P
 
 // ─── Silence ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-export type DeadlineOutcome = "not_due" | "answered" | "reminded" | "expired";
+/**
+ * What the deadline did. `expired` with `heldForMerchant`: reminded once and still silent, the order waits for the
+ * merchant, in these words (the caller records the decision on the order).
+ */
+export type DeadlineOutcome = { kind: "not_due" | "answered" | "reminded" } | { kind: "expired"; heldForMerchant: StoredWords | null };
 
 /** The `cod-deadline` job: at the deadline, an unanswered confirmation does what the shop chose for silence. */
 export async function runConfirmationDeadline({ shop, now }: Pick<ConfirmationContext, "shop" | "now">, orderGid: string): Promise<DeadlineOutcome> {
   const found = await prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
-  if (!found || !isOpen(found.state)) return "answered";
+  if (!found || !isOpen(found.state)) return { kind: "answered" };
   const at = now();
   if (found.deadlineAt.getTime() > at.getTime()) {
     await enqueue("cod-deadline", { shop, orderGid }, { startAfter: found.deadlineAt });
-    return "not_due";
+    return { kind: "not_due" };
   }
   const silence = found.onSilence as SilenceAction;
   if (silence === "remind" && found.remindedAt === null && found.state !== CONFIRMATION_STATE.AWAITING_PAYMENT && found.linkExpiresAt.getTime() > at.getTime() + 3_600_000) {
@@ -268,7 +274,7 @@ export async function runConfirmationDeadline({ shop, now }: Pick<ConfirmationCo
       said: words("cod.history.reminded", { deadline: formatShopTime(deadlineAt) }),
       also: async (tx) => void (await enqueue("cod-deadline", { shop, orderGid }, { tx, startAfter: deadlineAt })),
     });
-    return reminded ? "reminded" : "answered";
+    return { kind: reminded ? "reminded" : "answered" };
   }
   const expired = await move(found.id, "expire", {
     step: "expired",
@@ -279,11 +285,9 @@ export async function runConfirmationDeadline({ shop, now }: Pick<ConfirmationCo
       if (silence === "cancel") await cancelledHere(tx, row, at);
     },
   });
-  if (expired && silence === "remind") {
-    // Reminded once and still silent: the merchant decides. The hold stays until they stop waiting.
-    await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: words("decisions.noAnswerHeld", { deadline: formatShopTime(found.deadlineAt) }) }, at);
-  }
-  return expired ? "expired" : "answered";
+  if (!expired) return { kind: "answered" };
+  // Reminded once and still silent: the merchant decides. The hold stays until they stop waiting.
+  return { kind: "expired", heldForMerchant: silence === "remind" ? words("decisions.noAnswerHeld", { deadline: formatShopTime(found.deadlineAt) }) : null };
 }
 
 // ─── The Shopify side ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -328,7 +332,7 @@ export async function carryOnConfirmation(context: ConfirmationContext, orderGid
     row = (await prisma.codConfirmation.updateMany({ where: { id: row.id, state: CONFIRMATION_STATE.ASKING }, data: { state: CONFIRMATION_STATE.ASKED } })).count === 1 ? await prisma.codConfirmation.findUniqueOrThrow({ where: { id: row.id } }) : row;
   }
 
-  const record = await getOrderRecord(shop, orderGid);
+  const record = await orderRecordOf(shop, orderGid);
   const message = (kind: "reminder" | "invoice") =>
     shopperMessage(kind, row!.language as Language, { shop: seller.name, order: row!.orderName, amount: formatRupees(record?.totalPaise ?? 0), link });
   if (row.state === CONFIRMATION_STATE.REMINDED && row.reminderSentAt === null) {
@@ -457,7 +461,7 @@ export async function confirmationPageOf(token: string | undefined, { shop, now 
   if (!grant) return { kind: "invalid" };
   const confirmation = await prisma.codConfirmation.findUnique({ where: { id: grant.confirmationId } });
   if (!confirmation || (shop !== null && confirmation.shop !== shop)) return { kind: "invalid" };
-  const [record, seller] = await Promise.all([getOrderRecord(confirmation.shop, confirmation.orderGid), getPublicSeller(confirmation.shop)]);
+  const [record, seller] = await Promise.all([orderRecordOf(confirmation.shop, confirmation.orderGid), getPublicSeller(confirmation.shop)]);
   const destination = record?.destination ?? "";
   const pincode = record?.pincode ?? "";
   return {

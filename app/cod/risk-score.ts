@@ -1,4 +1,5 @@
 import { normaliseMobile } from "~/shopify/order-mapping";
+import type { RiskLevel } from "~/automation/risk-levels";
 import { pincodeDisagreesWithState, stateKeyOf, statesOfPincode } from "./postal-circles";
 
 /**
@@ -12,9 +13,7 @@ import { pincodeDisagreesWithState, stateKeyOf, statesOfPincode } from "./postal
  * points, so the merchant (and Shopify's Fraud analysis card) can see why.
  */
 
-export const RISK_LEVELS = ["high", "medium", "low", "none"] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
-export const isRiskLevel = (value: unknown): value is RiskLevel => typeof value === "string" && (RISK_LEVELS as readonly string[]).includes(value);
+export { isRiskLevel, RISK_LEVELS, type RiskLevel } from "~/automation/risk-levels";
 
 /** The lowest score of each level. */
 export const LEVEL_FLOORS: Readonly<Record<Exclude<RiskLevel, "none">, number>> = { high: 60, medium: 35, low: 15 };

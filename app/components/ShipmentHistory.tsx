@@ -1,8 +1,9 @@
 import { BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
-import { sayStored } from "~/locales/admin-language";
+import { sayStored, type AdminLanguage } from "~/locales/admin-language";
 import { actorInWords, eventInWords, type HistoryActor, type HistoryEvent } from "~/shipments/history-words";
+import { returnEventInWords } from "~/returns/return-words";
 
 export interface HistoryEntry extends HistoryEvent {
   at: string;
@@ -16,33 +17,52 @@ export interface HistoryEntry extends HistoryEvent {
 /** What happened to a shipment and who did it, oldest first: the answer to "why is it like this?". */
 export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]; timeZone: string }) {
   const t = useAdminStrings().ship.history;
-  const language = useAdminLanguage();
   return (
     <Card>
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
           {t.heading}
         </Text>
-        <BlockStack gap="200" as="ol">
-          {entries.map((entry, index) => (
-            <BlockStack gap="050" as="li" key={`${entry.at}-${index}`}>
-              <InlineStack gap="200" blockAlign="baseline" wrap>
-                <Text as="span" variant="bodyMd" fontWeight="semibold">
-                  {eventInWords(entry, language)}
-                </Text>
-                <Text as="span" tone="subdued">
-                  {formatDate(entry.at, timeZone, language)} · {actorInWords(entry.actor, language)}
-                </Text>
-              </InlineStack>
-              {entry.reason ? (
-                <Text as="p" tone="subdued">
-                  {sayStored(language, entry.reasonWords, entry.reason)}
-                </Text>
-              ) : null}
-            </BlockStack>
-          ))}
-        </BlockStack>
+        <HistoryList entries={entries} timeZone={timeZone} what={eventInWords} />
       </BlockStack>
     </Card>
+  );
+}
+
+/** What happened to a return and who did it, oldest first: its steps from the shopper's request to the warehouse. */
+export function ReturnHistory({ entries, timeZone, heading }: { entries: HistoryEntry[]; timeZone?: string; heading: string }) {
+  return (
+    <BlockStack gap="100">
+      <Text as="h3" variant="headingSm">
+        {heading}
+      </Text>
+      <HistoryList entries={entries} timeZone={timeZone} what={returnEventInWords} />
+    </BlockStack>
+  );
+}
+
+/** A history's steps, oldest first: each step in words, when and by whom, and why. */
+function HistoryList({ entries, timeZone, what }: { entries: HistoryEntry[]; timeZone?: string; what: (entry: HistoryEntry, language: AdminLanguage) => string }) {
+  const language = useAdminLanguage();
+  return (
+    <BlockStack gap="200" as="ol">
+      {entries.map((entry, index) => (
+        <BlockStack gap="050" as="li" key={`${entry.at}-${index}`}>
+          <InlineStack gap="200" blockAlign="baseline" wrap>
+            <Text as="span" variant="bodyMd" fontWeight="semibold">
+              {what(entry, language)}
+            </Text>
+            <Text as="span" tone="subdued">
+              {formatDate(entry.at, timeZone, language)} · {actorInWords(entry.actor, language)}
+            </Text>
+          </InlineStack>
+          {entry.reason ? (
+            <Text as="p" tone="subdued">
+              {sayStored(language, entry.reasonWords, entry.reason)}
+            </Text>
+          ) : null}
+        </BlockStack>
+      ))}
+    </BlockStack>
   );
 }

@@ -1,7 +1,9 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { Form } from "@remix-run/react";
-import { STAGES, stageTone } from "~/tracking/courier-progress";
+import { STAGES } from "~/tracking/courier-progress";
 import { isServiceStatusCode } from "~/shipping/status";
+import { isShipmentOutcome, SHIPMENT_OUTCOME_TONES } from "~/shipments/lifecycle";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { courierStatusName, fill, sayStored } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "./AdminLanguage";
 import { formatDate } from "./formatting";
@@ -16,6 +18,9 @@ export interface TimelineEntry {
 }
 
 export interface CourierProgress {
+  /** Where the courier has the parcel (`Shipment.outcome`), and its attempts to deliver. */
+  outcome: string;
+  deliveryAttempts: number;
   courierStatusCode: number | null;
   courierStatusLabel: string | null;
   estimatedDeliveryAt: string | null;
@@ -61,7 +66,13 @@ export function TrackingTimeline({ progress, entries, syncing, timeZone }: { pro
             <Text as="h2" variant="headingMd">
               {t.heading}
             </Text>
-            <Badge tone={stageTone(code)}>{stage}</Badge>
+            <Badge tone={isShipmentOutcome(progress.outcome) ? SHIPMENT_OUTCOME_TONES[progress.outcome] : undefined}>{outcomeInWords(progress, language)}</Badge>
+            {/* The courier's own word for its stage, where it says more than the outcome ("Reached at Destination"). */}
+            {stage !== outcomeInWords({ outcome: progress.outcome, deliveryAttempts: 0 }, language) ? (
+              <Text as="span" tone="subdued">
+                {stage}
+              </Text>
+            ) : null}
           </InlineStack>
           <Form method="post">
             <input type="hidden" name="intent" value="sync" />

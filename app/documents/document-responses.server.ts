@@ -3,7 +3,8 @@ import type { AdminApiContext } from "@shopify/shopify-app-remix/server";
 import { describeError } from "~/logging.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { getShopOverview } from "~/shopify/shop.server";
-import { DocumentRefusal, getDocumentSettings, rememberShopName, type RenderedDocument } from "./documents.server";
+import { DocumentRefusal, getDocumentSettings, type RenderedDocument } from "./documents.server";
+import { rememberShopName } from "./document-changes.server";
 
 /** A rendered document as the browser gets it (inline, never cached), or the refusal's words with its status. */
 export async function answerDocument(render: () => Promise<RenderedDocument>): Promise<Response> {

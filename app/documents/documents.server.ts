@@ -1,7 +1,7 @@
 import type { Shipment } from "@prisma/client";
-import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
+import { SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { parcelName } from "~/shipments/parcels";
-import { recordDocumentStep } from "~/shipments/shipment-changes.server";
+import { recordLabelsPrinted, recordManifest } from "./document-changes.server";
 import prisma from "~/db.server";
 import { describeError } from "~/logging.server";
 import type { CourierClient } from "~/shipping/client.server";
@@ -52,14 +52,6 @@ export function returnLabelUrl(shipment: Pick<Shipment, "id" | "shop" | "awb" | 
   return `${getConfig().SHOPIFY_APP_URL}${signDocumentLink({ kind: "return-label", shop: shipment.shop, shipmentId: shipment.id })}`;
 }
 
-/** Keeps the courier's routing text from the booking's answer, for the label. */
-export async function recordRoutingText(shop: string, shipmentId: number, routingText: string): Promise<void> {
-  const text = routingText.slice(0, 1_000);
-  // One statement, no transaction: it runs inside a booking, beside many others at busy times.
-  await prisma.$executeRaw`
-    INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "routingText", "updatedAt") VALUES (${shipmentId}, ${shop}, ${text}, now())
-    ON CONFLICT ("shipmentId") DO UPDATE SET "routingText" = EXCLUDED."routingText", "updatedAt" = now()`;
-}
 
 /** The selected shipments, each one of this shop's, booked and not cancelled; anything else is refused, naming it. */
 export async function printableShipments(shop: string, selection: ShipmentSelection, { skipUnprintable = false } = {}): Promise<Shipment[]> {
@@ -171,15 +163,6 @@ export async function getDocumentSettings(shop: string): Promise<DocumentSetting
   return { labelLayout: isLabelLayout(row?.labelLayout) ? row.labelLayout : LABEL_LAYOUTS.THERMAL_4X6, shopName: row?.shopName ?? "" };
 }
 
-export async function saveLabelLayout(shop: string, labelLayout: LabelLayout): Promise<void> {
-  await prisma.shopDocumentSettings.upsert({ where: { shop }, create: { shop, labelLayout }, update: { labelLayout } });
-}
-
-/** The shop's name as Shopify last gave it, kept for documents opened by a signed link (no Shopify session). */
-export async function rememberShopName(shop: string, shopName: string): Promise<void> {
-  const name = shopName.slice(0, 200);
-  await prisma.shopDocumentSettings.upsert({ where: { shop }, create: { shop, shopName: name }, update: { shopName: name } });
-}
 
 export interface RenderedDocument {
   pdf: Buffer;
@@ -241,21 +224,6 @@ export async function printReturnLabel(shop: string, shipmentId: number, options
   return { pdf, filename: `return-label-${shipment.awb.replace(/[^A-Za-z0-9-]/g, "")}.pdf` };
 }
 
-/** Who prints labels and makes manifests: the merchant, through Dakiya (its pages, or Shopify's Print menu). */
-const PRINTED_FROM_DAKIYA: Actor = { kind: "merchant", name: "Dakiya app" };
-
-/** Each label's first print, recorded on its document and in its shipment's history; a reprint changes neither. */
-export async function recordLabelsPrinted(shop: string, shipmentIds: readonly number[], at: Date): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    const firstPrinted = await tx.$queryRaw<Array<{ shipmentId: number }>>`
-      INSERT INTO "ShipmentDocument" ("shipmentId", "shop", "labelFirstPrintedAt", "updatedAt")
-      SELECT id, ${shop}, ${at}, ${at} FROM unnest(${[...shipmentIds]}::int[]) AS id
-      ON CONFLICT ("shipmentId") DO UPDATE SET "labelFirstPrintedAt" = ${at}, "updatedAt" = ${at}
-      WHERE "ShipmentDocument"."labelFirstPrintedAt" IS NULL
-      RETURNING "shipmentId"`;
-    await recordDocumentStep(tx, shop, firstPrinted.map((row) => row.shipmentId), "label_printed", { actor: PRINTED_FROM_DAKIYA, at });
-  });
-}
 
 /** Which of these shipments have had their label printed, and when first. */
 export async function labelsPrintedAt(shop: string, shipmentIds: readonly number[]): Promise<Map<number, Date>> {
@@ -313,10 +281,7 @@ export async function createManifest(shop: string, warehouseId: number, courierN
         AND s."courierName" = ${courierName} AND (s."warehouseId" = ${warehouseId} OR (s."warehouseId" IS NULL AND ${warehouseId} = ${primary}))
       ORDER BY s."createdAt", s.id LIMIT ${MAX_SHIPMENTS_PER_DOCUMENT}`;
     if (candidates.length === 0) throw new DocumentRefusal(409, `Nothing is waiting for a ${courierName || "courier"} pickup at warehouse ${warehouseId}: every booked shipment there is in a manifest already.`);
-    const last = await tx.manifest.findFirst({ where: { shop }, orderBy: { number: "desc" }, select: { number: true } });
-    const manifest = await tx.manifest.create({ data: { shop, number: (last?.number ?? 0) + 1, warehouseId, courierName, createdAt: now } });
-    await tx.manifestShipment.createMany({ data: candidates.map((candidate) => ({ manifestId: manifest.id, shipmentId: candidate.id, shop })) });
-    await recordDocumentStep(tx, shop, candidates.map((candidate) => candidate.id), "handed_over", { actor: PRINTED_FROM_DAKIYA, at: now }, { key: "activity.stored.manifest", values: { number: manifest.number } });
+    const manifest = await recordManifest(tx, { shop, warehouseId, courierName, shipmentIds: candidates.map((candidate) => candidate.id), at: now });
     return { id: manifest.id, number: manifest.number, count: candidates.length };
   });
 }

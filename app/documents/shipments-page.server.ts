@@ -1,6 +1,7 @@
 import { describeError } from "~/logging.server";
 import { signDocumentLink } from "./document-links.server";
-import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments, recordLabelsPrinted } from "./documents.server";
+import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments } from "./documents.server";
+import { recordLabelsPrinted } from "./document-changes.server";
 import { parseSelection } from "./document-requests";
 
 /** What the Shipments page shows of labels and pickups beside its list. */

@@ -19,14 +19,16 @@ import type {
   SyncAnswer,
 } from "../../extensions/shared/api";
 import { shipmentAttentionItem } from "~/attention/needs-attention.server";
-import { bookOrder, courierMessage, quoteOrder, type BookingContext, type BookOutcome } from "~/booking/book-order.server";
+import { bookOrder, quoteOrder, type BookingContext, type BookOutcome } from "~/orders/book-order.server";
+import { courierMessage } from "~/booking/book-shipment.server";
 import { getConfig } from "~/config.server";
 import { labelLink } from "~/documents/documents.server";
-import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
+import { shipOrders, type ShipResult } from "~/orders/ship-orders.server";
+import { isShipmentStatus, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "~/shipments/lifecycle";
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { parcelItems, parcelName } from "~/shipments/parcels";
-import { isEveryParcelBooked } from "~/booking/parcels";
+import { outcomeInWords } from "~/shipments/outcome-words";
+import { readOrderShipping } from "~/orders/order-shipping.server";
 import type { ParcelQuote } from "~/booking/book-outcome";
 import { fromPaise, toPaise } from "~/money";
 import { getOrderRecord, problemsOf } from "~/orders/order-records.server";
@@ -43,11 +45,14 @@ import type { MappingProblem } from "~/shopify/order-mapping";
 import { exceptionAdvice, stageLabel } from "~/tracking/courier-progress";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
 import { listShipmentHistory } from "~/shipments/history.server";
+import { adminStrings } from "~/locales/admin-language";
+import { listReturnHistories } from "~/returns/return-history.server";
+import { isReturnState, shopifyStatusOf } from "~/returns/return-lifecycle";
+import { returnStateName } from "~/returns/return-words";
 import { getOrderRisk } from "~/cod/cod-risk.server";
 import { getConfirmation } from "~/cod/confirmation.server";
 import { isOpen, type ConfirmationState } from "~/cod/confirmation-lifecycle";
 import { factorInWords } from "~/cod/risk-words";
-import { adminStrings } from "~/locales/admin-language";
 
 /**
  * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
@@ -153,6 +158,8 @@ export async function toShipmentView(shipment: Shipment): Promise<ShipmentView> 
     totalCharges: shipment.totalChargesPaise === null ? null : fromPaise(shipment.totalChargesPaise),
     edd: shipment.edd,
     courierStatus: code !== null && shipment.courierStatusAt ? { code, label: shipment.courierStatusLabel ?? stageLabel(code), at: shipment.courierStatusAt.toISOString() } : null,
+    // Where the courier has it, once the courier has said anything.
+    outcome: code === null ? null : { state: shipment.outcome, label: outcomeInWords(shipment), deliveryAttempts: shipment.deliveryAttempts },
     // Once delivered, the courier's status says when; an estimate no longer means anything.
     estimatedDelivery: shipment.estimatedDeliveryAt && !shipment.deliveredAt ? shipment.estimatedDeliveryAt.toISOString() : null,
     lastEvent: last ? { label: last.label, activity: last.activity, location: last.location, at: last.happenedAt.toISOString() } : null,
@@ -206,26 +213,27 @@ async function codViewOf(shop: string, orderGid: string): Promise<CodView | null
 async function listReturnPickups(shop: string, orderGid: string): Promise<ReturnPickupView[]> {
   const records = await prisma.returnRecord.findMany({ where: { shop, orderGid }, orderBy: { id: "asc" }, take: 20 });
   if (records.length === 0) return [];
-  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } });
+  const [pickups, histories] = await Promise.all([prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } }), listReturnHistories(shop, records.map((record) => record.returnGid))]);
   return records.map((record) => {
     const pickup = pickups.find((candidate) => candidate.orderGid === record.returnGid && candidate.status !== "failed");
     const problems = problemsOf(record);
+    const state = isReturnState(record.state) ? record.state : "requested";
     return {
       returnName: record.returnName,
-      status: record.status,
-      pickupLabel: pickup && isShipmentStatus(pickup.status) ? SHIPMENT_STATUS_LABELS[pickup.status].label : null,
+      status: shopifyStatusOf(state),
+      state,
+      stateLabel: returnStateName(adminStrings("en"), state) ?? state,
+      pickupLabel: pickup && isShipmentStatus(pickup.status) ? (pickup.courierStatusCode !== null ? outcomeInWords(pickup) : SHIPMENT_STATUS_LABELS[pickup.status].label) : null,
       courierName: pickup?.courierName ?? null,
       awb: pickup?.awb ?? null,
       trackingUrl: pickup?.trackingUrl && isSafeTrackingUrl(pickup.trackingUrl) ? pickup.trackingUrl : null,
       // A booked pickup's note is what the merchant must do about it (a failed pickup, a return lost on its way back).
       note: pickup ? attentionOf(pickup) : problems.length > 0 ? problems.map((problem) => `${problem.message} ${problem.fix}`).join(" ") : record.decisionReason,
       receivedAt: record.receivedAt?.toISOString() ?? null,
+      history: (histories.get(record.returnGid) ?? []).map(({ at, what, by, reason }) => ({ at, what, by, reason })),
     };
   });
 }
-
-/** A parcel booking that stands (anything but a failed one). */
-const standing = (shipment: Shipment) => isShipmentStatus(shipment.status) && holdsBooking(shipment.status);
 
 /**
  * The order's parcels as the extensions list them: those booked (as Dakiya stored them) first, then those still to
@@ -239,12 +247,11 @@ async function parcelViews(booked: readonly Shipment[], toBook: readonly ParcelQ
 }
 
 async function getForwardShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
-  const [record, shipments] = await Promise.all([getOrderRecord(context.shop, orderGid), listShipmentsForOrder(context.shop, orderGid)]);
-  const booked = shipments.filter(standing);
+  const { record, standing: booked, everyParcelBooked, cancelled } = await readOrderShipping(context.shop, orderGid);
   const base = baseOf(orderGid, record, booked[0] ?? null);
   // Every parcel booked, as the order's record last said (no parcel failed since): shown from what Dakiya stored.
-  if (isEveryParcelBooked(record?.cancelledAt ? READINESS.CANCELLED : (record?.readiness ?? null), shipments)) return answer(base, "shipment", { shipment: await toShipmentView(booked[0]!), parcels: await parcelViews(booked, []) });
-  if (record?.cancelledAt || record?.readiness === READINESS.CANCELLED) return answer(base, "cancelled");
+  if (everyParcelBooked) return answer(base, "shipment", { shipment: await toShipmentView(booked[0]!), parcels: await parcelViews(booked, []) });
+  if (cancelled) return answer(base, "cancelled");
   if (record?.readiness === READINESS.FULFILLED && problemsOf(record).length > 0) return fromProblems(base, problemsOf(record));
   return quoteLive(context, orderGid, base, booked);
 }

@@ -1,10 +1,10 @@
-import { Prisma, type Shipment, type TrackingEvent } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { adminDocument } from "~/shopify/admin-document";
 import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import type { FlowTriggerReceiveMutation, FlowTriggerReceiveMutationVariables } from "~/types/admin.generated";
-import { FLOW_TRIGGERS, FLOW_TRIGGER_HANDLES, isFlowTrigger, parcelEventTrigger, payloadProblem, trackingEventOf, type FlowPayload, type FlowTrigger, type ParcelEvent, type ParcelFacts } from "./flow-triggers";
+import { FLOW_TRIGGERS, FLOW_TRIGGER_HANDLES, isFlowTrigger, parcelEventTrigger, payloadProblem, type FlowPayload, type FlowTrigger, type ParcelEvent, type ParcelFacts } from "./flow-triggers";
 
 /**
  * Firing Dakiya's Flow triggers (flow-triggers.ts has what each carries), once per event and only where a workflow
@@ -13,8 +13,9 @@ import { FLOW_TRIGGERS, FLOW_TRIGGER_HANDLES, isFlowTrigger, parcelEventTrigger,
  * - Flow's trigger lifecycle callback says which shops have a workflow turned on that starts with a trigger
  *   (`recordTriggerUse`); a shop that has none gets nothing, and costs one indexed read per event.
  * - An event is recorded under its unique key (shop, trigger, event) in the transaction of the event itself — the
- *   booking's, the tracking entry's — with the `flow-trigger` job that sends it: a retried sync, a second worker or
- *   a booking replayed meets the row and records nothing more, and a rolled-back event leaves no trigger behind.
+ *   shipment's named transition that moved the parcel — with the `flow-trigger` job that sends it: a retried sync, a
+ *   second worker or a booking replayed meets the row and records nothing more, and a rolled-back event leaves no
+ *   trigger behind.
  * - The job calls `flowTriggerReceive` in the background and is retried with back-off while Shopify is throttled or
  *   down; a booking or a tracking sync never waits on Shopify Flow. Shopify refusing the payload is final. A worker
  *   that dies between Shopify's answer and recording it sends that one payload again on retry (Flow has no key to
@@ -55,8 +56,8 @@ async function recordEvent(db: Client, shop: string, trigger: FlowTrigger, paylo
 
 /**
  * Fires `trigger` for one event of `shop`: the payload is recorded under `eventKey` and sent to Shopify Flow by a
- * background job — when a workflow of the shop listens to the trigger, and the first time only. The API the
- * features of issues 34 (COD risk, COD confirmation) and 36 (remittance, weight) fire their triggers with.
+ * background job — when a workflow of the shop listens to the trigger, and the first time only. The API for the
+ * triggers no parcel transition fires: COD risk and COD confirmation, COD remittance and weight checks.
  * A payload that is not the trigger's (a field missing, of the wrong type, 50,000 bytes or more) is a bug: thrown.
  */
 export async function fireFlowTrigger(shop: string, trigger: FlowTrigger, payload: FlowPayload, options: TriggerEventOptions): Promise<FireResult> {
@@ -66,62 +67,24 @@ export async function fireFlowTrigger(shop: string, trigger: FlowTrigger, payloa
   return options.tx ? run(options.tx) : prisma.$transaction(run);
 }
 
-/** What of a parcel its triggers name: a return's pickup names the order it comes back from. */
-function factsOf(shipment: Shipment): ParcelFacts | null {
-  const orderGid = shipment.direction === "return" ? shipment.returnOfOrderGid : shipment.orderGid;
-  if (!orderGid?.startsWith("gid://shopify/Order/")) return null;
-  return { orderGid, orderName: shipment.orderName, parcel: shipment.parcel, awb: shipment.awb, courierName: shipment.courierName, trackingUrl: shipment.trackingUrl };
-}
+/** The key an event of a parcel is recorded under: each stage once per parcel, each failed attempt by its number. */
+const eventKeyOf = (shipmentId: number, event: ParcelEvent) => (event.kind === "delivery_failed" ? `shipment:${shipmentId}:delivery_failed:${event.attempt}` : `shipment:${shipmentId}:${event.kind}`);
 
 /**
- * Records the triggers of some events of one parcel in the caller's transaction. These ride on Dakiya's own events (a
- * booking, a tracking entry), which must never fail for Flow's sake: a payload that cannot be built is logged, by
- * trigger and shipment only, and left out.
+ * Records the trigger of an event of one parcel in the caller's transaction — the transition's that moved the parcel
+ * (app/shipments/shipment-changes.server.ts: booked, out for delivery, delivered, delivery attempted, RTO, a return
+ * picked up or received). It rides on Dakiya's own change, which must never fail for Flow's sake: a payload that
+ * cannot be built is logged, by trigger and shipment only, and left out.
  */
-async function announce(tx: Client, shipment: Shipment, events: readonly { event: ParcelEvent; eventKey: string }[]): Promise<void> {
-  if (events.length === 0) return;
-  const listened = await listenedTo(tx, shipment.shop);
-  if (listened.size === 0) return;
-  const facts = factsOf(shipment);
-  if (!facts) return;
-  for (const { event, eventKey } of events) {
-    const { trigger, payload } = parcelEventTrigger(facts, event);
-    if (!listened.has(trigger)) continue;
-    const problem = payloadProblem(trigger, payload);
-    if (problem) {
-      console.error(`Flow trigger ${trigger} for shipment ${shipment.id} of ${shipment.shop} left out: its payload is not the trigger's (${problem.replace(/:.*$/, "")})`);
-      continue;
-    }
-    await recordEvent(tx, shipment.shop, trigger, payload, { eventKey, orderGid: facts.orderGid, shipmentId: shipment.id });
+export async function announceParcelEvent(tx: Client, parcel: { shop: string; shipmentId: number; facts: ParcelFacts }, event: ParcelEvent): Promise<void> {
+  const { trigger, payload } = parcelEventTrigger(parcel.facts, event);
+  if (!(await listenedTo(tx, parcel.shop)).has(trigger)) return;
+  const problem = payloadProblem(trigger, payload);
+  if (problem) {
+    console.error(`Flow trigger ${trigger} for shipment ${parcel.shipmentId} of ${parcel.shop} left out: its payload is not the trigger's (${problem.replace(/:.*$/, "")})`);
+    return;
   }
-}
-
-/** A forward parcel got its awb: "Parcel booked", in the booking's transaction. */
-export async function announceParcelBooked(tx: Client, shipment: Shipment): Promise<void> {
-  if (shipment.direction === "return") return;
-  await announce(tx, shipment, [{ event: { kind: "booked" }, eventKey: `shipment:${shipment.id}:booked` }]);
-}
-
-/**
- * The courier's new tracking entries of a parcel, in the transaction that stores them: each stage merchants act on
- * fires its trigger once per parcel (a stage the courier reports again under other words is the same event), and
- * each failed delivery attempt its own, numbered among the parcel's failed attempts.
- */
-export async function announceTrackingEntries(tx: Client, shipment: Shipment, entries: readonly Pick<TrackingEvent, "id" | "code" | "activity" | "happenedAt">[]): Promise<void> {
-  const kinds = entries.flatMap((entry) => {
-    const kind = trackingEventOf(shipment.direction, entry.code);
-    return kind ? [{ entry, kind }] : [];
-  });
-  if (kinds.length === 0) return;
-  const failedAttempts = kinds.some(({ kind }) => kind === "delivery_failed")
-    ? await tx.trackingEvent.findMany({ where: { shop: shipment.shop, shipmentId: shipment.id, code: 9 }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }], select: { id: true } })
-    : [];
-  const events = kinds.map(({ entry, kind }): { event: ParcelEvent; eventKey: string } => {
-    if (kind !== "delivery_failed") return { event: { kind } as ParcelEvent, eventKey: `shipment:${shipment.id}:${kind}` };
-    const attempt = failedAttempts.findIndex((attemptEntry) => attemptEntry.id === entry.id) + 1;
-    return { event: { kind, attempt, reason: entry.activity }, eventKey: `shipment:${shipment.id}:delivery_failed:${attempt}` };
-  });
-  await announce(tx, shipment, events);
+  await recordEvent(tx, parcel.shop, trigger, payload, { eventKey: eventKeyOf(parcel.shipmentId, event), orderGid: parcel.facts.orderGid, shipmentId: parcel.shipmentId });
 }
 
 // ─── Flow's trigger lifecycle callback ──────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { parcelName } from "~/shipments/parcels";
 
 /**
  * Dakiya's Shopify Flow triggers: what each is called, the fields a workflow reads from it, and the payload each
@@ -30,8 +29,11 @@ export interface TriggerDefinition {
   name: string;
   description: string;
   fields: readonly TriggerField[];
-  /** What fires it: Dakiya's bookings, tracking, cash-on-delivery risk and confirmation, or a feature still to come. */
-  firedBy: "booking" | "tracking" | "cod risk" | "cod confirmation" | "issue 36";
+  /**
+   * What fires it: a parcel's booking or a courier outcome's transition; an order's COD risk scored, or its shopper's
+   * answer to the confirmation; the COD remittance and weight checks once they exist (until then nothing does).
+   */
+  firedBy: "booking" | "tracking" | "cod_risk" | "cod_confirmation" | "cod_remittance";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -63,13 +65,13 @@ export const FLOW_TRIGGERS = {
     name: "COD risk scored",
     description: "Dakiya scored the risk of a cash-on-delivery order coming back (Flow's own Order risk analyzed trigger ignores apps' assessments).",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium, low or none" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
-    firedBy: "cod risk",
+    firedBy: "cod_risk",
   },
   "dakiya-cod-answered": {
     name: "COD confirmation answered",
     description: "The shopper answered the request to confirm a cash-on-delivery order.",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Answer", description: "confirmed, corrected, declined or paid online" }],
-    firedBy: "cod confirmation",
+    firedBy: "cod_confirmation",
   },
   "dakiya-remittance-short": {
     name: "COD remittance short",
@@ -80,7 +82,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Remitted amount", description: "What the courier remitted, in rupees" },
       { type: "number_decimal", key: "Short by", description: "The difference, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "cod_remittance",
   },
   "dakiya-weight-overcharged": {
     name: "Weight over-charged",
@@ -91,7 +93,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Charged weight", description: "The weight the courier charged, in kg" },
       { type: "number_decimal", key: "Extra charge", description: "What the difference costs, in rupees" },
     ],
-    firedBy: "issue 36",
+    firedBy: "cod_remittance",
   },
 } as const satisfies Record<string, TriggerDefinition>;
 
@@ -141,12 +143,12 @@ export function orderIdOf(orderGid: string): number {
   return Number(match[1]);
 }
 
-/** What of a parcel the payload names. */
+/** What of a parcel the payload names (the shipments' owner says it: app/shipments/shipment-changes.server.ts). */
 export interface ParcelFacts {
   /** The order the parcel ships (a return's pickup: the order it comes back from). */
   orderGid: string;
-  orderName: string;
-  parcel: number;
+  /** The parcel's name, as its label has it (#1042, #1042-2). */
+  name: string;
   awb: string | null;
   courierName: string | null;
   trackingUrl: string | null;
@@ -154,7 +156,7 @@ export interface ParcelFacts {
 
 /** The order, and the parcel's name, awb, courier and status in words: what every trigger carries. */
 export function parcelFields(parcel: ParcelFacts, status: string): FlowPayload {
-  return { order_id: orderIdOf(parcel.orderGid), Parcel: parcelName(parcel), AWB: parcel.awb ?? "", Courier: parcel.courierName ?? "", Status: status };
+  return { order_id: orderIdOf(parcel.orderGid), Parcel: parcel.name, AWB: parcel.awb ?? "", Courier: parcel.courierName ?? "", Status: status };
 }
 
 /** The same, with the tracking page, for a parcel the courier has. */
@@ -190,28 +192,4 @@ export function parcelEventTrigger(parcel: ParcelFacts, event: ParcelEvent): { t
   const payload = trackedParcelFields(parcel, status);
   // The courier's words are cut to what a workflow's message can use.
   return { trigger, payload: event.kind === "delivery_failed" ? { ...payload, Attempt: event.attempt, Reason: event.reason.slice(0, 500) } : payload };
-}
-
-/** A courier stage code of a tracking entry as a parcel event, for a forward parcel or a return's pickup. */
-export function trackingEventOf(direction: string, code: number): ParcelEvent["kind"] | null {
-  if (direction === "return") {
-    // A return is picked up when the courier has it moving (In Transit) and received when delivered to the warehouse.
-    if (code === 5) return "return_picked_up";
-    if (code === 8) return "return_received";
-    return null;
-  }
-  switch (code) {
-    case 7:
-      return "out_for_delivery";
-    case 8:
-      return "delivered";
-    case 9:
-      return "delivery_failed";
-    case 11:
-      return "rto_started";
-    case 12:
-      return "rto_delivered";
-    default:
-      return null;
-  }
 }

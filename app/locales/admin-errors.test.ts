@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { adminStrings, fill, type AdminLanguage } from "./admin-language";
 import { EMPTY_DRAFT, parseRulesForm } from "~/automation/rules-form";
 import { parseOverrides } from "~/booking/overrides";
-import { shipmentFilterProblemInWords, type ShipmentFilterProblem } from "~/booking/shipment-filter-problems";
+import { shipmentFilterProblemInWords, type ShipmentFilterProblem } from "~/shipments/shipment-filter-problems";
 import { parseStorefrontForm } from "~/storefront/storefront-form";
 import { readSellerContact } from "~/tracking/seller-contact";
 

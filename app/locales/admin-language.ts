@@ -130,8 +130,9 @@ export const courierStatusName = (strings: AdminStrings, code: number): string |
 /** A shipment's status (`Shipment.status`) in the admin's language; undefined for one the files do not name. */
 export const shipmentStatusName = (strings: AdminStrings, status: string): string | undefined => wordIn(strings.common.shipmentStatuses, status);
 
-/** A Shopify return's status in the admin's language; undefined for one the files do not name. */
-export const returnStatusName = (strings: AdminStrings, status: string): string | undefined => wordIn(strings.common.returnStatuses, status);
+/** Where the courier has a parcel (`Shipment.outcome`) in the admin's language; undefined for one the files do not name. */
+export const shipmentOutcomeName = (strings: AdminStrings, outcome: string): string | undefined => wordIn(strings.common.shipmentOutcomes, outcome);
+
 
 /**
  * A sentence kept in the database as its words' key in the admin's locale files (a dotted path: "outcomes.booking.

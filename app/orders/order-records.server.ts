@@ -1,11 +1,13 @@
-import { ruleFactsOf } from "~/booking/booking-facts";
+import { ruleFactsOf } from "~/automation/booking-facts";
+import { enqueue } from "~/jobs/job-queue.server";
 import { createHash } from "node:crypto";
 import { Prisma, type OrderRecord } from "@prisma/client";
 import { englishOf, type StoredWords } from "~/locales/admin-language";
 import prisma from "~/db.server";
 import type { OrderFacts } from "~/automation/rules";
 import type { CourierOrderFields, MappingProblem } from "~/shopify/order-mapping";
-import { DECISION, READINESS, type QuoteSummary } from "./readiness";
+import { DECISION, READINESS } from "./readiness";
+import type { QuoteSummary } from "~/booking/quote-summary";
 
 /** One order's stored readiness: what an order check found, written in one upsert. */
 export type ReadinessUpdate = Partial<Pick<OrderRecord, "orderName" | "placedAt" | "shopifyUpdatedAt" | "readiness" | "paymentMode" | "weightGrams" | "totalPaise" | "destination" | "shopperName" | "pincode" | "tags" | "zone" | "addressDigest" | "checkedAt">> & {
@@ -53,7 +55,7 @@ const cancellationParams = ({ shop, orderGid, at }: Cancellation) => [shop, orde
 
 /**
  * Records that the order was cancelled, as Shopify says — before anything else is done about it, so that from this
- * moment no booking of it starts (app/booking/book-order.server.ts checks this record when it claims an order).
+ * moment no booking of it starts (app/orders/book-order.server.ts checks this record when it claims an order).
  * Returns true when the cancellation is news.
  */
 export async function recordCancellation(shop: string, orderGid: string, at: Date): Promise<boolean> {
@@ -127,21 +129,46 @@ export async function restoreDismissedOrder(shop: string, orderGid: string): Pro
   return count === 1;
 }
 
-/** Of these orders, those placed before `before`, and how many of them were cancelled: a shopper's earlier orders. */
-export async function countEarlierOrders(shop: string, orderGids: readonly string[], { before }: { before: Date }): Promise<{ orderGids: string[]; cancelled: number }> {
-  if (orderGids.length === 0) return { orderGids: [], cancelled: 0 };
-  const earlier = await prisma.orderRecord.findMany({ where: { shop, orderGid: { in: [...orderGids] }, placedAt: { lt: before } }, select: { orderGid: true, cancelledAt: true } });
-  return { orderGids: earlier.map((record) => record.orderGid), cancelled: earlier.filter((record) => record.cancelledAt !== null).length };
+// ─── An order's readiness, as its parcels' bookings move (told by the booking engine through ORDER_PARCELS) ────────
+
+type OrderKey = { shop: string; orderGid: string };
+type Records = Pick<Prisma.TransactionClient, "orderRecord">;
+
+/** Seen cancelled (orders/cancelled records it before anything else): never booked from then on. */
+export async function isOrderCancelled({ shop, orderGid }: OrderKey, db: Records = prisma): Promise<boolean> {
+  return Boolean((await db.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { cancelledAt: true } }))?.cancelledAt);
+}
+
+/** A parcel of the order is being booked: the lists that read its stored readiness show it booked. */
+export async function orderBooked(tx: Records, { shop, orderGid }: OrderKey): Promise<void> {
+  await tx.orderRecord.updateMany({ where: { shop, orderGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: READINESS.SHIPMENT } });
+}
+
+/** A booking that did not happen: the order is ready to ship again, in the lists that read its stored readiness. */
+export async function orderFreeAgain({ shop, orderGid }: OrderKey): Promise<void> {
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.READY } });
+}
+
+/** A parcel is left to book (the merchant booked one of several, or one was refused): the order stays to ship. */
+export async function orderStillToShip({ shop, orderGid }: OrderKey): Promise<void> {
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid, readiness: { in: [READINESS.SHIPMENT, READINESS.FULFILLED] } }, data: { readiness: READINESS.READY } });
+}
+
+/** Every parcel Dakiya holds of the order is fulfilled: so is the order (only a booking under way becomes fulfilled). */
+export async function parcelsAllFulfilled({ shop, orderGid }: OrderKey): Promise<void> {
+  await prisma.orderRecord.updateMany({ where: { shop, orderGid, readiness: READINESS.SHIPMENT }, data: { readiness: READINESS.FULFILLED } });
 }
 
 /**
- * The shop's usual order of a payment mode placed since `since` (the median value, paise), when it has at least
- * `atLeast` of them; null otherwise.
+ * An automatic booking whose worker died before it reached the courier: the rules' decision is taken back and the
+ * order checked again, in one transaction, so the rules book it afresh through a new claim.
  */
-export async function usualOrderValue(shop: string, { paymentMode, since, atLeast }: { paymentMode: "cod" | "prepaid"; since: Date; atLeast: number }): Promise<number | null> {
-  const [row] = await prisma.$queryRaw<{ median: number | null; orders: number }[]>`
-    SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY "totalPaise") AS median, count(*)::int AS orders
-      FROM "OrderRecord"
-     WHERE shop = ${shop} AND "paymentMode" = ${paymentMode} AND "placedAt" >= ${since} AND "totalPaise" IS NOT NULL`;
-  return row && row.orders >= atLeast && row.median !== null ? Number(row.median) : null;
+export async function orderBookingInterrupted({ shop, orderGid }: OrderKey): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const { count } = await tx.orderRecord.updateMany({
+      where: { shop, orderGid, decision: DECISION.BOOKED, cancelledAt: null },
+      data: { decision: null, decisionReason: null, decisionWords: Prisma.DbNull, decidedAt: null },
+    });
+    if (count === 1) await enqueue("order-check", { shop, orderGid }, { tx });
+  });
 }

@@ -1,4 +1,5 @@
 import prisma from "~/db.server";
+import { isReturnState, shopifyStatusOf } from "~/returns/return-lifecycle";
 import { enqueue } from "~/jobs/job-queue.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { listRecentlyUpdatedOrders } from "~/shopify/admin-orders.server";
@@ -66,8 +67,8 @@ async function reconcileReturns(shop: string, admin: ShopAdmin, since: Date): Pr
   let after: string | null = null;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const { returns, nextCursor } = await listOpenReturnsOfRecentOrders(admin, { since, after });
-    const known = await prisma.returnRecord.findMany({ where: { shop, returnGid: { in: returns.map((ret) => ret.id) } }, select: { returnGid: true, status: true } });
-    const recorded = new Map(known.map((record) => [record.returnGid, record.status]));
+    const known = await prisma.returnRecord.findMany({ where: { shop, returnGid: { in: returns.map((ret) => ret.id) } }, select: { returnGid: true, state: true } });
+    const recorded = new Map(known.map((record) => [record.returnGid, isReturnState(record.state) ? shopifyStatusOf(record.state) : null]));
     for (const ret of returns) {
       if (recorded.get(ret.id) !== ret.status && (await enqueue("return-check", { shop, returnGid: ret.id }))) enqueued += 1;
     }

@@ -77,7 +77,7 @@ export async function compileDataRequest(shop: string, id: number) {
   const held = { trackingEvents: { orderBy: { happenedAt: "asc" } }, events: { orderBy: { at: "asc" } } } satisfies Prisma.ShipmentInclude;
   const [records, returns, shipments] = await Promise.all([
     prisma.orderRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } } }),
-    prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" } }),
+    prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" }, include: { events: { orderBy: { at: "asc" } } } }),
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
   const flowOf = await flowHeldFor(shop, request.orderGids);
@@ -121,7 +121,7 @@ export async function compileDataRequest(shop: string, id: number) {
             return: returned
               ? {
                   name: returned.returnName,
-                  status: returned.status,
+                  state: returned.state,
                   requestedAt: returned.requestedAt?.toISOString() ?? null,
                   // The shopper's reasons and notes for sending the items back.
                   reasons: returned.reasons,
@@ -131,6 +131,8 @@ export async function compileDataRequest(shop: string, id: number) {
                   decisionReason: returned.decisionReason,
                   decisionWords: returned.decisionWords,
                   receivedAt: returned.receivedAt?.toISOString() ?? null,
+                  // The history's reasons may quote what the courier said, or the shopper's note.
+                  history: returned.events.filter((event) => event.reason !== null).map((event) => ({ at: event.at.toISOString(), step: event.transition, reason: event.reason, reasonWords: event.reasonWords })),
                 }
               : null,
             pickups: shipments.filter((shipment) => shipment.orderGid === returnGid).map(shipmentHeld),

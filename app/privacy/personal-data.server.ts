@@ -1,4 +1,7 @@
 import { Prisma, type ReturnRecord, type Shipment } from "@prisma/client";
+import { eraseShopReturns, redactReturnsOf } from "~/returns/return-changes.server";
+import { eraseShopDocuments } from "~/documents/document-changes.server";
+import { REDACTED, REDACTED_PROBLEM } from "~/stored-sentences.server";
 import prisma from "~/db.server";
 import { enqueue, forgetJobsOf, forgetJobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -9,8 +12,6 @@ import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-chan
 import { forgetShopFlow, redactFlowOf } from "~/flow/flow-privacy.server";
 import { forgetShopCod, redactCodOf } from "~/cod/cod-privacy.server";
 
-const REDACTED = "[redacted]";
-const REDACTED_PROBLEM = { message: "The customer's details were erased at their request.", fix: "Check the order in Shopify." };
 /** The courier order fields that identify a shopper (spec: Order). */
 const PERSONAL_FIELDS = ["name", "mobile", "alt_mobile", "email", "company_name", "gst_number", "address_line_1", "address_line_2", "delivery_remarks"] as const;
 
@@ -39,13 +40,10 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.webhookDelivery.deleteMany({ where: { shop } });
     // Tracking entries and the shipments' history go with them.
     await eraseShopShipments(tx, shop);
-    await tx.shipmentDocument.deleteMany({ where: { shop } });
-    await tx.manifestShipment.deleteMany({ where: { shop } });
-    await tx.manifest.deleteMany({ where: { shop } });
-    await tx.shopDocumentSettings.deleteMany({ where: { shop } });
+    await eraseShopDocuments(tx, shop);
     await tx.trackingPageSettings.deleteMany({ where: { shop } });
     await tx.orderRecord.deleteMany({ where: { shop } });
-    await tx.returnRecord.deleteMany({ where: { shop } });
+    await eraseShopReturns(tx, shop);
     await tx.shopSync.deleteMany({ where: { shop } });
     await tx.shopSettings.deleteMany({ where: { shop } });
     await tx.dataRequest.deleteMany({ where: { shop } });
@@ -99,12 +97,8 @@ export async function redactCustomer(shop: string, orderIds: readonly number[], 
         data: { addressDigest: null, shopperName: "", tags: [], problems: problems as unknown as Prisma.InputJsonValue, decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull },
       });
     }
-    // The order's returns: their problems and reasons may quote the pickup address or phone, or the shopper's note.
-    const returns = await tx.returnRecord.findMany({ where: { shop, orderGid: { in: orderGids } } });
-    for (const record of returns) {
-      const problems = problemsOf(record).map((problem) => ({ code: problem.code, ...REDACTED_PROBLEM }));
-      await tx.returnRecord.update({ where: { id: record.id }, data: { problems: problems as unknown as Prisma.InputJsonValue, reasons: [], decisionReason: record.decisionReason === null ? null : REDACTED, decisionWords: Prisma.DbNull } });
-    }
+    // The order's returns: their problems, reasons and history may quote the pickup address or phone, or the shopper's note.
+    const returns = await redactReturnsOf(tx, shop, orderGids, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     // What Shopify Flow was to be told, or answered, about these orders.
     await redactFlowOf(tx, shop, orderGids);
     // Their cash-on-delivery history keys and their answers to confirmations.

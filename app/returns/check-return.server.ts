@@ -1,9 +1,8 @@
-import type { Prisma } from "@prisma/client";
-import prisma from "~/db.server";
-import { bookOrder, quoteOrder } from "~/booking/book-order.server";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
-import { cancelShipmentWithCourier } from "~/orders/cancel-order.server";
-import { DECISION, READINESS } from "~/orders/readiness";
+
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
+import { cancelShipmentsWithCourier, mostPressing } from "~/booking/cancel-booking.server";
+import { bookReturnPickup, quoteReturnPickup, RETURN_PICKUPS } from "./return-pickup.server";
+import { DECISION } from "~/automation/decisions";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { SHIPMENT_STATUS, type Actor } from "~/shipments/lifecycle";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
@@ -15,6 +14,7 @@ import { bookOutcomeWords } from "~/automation/decision-words";
 import type { OutcomeCode } from "~/booking/book-outcome";
 import { englishOf, words, type StoredWords } from "~/locales/admin-language";
 import { decideReturnPickup, returnSettingsOf } from "./return-settings";
+import { markReturnGone, recordReturnDecision, recordReturnSeen, type ReturnChange, type ReturnRef } from "./return-changes.server";
 
 export interface ReturnCheckDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
@@ -36,6 +36,8 @@ export type ReturnCheckResult =
 /** The return rules quote under this name; a booking is recorded under the rule that decided it. */
 const RETURN_RULES_ACTOR: Actor = { kind: "rule", name: "Return rules" };
 const RETURN_CANCELLATION: Actor = { kind: "webhook", name: "returns/cancel" };
+/** What the check records of the return as Shopify has it: the job read it, whichever webhook asked. */
+const RETURN_CHECK: Actor = { kind: "job", name: "return-check" };
 
 /**
  * The `return-check` job, for a return that changed in Shopify (returns/* webhooks, the reconciliation). It reads the
@@ -49,20 +51,20 @@ const RETURN_CANCELLATION: Actor = { kind: "webhook", name: "returns/cancel" };
 export async function checkReturn(shop: string, returnGid: string, { adminFor, now }: ReturnCheckDeps): Promise<ReturnCheckResult> {
   const admin = await adminFor(shop);
   const ret = await getReturnForPickup(admin, returnGid);
+  const ref: ReturnRef = { shop, returnGid };
+  const seen = (): ReturnChange => ({ actor: RETURN_CHECK, at: now() });
   if (!ret) {
-    await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness: READINESS.NOT_FOUND, checkedAt: now() } });
+    await markReturnGone(ref, seen());
     return { kind: "not_found" };
   }
   const settings = await getShopSettings(shop);
   const { shipment: mapped, problems } = toReverseCourierOrder(ret, { settings: toMappingSettings(settings), now: now() });
   const stopped = ret.status === "DECLINED" || ret.status === "CANCELED";
   const blocking = problems.filter((problem) => problem.code !== "RETURN_NOT_OPEN");
-  const readiness = stopped ? READINESS.CANCELLED : ret.status === "OPEN" ? (blocking.length > 0 ? READINESS.PROBLEMS : READINESS.READY) : ret.status.toLowerCase();
   const facts = {
     orderGid: ret.order.id,
     returnName: ret.name,
-    status: ret.status,
-    problems: blocking as unknown as Prisma.InputJsonValue,
+    problems: blocking,
     weightGrams: mapped?.totalGrams ?? null,
     totalPaise: mapped ? toPaise(mapped.fields.total_amount) : null,
     pincode: mapped?.fields.pincode || null,
@@ -70,50 +72,38 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     // preview decides a recorded return on what the decision below reads, not on the handle alone.
     reasons: mapped?.reasonWords ?? [],
     requestedAt: new Date(ret.createdAt),
-    checkedAt: now(),
   };
-  await prisma.returnRecord.upsert({
-    where: { shop_returnGid: { shop, returnGid } },
-    create: { shop, returnGid, ...facts, readiness, cancelledAt: stopped ? now() : null },
-    update: { ...facts, ...(stopped ? { readiness } : {}) },
-  });
+  // Recorded before the courier is asked: declined or cancelled, no booking starts from here on.
+  const record = await recordReturnSeen(ref, { facts, shopifyStatus: ret.status }, seen());
   if (stopped) {
-    // Recorded before the courier is asked, so no booking starts from here on; one already held never re-opens.
-    await prisma.returnRecord.updateMany({ where: { shop, returnGid, cancelledAt: null }, data: { cancelledAt: now() } });
-    const result = await cancelShipmentWithCourier(
-      shop,
-      returnGid,
-      { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: ret.status === "DECLINED" ? "returnDeclined" : "returnCancelled", tagOrder: false },
-      { adminFor, now },
+    const result = mostPressing(
+      await cancelShipmentsWithCourier(
+        shop,
+        returnGid,
+        { actor: { ...RETURN_CANCELLATION, name: ret.status === "DECLINED" ? "returns/decline" : "returns/cancel" }, reason: ret.status === "DECLINED" ? "returnDeclined" : "returnCancelled", destination: RETURN_PICKUPS },
+        { adminFor, now },
+      ),
     );
     if (result.kind === "retry") return result;
     return { kind: "cancelled", courier: result.kind };
   }
 
   const [existing] = await listShipmentsForOrder(shop, returnGid);
-  if (existing && existing.status !== SHIPMENT_STATUS.FAILED) {
-    await prisma.returnRecord.updateMany({ where: { shop, returnGid, readiness: { not: READINESS.CANCELLED } }, data: { readiness: existing.status === SHIPMENT_STATUS.RETURN_IN_TRANSIT ? READINESS.FULFILLED : READINESS.SHIPMENT } });
-    return { kind: "already_booked" };
-  }
-  if (ret.status !== "OPEN") {
-    await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness } });
-    return { kind: "recorded", status: ret.status };
-  }
-  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { readiness } });
+  if (existing && existing.status !== SHIPMENT_STATUS.FAILED) return { kind: "already_booked" };
+  if (ret.status !== "OPEN") return { kind: "recorded", status: ret.status };
   if (blocking.length > 0) {
-    await decide(shop, returnGid, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
+    await decide(ref, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
     return { kind: "problems" };
   }
   // Decided once: a return the rules held waits for the merchant, however many webhooks follow.
-  const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop, returnGid } } });
   if (record.decision === DECISION.HELD || record.decision === DECISION.BOOKED || record.decision === DECISION.FAILED) return { kind: "held", reason: record.decisionReason ?? "" };
 
   const context = { shop, admin, now, actor: RETURN_RULES_ACTOR };
   // The return as just read serves the quote and the booking: Shopify is read once more only to attach the delivery.
-  const quote = await quoteOrder(context, { orderGid: returnGid, returnRead: ret });
+  const quote = await quoteReturnPickup(context, { returnGid, returnRead: ret, settings });
   if (quote.kind === "unavailable") return { kind: "retry", reason: quote.message };
   if (quote.kind !== "quoted") {
-    await decide(shop, returnGid, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
+    await decide(ref, DECISION.PROBLEMS, words("decisions.returns.problems"), now());
     return { kind: "problems" };
   }
   const decision = decideReturnPickup(returnSettingsOf(settings), quote.rates, {
@@ -123,21 +113,21 @@ export async function checkReturn(shop: string, returnGid: string, { adminFor, n
     tags: mapped?.tags ?? [],
   });
   if (decision.kind === "hold") {
-    await decide(shop, returnGid, DECISION.HELD, decision.words, now());
+    await decide(ref, DECISION.HELD, decision.words, now(), decision.rule);
     return { kind: "held", reason: decision.reason };
   }
   if (!isLogisticId(decision.courierId)) {
-    await decide(shop, returnGid, DECISION.HELD, words("decisions.returns.unknownCourier", { rule: decision.ruleWords }), now());
+    await decide(ref, DECISION.HELD, words("decisions.returns.unknownCourier", { rule: decision.ruleWords }), now(), decision.rule);
     return { kind: "held", reason: "unknown courier" };
   }
-  await decide(shop, returnGid, DECISION.BOOKED, decision.words, now());
+  await decide(ref, DECISION.BOOKED, decision.words, now(), decision.rule);
   // The shipment's history names the rule and what it decided, as a forward booking's names its auto-booking rule.
-  const outcome = await bookOrder({ ...context, actor: { kind: "rule", name: decision.reason } }, { orderGid: returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret });
+  const outcome = await bookReturnPickup({ ...context, actor: { kind: "rule", name: decision.reason } }, { returnGid, courierId: decision.courierId, quoted: quote, returnRead: ret, settings });
   if (outcome.kind === "booked") return { kind: "booked", awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") return { kind: "already_booked" };
   if (outcome.kind === "cancelled") return { kind: "cancelled", courier: "nothing_booked" };
   const failed = outcome.kind === "refused" ? refusedWords(outcome) : words("decisions.returns.notBooked", { kind: outcome.kind });
-  await decide(shop, returnGid, DECISION.FAILED, failed, now());
+  await decide(ref, DECISION.FAILED, failed, now(), decision.rule);
   return { kind: "held", reason: englishOf(failed) };
 }
 
@@ -147,7 +137,7 @@ function refusedWords(outcome: { kind: "refused"; message: string; code?: Outcom
   return typeof said === "object" && englishOf(said) === outcome.message ? said : words("decisions.returns.refused", { message: outcome.message });
 }
 
-/** Records what the return rules decided and why: the reason in English, and its words for the admin's language. */
-async function decide(shop: string, returnGid: string, decision: string, stored: StoredWords, at: Date): Promise<void> {
-  await prisma.returnRecord.updateMany({ where: { shop, returnGid }, data: { decision, decisionReason: englishOf(stored), decisionWords: stored as unknown as Prisma.InputJsonValue, decidedAt: at } });
+/** Records what the return rules decided and why, by the rule that decided (the return rules, before one had). */
+async function decide(ref: ReturnRef, decision: string, stored: StoredWords, at: Date, rule = RETURN_RULES_ACTOR.name): Promise<void> {
+  await recordReturnDecision(ref, { kind: decision, words: stored }, { actor: { kind: "rule", name: rule }, at });
 }

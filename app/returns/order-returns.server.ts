@@ -1,5 +1,5 @@
 import prisma from "~/db.server";
-import { quoteOrder } from "~/booking/book-order.server";
+import { quoteReturnPickup } from "./return-pickup.server";
 import { outcomeForWords, type OutcomeForWords } from "~/booking/book-outcome";
 import { getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
@@ -8,6 +8,8 @@ import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { getReturnForPickup } from "~/shopify/admin-returns.server";
 import { toReverseCourierOrder } from "./return-mapping";
+import { listReturnHistories, type ReturnHistoryEntry } from "./return-history.server";
+import { RETURN_STATE } from "./return-lifecycle";
 
 /** A return as the Ship order page shows it beside the order's own shipment: nothing of the shopper's address. */
 export interface OrderReturnSection {
@@ -15,6 +17,9 @@ export interface OrderReturnSection {
   returnName: string;
   /** Shopify's return status, read now: REQUESTED, OPEN, CLOSED. */
   status: string;
+  /** Where the return is in Dakiya (app/returns/return-lifecycle.ts), and its history, oldest first. */
+  state: string;
+  history: ReturnHistoryEntry[];
   items: { title: string; sku: string | null; quantity: number }[];
   reasons: string[];
   /** `status` is the pickup shipment's status, for the page to name in the admin's language. */
@@ -40,9 +45,9 @@ export interface OrderReturnSection {
  * out: nothing will come back.
  */
 export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid: string, now: () => Date = () => new Date()): Promise<OrderReturnSection[]> {
-  const records = await prisma.returnRecord.findMany({ where: { shop, orderGid, cancelledAt: null, status: { notIn: ["DECLINED", "CANCELED"] } }, orderBy: { id: "asc" }, take: 5 });
+  const records = await prisma.returnRecord.findMany({ where: { shop, orderGid, state: { notIn: [RETURN_STATE.DECLINED, RETURN_STATE.CANCELLED] } }, orderBy: { id: "asc" }, take: 5 });
   if (records.length === 0) return [];
-  const settings = await getShopSettings(shop);
+  const [settings, histories] = await Promise.all([getShopSettings(shop), listReturnHistories(shop, records.map((record) => record.returnGid))]);
   const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) }, status: { not: "failed" } } });
   const sections: OrderReturnSection[] = [];
   for (const record of records) {
@@ -54,6 +59,8 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
       returnGid: record.returnGid,
       returnName: ret.name,
       status: ret.status,
+      state: record.state,
+      history: histories.get(record.returnGid) ?? [],
       items: mapped?.items ?? [],
       reasons: mapped?.reasonWords.filter((word) => !/^[a-z0-9-]+$/.test(word)) ?? [],
       pickup: pickup
@@ -66,7 +73,7 @@ export async function listOrderReturns(shop: string, admin: ShopAdmin, orderGid:
       awaitingApproval: !pickup && ret.status === "REQUESTED",
     };
     if (!pickup && ret.status === "OPEN") {
-      const quote = await quoteOrder({ shop, admin, now }, { orderGid: record.returnGid, returnRead: ret, settings });
+      const quote = await quoteReturnPickup({ shop, admin, now }, { returnGid: record.returnGid, returnRead: ret, settings });
       if (quote.kind === "quoted") section.rates = quote.rates;
       else section.note = outcomeForWords(quote);
     }

@@ -1,6 +1,6 @@
 import type { ReturnRecord } from "@prisma/client";
 import prisma from "~/db.server";
-import { READINESS } from "~/orders/readiness";
+import { RETURN_STATE } from "./return-lifecycle";
 import { PROBLEM_LABELS, type MappingProblem } from "~/shopify/order-mapping";
 import { chooseReturnRule, type ReturnFacts, type ReturnSettings } from "./return-settings";
 import { readReturnSettingsForm } from "./returns-view.server";
@@ -32,13 +32,13 @@ export interface ReturnRulesPreview {
 }
 
 /** Why a return is not booked; a return with problems is named by its problems' labels, which the page words from their codes. */
-export type NotBookedWhy = { kind: "declined" | "cancelled" | "closed" | "gone" | "unchecked"; why: string } | { kind: "problems"; why: string; problemCodes: string[] };
+export type NotBookedWhy = { kind: "declined" | "cancelled" | "closed" | "unchecked"; why: string } | { kind: "problems"; why: string; problemCodes: string[] };
 
 /** Why a recorded return would not be booked by any rule, or null when the rules decide it. */
 function whyNotBooked(record: ReturnRecord): NotBookedWhy | null {
-  if (record.cancelledAt || record.status === "DECLINED" || record.status === "CANCELED") return record.status === "DECLINED" ? { kind: "declined", why: "declined in Shopify" } : { kind: "cancelled", why: "cancelled in Shopify" };
-  if (record.status === "CLOSED") return { kind: "closed", why: "closed in Shopify" };
-  if (record.readiness === READINESS.NOT_FOUND) return { kind: "gone", why: "no longer in Shopify" };
+  if (record.state === RETURN_STATE.DECLINED) return { kind: "declined", why: "declined in Shopify" };
+  if (record.state === RETURN_STATE.CANCELLED) return { kind: "cancelled", why: "cancelled in Shopify" };
+  if (record.state === RETURN_STATE.CLOSED) return { kind: "closed", why: "closed in Shopify" };
   const problems = Array.isArray(record.problems) ? (record.problems as unknown as MappingProblem[]) : [];
   if (problems.length > 0) return { kind: "problems", why: problems.map((problem) => PROBLEM_LABELS[problem.code] ?? problem.code).join(", "), problemCodes: problems.map((problem) => problem.code) };
   // Recorded before it could be mapped (never checked, or read without a pickup address): nothing for a rule to read.

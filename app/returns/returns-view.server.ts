@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { DRAFT_FIELDS, returnRuleFieldKey, type ReturnRuleDraft } from "./return-rule-drafts";
 import prisma from "~/db.server";
-import { bookOrder, quoteOrder } from "~/booking/book-order.server";
+import { bookReturnPickup, quoteReturnPickup } from "./return-pickup.server";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
-import { READINESS } from "~/orders/readiness";
+import { listReturnHistories, type ReturnHistoryEntry } from "./return-history.server";
+import { isStoppedReturn } from "./return-lifecycle";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
 import { isLogisticId, LOGISTIC_IDS } from "~/shipping/contract";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
@@ -18,8 +19,9 @@ export interface ReturnRow {
   returnGid: string;
   returnName: string;
   orderGid: string;
-  status: string;
-  readiness: string;
+  /** Where the return is (app/returns/return-lifecycle.ts), and its history, oldest first. */
+  state: string;
+  history: ReturnHistoryEntry[];
   /** As stored: the page words each in the admin's language. */
   problems: MappingProblem[];
   decisionReason: string | null;
@@ -36,7 +38,10 @@ const PAGE_SIZE = 50;
 /** The shop's returns, newest first: what Dakiya recorded of each, and its pickup. No Shopify call. */
 export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; settings: ReturnSettings; courierNames: Record<number, string> }> {
   const [records, settings] = await Promise.all([prisma.returnRecord.findMany({ where: { shop }, orderBy: [{ requestedAt: "desc" }, { id: "desc" }], take: PAGE_SIZE }), getShopSettings(shop)]);
-  const pickups = await prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } });
+  const [pickups, histories] = await Promise.all([
+    prisma.shipment.findMany({ where: { shop, orderGid: { in: records.map((record) => record.returnGid) } } }),
+    listReturnHistories(shop, records.map((record) => record.returnGid)),
+  ]);
   const pickupOf = new Map(pickups.map((pickup) => [pickup.orderGid, pickup]));
   const booked = await prisma.shipment.findMany({ where: { shop, courierId: { not: null }, courierName: { not: null } }, distinct: ["courierId"], select: { courierId: true, courierName: true } });
   const named = new Map(booked.map((shipment) => [shipment.courierId!, shipment.courierName!]));
@@ -49,8 +54,8 @@ export async function listReturns(shop: string): Promise<{ rows: ReturnRow[]; se
         returnGid: record.returnGid,
         returnName: record.returnName,
         orderGid: record.orderGid,
-        status: record.status,
-        readiness: record.readiness,
+        state: record.state,
+        history: histories.get(record.returnGid) ?? [],
         problems: record.problems as unknown as MappingProblem[],
         decisionReason: record.decisionReason,
         decisionWords: record.decisionWords,
@@ -186,14 +191,14 @@ export async function bookPickupByMerchant(shop: string, admin: ShopAdmin, retur
   if (!isReturnGid(returnGid)) return { ok: false, status: 422, message: words.whichReturn };
   const record = await prisma.returnRecord.findUnique({ where: { shop_returnGid: { shop, returnGid } } });
   if (!record) return { ok: false, status: 404, message: words.notSeen };
-  if (record.cancelledAt || record.readiness === READINESS.CANCELLED) return { ok: false, status: 409, message: words.cancelled };
+  if (isStoppedReturn(record.state)) return { ok: false, status: 409, message: words.cancelled };
   const context = { shop, admin, actor: { kind: "merchant" as const, name: "Returns" } };
-  const quote = await quoteOrder(context, { orderGid: returnGid });
+  const quote = await quoteReturnPickup(context, { returnGid });
   if (quote.kind === "unavailable") return { ok: false, status: 503, message: bookOutcomeInWords(quote, { language }) };
   if (quote.kind !== "quoted") return { ok: false, status: 422, message: bookOutcomeInWords(quote, { problems: "fixes", language }) };
   const chosen = courierId ?? quote.rates.find((rate) => rate.isRecommended)?.id ?? quote.rates[0]!.id;
   if (!isLogisticId(chosen)) return { ok: false, status: 422, message: words.chooseCourier };
-  const outcome = await bookOrder(context, { orderGid: returnGid, courierId: chosen, quoted: quote });
+  const outcome = await bookReturnPickup(context, { returnGid, courierId: chosen, quoted: quote });
   if (outcome.kind === "booked") return { ok: true, message: fill(words.booked, { courier: String(outcome.shipment.courierName), awb: String(outcome.shipment.awb) }), awb: outcome.shipment.awb };
   if (outcome.kind === "already_booked") {
     const { awb } = outcome.shipment;

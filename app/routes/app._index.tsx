@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { countNeedsAttention } from "~/attention/needs-attention.server";
-import { homeOverview } from "~/booking/home.server";
+import { homeOverview } from "~/home/home.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";

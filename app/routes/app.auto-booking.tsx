@@ -22,7 +22,7 @@ import { useEffect, useState } from "react";
 import { LOGISTIC_IDS } from "~/shipping/contract";
 import { EXAMPLE_RULES, MAX_RULES } from "~/automation/rules";
 import { draftOf, EMPTY_DRAFT, fieldKey, previewOutcomeInWords, previewProblemsInWords, RISK_LEVELS, RULE_ACTIONS, ZONES, type PreviewOutcome, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
-import { rulesPage, submitRulesForm } from "~/automation/rules-settings.server";
+import { rulesPage, submitRulesForm } from "~/orders/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
 import { FormSaveBar } from "~/components/FormSaveBar";

@@ -23,30 +23,29 @@ import {
 } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useMemo, useState } from "react";
-import { bookOrder, quoteOrder } from "~/booking/book-order.server";
-import { listShipmentsForOrder } from "~/booking/shipments.server";
-import { isEveryParcelBooked } from "~/booking/parcels";
-import { changeParcels, type ParcelChange } from "~/booking/parcel-changes.server";
+import { bookOrder, quoteOrder } from "~/orders/book-order.server";
+import { listShipmentsForOrder } from "~/shipments/shipments.server";
+import { readOrderShipping } from "~/orders/order-shipping.server";
+import { changeParcels, type ParcelChange } from "~/orders/parcel-changes.server";
 import { listLocations, type ShopLocation } from "~/shopify/admin-orders.server";
 import type { Shipment } from "@prisma/client";
-import { READINESS } from "~/orders/readiness";
-import { shipmentForScreen } from "~/booking/shipment-view";
+import { shipmentForScreen } from "~/shipments/shipment-view";
 import { TrackingTimeline } from "~/components/TrackingTimeline";
-import { ShipmentHistory } from "~/components/ShipmentHistory";
+import { ReturnHistory, ShipmentHistory } from "~/components/ShipmentHistory";
 import { getShopOverview } from "~/shopify/shop.server";
 import { listShipmentHistory } from "~/shipments/history.server";
 import { CourierError } from "~/shipping/client.server";
 import { listTrackingEvents, syncShipmentNow } from "~/tracking/sync.server";
-import { getOrderRecord } from "~/orders/order-records.server";
 import { DECISION } from "~/orders/readiness";
 import { orderGidOf, overrideErrorsInWords, parseOverrides } from "~/booking/overrides";
 import { ProblemsBanner } from "~/components/ProblemsBanner";
 import { formatKg, formatPaise, formatRupees } from "~/components/formatting";
-import { adminStrings, fill, formLanguage, plural, returnStatusName, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { zoneInWords } from "~/components/zone-words";
 import { DELIVERY_STAGES, deliveryStageOf } from "~/shipments/delivery-stage";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { isLogisticId } from "~/shipping/contract";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
 import { labelLink } from "~/documents/documents.server";
@@ -56,7 +55,8 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { pickupWarehouseChoices, type WarehouseSummary } from "~/settings/settings-form.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
-import { RETURN_STATUS_TONES } from "~/components/return-status";
+import { isReturnState, RETURN_STATE_TONES } from "~/returns/return-lifecycle";
+import { returnStateName } from "~/returns/return-words";
 import { CodCard } from "~/components/CodCard";
 import { codOrderView } from "~/cod/cod-order-view.server";
 import { askToConfirm, carryOnConfirmation, withdrawConfirmation } from "~/cod/confirmation.server";
@@ -88,22 +88,21 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
   const orderGid = orderGidFrom(params.id);
-  const [stored, record, shop] = await Promise.all([listShipmentsForOrder(session.shop, orderGid), getOrderRecord(session.shop, orderGid), whenShopifyAnswers(() => getShopOverview(admin))]);
+  const [shipping, shop] = await Promise.all([readOrderShipping(session.shop, orderGid), whenShopifyAnswers(() => getShopOverview(admin))]);
   // Times read in the shop's own zone, as Shopify's admin shows them.
   const timeZone = shop.ianaTimezone;
   // Every parcel booked (or failed, to book again), the ones holding a booking first; the first is the order's own banner.
-  const shown = [...stored.filter((shipment) => shipment.status !== "failed"), ...stored.filter((shipment) => shipment.status === "failed")];
-  const parcels = await Promise.all(shown.map((shipment) => bookedParcel(session.shop, shipment)));
+  const parcels = await Promise.all(shipping.shipments.map((shipment) => bookedParcel(session.shop, shipment)));
   const { booked = null, tracking = [], history = [], labelUrl = null } = parcels[0] ?? {};
   // What the rules decided about this order, and why.
-  const decision = record?.decision && record.decisionReason ? { kind: record.decision, reason: record.decisionReason, words: record.decisionWords } : null;
+  const decision = shipping.decision && { kind: shipping.decision.kind, reason: shipping.decision.reason, words: shipping.decision.words };
   // The wrong edits by field alone: the page words them in the admin's language.
   const { overrides, invalid: invalidOverrides } = parseOverrides(new URL(request.url).searchParams);
   // The order's returns, apart from its own shipment: their items, state, and reverse rates while a pickup is to book.
   const returns = await whenShopifyAnswers(() => listOrderReturns(session.shop, admin, orderGid));
   const page = { invalidOverrides, booked, tracking, history, labelUrl, parcels, decision, timeZone, returns };
   // Every parcel booked is shown as booked; an order with a parcel still to book (or to book again) is quoted.
-  if (isEveryParcelBooked(record?.cancelledAt ? READINESS.CANCELLED : (record?.readiness ?? null), stored)) {
+  if (shipping.everyParcelBooked) {
     return json({ ...page, outcome: { kind: "booked" as const }, warehouses: [] as WarehouseSummary[], locations: [] as ShopLocation[], cod: await codOrderView(session.shop, orderGid, { mobile: null, booked: true }) });
   }
   // The warehouses to pick up from and the locations to move items to, by name, while the order is quoted.
@@ -485,9 +484,11 @@ function BookedParcel({ parcel, heading, timeZone, syncing }: { parcel: BookedPa
   const language = useAdminLanguage();
   const { booked, tracking, history, labelUrl } = parcel;
   // The banner says where the parcel is once the courier has moved it: a parcel coming back is never a green "Fulfilled".
-  const stage = deliveryStageOf({ status: booked.status, courierStatusCode: booked.courierStatusCode });
+  const stage = deliveryStageOf(booked);
   const movedByCourier = !["booking", "awaiting_pickup", "not_booked"].includes(stage);
-  const bannerLabel = movedByCourier ? strings.common.deliveryStages[stage] : (shipmentStatusName(strings, booked.status) ?? booked.status);
+  // Where the courier has it, attempts counted; a pickup that failed or a misroute by the problem it is.
+  const problemOfStage = stage === "delivery_problem" && (booked.outcome === "awaiting_pickup" || booked.outcome === "in_transit");
+  const bannerLabel = !movedByCourier ? (shipmentStatusName(strings, booked.status) ?? booked.status) : problemOfStage || booked.status === "cancelled" ? strings.common.deliveryStages[stage] : outcomeInWords(booked, language);
   const bannerTone = movedByCourier ? (DELIVERY_STAGES[stage].tone === "attention" ? "warning" : DELIVERY_STAGES[stage].tone) : booked.status === "fulfilled" ? "success" : booked.status === "failed" ? "critical" : "warning";
   const banner = (
     <Banner tone={bannerTone} title={booked.awb ? fill(t.banner.titleWithAwb, { label: bannerLabel, awb: booked.awb, courier: String(booked.courierName) }) : bannerLabel}>
@@ -739,7 +740,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             {fill(t.heading, { name: ret.returnName })}
           </Text>
           <Badge tone="info">{t.badge}</Badge>
-          <Badge tone={RETURN_STATUS_TONES[ret.status]}>{returnStatusName(strings, ret.status) ?? ret.status}</Badge>
+          <Badge tone={isReturnState(ret.state) ? RETURN_STATE_TONES[ret.state] : undefined}>{returnStateName(strings, ret.state) ?? ret.state}</Badge>
           {ret.pickup ? <Badge>{shipmentStatusName(strings, ret.pickup.status) ?? ret.pickup.status}</Badge> : null}
         </InlineStack>
         <List>
@@ -802,6 +803,7 @@ function ReturnSection({ ret, booking }: { ret: ReturnType<typeof useLoaderData<
             ])}
           />
         ) : null}
+        {ret.history.length > 0 ? <ReturnHistory entries={ret.history} heading={strings.returns.history.heading} /> : null}
       </BlockStack>
     </Card>
   );

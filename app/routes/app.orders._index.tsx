@@ -4,11 +4,11 @@ import { useActionData, useLoaderData, useNavigate, useNavigation, useRevalidato
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Layout, Link, List, Page, Pagination, SkeletonBodyText, Tabs, Text, TextField, Tooltip, useIndexResourceState } from "@shopify/polaris";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
-import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/booking/orders-overview.server";
+import { countOrderStages, listOrdersOverview, MAX_BULK_ORDERS, MAX_ORDER_SEARCH_LENGTH } from "~/orders/orders-overview.server";
 import { isOrderStage, ORDER_STAGE_ORDER } from "~/orders/order-stage";
 import { orderGidOf } from "~/booking/overrides";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
-import { shipOrders, type ShipResult } from "~/booking/ship-orders.server";
+import { shipOrders, type ShipResult } from "~/orders/ship-orders.server";
 import { formatCount, formatDate, formatKg, formatRupees } from "~/components/formatting";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, formLanguage, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { RATE_BADGE_TONES } from "../../extensions/shared/badge-tones";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { compareOrders, MAX_BULK_ORDERS } from "~/booking/orders-overview.server";
+import { compareOrders, MAX_BULK_ORDERS } from "~/orders/orders-overview.server";
 import { legacyIdOf, orderGidOf } from "~/booking/overrides";
 import { bookOutcomeInWords } from "~/booking/book-outcome";
 import { ProblemsBanner } from "~/components/ProblemsBanner";

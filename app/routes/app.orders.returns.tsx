@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { adminStrings, fill, formLanguage, plural, returnStatusName, sayStored, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural, sayStored, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
 import { formatDate } from "~/components/formatting";
@@ -16,7 +16,9 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { problemInWords, problemLabel } from "~/shopify/readiness-checks";
-import { RETURN_STATUS_TONES } from "~/components/return-status";
+import { ReturnHistory } from "~/components/ShipmentHistory";
+import { awaitsPickup, isReturnState, RETURN_STATE_TONES } from "~/returns/return-lifecycle";
+import { returnStateName } from "~/returns/return-words";
 
 /**
  * Orders to ship → Returns: the shop's returns as Dakiya recorded them (no Shopify call), their pickups, a Book
@@ -172,7 +174,7 @@ export default function ReturnsView() {
               <Card>
                 <BlockStack gap="400" as="ul">
                   {rows.map((row) => {
-                    const waiting = row.status === "OPEN" && !row.pickup && row.readiness === "ready";
+                    const waiting = awaitsPickup(row.state) && !row.pickup && row.problems.length === 0;
                     return (
                       <BlockStack gap="100" as="li" key={row.returnGid}>
                         <InlineStack gap="200" blockAlign="center">
@@ -180,7 +182,7 @@ export default function ReturnsView() {
                             {row.returnName || t.list.unnamed}
                           </Text>
                           <Badge tone="info">{t.list.badge}</Badge>
-                          <Badge tone={RETURN_STATUS_TONES[row.status]}>{returnStatusName(strings, row.status) ?? row.status}</Badge>
+                          <Badge tone={isReturnState(row.state) ? RETURN_STATE_TONES[row.state] : undefined}>{returnStateName(strings, row.state) ?? row.state}</Badge>
                           {row.pickup ? <Badge>{shipmentStatusName(strings, row.pickup.status) ?? row.pickup.statusLabel}</Badge> : null}
                         </InlineStack>
                         <Text as="p" tone="subdued">
@@ -205,6 +207,7 @@ export default function ReturnsView() {
                             </Text>
                           ))}
                         {!row.pickup && row.decisionReason && row.problems.length === 0 ? <Text as="p">{sayStored(language, row.decisionWords, row.decisionReason)}</Text> : null}
+                        {row.history.length > 0 ? <ReturnHistory entries={row.history} heading={t.history.heading} /> : null}
                         {waiting ? (
                           <InlineStack>
                             <Button size="slim" variant="primary" loading={busy("book", row.returnGid)} onClick={() => book(row.returnGid)} accessibilityLabel={fill(t.list.bookLabel, { name: row.returnName })}>

@@ -24,7 +24,8 @@ import { adminStrings, fill, formLanguage, plural } from "~/locales/admin-langua
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
-import { getDocumentSettings, rememberShopName, saveLabelLayout } from "~/documents/documents.server";
+import { getDocumentSettings } from "~/documents/documents.server";
+import { rememberShopName, saveLabelLayout } from "~/documents/document-changes.server";
 import { isLabelLayout, LABEL_LAYOUTS } from "~/documents/label-layout";
 import { saveSettingsForm, settingsForBrowser, settingsPageWarehouses, type WarehouseSummary } from "~/settings/settings-form.server";
 import { authenticate } from "~/shopify.server";
@@ -79,10 +80,16 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (cod.errors.onSilence) errors.codOnSilence = words.silenceError;
     return json({ ok: false as const, errors }, { status: 422 });
   }
-  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), language);
-  if (result.ok && labelLayout !== null) await saveLabelLayout(session.shop, labelLayout);
-  if (result.ok && form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value);
-  if (result.ok && cod?.ok) await saveCodSettings(session.shop, cod.settings);
+  // The settings, the label layout, the tracking page's contact and asking COD shoppers: saved together in one
+  // transaction, or not at all.
+  const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), {
+    language,
+    alongside: async (tx) => {
+      if (labelLayout !== null) await saveLabelLayout(session.shop, labelLayout, tx);
+      if (form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value, tx);
+      if (cod?.ok) await saveCodSettings(session.shop, cod.settings, tx);
+    },
+  });
   return json(result, { status: result.ok ? 200 : 422 });
 };
 

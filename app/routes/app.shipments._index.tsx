@@ -6,9 +6,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { isReturnShipment } from "~/documents/documents.server";
 import { documentsOverview, shipmentDocumentAction, type DocumentActionAnswer, type DocumentReady } from "~/documents/shipments-page.server";
 import { legacyIdOf } from "~/booking/overrides";
-import { RECORDED_TRANSITIONS } from "~/shipments/lifecycle";
-import { listShipments, readShipmentFilter } from "~/booking/shipments.server";
-import { shipmentFilterProblemsInWords } from "~/booking/shipment-filter-problems";
+import { isShipmentOutcome, RECORDED_TRANSITIONS, SHIPMENT_OUTCOME_TONES } from "~/shipments/lifecycle";
+import { outcomeInWords } from "~/shipments/outcome-words";
+import { listShipments, readShipmentFilter } from "~/shipments/shipments.server";
+import { shipmentFilterProblemsInWords } from "~/shipments/shipment-filter-problems";
 import { formatDate, formatPaise } from "~/components/formatting";
 import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, type DeliveryStage } from "~/shipments/delivery-stage";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
@@ -17,7 +18,6 @@ import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { isSafeTrackingUrl } from "~/shipping/tracking-url";
-import { stageTone } from "~/tracking/courier-progress";
 import { authenticate } from "~/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -310,7 +310,8 @@ export default function Shipments() {
                           "—"
                         ) : (
                           <BlockStack gap="100">
-                            <Badge tone={stageTone(shipment.courierStatusCode)}>{courierStatusName(strings, shipment.courierStatusCode) ?? shipment.courierStatusLabel ?? fill(t.table.courierCode, { code: shipment.courierStatusCode })}</Badge>
+                            <Badge tone={isShipmentOutcome(shipment.outcome) ? SHIPMENT_OUTCOME_TONES[shipment.outcome] : undefined}>{outcomeInWords(shipment, language)}</Badge>
+                            <CourierWords outcome={shipment.outcome} code={shipment.courierStatusCode} label={shipment.courierStatusLabel} />
                             <Text as="span" tone="subdued" variant="bodySm">
                               {shipment.courierStatusAt ? formatDate(shipment.courierStatusAt, timeZone, language) : ""}
                               {shipment.estimatedDeliveryAt && ["awaiting_pickup", "in_transit", "out_for_delivery"].includes(shipment.stage) ? ` · ${fill(t.table.expected, { date: formatDate(shipment.estimatedDeliveryAt, timeZone, language) })}` : ""}
@@ -327,6 +328,19 @@ export default function Shipments() {
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+/** The courier's own word for its latest stage, where it says more than the outcome ("RTO", "Undelivered"). */
+function CourierWords({ outcome, code, label }: { outcome: string; code: number; label: string | null }) {
+  const strings = useAdminStrings();
+  const language = useAdminLanguage();
+  const said = courierStatusName(strings, code) ?? label ?? fill(strings.shipments.table.courierCode, { code });
+  if (said === outcomeInWords({ outcome, deliveryAttempts: 0 }, language)) return null;
+  return (
+    <Text as="span" tone="subdued" variant="bodySm">
+      {said}
+    </Text>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { readShipmentFilter } from "~/booking/shipments.server";
-import { shipmentsCsv } from "~/booking/shipments-csv.server";
+import { readShipmentFilter } from "~/shipments/shipments.server";
+import { shipmentsCsv } from "~/shipments/shipments-csv.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { FlowActionRequestSchema, isFlowAction } from "~/flow/flow-actions";
-import { runFlowAction } from "~/flow/flow-actions.server";
+import { FlowActionRequestSchema, isFlowAction } from "~/orders/flow-actions";
+import { runFlowAction } from "~/orders/flow-actions.server";
 import { firstIssue, isJsonObjectBody } from "~/flow/flow-requests";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { authenticate } from "~/shopify.server";

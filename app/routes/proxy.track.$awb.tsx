@@ -4,7 +4,7 @@ import { authenticate } from "~/shopify.server";
 import { forStorefront } from "~/shopify/storefront-sessions.server";
 import { proxyPathOf, repeatedParameterOf } from "~/storefront/app-proxy";
 import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
-import { renderShopTracking, renderShopTrackingMessage, renderShopTrackingNotFound } from "~/storefront/shop-tracking.server";
+import { renderShopTracking, renderShopTrackingMessage, renderShopTrackingNotFound } from "~/tracking/shop-tracking.server";
 import { takeStoreLookupByNumber } from "~/storefront/shop-tracking-limits.server";
 import { lookUpTracking } from "~/tracking/public-tracking.server";
 import { pickLanguage, retryMessage, stringsFor } from "~/tracking/tracking-locale";

@@ -3,7 +3,7 @@ import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { lookUpTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
 import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
 import { displayPhone } from "~/tracking/seller-contact";
-import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
+import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage, currentStageText, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
 
 /**
  * The public tracking page, `GET /track/{awb}`: the link in Shopify's shipping email. No login and no Shopify
@@ -42,7 +42,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
   }
 
   const { tracking } = lookup;
-  const stage = stageText(language, tracking.stage, tracking.direction);
+  const stage = currentStageText(language, tracking);
   // The language switch keeps the token: the same page, in another language.
   const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;
   return htmlResponse(
@@ -55,7 +55,7 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
 
 function TrackingPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage, tracking.direction);
+  const stage = currentStageText(language, tracking);
   return (
     <>
       <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">
@@ -171,7 +171,7 @@ function SellerContact({ seller, language }: { seller: NonNullable<PublicTrackin
 /** A number typed or guessed, or an older link: the stage and the progress, nothing that says where or when. */
 function StageOnlyPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage, tracking.direction);
+  const stage = currentStageText(language, tracking);
   return (
     <>
       <section className={`stage stage-${tracking.tone}`} aria-labelledby="stage">

@@ -1,7 +1,6 @@
-import type { ShopSettings } from "@prisma/client";
+import type { Prisma, ShopSettings } from "@prisma/client";
 import { z } from "zod";
 import {
-  bookingRulesOf,
   courierClientFor,
   courierCredentialsOf,
   defaultWarehouseIdOf,
@@ -73,15 +72,15 @@ export interface SettingsSaveResult {
 }
 
 /**
- * Reads the settings form, checks the courier account with a live get-warehouse call, then saves. Nothing is saved unless all is valid.
+ * Reads the settings form, checks the courier account with a live get-warehouse call, then saves, with what the form
+ * saves elsewhere (`alongside`) in the same transaction. Nothing is saved unless all is valid, and all is saved or none.
  * The errors are in the admin's language.
  */
 export async function saveSettingsForm(
   shop: string,
   form: FormData,
   locationIds: string[],
-  language: AdminLanguage = "en",
-  clientFor: (credentials: CourierCredentials) => CourierClient = courierClientFor,
+  { language = "en", clientFor = courierClientFor, alongside }: { language?: AdminLanguage; clientFor?: (credentials: CourierCredentials) => CourierClient; alongside?: (tx: Prisma.TransactionClient) => Promise<void> } = {},
 ): Promise<SettingsSaveResult> {
   const m = adminStrings(language).errors.settings;
   const schemas = SCHEMAS[language];
@@ -155,7 +154,7 @@ export async function saveSettingsForm(
     codTag: values.codTag,
     prepaidTag: values.prepaidTag,
     notifyCustomer: values.notifyCustomer,
-  });
+  }, alongside);
   return { ok: true, errors: {}, warehouses };
 }
 
@@ -233,6 +232,7 @@ export async function settingsForBrowser(shop: string) {
     prepaidTag: settings.prepaidTag,
     notifyCustomer: settings.notifyCustomer,
     autoBooking: settings.autoBooking,
-    bookingRuleCount: bookingRulesOf(settings).length,
+    // How many rules the shop keeps (checked by the rules' schema when saved): Settings only counts them.
+    bookingRuleCount: (JSON.parse(settings.bookingRules) as unknown[]).length,
   };
 }

@@ -1,4 +1,4 @@
-import type { ShopSettings } from "@prisma/client";
+import type { Prisma, ShopSettings } from "@prisma/client";
 import { z } from "zod";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
@@ -6,8 +6,7 @@ import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
 import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
-import { BookingRulesSchema, type BookingRule } from "~/automation/rules";
-import { announceStorefrontChange } from "~/storefront/settings-changes.server";
+import { announceStorefrontChange } from "~/settings/settings-changes.server";
 
 const PresetsSchema = z.array(
   z.object({ name: z.string(), length: z.number(), breadth: z.number(), height: z.number(), maxWeightKg: z.number() }),
@@ -52,9 +51,6 @@ function defaultSettings(shop: string): ShopSettings {
     updatedAt: now,
   };
 }
-
-/** The shop's auto-booking rules, in priority order (checked when saved, and again when read). */
-export const bookingRulesOf = (settings: Pick<ShopSettings, "bookingRules">): BookingRule[] => BookingRulesSchema.parse(JSON.parse(settings.bookingRules));
 
 export const presetsOf = (settings: ShopSettings): PackagePreset[] => PresetsSchema.parse(JSON.parse(settings.packagePresets));
 export const locationWarehousesOf = (settings: ShopSettings): Record<string, number> =>
@@ -123,12 +119,17 @@ export type SettingsUpdate = Omit<
   courierSecretKey?: string;
 };
 
-export async function saveShopSettings(shop: string, update: SettingsUpdate): Promise<ShopSettings> {
+/**
+ * Saves a shop's settings; `alongside` writes what the same form saves elsewhere (the label layout, the tracking
+ * page's contact) in the same transaction, so the form is saved whole or not at all.
+ */
+export async function saveShopSettings(shop: string, update: SettingsUpdate, alongside?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<ShopSettings> {
   const { courierSecretKey, ...fields } = update;
   const sealed =
     fields.courierApiKey === null ? { courierSecretCipher: null } : courierSecretKey ? { courierSecretCipher: secretBox().seal(courierSecretKey) } : {};
   return prisma.$transaction(async (tx) => {
     const saved = await tx.shopSettings.upsert({ where: { shop }, create: { shop, ...fields, ...sealed }, update: { ...fields, ...sealed } });
+    await alongside?.(tx);
     // The storefront's estimates quote from the warehouse and boxes saved here: every process forgets its copy.
     await announceStorefrontChange(shop, tx);
     return saved;
@@ -148,8 +149,3 @@ export async function resealCourierSecrets(): Promise<number> {
   return resealed;
 }
 
-/** Turns auto-booking on or off and replaces the rules (already checked by the caller). */
-export async function saveBookingRules(shop: string, { autoBooking, rules }: { autoBooking: boolean; rules: BookingRule[] }): Promise<ShopSettings> {
-  const bookingRules = JSON.stringify(BookingRulesSchema.parse(rules));
-  return prisma.shopSettings.upsert({ where: { shop }, create: { shop, autoBooking, bookingRules }, update: { autoBooking, bookingRules } });
-}

@@ -1,27 +1,42 @@
 import { describe, expect, it } from "vitest";
 import { SERVICE_STATUS_CODES } from "~/shipping/status";
-import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf } from "./delivery-stage";
-import { SHIPMENT_STATUSES } from "./lifecycle";
+import { DELIVERY_STAGE_ORDER, DELIVERY_STAGES, deliveryStageOf, matchesStage } from "./delivery-stage";
+import { SHIPMENT_OUTCOMES, SHIPMENT_STATUSES } from "./lifecycle";
 
 describe("delivery stages", () => {
-  it("put every booking status and courier code in exactly one stage", () => {
+  it("put every booking status, courier outcome and latest code in exactly one stage", () => {
     for (const status of SHIPMENT_STATUSES) {
-      for (const code of [null, ...SERVICE_STATUS_CODES]) {
-        const owners = DELIVERY_STAGE_ORDER.filter((stage) =>
-          DELIVERY_STAGES[stage].matches.some((match) => (match.statuses as readonly string[]).includes(status) && (!match.codes || (match.codes as readonly (number | null)[]).includes(code))),
-        );
-        expect(owners, `${status} with ${code}`).toHaveLength(1);
-        expect(deliveryStageOf({ status, courierStatusCode: code })).toBe(owners[0]);
+      for (const outcome of SHIPMENT_OUTCOMES) {
+        for (const courierStatusCode of [null, ...SERVICE_STATUS_CODES]) {
+          const shipment = { status, outcome, courierStatusCode };
+          const owners = DELIVERY_STAGE_ORDER.filter((stage) => DELIVERY_STAGES[stage].matches.some((match) => matchesStage(match, shipment)));
+          expect(owners, `${status}, ${outcome}, ${courierStatusCode}`).toHaveLength(1);
+          expect(deliveryStageOf(shipment)).toBe(owners[0]);
+        }
       }
     }
   });
 
-  it("reads the merchant's stage off the courier's latest code", () => {
-    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: null })).toBe("awaiting_pickup");
-    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 7 })).toBe("out_for_delivery");
-    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 9 })).toBe("delivery_problem");
-    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 11 })).toBe("returning");
-    expect(deliveryStageOf({ status: "fulfilled", courierStatusCode: 8 })).toBe("delivered");
-    expect(deliveryStageOf({ status: "failed", courierStatusCode: null })).toBe("not_booked");
+  it("reads the merchant's stage off the courier's outcome", () => {
+    const fulfilled = (outcome: string, courierStatusCode: number | null = null) => deliveryStageOf({ status: "fulfilled", outcome, courierStatusCode });
+    expect(fulfilled("awaiting_pickup")).toBe("awaiting_pickup");
+    expect(fulfilled("out_for_delivery", 7)).toBe("out_for_delivery");
+    expect(fulfilled("delivery_attempted", 9)).toBe("delivery_problem");
+    expect(fulfilled("rto_initiated", 11)).toBe("returning");
+    expect(fulfilled("rto_delivered", 12)).toBe("returned");
+    expect(fulfilled("delivered", 8)).toBe("delivered");
+    // A pickup that failed, a misrouted parcel: still awaiting pickup and in transit, and a problem to the merchant.
+    expect(fulfilled("awaiting_pickup", 4)).toBe("delivery_problem");
+    expect(fulfilled("in_transit", 13)).toBe("delivery_problem");
+    expect(deliveryStageOf({ status: "failed", outcome: "awaiting_pickup", courierStatusCode: null })).toBe("not_booked");
+  });
+
+  it("follows a customer's return to the warehouse: returning until it is received there", () => {
+    const pickup = (outcome: string) => deliveryStageOf({ status: "return_in_transit", outcome, courierStatusCode: null });
+    expect(pickup("awaiting_pickup")).toBe("returning");
+    expect(pickup("picked_up")).toBe("returning");
+    expect(pickup("received")).toBe("returned");
+    expect(pickup("delivery_attempted")).toBe("delivery_problem");
+    expect(pickup("cancelled")).toBe("cancelled");
   });
 });

@@ -1,4 +1,4 @@
-import { adminStrings, courierStatusName, fill, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { adminStrings, courierStatusName, fill, shipmentOutcomeName, shipmentStatusName, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { SHIPMENT_TRANSITIONS } from "./lifecycle";
 
 /**
@@ -31,8 +31,9 @@ function stageName(label: string, strings: AdminStrings): string {
 
 function stateInWords(transition: string, state: string | null, strings: AdminStrings): string | null {
   if (state === null || state === "") return null;
-  const rule = (SHIPMENT_TRANSITIONS as Record<string, { to?: string; tracking?: unknown }>)[transition];
+  const rule = (SHIPMENT_TRANSITIONS as Record<string, { to?: string; tracking?: unknown; outcome?: unknown }>)[transition];
   if (rule?.to) return shipmentStatusName(strings, state) ?? state;
+  if (rule?.outcome || transition === "courier_out_of_order") return shipmentOutcomeName(strings, state) ?? state;
   if (rule?.tracking) return has(strings.activity.history.trackingStates, state) ? strings.activity.history.trackingStates[state] : state;
   if (transition === "attention_raised" || transition === "attention_cleared") return has(strings.attention.kinds, state) ? strings.attention.kinds[state] : state;
   if (transition === "courier_progress") return stageName(state, strings);
@@ -49,6 +50,7 @@ export function eventInWords(event: HistoryEvent, language: AdminLanguage): stri
   if (event.transition === "attention_raised" && to) return fill(t.withState, { what, state: to });
   if (event.transition === "attention_cleared" && from) return fill(t.withState, { what, state: from });
   if (event.transition === "courier_progress" && to) return from ? fill(t.stageMove, { what, from, to }) : fill(t.withState, { what, state: to });
+  if (event.transition === "courier_out_of_order" && from && to) return fill(t.outOfOrder, { what, from, to });
   return what;
 }
 

@@ -23,21 +23,27 @@ export interface ShipmentHistoryEntry extends HistoryEvent {
 /** The most recent entries shown; a courier's history rarely passes twenty. */
 const HISTORY_SHOWN = 100;
 
+/** A history row as kept (a shipment's, or a return's: the same columns), as a line of history worded `what`. */
+export function historyEntryOf(
+  event: HistoryEvent & { at: Date; actorKind: string; actorName: string; reason: string | null; reasonWords: unknown },
+  what: string,
+): ShipmentHistoryEntry {
+  const actor = { kind: event.actorKind, name: event.actorName };
+  return {
+    at: event.at.toISOString(),
+    transition: event.transition,
+    fromState: event.fromState,
+    toState: event.toState,
+    actor,
+    reason: event.reason,
+    reasonWords: (event.reasonWords ?? null) as StoredWords | null,
+    what,
+    by: actorInWords(actor, "en"),
+  };
+}
+
 /** A shipment's history, oldest first. */
 export async function listShipmentHistory(shop: string, shipmentId: number): Promise<ShipmentHistoryEntry[]> {
   const events = await prisma.shipmentEvent.findMany({ where: { shop, shipmentId }, orderBy: [{ at: "desc" }, { id: "desc" }], take: HISTORY_SHOWN });
-  return events.reverse().map((event) => {
-    const actor = { kind: event.actorKind, name: event.actorName };
-    return {
-      at: event.at.toISOString(),
-      transition: event.transition,
-      fromState: event.fromState,
-      toState: event.toState,
-      actor,
-      reason: event.reason,
-      reasonWords: (event.reasonWords ?? null) as StoredWords | null,
-      what: eventInWords(event, "en"),
-      by: actorInWords(actor, "en"),
-    };
-  });
+  return events.reverse().map((event) => historyEntryOf(event, eventInWords(event, "en")));
 }

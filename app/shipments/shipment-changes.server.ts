@@ -1,15 +1,19 @@
 import { Prisma, type Shipment } from "@prisma/client";
 import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf } from "~/locks.server";
-import { englishOf, isStoredWords, type Sentence, type StoredWords } from "~/locales/admin-language";
-import { announceParcelBooked } from "~/flow/flow-triggers.server";
-import { allows, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKED_STATUSES, TRACKING_STATE, type Actor, type TransitionName, type TransitionRule } from "./lifecycle";
+import type { Sentence, StoredWords } from "~/locales/admin-language";
+import { englishIn, reasonColumns, reasonOf, reasonWithoutQuotes, reasonWordsJson, REASON_LIMIT, storedSentence, withoutQuotedWords, wordsIn } from "~/stored-sentences.server";
+import type { ServiceStatusCode } from "~/shipping/status";
+import { announceParcelEvent } from "~/flow/flow-triggers.server";
+import type { ParcelEvent, ParcelFacts } from "~/flow/flow-triggers";
+import { parcelName } from "./parcels";
+import { allows, outcomeOfCode, outcomeTransition, SHIPMENT_OUTCOME, SHIPMENT_STATUS, SHIPMENT_TRANSITIONS, TRACKING_STATE, type Actor, type ShipmentOutcome, type TransitionName, type TransitionRule } from "./lifecycle";
 
 /**
  * The one module that writes the `Shipment` table (and its history, `ShipmentEvent`): every change to a shipment is
  * one of the named transitions of `lifecycle.ts`, refused unless the table allows it from where the row is now, and
  * written in one transaction with the history row that records it (time, transition, from, to, who, why). A test
- * (`shipment-writers.test.ts`) fails when any other file writes either table.
+ * (`app/table-owners.test.ts`) fails when any other file writes either table.
  *
  * Callers say who acts (`Actor`) and when; the reason is in the merchant's words and never carries a shopper's details
  * (names, phones, addresses) of Dakiya's own: the history outlives customers/redact, which takes out only the
@@ -30,27 +34,11 @@ type Client = Prisma.TransactionClient;
 interface Locked {
   status: string;
   trackingState: string;
+  outcome: string;
   attention: string | null;
   courierStatusLabel: string | null;
-}
-
-// A shipment's sentences (its last error, its tracking error, a history row's reason) are stored as their English
-// beside their words (`…Words`, said again in the admin's language); text wholly someone else's has no words beside it.
-
-/** The English column of a sentence. */
-const englishIn = (sentence: Sentence): string => (typeof sentence === "string" ? sentence : englishOf(sentence));
-
-/** The words column of a sentence: null (the database's) for text kept as said, or none. */
-function wordsIn(sentence: Sentence | null | undefined, limit?: number): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  if (!sentence || typeof sentence === "string") return Prisma.DbNull;
-  return (limit === undefined ? sentence : limitedWords(sentence, limit)) as unknown as Prisma.InputJsonValue;
-}
-
-/** The words with each value of someone else's (a plain text) cut to the limit, as the English is. */
-function limitedWords(words: StoredWords, limit: number): StoredWords {
-  if (!words.values) return words;
-  const values = Object.fromEntries(Object.entries(words.values).map(([name, value]) => [name, typeof value === "string" ? value.slice(0, limit) : typeof value === "number" ? value : limitedWords(value, limit)]));
-  return { key: words.key, values };
+  deliveryAttempts: number;
+  requestPayload: string;
 }
 
 /** A shipment's last error, in both columns (null clears both). */
@@ -58,12 +46,6 @@ const lastErrorOf = (sentence: Sentence | null) => ({ lastError: sentence === nu
 
 /** A shipment's tracking error, in both columns (null clears both). */
 const trackingErrorOf = (sentence: Sentence | null) => ({ trackingError: sentence === null ? null : englishIn(sentence), trackingErrorWords: wordsIn(sentence) });
-
-/** Reasons are short, for a list; the courier's or Shopify's own words are cut. */
-const REASON_LIMIT = 300;
-const reasonOf = (reason: Sentence | null | undefined) => (reason ? englishIn(reason).slice(0, REASON_LIMIT) : null);
-/** A reason's words, for a raw statement: JSON text, or null. */
-const reasonWordsJson = (reason: Sentence | null | undefined): string | null => (reason && typeof reason !== "string" ? JSON.stringify(limitedWords(reason, REASON_LIMIT)) : null);
 
 interface Step {
   transition: TransitionName;
@@ -75,29 +57,38 @@ interface Step {
 async function recordEvents(tx: Client, refs: ShipmentRef | readonly ShipmentRef[], steps: readonly Step[], { actor, at }: Change): Promise<void> {
   const recorded = steps.filter((step) => SHIPMENT_TRANSITIONS[step.transition].recorded);
   const data = [refs].flat().flatMap((ref) =>
-    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), reason: reasonOf(step.reason), reasonWords: wordsIn(step.reason, REASON_LIMIT), at })),
+    recorded.map((step) => ({ shop: ref.shop, shipmentId: ref.id, transition: step.transition, fromState: step.from, toState: step.to, actorKind: actor.kind, actorName: actor.name.slice(0, 200), ...reasonColumns(step.reason), at })),
   );
   if (data.length > 0) await tx.shipmentEvent.createMany({ data });
 }
 
-/** What a transition moves, as its history row says: the booking status, else the tracking state, else nothing. */
-function movedBy(transition: TransitionName, locked: Locked): { from: string | null; to: string | null } {
+/** What a transition moves, as its history row says: the booking status, else the tracking state or the courier's outcome, else nothing. */
+function movedBy(transition: TransitionName, locked: Pick<Locked, "status" | "trackingState" | "outcome">): { from: string | null; to: string | null } {
   const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
   if (rule.to) return { from: locked.status, to: rule.to };
   if (rule.tracking) return { from: locked.trackingState, to: rule.tracking.to };
+  if (rule.outcome) return { from: locked.outcome, to: rule.outcome.to };
   return { from: null, to: null };
+}
+
+/** The columns a transition sets by the table itself: the status, the tracking state, the outcome it moves to. */
+function movedColumns(rule: TransitionRule): Prisma.ShipmentUncheckedUpdateInput {
+  return { ...(rule.to ? { status: rule.to } : {}), ...(rule.tracking ? { trackingState: rule.tracking.to } : {}), ...(rule.outcome ? { outcome: rule.outcome.to } : {}) };
 }
 
 interface Apply {
   /** The other columns the transition writes. */
   data?: Prisma.ShipmentUncheckedUpdateInput;
-  reason?: Sentence | null;
+  /** Why, in the merchant's words; worked out from the locked row where it counts something (the attempt's number). */
+  reason?: Sentence | null | ((locked: Locked) => Sentence);
   /** What the history says moved, where it is not the status or tracking state (the courier's stage, the flag). */
   moved?: (locked: Locked) => { from: string | null; to: string | null };
   /** A further guard on the locked row (the flag is not raised already…). */
   when?: (locked: Locked) => boolean;
   /** Further steps of the same change, each its own history row (the flag a courier update raises). */
   extra?: (locked: Locked) => Step[];
+  /** `claim_released` of a first claim: the row goes (with its one history row) rather than moving. */
+  removeFirstClaim?: boolean;
   /** What else the change records in its transaction, from the row as it now is (the Flow trigger it fires). */
   alsoRecord?: (tx: Client, moved: Shipment) => Promise<void>;
 }
@@ -109,14 +100,16 @@ interface Apply {
  */
 async function apply(ref: ShipmentRef, transition: TransitionName, change: Change, options: Apply = {}, tx?: Client): Promise<Shipment | null> {
   const run = async (db: Client) => {
-    const [locked] = await db.$queryRaw<Locked[]>`SELECT status, "trackingState", attention, "courierStatusLabel" FROM "Shipment" WHERE id = ${ref.id} AND shop = ${ref.shop} FOR UPDATE`;
-    if (!locked || !allows(transition, locked.status, locked.trackingState) || (options.when && !options.when(locked))) return null;
+    const [locked] = await db.$queryRaw<Locked[]>`SELECT status, "trackingState", outcome, attention, "courierStatusLabel", "deliveryAttempts", "requestPayload" FROM "Shipment" WHERE id = ${ref.id} AND shop = ${ref.shop} FOR UPDATE`;
+    if (!locked || !allows(transition, locked.status, locked.trackingState, locked.outcome) || (options.when && !options.when(locked))) return null;
     const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
-    const moved = await db.shipment.update({
-      where: { id: ref.id },
-      data: { ...options.data, ...(rule.to ? { status: rule.to } : {}), ...(rule.tracking ? { trackingState: rule.tracking.to } : {}) },
-    });
-    const step = { transition, reason: options.reason ?? null, ...(options.moved ?? ((row: Locked) => movedBy(transition, row)))(locked) };
+    if (options.removeFirstClaim && rule.removesFirstClaim && locked.requestPayload === "") {
+      await db.shipment.delete({ where: { id: ref.id } });
+      return null;
+    }
+    const moved = await db.shipment.update({ where: { id: ref.id }, data: { ...options.data, ...movedColumns(rule) } });
+    const reason = typeof options.reason === "function" ? options.reason(locked) : (options.reason ?? null);
+    const step = { transition, reason, ...(options.moved ?? ((row: Locked) => movedBy(transition, row)))(locked) };
     await recordEvents(db, ref, [step, ...(options.extra?.(locked) ?? [])], change);
     await options.alsoRecord?.(db, moved);
     return moved;
@@ -131,14 +124,40 @@ async function apply(ref: ShipmentRef, transition: TransitionName, change: Chang
  */
 export const SHIPMENT_TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
 
-/** A bookkeeping write (not kept in the history): one guarded statement. */
-async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput): Promise<boolean> {
-  const rule: { from: readonly string[]; tracking?: { from: readonly string[] } } = SHIPMENT_TRANSITIONS[transition];
-  const { count } = await prisma.shipment.updateMany({
-    where: { id: ref.id, shop: ref.shop, status: { in: [...rule.from] }, ...(rule.tracking ? { trackingState: { in: [...rule.tracking.from] } } : {}) },
-    data,
-  });
+/** Where the table allows a transition, as a filter: its statuses, and its tracking states and outcomes where it names them. */
+function allowedWhere(transition: TransitionName): Prisma.ShipmentWhereInput {
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
+  return { status: { in: [...rule.from] }, ...(rule.tracking ? { trackingState: { in: [...rule.tracking.from] } } : {}), ...(rule.outcome ? { outcome: { in: [...rule.outcome.from] } } : {}) };
+}
+
+/** A bookkeeping write (not kept in the history): one guarded statement (in the caller's transaction, when given). */
+async function note(ref: ShipmentRef, transition: TransitionName, data: Prisma.ShipmentUncheckedUpdateManyInput, db: Client = prisma): Promise<boolean> {
+  const { count } = await db.shipment.updateMany({ where: { id: ref.id, shop: ref.shop, ...allowedWhere(transition) }, data: { ...data, ...(movedColumns(SHIPMENT_TRANSITIONS[transition]) as Prisma.ShipmentUncheckedUpdateManyInput) } });
   return count === 1;
+}
+
+/**
+ * One transition applied to every shipment of a shop the table allows it for (and `where` names), each with its
+ * history row, in one statement: a shop-wide pause or resume of tracking touches every tracked parcel at once. The
+ * filter and the columns moved are read off the table, as `apply` reads them for one row.
+ */
+async function applyToShop(shop: string, transition: "tracking_paused" | "tracking_resumed", { set, where, reason }: { set: Prisma.Sql; where: Prisma.Sql; reason: Sentence }, { actor, at }: Change): Promise<number> {
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS[transition];
+  const tracking = rule.tracking!;
+  const why = reasonOf(reason);
+  const whyWords = reasonWordsJson(reason);
+  return prisma.$executeRaw`
+    WITH target AS (
+      SELECT id, "trackingState" AS before FROM "Shipment"
+      WHERE shop = ${shop} AND status IN (${Prisma.join([...rule.from])}) AND "trackingState" IN (${Prisma.join([...tracking.from])}) AND ${where}
+      FOR UPDATE
+    ), moved AS (
+      UPDATE "Shipment" s SET "trackingState" = ${tracking.to}, ${set}, "updatedAt" = ${at}
+      FROM target WHERE s.id = target.id
+      RETURNING s.id, s.shop, target.before
+    )
+    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, "reasonWords", at)
+    SELECT shop, id, ${transition}, before, ${tracking.to}, ${actor.kind}, ${actor.name.slice(0, 200)}, ${why}, ${whyWords}::jsonb, ${at} FROM moved`;
 }
 
 export class TransitionRefusedError extends Error {
@@ -172,7 +191,7 @@ export interface ParcelClaim {
  * open (moved, merged, split in Shopify since), whose number it takes over; or nothing, and numbers a new parcel after
  * the order's last. The unique fulfillment order backs it.
  */
-export async function claimShipment(tx: Client, { shop, orderGid, parcel }: { shop: string; orderGid: string; parcel?: ParcelClaim }, change: Change): Promise<Claim> {
+export async function claimShipment(tx: Client, { shop, orderGid, parcel, direction = parcel ? "forward" : "return" }: { shop: string; orderGid: string; parcel?: ParcelClaim; direction?: "forward" | "return" }, change: Change): Promise<Claim> {
   const claimed = { status: SHIPMENT_STATUS.BOOKING, requestPayload: "", ...lastErrorOf(null) };
   const reclaim = async (row: Shipment, data: Prisma.ShipmentUncheckedUpdateManyInput = {}): Promise<Claim> => {
     // One guarded statement, as most claims of an existing row are refused (a double click, a webhook racing the UI).
@@ -184,7 +203,8 @@ export async function claimShipment(tx: Client, { shop, orderGid, parcel }: { sh
     return { kind: "claimed", shipment: current, isNew: false };
   };
   const created = async (number: number, fulfillmentOrderGid: string | null): Promise<Claim | null> => {
-    const [row] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, parcel: number, fulfillmentOrderGid, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
+    // The direction is known from the claim on: the watchdog carries an interrupted booking to where it goes.
+    const [row] = await tx.shipment.createManyAndReturn({ data: [{ shop, orderGid, parcel: number, fulfillmentOrderGid, direction, orderName: "", courierEnvironment: "", paymentMode: "", ...claimed }], skipDuplicates: true });
     if (!row) return null;
     await recordEvents(tx, row, [{ transition: "claimed", from: null, to: SHIPMENT_STATUS.BOOKING }], change);
     return { kind: "claimed", shipment: row, isNew: true };
@@ -221,8 +241,7 @@ export function coversBeforeParcels(row: Pick<Shipment, "fulfillmentOrderGid" | 
  * history row: nothing happened); a failed booking claimed again is failed again, with the reason.
  */
 export async function releaseClaim(shipment: Shipment, { isNew, reason }: { isNew: boolean; reason?: Sentence | null }, change: Change): Promise<void> {
-  if (isNew) await prisma.shipment.deleteMany({ where: { id: shipment.id, shop: shipment.shop, status: SHIPMENT_STATUS.BOOKING, requestPayload: "" } });
-  else await apply(shipment, "claim_released", change, { reason });
+  await apply(shipment, "claim_released", change, { reason, removeFirstClaim: isNew });
 }
 
 export interface CourierChoice {
@@ -263,7 +282,9 @@ export async function markBookingRetrying(shipment: Shipment, lastError: Sentenc
 export async function markBooked(shipment: Shipment, booked: { awb: string; courierName: string; trackingUrl: string }, change: Change): Promise<Shipment> {
   const data = { ...booked, ...lastErrorOf(null), nextSyncAt: change.at };
   const reason: StoredWords = { key: "activity.stored.bookedWith", values: { courier: booked.courierName, awb: booked.awb } };
-  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: announceParcelBooked }));
+  // A forward parcel's booking tells Flow ("Parcel booked"); a return's pickup is not a parcel to the shopper.
+  const announce = announcing(() => ({ kind: "booked" }));
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: (tx, moved) => (moved.direction === "return" ? Promise.resolve() : announce(tx, moved)) }));
 }
 
 /**
@@ -272,6 +293,14 @@ export async function markBooked(shipment: Shipment, booked: { awb: string; cour
  */
 export async function markFailed(shipment: ShipmentRef, lastError: Sentence, change: Change, { orderIdTaken = false }: { orderIdTaken?: boolean } = {}): Promise<Shipment | null> {
   return apply(shipment, "failed", change, { data: { ...lastErrorOf(lastError), ...(orderIdTaken ? { courierOrderAttempt: { increment: 1 } } : {}) }, reason: lastError });
+}
+
+/**
+ * The order was cancelled in Shopify (or the return declined or cancelled) while its booking had sent the courier
+ * nothing: cancelled, not a failed booking, with the reason. Null: it had moved on.
+ */
+export async function markCancelledBeforeBooking(shipment: ShipmentRef, reason: Sentence, change: Change): Promise<Shipment | null> {
+  return apply(shipment, "cancelled_before_booking", change, { data: { cancelledAt: change.at, ...lastErrorOf(null) }, reason, when: (locked) => locked.requestPayload === "" });
 }
 
 /** Shopify refused or did not take the fulfillment: the shipment says why; the job retries when it may pass. */
@@ -348,9 +377,19 @@ export async function clearShipmentAttention(shop: string, shipmentId: number, c
 
 // ─── Tracking ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** One entry of the courier's tracking, read as a report of where the parcel is. */
+export interface CourierReport {
+  code: ServiceStatusCode;
+  /** The courier's name for its stage. */
+  label: string;
+  at: Date;
+  /** The courier's own words (its reason for an attempt that failed); they may name the shopper. */
+  activity: string;
+}
+
 export interface CourierProgress {
-  /** The latest entry's stage, when the courier reported any. */
-  stage: { code: number; label: string; at: Date } | null;
+  /** The courier's entries since the last one read, oldest first. */
+  reports: readonly CourierReport[];
   estimatedDeliveryAt: Date;
   deliveredAt: Date | null;
   /** The attention the courier's news raises or clears; undefined leaves the flag as it is. */
@@ -358,15 +397,139 @@ export interface CourierProgress {
   nextSyncAt: Date | null;
 }
 
+/** The courier's latest stage, as a report puts it on the row. */
+const reportColumns = (report: CourierReport) => ({ courierStatusCode: report.code, courierStatusLabel: report.label, courierStatusAt: report.at, lastScanAt: report.at });
+
+/** The courier's words are cut for the history, as any quoted reason is. */
+const COURIER_WORDS_LIMIT = 160;
+
+/** What of a parcel Shopify Flow's triggers name: a return's pickup names the order it comes back from. */
+function flowFactsOf(shipment: Shipment): ParcelFacts | null {
+  const orderGid = shipment.direction === "return" ? shipment.returnOfOrderGid : shipment.orderGid;
+  if (!orderGid?.startsWith("gid://shopify/Order/")) return null;
+  return { orderGid, name: parcelName(shipment), awb: shipment.awb, courierName: shipment.courierName, trackingUrl: shipment.trackingUrl };
+}
+
+/** The Shopify Flow trigger of an event of the parcel, recorded in the transition's own transaction (app/flow/). */
+const announcing = (event: (moved: Shipment) => ParcelEvent) => async (tx: Client, moved: Shipment) => {
+  const facts = flowFactsOf(moved);
+  if (facts) await announceParcelEvent(tx, { shop: moved.shop, shipmentId: moved.id, facts }, event(moved));
+};
+
+type OutcomeChange = (shipment: ShipmentRef, report: CourierReport, change: Change, tx?: Client) => Promise<Shipment | null>;
+
+/** Moves the courier's outcome by its named transition, with the report that moved it, and what it announces. */
+const moveOutcome =
+  (transition: TransitionName, { data, announce }: { data?: (report: CourierReport) => Prisma.ShipmentUncheckedUpdateInput; announce?: ParcelEvent["kind"] } = {}): OutcomeChange =>
+  (shipment, report, change, tx) =>
+    apply(shipment, transition, change, { data: { ...reportColumns(report), ...data?.(report) }, ...(announce ? { alsoRecord: announcing(() => ({ kind: announce }) as ParcelEvent) } : {}) }, tx);
+
+// One function per outcome the courier reports: each is the one place a shipment reaches it, so what follows an
+// outcome hooks here — the merchant's Shopify Flow workflows are told (a trigger per event) in the transition's own
+// transaction. Null: the table refused the move.
+
+/** Picked up from the warehouse and on its way to the shopper. */
+export const markInTransit = moveOutcome("in_transit");
+/** Out with the courier's delivery agent (Flow: "Parcel out for delivery", once a parcel). */
+export const markOutForDelivery = moveOutcome("out_for_delivery", { announce: "out_for_delivery" });
+
 /**
- * What a tracking read found. A new stage is a `courier_progress` event (and a flag it raises or clears its own);
- * a read that found nothing new is bookkeeping. Either way the back-off of earlier failures is over.
+ * The courier could not deliver: the attempt counted, with the courier's reason (its words, cut; customers/redact
+ * takes them out). Flow: "Delivery attempt failed", with the attempt's number and the courier's words.
  */
-export async function recordCourierProgress(shipment: Shipment, progress: CourierProgress, change: Change): Promise<void> {
-  const { stage } = progress;
+export async function markDeliveryAttempted(shipment: ShipmentRef, report: CourierReport, change: Change, tx?: Client): Promise<Shipment | null> {
+  return apply(
+    shipment,
+    "delivery_attempted",
+    change,
+    {
+      data: { ...reportColumns(report), deliveryAttempts: { increment: 1 } },
+      reason: (locked) => ({ key: "activity.stored.courier.attempt", values: { attempt: locked.deliveryAttempts + 1, reason: report.activity.slice(0, COURIER_WORDS_LIMIT) } }),
+      alsoRecord: announcing((moved) => ({ kind: "delivery_failed", attempt: moved.deliveryAttempts, reason: report.activity })),
+    },
+    tx,
+  );
+}
+
+/** Delivered to the shopper (Flow: "Parcel delivered"). */
+export const markDelivered = moveOutcome("delivered", { data: (report) => ({ deliveredAt: report.at }), announce: "delivered" });
+/** On its way back to the seller, return to origin (Flow: "Parcel returning to seller"). */
+export const markRtoInitiated = moveOutcome("rto_initiated", { announce: "rto_started" });
+/** Back at the seller's warehouse (Flow: "RTO parcel back at warehouse"). */
+export const markRtoDelivered = moveOutcome("rto_delivered", { announce: "rto_delivered" });
+export const markLost = moveOutcome("lost");
+export const markDamaged = moveOutcome("damaged");
+/** Cancelled at the courier (Dakiya's cancellation reaching it, or the courier's own). */
+export const markCancelledByCourier = moveOutcome("courier_cancelled");
+/** A return's pickup collected from the shopper (Flow: "Return picked up"). */
+export const markPickedUp = moveOutcome("picked_up", { announce: "return_picked_up" });
+/** A return's pickup delivered at the warehouse (Flow: "Return received"). */
+export const markReceived = moveOutcome("received", { data: (report) => ({ deliveredAt: report.at }), announce: "return_received" });
+
+const OUTCOME_CHANGES: Readonly<Record<string, OutcomeChange>> = {
+  in_transit: markInTransit,
+  out_for_delivery: markOutForDelivery,
+  delivery_attempted: markDeliveryAttempted,
+  delivered: markDelivered,
+  rto_initiated: markRtoInitiated,
+  rto_delivered: markRtoDelivered,
+  lost: markLost,
+  damaged: markDamaged,
+  courier_cancelled: markCancelledByCourier,
+  picked_up: markPickedUp,
+  received: markReceived,
+} satisfies Partial<Record<TransitionName, unknown>>;
+
+/**
+ * A report the courier's stage order does not lead to from where the parcel is (In Transit after Delivered, a
+ * cancellation after pickup): kept in the history with what it said, and the outcome stays.
+ */
+export async function recordOutOfOrderReport(shipment: ShipmentRef, report: CourierReport, reported: ShipmentOutcome, change: Change, tx?: Client): Promise<Shipment | null> {
+  return apply(
+    shipment,
+    "courier_out_of_order",
+    change,
+    {
+      data: { lastScanAt: report.at },
+      reason: { key: "activity.stored.courier.outOfOrder", values: { stage: report.label.slice(0, COURIER_WORDS_LIMIT) } },
+      moved: (locked) => ({ from: locked.outcome, to: reported }),
+    },
+    tx,
+  );
+}
+
+/**
+ * One report of the courier's, applied to the shipment as it is under its row's lock: a report read already (by a
+ * second sync of the same answer, a retry racing the next pass) is no news; else it moves the outcome by its named
+ * transition, or is a new stage within the outcome (`courier_progress`), or is out of the courier's order.
+ */
+async function applyCourierReport(shipment: ShipmentRef, report: CourierReport, change: Change): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ outcome: string; courierStatusCode: number | null; lastScanAt: Date | null; direction: string }[]>`
+      SELECT outcome, "courierStatusCode", "lastScanAt", direction FROM "Shipment" WHERE id = ${shipment.id} AND shop = ${shipment.shop} FOR UPDATE`;
+    if (!row || (row.lastScanAt !== null && report.at.getTime() <= row.lastScanAt.getTime())) return;
+    const reported = outcomeOfCode(report.code, row.direction);
+    if (reported === row.outcome && reported !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) {
+      if (report.code === row.courierStatusCode) await note(shipment, "tracking_checked", reportColumns(report), tx);
+      else await apply(shipment, "courier_progress", change, { data: reportColumns(report), moved: (locked) => ({ from: locked.courierStatusLabel, to: report.label }) }, tx);
+      return;
+    }
+    const transition = outcomeTransition(row.outcome, reported);
+    if (transition && (await OUTCOME_CHANGES[transition]!(shipment, report, change, tx))) return;
+    await recordOutOfOrderReport(shipment, report, reported, change, tx);
+  }, SHIPMENT_TRANSACTION);
+}
+
+/**
+ * What a tracking read found. Each report since the last one read moves the courier's outcome by its named
+ * transition, in the courier's stage order (a report out of that order is kept as such and moves nothing); a new stage
+ * within the outcome is a `courier_progress`. Then the read's bookkeeping (the estimate, the next read; the back-off of
+ * earlier failures is over) and the attention the news raises or clears. Returns the row as it now is.
+ */
+export async function recordCourierProgress(shipment: Shipment, progress: CourierProgress, change: Change): Promise<Shipment> {
+  for (const report of progress.reports) await applyCourierReport(shipment, report, change);
   const flag = progress.attention === undefined ? undefined : "clear" in progress.attention ? null : progress.attention.flag;
   const data = {
-    ...(stage ? { courierStatusCode: stage.code, courierStatusLabel: stage.label, courierStatusAt: stage.at, lastScanAt: stage.at } : {}),
     ...(flag === undefined ? {} : { attention: flag, attentionAt: flag === null ? null : (progress.attention as { at: Date }).at }),
     estimatedDeliveryAt: progress.estimatedDeliveryAt,
     deliveredAt: progress.deliveredAt,
@@ -376,23 +539,12 @@ export async function recordCourierProgress(shipment: Shipment, progress: Courie
     awbUnknownCount: 0,
     ...trackingErrorOf(null),
   };
-  const newStage = stage !== null && stage.code !== shipment.courierStatusCode;
-  const flagMoves = flag !== undefined && flag !== shipment.attention;
-  if (!newStage && !flagMoves) {
+  if (flag !== undefined && flag !== shipment.attention) {
+    await apply(shipment, flag === null ? "attention_cleared" : "attention_raised", change, { data, moved: (locked) => ({ from: locked.attention, to: flag }) });
+  } else {
     await note(shipment, "tracking_checked", data);
-    return;
   }
-  const flagStep = (locked: Locked): Step => ({ transition: flag === null ? "attention_cleared" : "attention_raised", from: locked.attention, to: flag ?? null });
-  if (!newStage) {
-    await apply(shipment, flagStep({ attention: shipment.attention } as Locked).transition, change, { data, moved: (locked) => flagStep(locked) });
-    return;
-  }
-  await apply(shipment, "courier_progress", change, {
-    data,
-    // The courier's own words stay out of the history: they may name the shopper ("Delivered to Asha Rao").
-    moved: (locked) => ({ from: locked.courierStatusLabel, to: stage.label }),
-    extra: (locked) => (flagMoves ? [flagStep(locked)] : []),
-  });
+  return prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } });
 }
 
 /** When the shipment is read next, once its news is posted to Shopify (bookkeeping). */
@@ -421,44 +573,45 @@ export async function resumeTracking(shipment: ShipmentRef, change: Change, reas
   return apply(shipment, "tracking_resumed", change, { data: { trackingFailures: 0, awbUnknownCount: 0, ...trackingErrorOf(null), nextSyncAt: change.at }, reason: reason ?? null });
 }
 
-const TRACKED = Prisma.join([...TRACKED_STATUSES]);
-
 /**
  * The courier refused the shop's account for every shipment (its keys, a maintenance page): every shipment the shop
  * tracks is paused in one statement, each with its history row, until `nextProbeAt`. Returns how many were paused.
  */
-export async function pauseShopTracking(shop: string, { reason, nextProbeAt }: { reason: Sentence; nextProbeAt: Date }, { actor, at }: Change): Promise<number> {
+export async function pauseShopTracking(shop: string, { reason, nextProbeAt }: { reason: Sentence; nextProbeAt: Date }, change: Change): Promise<number> {
   const why = reasonOf(reason);
-  const whyWords = reasonWordsJson(reason);
-  return prisma.$executeRaw`
-    WITH paused AS (
-      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.PAUSED}, "trackingError" = ${why}, "trackingErrorWords" = ${whyWords}::jsonb, "nextSyncAt" = ${nextProbeAt}, "trackingFailures" = 1, "updatedAt" = ${at}
-      WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.ACTIVE} AND awb IS NOT NULL AND "nextSyncAt" IS NOT NULL AND status IN (${TRACKED})
-      RETURNING id, shop
-    )
-    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, "reasonWords", at)
-    SELECT shop, id, ${"tracking_paused" satisfies TransitionName}, ${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED}, ${actor.kind}, ${actor.name}, ${why}, ${whyWords}::jsonb, ${at} FROM paused`;
+  return applyToShop(
+    shop,
+    "tracking_paused",
+    {
+      set: Prisma.sql`"trackingError" = ${why}, "trackingErrorWords" = ${reasonWordsJson(reason)}::jsonb, "nextSyncAt" = ${nextProbeAt}, "trackingFailures" = 1`,
+      where: Prisma.sql`awb IS NOT NULL AND "nextSyncAt" IS NOT NULL`,
+      reason,
+    },
+    change,
+  );
 }
 
 /** A probe of a paused shop failed again: its paused shipments wait for the next probe (bookkeeping). */
 export async function deferPausedTracking(shop: string, { reason, nextProbeAt }: { reason: Sentence; nextProbeAt: Date }): Promise<void> {
   await prisma.shipment.updateMany({
-    where: { shop, trackingState: TRACKING_STATE.PAUSED, status: { in: [...TRACKED_STATUSES] } },
+    where: { shop, ...allowedWhere("tracking_deferred") },
     data: { nextSyncAt: nextProbeAt, trackingError: reasonOf(reason), trackingErrorWords: wordsIn(reason, REASON_LIMIT), trackingFailures: { increment: 1 } },
   });
 }
 
 /** A probe succeeded: every paused shipment of the shop is due again at once, each with its history row. */
-export async function resumeShopTracking(shop: string, { actor, at }: Change): Promise<number> {
-  const why: StoredWords = { key: "activity.stored.tracking.courierAnswers" };
-  return prisma.$executeRaw`
-    WITH resumed AS (
-      UPDATE "Shipment" SET "trackingState" = ${TRACKING_STATE.ACTIVE}, "trackingError" = NULL, "trackingErrorWords" = NULL, "nextSyncAt" = ${at}, "trackingFailures" = 0, "updatedAt" = ${at}
-      WHERE shop = ${shop} AND "trackingState" = ${TRACKING_STATE.PAUSED} AND status IN (${TRACKED})
-      RETURNING id, shop
-    )
-    INSERT INTO "ShipmentEvent" (shop, "shipmentId", transition, "fromState", "toState", "actorKind", "actorName", reason, "reasonWords", at)
-    SELECT shop, id, ${"tracking_resumed" satisfies TransitionName}, ${TRACKING_STATE.PAUSED}, ${TRACKING_STATE.ACTIVE}, ${actor.kind}, ${actor.name}, ${reasonOf(why)}, ${reasonWordsJson(why)}::jsonb, ${at} FROM resumed`;
+export async function resumeShopTracking(shop: string, change: Change): Promise<number> {
+  return applyToShop(
+    shop,
+    "tracking_resumed",
+    {
+      set: Prisma.sql`"trackingError" = NULL, "trackingErrorWords" = NULL, "nextSyncAt" = ${change.at}, "trackingFailures" = 0`,
+      // Only the shop's pause resumes here: a shipment the courier said it does not know stays stopped.
+      where: Prisma.sql`"trackingState" = ${TRACKING_STATE.PAUSED}`,
+      reason: { key: "activity.stored.tracking.courierAnswers" },
+    },
+    change,
+  );
 }
 
 // ─── Labels and the pickup manifest ───────────────────────────────────────────────────────────────────────────────
@@ -478,27 +631,6 @@ export async function recordDocumentStep(tx: Client, shop: string, shipmentIds: 
 
 // ─── Privacy ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
-const REDACTED = "[redacted]";
-/** The values of Dakiya's sentences that quote someone else's words: what the courier or Shopify said when refusing. */
-const QUOTED_VALUES = new Set(["message", "reason"]);
-
-/**
- * A sentence without the words it quotes: text wholly the courier's or Shopify's goes whole, and in Dakiya's own
- * sentences each quoted value (`message`, `reason`) goes, while the rest (the awb, the courier's name) stays, so
- * the history still says what happened.
- */
-function withoutQuotedWords(sentence: Sentence): Sentence {
-  if (typeof sentence === "string") return REDACTED;
-  if (!sentence.values) return sentence;
-  const values = Object.fromEntries(
-    Object.entries(sentence.values).map(([name, value]) => [name, typeof value === "object" ? withoutQuotedWords(value) : QUOTED_VALUES.has(name) && typeof value === "string" ? REDACTED : value]),
-  );
-  return { key: sentence.key, values } as StoredWords;
-}
-
-/** A stored sentence (its English and its words) as the sentence it was, for redaction. */
-const storedSentence = (english: string, stored: Prisma.JsonValue | null): Sentence => (isStoredWords(stored) ? stored : english);
-
 /**
  * customers/redact: the stored booking body without the shopper's details, the last error without its words
  * (the courier's and Shopify's errors may quote the address or phone they refused), the tracking error and the
@@ -511,9 +643,8 @@ export async function redactBookingBody(tx: Client, shipment: ShipmentRef, redac
   await apply(shipment, "redacted", change, { data: { ...redacted, lastErrorWords: Prisma.DbNull, ...trackingErrorOf(trackingError) } }, tx);
   const reasons = await tx.shipmentEvent.findMany({ where: { shop: shipment.shop, shipmentId: shipment.id, reason: { not: null } }, select: { id: true, reason: true, reasonWords: true } });
   for (const event of reasons) {
-    const reason = withoutQuotedWords(storedSentence(event.reason!, event.reasonWords));
-    const english = reasonOf(reason);
-    if (english !== event.reason) await tx.shipmentEvent.update({ where: { id: event.id }, data: { reason: english, reasonWords: wordsIn(reason, REASON_LIMIT) } });
+    const without = reasonWithoutQuotes(event);
+    if (without) await tx.shipmentEvent.update({ where: { id: event.id }, data: without });
   }
 }
 

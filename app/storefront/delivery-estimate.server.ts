@@ -7,7 +7,7 @@ import type { RateRequestInput } from "~/shipping/contract";
 import { createAnswerCache, type AnswerCacheOptions } from "./answer-cache";
 import { offAnswer, toEstimateAnswer, toRouteQuote, tryAgainAnswer, weightBandOf, type EstimateAnswer, type EstimateQuery, type RouteQuote } from "./delivery-estimate";
 import { getStorefrontSettings, noteProxyPath } from "./storefront-settings.server";
-import { listenForStorefrontChanges, type StorefrontChangeListener } from "./settings-changes.server";
+import { listenForStorefrontChanges, type StorefrontChangeListener } from "~/settings/settings-changes.server";
 import { noteRefusal } from "./storefront-refusals.server";
 import { keptVariantWeight, requestVariantWeights, VARIANT_WEIGHT_BATCH, VARIANT_WEIGHT_STALE_MS, type KeptVariantWeight } from "./variant-weights.server";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { StorefrontSettings } from "@prisma/client";
 import prisma from "~/db.server";
 import { TRACKING_LINK_TOKEN_PARAM, trackingLinkTokenOf } from "~/shipping/tracking-url";
-import { announceStorefrontChange } from "./settings-changes.server";
+import { announceStorefrontChange } from "~/settings/settings-changes.server";
 
 /** A shop's storefront settings; a shop that never saved any gets the defaults (the estimate off). */
 export async function getStorefrontSettings(shop: string): Promise<StorefrontSettings> {
@@ -88,4 +88,9 @@ export async function shopDomainTrackingUrl(shop: string, awb: string, courierTr
   if (!settings?.trackOnShopDomain || !settings.proxyPathPrefix) return null;
   const token = trackingLinkTokenOf(courierTrackingUrl) ?? randomBytes(16).toString("base64url");
   return `https://${settings.primaryDomainHost ?? shop}${settings.proxyPathPrefix}/track/${encodeURIComponent(awb)}?${TRACKING_LINK_TOKEN_PARAM}=${token}`;
+}
+
+/** The link a shopper follows to track a parcel just booked: on the shop's domain when the merchant chose it, else the courier's. */
+export async function shopperTrackingUrl(shop: string, awb: string, courierTrackingUrl: string): Promise<string> {
+  return (await shopDomainTrackingUrl(shop, awb, courierTrackingUrl)) ?? courierTrackingUrl;
 }

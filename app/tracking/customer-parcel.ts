@@ -53,7 +53,7 @@ export function toCustomerParcel(shipment: Pick<Shipment, "orderName" | "parcel"
     estimatedDelivery: stage === "delivered" || stage === "cancelled" || stage === "returned" ? null : (shipment.estimatedDeliveryAt?.toISOString() ?? null),
     deliveredAt: shipment.deliveredAt?.toISOString() ?? null,
     timeline: oldestFirst.reverse().map((entry) => ({ code: entry.code, at: entry.happenedAt.toISOString(), activity: entry.activity, location: entry.location })),
-    // The answer form comes with the failed-delivery desk (issue 35), which fills `answerForm`.
+    // No answer form yet: `answerForm` is filled once Dakiya takes the shopper's answer to a failed delivery.
     failedAttempt: stage === "delivery_failed" && lastFailed ? { attempt: failedAttempts.length, reason: lastFailed.activity, at: lastFailed.happenedAt.toISOString(), answerForm: null } : null,
   };
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { SHIPMENT_STATUS, TRACKED_STATUSES } from "~/shipments/lifecycle";
+import { FINAL_OUTCOMES, isShipmentOutcome, SHIPMENT_OUTCOME, SHIPMENT_STATUS, TRACKED_STATUSES, type ShipmentOutcome } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
 import { createCallerLimiter, type CallerLimits } from "~/caller-limits.server";
 import prisma from "~/db.server";
@@ -102,6 +102,9 @@ export interface PublicTracking {
   destinationCity: string | null;
   /** The courier's latest stage; null until the courier has reported one. */
   stage: ServiceStatusCode | null;
+  /** Where the courier has the parcel (app/shipments/lifecycle.ts), and its attempts to deliver so far. */
+  outcome: ShipmentOutcome;
+  deliveryAttempts: number;
   tone: StageTone;
   /** The step of an ordinary delivery the parcel is at; null when an exception took it off that path. */
   milestone: Milestone | null;
@@ -291,6 +294,8 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
       courierName: true,
       requestPayload: true,
       trackingUrl: true,
+      outcome: true,
+      deliveryAttempts: true,
       courierStatusCode: true,
       courierStatusAt: true,
       estimatedDeliveryAt: true,
@@ -307,10 +312,12 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
   if (!shipment?.awb) return null;
 
   const reported = shipment.courierStatusCode !== null && isServiceStatusCode(shipment.courierStatusCode) ? shipment.courierStatusCode : null;
+  const outcome = isShipmentOutcome(shipment.outcome) ? shipment.outcome : SHIPMENT_OUTCOME.AWAITING_PICKUP;
   // Cancelled with the courier (which is possible only before pickup) and not yet synced since: the parcel will not
   // come, whatever the courier's last scan said.
-  const stage = shipment.status === SHIPMENT_STATUS.CANCELLED && (reported === null || !isFinalStage(reported)) ? SERVICE_STATUS.CANCELLED : reported;
-  const isFinal = stage !== null && isFinalStage(stage);
+  const cancelledHere = shipment.status === SHIPMENT_STATUS.CANCELLED && !FINAL_OUTCOMES.includes(outcome);
+  const stage = cancelledHere ? SERVICE_STATUS.CANCELLED : reported;
+  const isFinal = cancelledHere || FINAL_OUTCOMES.includes(outcome);
 
   const body = readStoredBody(shipment.requestPayload);
   const redact = shopperDetailsRedactor(body);
@@ -318,9 +325,10 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     isServiceStatusCode(event.code) ? [{ code: event.code, activity: redact(event.activity), place: event.location ? redact(event.location) : null, at: event.happenedAt.toISOString() }] : [],
   );
 
-  const delivered = stage === SERVICE_STATUS.DELIVERED ? (shipment.deliveredAt ?? shipment.courierStatusAt) : null;
+  const arrived = outcome === SHIPMENT_OUTCOME.DELIVERED || outcome === SHIPMENT_OUTCOME.RECEIVED;
+  const delivered = arrived && !cancelledHere ? (shipment.deliveredAt ?? shipment.courierStatusAt) : null;
   // Past a final stage, or on the way back to the seller, there is no delivery to expect.
-  const expectsDelivery = !isFinal && stage !== SERVICE_STATUS.RTO;
+  const expectsDelivery = !isFinal && outcome !== SHIPMENT_OUTCOME.RTO_INITIATED;
 
   let refreshRequested = false;
   const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
@@ -338,6 +346,8 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
       courier: null,
       destinationCity: null,
       stage,
+      outcome,
+      deliveryAttempts: shipment.deliveryAttempts,
       tone: toneOf(stage),
       milestone,
       isFinal,
@@ -359,6 +369,8 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     courier: shipment.courierName,
     destinationCity: body.city ?? null,
     stage,
+    outcome,
+    deliveryAttempts: shipment.deliveryAttempts,
     tone: toneOf(stage),
     milestone,
     isFinal,
@@ -371,7 +383,7 @@ export async function getPublicTracking(rawAwb: string | undefined, deps: Public
     orderName: shipment.orderName ? parcelName(shipment) : null,
     seller: await getPublicSeller(shipment.shop),
     // The booked cash-on-delivery amount, while the parcel is still coming.
-    codDuePaise: shipment.paymentMode === "cod" && body.total_amount !== undefined && expectsDelivery && stage !== SERVICE_STATUS.DELIVERED ? Math.round(body.total_amount * 100) : null,
+    codDuePaise: shipment.paymentMode === "cod" && body.total_amount !== undefined && expectsDelivery && !arrived ? Math.round(body.total_amount * 100) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import type { SellerContact } from "./seller-contact";
 
@@ -15,8 +16,8 @@ export async function getSellerContact(shop: string): Promise<SellerContact> {
   return { logoUrl: row?.logoUrl ?? null, contactEmail: row?.contactEmail ?? null, contactPhone: row?.contactPhone ?? null };
 }
 
-export async function saveSellerContact(shop: string, contact: SellerContact): Promise<void> {
-  await prisma.trackingPageSettings.upsert({ where: { shop }, create: { shop, ...contact }, update: contact });
+export async function saveSellerContact(shop: string, contact: SellerContact, tx: Pick<Prisma.TransactionClient, "trackingPageSettings"> = prisma): Promise<void> {
+  await tx.trackingPageSettings.upsert({ where: { shop }, create: { shop, ...contact }, update: contact });
 }
 
 /**

@@ -7,10 +7,10 @@ import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/setti
 import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { TrackingEntry } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
-import { recordReturnArrival } from "~/returns/return-arrival.server";
+import { recordReturnArrival, recordReturnPickedUp } from "~/returns/return-arrival.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
-import { TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import { outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import type { Sentence } from "~/locales/admin-language";
 import {
   deferPausedTracking,
@@ -22,8 +22,6 @@ import {
   scheduleNextSync,
   stopTracking,
 } from "~/shipments/shipment-changes.server";
-import { announceTrackingEntries } from "~/flow/flow-triggers.server";
-import { trackingEventOf } from "~/flow/flow-triggers";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
@@ -78,25 +76,19 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     .filter((entry) => isServiceStatusCode(entry.service_status))
     .map((entry) => ({ ...entry, happenedAt: new Date(entry.timestamp) }))
     .sort((a, b) => a.happenedAt.getTime() - b.happenedAt.getTime());
-  const rows = entries.map((entry) => ({
-    shop: shipment.shop,
-    shipmentId: shipment.id,
-    fingerprint: fingerprintOf(entry),
-    code: entry.service_status,
-    label: entry.label || stageLabel(entry.service_status),
-    activity: entry.activity.slice(0, 500),
-    location: entry.location?.slice(0, 200) ?? null,
-    happenedAt: entry.happenedAt,
-  }));
-  // Entries at a stage a Flow trigger announces are stored with their triggers in one transaction: an entry stored is
-  // an event announced, exactly once however often it is read. The rest (most reads) take one statement.
-  const inserted = rows.some((row) => trackingEventOf(shipment.direction, row.code))
-    ? await prisma.$transaction(async (tx) => {
-        const stored = await tx.trackingEvent.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true, code: true, activity: true, happenedAt: true } });
-        await announceTrackingEntries(tx, shipment, stored);
-        return { count: stored.length };
-      })
-    : await prisma.trackingEvent.createMany({ data: rows, skipDuplicates: true });
+  const inserted = await prisma.trackingEvent.createMany({
+    data: entries.map((entry) => ({
+      shop: shipment.shop,
+      shipmentId: shipment.id,
+      fingerprint: fingerprintOf(entry),
+      code: entry.service_status,
+      label: entry.label || stageLabel(entry.service_status),
+      activity: entry.activity.slice(0, 500),
+      location: entry.location?.slice(0, 200) ?? null,
+      happenedAt: entry.happenedAt,
+    })),
+    skipDuplicates: true,
+  });
 
   const latest = entries.at(-1);
   const code = latest ? (latest.service_status as ServiceStatusCode) : null;
@@ -107,11 +99,17 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     previousSyncAt: shipment.syncedAt,
     now,
   });
+  // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
+  // entry read late is history, stored and posted but moving nothing.
+  const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const reports = entries
+    .filter((entry) => entry.happenedAt.getTime() > since)
+    .map((entry) => ({ code: entry.service_status as ServiceStatusCode, label: entry.label || stageLabel(entry.service_status), at: entry.happenedAt, activity: entry.activity }));
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
-  await recordCourierProgress(
+  const progressed = await recordCourierProgress(
     shipment,
     {
-      stage: latest ? { code: latest.service_status, label: latest.label || stageLabel(latest.service_status), at: latest.happenedAt } : null,
+      reports,
       estimatedDeliveryAt: new Date(tracking.estimated_delivery_date),
       deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null,
       ...(attention === null ? {} : { attention }),
@@ -122,7 +120,12 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
   // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
   const isReturn = shipment.direction === "return";
   const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
-  const arrivalRecorded = isReturn && tracking.delivered_date ? await recordReturnArrival({ ...shipment, deliveredAt: new Date(tracking.delivered_date) }, { admin: deps.admin, now }) : true;
+  // A return's pickup tells its return where it is: collected from the shopper, then at the warehouse — collected
+  // first even when one read brings both (the courier's pickup scans and its delivery at the warehouse).
+  const pickedUpNow =
+    progressed.outcome === SHIPMENT_OUTCOME.PICKED_UP || (progressed.outcome === SHIPMENT_OUTCOME.RECEIVED && reports.some((report) => outcomeOfCode(report.code, "return") === SHIPMENT_OUTCOME.PICKED_UP));
+  if (isReturn && progressed.outcome !== shipment.outcome && pickedUpNow) await recordReturnPickedUp(progressed, { actor: courierOf(shipment), at: now });
+  const arrivalRecorded = isReturn && progressed.outcome === SHIPMENT_OUTCOME.RECEIVED ? await recordReturnArrival(progressed, { admin: deps.admin, now, change: { actor: courierOf(shipment), at: now } }) : true;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
   // still to be recorded in Shopify.
   const next = code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);

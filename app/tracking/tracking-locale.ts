@@ -100,6 +100,16 @@ type ReturnStageKey = keyof TrackingStrings["returnStages"];
  */
 const RETURN_STAGE_OF: Partial<Record<number, ReturnStageKey>> = { 2: "pending", 3: "3", 4: "4", 5: "5", 6: "6", 7: "6", 9: "6", 8: "8", 10: "10" };
 
+/**
+ * Where the parcel is now, as the page heads it: its stage, and for a delivery attempted more than once, how many
+ * times (the courier tries again each time).
+ */
+export function currentStageText(language: Language, tracking: { stage: number | null; direction: "forward" | "return"; outcome: string; deliveryAttempts: number }): { label: string; summary: string } {
+  const stage = stageText(language, tracking.stage, tracking.direction);
+  if (tracking.outcome !== "delivery_attempted" || tracking.deliveryAttempts < 2 || tracking.direction === "return") return stage;
+  return { label: stage.label, summary: fill(stringsFor(language).attempts.summary, { count: tracking.deliveryAttempts }) };
+}
+
 /** A stage's name and its meaning for the shopper, in plain words; `null` is "booked, nothing from the courier yet". */
 export function stageText(language: Language, code: number | null, direction: "forward" | "return" = "forward"): { label: string; summary: string } {
   const { stages, returnStages } = stringsFor(language);

@@ -1,6 +1,8 @@
 import { shopAdmin, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import prisma from "~/db.server";
-import { resumeShipment } from "~/booking/book-order.server";
+import { resumeShipment, type Destinations } from "~/booking/book-shipment.server";
+import { ORDER_PARCELS } from "~/orders/book-order.server";
+import { RETURN_PICKUPS } from "~/returns/return-pickup.server";
 import { eraseAtSandbox, forgetShop, redactCustomer } from "~/privacy/personal-data.server";
 import { recordDataRequest } from "~/privacy/data-requests.server";
 import { unauthenticated } from "~/shopify.server";
@@ -14,6 +16,8 @@ import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
 import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
+import { DECISION } from "~/automation/decisions";
+import { recordDecision } from "~/orders/order-records.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -33,10 +37,13 @@ export const defaultJobDeps: JobDeps = {
   now: () => new Date(),
 };
 
+/** Where a booking the watchdog carries on goes: an order's parcel to its fulfillment, a return's pickup to its reverse delivery. */
+const DESTINATIONS: Destinations = { forward: ORDER_PARCELS, return: RETURN_PICKUPS };
+
 /** What each queue's jobs do. Every handler is idempotent: a job may run again after a crash or a retry. */
 export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps = defaultJobDeps): JobHandlers => ({
   "shipment-complete": async ({ shop, shipmentId }) => {
-    const completion = await resumeShipment(shop, shipmentId, { adminFor, now });
+    const completion = await resumeShipment(shop, shipmentId, { adminFor, now, destinations: DESTINATIONS });
     if (completion?.retry) throw new RetryLaterError(completion.shipment.lastError ?? `Shipment ${shipmentId} is not complete yet`);
   },
   "scopes-updated": async ({ shop, scopes }) => {
@@ -105,7 +112,8 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   },
   "cod-deadline": async ({ shop, orderGid }) => {
     if (!(await isShopInstalled(shop))) return;
-    await runConfirmationDeadline({ shop, now }, orderGid);
+    const done = await runConfirmationDeadline({ shop, now }, orderGid);
+    if (done.kind === "expired" && done.heldForMerchant) await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: done.heldForMerchant }, now());
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

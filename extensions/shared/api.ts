@@ -37,6 +37,12 @@ export interface ShipmentView {
   edd: string | null;
   /** The latest courier stage; `at` is an ISO time. */
   courierStatus: { code: number; label: string; at: string } | null;
+  /**
+   * Where the courier has the parcel once it has said anything: its state (awaiting_pickup, in_transit,
+   * out_for_delivery, delivery_attempted, delivered, rto_initiated, rto_delivered, lost, damaged, cancelled; a return's
+   * picked_up, received), in words with the attempts counted, and the attempts to deliver (absent from older answers).
+   */
+  outcome?: { state: string; label: string; deliveryAttempts: number } | null;
   /** ISO time. */
   estimatedDelivery: string | null;
   lastEvent: { label: string; activity: string; location: string | null; at: string } | null;
@@ -115,7 +121,13 @@ export interface ReturnPickupView {
   returnName: string;
   /** Shopify's return status: REQUESTED, OPEN, DECLINED, CANCELED, CLOSED. */
   status: string;
-  /** The pickup's booking status words ("Return in transit"), or null while none is booked. */
+  /**
+   * Where the return is in Dakiya: requested, approved, held, pickup_booked, picked_up, received, processed, inspected,
+   * declined, cancelled, closed; and that in words (absent from older answers).
+   */
+  state?: string;
+  stateLabel?: string;
+  /** Where the courier has the pickup ("Picked up from the shopper"), else its booking status words; null while none is booked. */
   pickupLabel: string | null;
   courierName: string | null;
   awb: string | null;
@@ -123,6 +135,8 @@ export interface ReturnPickupView {
   /** What stops the pickup or why it waits; once booked, what the merchant must do about it (a failed pickup, say). */
   note: string | null;
   receivedAt: string | null;
+  /** What happened to the return and who did it, oldest first, in the app's words (absent from older answers). */
+  history?: ShipmentHistoryEntry[];
 }
 
 export type BookOutcome = "booked" | "already_booked" | "problems" | "refused" | "unavailable" | "not_found";

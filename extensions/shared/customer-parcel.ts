@@ -23,9 +23,9 @@ export interface ParcelTimelineEntry {
 }
 
 /**
- * The shopper's answer to a failed delivery, as the failed-delivery desk (issue 35) will take it: what they may
- * choose and where the extension sends their answer. Null until that desk exists; the extension then shows the
- * attempt and what happens next, and the answer form in its place once this is filled in.
+ * The shopper's answer to a failed delivery, as the app will take it: what they may choose and where the extension
+ * sends their answer. Null while the app takes no answer; the extension then shows the attempt and what happens
+ * next, and the answer form in its place once this is filled in.
  */
 export interface FailedAttemptAnswerForm {
   /** The app's path the answer is POSTed to, with the same session token. */

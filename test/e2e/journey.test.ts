@@ -43,7 +43,7 @@ const AUTO_BOOKED = "#1001";
 
 const DEMO_NAME = "e2e_journey";
 // The day takes under a minute on an idle machine; the suite's other files may be running beside it.
-const walk = walkTheAdmin("journey", { name: DEMO_NAME, basePort: 4700, journey: true, readyTimeoutMs: 170_000 }, { startTimeoutMs: 200_000 });
+const walk = walkTheAdmin("journey", { name: DEMO_NAME, basePort: 4700, journey: true, readyTimeoutMs: 480_000 }, { startTimeoutMs: 540_000 });
 /** The app's frame in the admin as last opened. */
 const frame = () => walk.admin.frame;
 
@@ -132,14 +132,18 @@ async function shownHistory(): Promise<HistoryLine[]> {
 
 const BOOKING = ["Booking started", "Courier chosen", "Booked with the courier", "Fulfilled in Shopify with the tracking"];
 
-/**
- * A booked shipment's history: the booking's four steps by whoever booked it, the courier's awb in words, then the
- * courier's updates (each by the courier) through `stages` in order, with `between` (and nothing else) among them.
- */
+/** The courier's outcomes as the history words them (app/locales/admin-shipments.en.json, "events"). */
+const OUTCOMES = ["In transit", "Out for delivery", "Delivery attempted", "Delivered", "Returning to origin (RTO)", "Returned to origin (RTO delivered)", "Lost in transit", "Damaged in transit", "Cancelled at the courier"];
+
 /** The packing table's steps, in the history at the time the day's end printed the label and the pickup's manifest. */
 const DOCUMENT_STEPS = ["Handed over on a manifest", "Label printed"];
 
-function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [], printed }: { by: string | RegExp; stages: string[]; between?: string[]; printed: boolean }): void {
+/**
+ * A booked shipment's history: the booking's four steps by whoever booked it, the courier's awb in words, then the
+ * courier's outcomes (each by the courier) through `outcomes` in order, its updates within an outcome, and `between`
+ * (and nothing else) among them.
+ */
+function expectBookedHistory(lines: HistoryLine[], { by, outcomes, between = [], printed }: { by: string | RegExp; outcomes: string[]; between?: string[]; printed: boolean }): void {
   expect(lines.slice(0, 4).map((line) => line.what)).toEqual(BOOKING);
   for (const line of lines.slice(0, 4)) {
     if (typeof by === "string") expect(line.by).toBe(by);
@@ -148,19 +152,16 @@ function expectBookedHistory(lines: HistoryLine[], { by, stages, between = [], p
   const courier = /^(.+), awb \w+$/.exec(lines[2]!.reason ?? "")?.[1];
   expect(courier, `the courier named in "${lines[2]!.reason}"`).toBeTruthy();
   const rest = lines.slice(4);
-  const updates = rest.filter((line) => line.what.startsWith("Courier update: "));
-  for (const update of updates) expect(update.by).toBe(courier);
-  // Each update names the stage it left and the one it reached: they follow on from each other.
-  const moves = updates.map((update) => /^Courier update: (?:(.+) → )?(.+)$/.exec(update.what)!).map(([, from, to]) => ({ from: from ?? null, to: to! }));
-  moves.forEach((move, index) => expect(move.from).toBe(index === 0 ? null : moves[index - 1]!.to));
-  expect(moves.map((move) => move.to).filter((stage) => stages.includes(stage))).toEqual(stages);
-  expect(rest.filter((line) => !line.what.startsWith("Courier update: ") && !DOCUMENT_STEPS.includes(line.what)).map((line) => line.what)).toEqual(between);
+  const fromCourier = rest.filter((line) => line.what.startsWith("Courier update: ") || OUTCOMES.includes(line.what));
+  for (const update of fromCourier) expect(update.by).toBe(courier);
+  expect(fromCourier.map((line) => line.what).filter((what) => outcomes.includes(what))).toEqual(outcomes);
+  expect(rest.filter((line) => !fromCourier.includes(line) && !DOCUMENT_STEPS.includes(line.what)).map((line) => line.what)).toEqual(between);
   const documentSteps = rest.filter((line) => DOCUMENT_STEPS.includes(line.what));
   expect(documentSteps.map((line) => line.what).sort()).toEqual(printed ? DOCUMENT_STEPS : []);
   for (const step of documentSteps) expect(step.by).toBe("You, on the Dakiya app");
 }
 
-describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 }, () => {
+describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 }, () => {
   /** Every parcel's awb after the day, with its order: an order that ships as two parcels has two. */
   let awbsAfterTheDay: { order: string; awb: string }[] = [];
 
@@ -280,6 +281,42 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(all.filter((receipt) => receipt.handle === "dakiya-out-for-delivery" || receipt.handle === "dakiya-parcel-booked")).toEqual([]);
   });
 
+  it("holds the day's courier outcomes as states with their history in PostgreSQL: delivered, RTO, undelivered; the return that came back received, every return with its steps", async () => {
+    const outcomeOf = async (orderName: string) => {
+      const [shipment] = await queryDemo<{ id: number; outcome: string; deliveryAttempts: number }>(`SELECT id, outcome, "deliveryAttempts" FROM "Shipment" WHERE shop = $1 AND "orderName" = $2 AND direction = 'forward' AND parcel = 1`, [SEED_SHOP, orderName]);
+      const steps = await queryDemo<{ transition: string; toState: string | null; actorKind: string }>(`SELECT transition, "toState", "actorKind" FROM "ShipmentEvent" WHERE "shipmentId" = $1 ORDER BY at, id`, [shipment!.id]);
+      return { ...shipment!, steps };
+    };
+    const delivered = await outcomeOf(AUTO_BOOKED);
+    expect(delivered.outcome).toBe("delivered");
+    expect(delivered.steps).toContainEqual({ transition: "delivered", toState: "delivered", actorKind: "courier" });
+    const returning = await outcomeOf("#1002");
+    expect(returning.outcome).toBe("rto_initiated");
+    expect(returning.steps).toContainEqual({ transition: "rto_initiated", toState: "rto_initiated", actorKind: "courier" });
+    const undelivered = await outcomeOf("#1004");
+    expect(undelivered).toMatchObject({ outcome: "delivery_attempted", deliveryAttempts: 1 });
+    expect(undelivered.steps).toContainEqual({ transition: "delivery_attempted", toState: "delivery_attempted", actorKind: "courier" });
+    // Each moved in the courier's order: nothing the courier said was out of it.
+    for (const { steps } of [delivered, returning, undelivered]) expect(steps.map((step) => step.transition)).not.toContain("courier_out_of_order");
+
+    // The return that came back: asked for, approved, its pickup booked by the return rules, collected, received and
+    // recorded in Shopify — each step in its history, and its pickup received at the warehouse.
+    const [back] = await queryDemo<{ id: number; returnGid: string; state: string }>(`SELECT id, "returnGid", state FROM "ReturnRecord" WHERE shop = $1 AND "returnName" = $2`, [SEED_SHOP, `${RETURNED_ORDER}-R1`]);
+    expect(back!.state).toBe("processed");
+    const returnSteps = await queryDemo<{ transition: string; actorKind: string }>(`SELECT transition, "actorKind" FROM "ReturnEvent" WHERE "returnRecordId" = $1 ORDER BY at, id`, [back!.id]);
+    // Asked for and approved back to back: the return's check may first read it approved, with no "requested" before.
+    const transitions = returnSteps.map((step) => step.transition);
+    expect(transitions.slice(transitions[0] === "requested" ? 1 : 0)).toEqual(["approved", "pickup_booked", "picked_up", "received", "processed"]);
+    expect(returnSteps.find((step) => step.transition === "pickup_booked")!.actorKind).toBe("rule");
+    const [pickup] = await queryDemo<{ outcome: string }>(`SELECT outcome FROM "Shipment" WHERE shop = $1 AND "orderGid" = $2`, [SEED_SHOP, back!.returnGid]);
+    expect(pickup!.outcome).toBe("received");
+    // Every return Dakiya recorded has its history.
+    const withoutHistory = await queryDemo<{ returnName: string }>(`SELECT r."returnName" FROM "ReturnRecord" r WHERE r.shop = $1 AND NOT EXISTS (SELECT 1 FROM "ReturnEvent" e WHERE e."returnRecordId" = r.id)`, [SEED_SHOP]);
+    const [returns] = await queryDemo<{ count: string }>(`SELECT count(*) FROM "ReturnRecord" WHERE shop = $1`, [SEED_SHOP]);
+    expect(Number(returns!.count)).toBeGreaterThan(0);
+    expect(withoutHistory).toEqual([]);
+  });
+
   describe("the shopper's order status page", () => {
     const storeUrl = () => walk.demo.adminUrl.replace(/\/admin$/, "");
     const order1004 = () => savedShop().orders.find((order) => order.name === "#1004")!;
@@ -390,7 +427,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
             await walk.page.reload();
             return walk.page.getByRole("cell", { name: "Delivered", exact: true }).count();
           },
-          { timeout: 90_000, interval: 2_000 },
+          { timeout: 180_000, interval: 2_000 },
         )
         .toBe(1);
     });
@@ -454,7 +491,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     // against the stopped app.
     await walk.page.goto("about:blank");
     await walk.demo.stop();
-    walk.demo = await startDemo({ name: DEMO_NAME, basePort: 4700, journey: true, resume: true, readyTimeoutMs: 90_000 });
+    walk.demo = await startDemo({ name: DEMO_NAME, basePort: 4700, journey: true, resume: true, readyTimeoutMs: 300_000 });
     const output = walk.demo.output();
     expect(output).toContain("as the last run left it");
     expect(output).toContain("it was installed on an earlier run");
@@ -512,14 +549,14 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 180_000 
     expect(printed(cancelled)).toBe(false);
     // Booked by the example rules at the start of the day, then delivered.
     const ruleBooked = histories.get(AUTO_BOOKED)!;
-    expectBookedHistory(ruleBooked, { by: "Rule 5 'Everything else'", stages: ["In Transit", "Out for Delivery", "Delivered"], printed: true });
+    expectBookedHistory(ruleBooked, { by: "Rule 5 'Everything else'", outcomes: ["In transit", "Out for delivery", "Delivered"], printed: true });
     // Returned to origin: the courier's RTO raised it for the merchant.
-    expectBookedHistory(histories.get("#1002")!, { by: RULE, stages: ["In Transit", "Reached at Destination", "RTO"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
+    expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
     // Held by the rules, booked by the merchant on the ship page, then delivered.
-    expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", stages: ["Delivered"], printed: printed(HELD) });
+    expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", outcomes: ["Delivered"], printed: printed(HELD) });
     // Cancelled in Shopify: the webhook cancelled it with the courier, and says why.
     const cancelledLines = histories.get(cancelled)!;
-    expectBookedHistory(cancelledLines.filter((line) => line.what !== "Cancelled with the courier"), { by: RULE, stages: [], printed: false });
+    expectBookedHistory(cancelledLines.filter((line) => line.what !== "Cancelled with the courier"), { by: RULE, outcomes: [], printed: false });
     expect(cancelledLines.find((line) => line.what === "Cancelled with the courier")).toEqual({ what: "Cancelled with the courier", by: "Shopify (orders/cancelled)", reason: "The order was cancelled in Shopify." });
 
     // The history names no shopper: no name, street or phone of any order's address.

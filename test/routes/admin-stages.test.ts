@@ -150,6 +150,7 @@ describe("Home, Shipments and the export count and list by the merchant's stages
       fulfillmentOrderGid: `'gid://shopify/FulfillmentOrder/9' || n`,
       awb: `'BULK' || n`,
       courierStatusCode: "5",
+      outcome: "'in_transit'",
       status: "'fulfilled'",
       createdAt: "now()",
       updatedAt: "now()",

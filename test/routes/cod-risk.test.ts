@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_RULES } from "~/automation/rules";
 import { draftOf } from "~/automation/rules-form";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { action as autoBooking, loader as autoBookingLoader } from "~/routes/app.auto-booking";

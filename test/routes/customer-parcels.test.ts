@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { loader } from "~/routes/api.customer.parcels.$id";

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftOf, type RuleDraft } from "~/automation/rules-form";
 import { EXAMPLE_RULES } from "~/automation/rules";
-import { quoteOrder } from "~/booking/book-order.server";
+import { quoteOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { FlowActionRequestSchema } from "~/flow/flow-actions";
-import { runFlowAction } from "~/flow/flow-actions.server";
+import { FlowActionRequestSchema } from "~/orders/flow-actions";
+import { runFlowAction } from "~/orders/flow-actions.server";
 import { action as autoBooking } from "~/routes/app.auto-booking";
 import { sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";

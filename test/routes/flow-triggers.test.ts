@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { FLOW_PAYLOAD_LIMIT_BYTES, payloadSchemaOf, type FlowTrigger } from "~/flow/flow-triggers";
 import { fireFlowTrigger } from "~/flow/flow-triggers.server";
 import { action as lifecycleAction } from "~/routes/flow.trigger-lifecycle";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { markOutForDelivery } from "~/shipments/shipment-changes.server";
+import { SERVICE_STATUS } from "~/shipping/status";
 import { syncShipment } from "~/tracking/sync.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { receivedTriggers, signedFlowRequest } from "../../store/flow";
@@ -176,6 +178,35 @@ describe("Dakiya's triggers, fired by a parcel's events", () => {
     expect((await runJobs(["flow-trigger"])).failed).toEqual([]);
     expect(await prisma.flowTriggerEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ sentAt: expect.any(Date), payload: null });
     expect(received("dakiya-delivery-failed").filter((receipt) => (receipt.payload as { AWB: string }).AWB === shipment.awb)).toHaveLength(1);
+  });
+
+  it("records a parcel's trigger in its transition's own transaction: rolled back with it, once for the move, and nothing for a move the table refuses", async () => {
+    await turnOn("dakiya-out-for-delivery");
+    const { shipment } = await bookedShipment();
+    for (const code of [3, 5]) await courierReports(shipment.id, code);
+    const report = { code: SERVICE_STATUS.OUT_FOR_DELIVERY, label: "Out for Delivery", at: later(), activity: "With the delivery agent" } as const;
+    const change = { actor: { kind: "courier", name: shipment.courierName! }, at: report.at } as const;
+    const events = () => prisma.flowTriggerEvent.findMany({ where: { shop: store.domain, shipmentId: shipment.id, trigger: "dakiya-out-for-delivery" } });
+    const queued = async () => (await queuedJobs("flow-trigger", store.domain)).length;
+
+    // The transition's transaction rolls back after the move: neither the trigger's event nor its job is left.
+    const rolledBack = new Error("rolled back after the move");
+    await expect(prisma.$transaction(async (tx) => {
+      expect(await markOutForDelivery(shipment, report, change, tx)).toMatchObject({ outcome: "out_for_delivery" });
+      expect(await tx.flowTriggerEvent.count({ where: { shipmentId: shipment.id, trigger: "dakiya-out-for-delivery" } })).toBe(1);
+      throw rolledBack;
+    })).rejects.toBe(rolledBack);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "in_transit" });
+    expect(await events()).toEqual([]);
+    expect(await queued()).toBe(0);
+
+    // Committed, it fires once; the same move again is refused by the table and fires nothing.
+    expect(await markOutForDelivery(shipment, report, change)).toMatchObject({ outcome: "out_for_delivery" });
+    expect(await markOutForDelivery(shipment, { ...report, at: later() }, change)).toBeNull();
+    expect(await events()).toHaveLength(1);
+    expect(await queued()).toBe(1);
+    expect((await runJobs(["flow-trigger"])).failed).toEqual([]);
+    expect(received("dakiya-out-for-delivery").filter((receipt) => (receipt.payload as { AWB: string }).AWB === shipment.awb)).toHaveLength(1);
   });
 });
 

@@ -4,7 +4,7 @@ import prisma from "~/db.server";
 import { createJobHandlers, defaultJobDeps } from "~/workers/job-handlers.server";
 import { listFailedJobs, startWorkers, stopJobQueue } from "~/jobs/job-queue.server";
 import { action as ordersCreate } from "~/routes/webhooks.orders.create";
-import { saveBookingRules } from "~/settings/shop-settings.server";
+import { saveBookingRules } from "~/automation/booking-rules.server";
 import { seedShop } from "../../store/seed";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs } from "../support/jobs";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMPTY_DRAFT } from "~/automation/rules-form";
-import { listOrdersOverview } from "~/booking/orders-overview.server";
+import { listOrdersOverview } from "~/orders/orders-overview.server";
 import prisma from "~/db.server";
 import { action as autoBookingAction } from "~/routes/app.auto-booking";
 import { action as attentionAction, loader as attentionLoader } from "~/routes/app.attention";

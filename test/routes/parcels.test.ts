@@ -219,9 +219,9 @@ describe("a return of an item that shipped in an order's second parcel", () => {
     expect((await bulk([order.id])).results[0]).toMatchObject({ outcome: "booked" });
     const gurugram = inShopify(order.id).fulfillments.find((fulfillment) => fulfillment.locationId === LOCATION_GURUGRAM)!;
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: gurugram.lines[0]!.id!, quantity: 1 }] } });
-    const { quoteOrder } = await import("~/booking/book-order.server");
+    const { quoteReturnPickup } = await import("~/returns/return-pickup.server");
     const { defaultJobDeps } = await import("~/workers/job-handlers.server");
-    const quote = await quoteOrder({ shop: store.domain, admin: await defaultJobDeps.adminFor(store.domain) }, { orderGid: returnGid });
+    const quote = await quoteReturnPickup({ shop: store.domain, admin: await defaultJobDeps.adminFor(store.domain) }, { returnGid });
     expect(quote).toMatchObject({ kind: "quoted", shipment: { locationGid: LOCATION_GURUGRAM, fields: { order_type: "reverse", warehouse_id: 2 } } });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { checkReturn } from "~/returns/check-return.server";
 import type { ReturnRulesPreview } from "~/returns/return-rules-preview.server";
@@ -63,7 +63,7 @@ function placeIn(preview: ReturnRulesPreview, returnGid: string): string | null 
 /** Where the return check's recorded decision put it, in the same words. */
 async function placeDecided(returnGid: string): Promise<string | null> {
   const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
-  if (record.cancelledAt) return "not booked";
+  if (record.state === "declined" || record.state === "cancelled") return "not booked";
   const rule = /^Return rule (\d+) /.exec(record.decisionReason ?? "");
   if (rule) return `rule ${rule[1]}`;
   return record.decisionReason?.startsWith("Default return rule") ? "default" : null;
@@ -93,7 +93,7 @@ describe("Preview on recent returns", () => {
     // Another shop's return that every rule would match, recorded as the newest: never shown.
     const otherShop = uniqueShop("other");
     await prisma.returnRecord.create({
-      data: { shop: otherShop, returnGid: "gid://shopify/Return/990001", orderGid: "gid://shopify/Order/990001", returnName: "#9901-R1", status: "OPEN", readiness: "ready", totalPaise: 79_900, pincode: "400050", reasons: ["damaged"], requestedAt: new Date(Date.now() + 60_000) },
+      data: { shop: otherShop, returnGid: "gid://shopify/Return/990001", orderGid: "gid://shopify/Order/990001", returnName: "#9901-R1", state: "approved", totalPaise: 79_900, pincode: "400050", reasons: ["damaged"], requestedAt: new Date(Date.now() + 60_000) },
     });
 
     // The saved rules are now different: the preview is of the drafts sent, not of what is stored.

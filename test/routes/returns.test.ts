@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma from "~/db.server";
 import { sayStored } from "~/locales/admin-language";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
@@ -71,6 +71,10 @@ async function shippedOrder(index: number) {
 }
 
 const returnShipments = (returnGid: string) => prisma.shipment.findMany({ where: { shop: store.domain, orderGid: returnGid } });
+const recordOf = (returnGid: string) => prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
+/** A return's history in the order it was written (the syncs here run on a clock of their own): each step's transition, the state it reached, and who took it. */
+const returnHistory = async (returnGid: string) =>
+  (await prisma.returnEvent.findMany({ where: { returnRecord: { shop: store.domain, returnGid } }, orderBy: { id: "asc" } })).map((event) => ({ transition: event.transition, to: event.toState, by: `${event.actorKind}: ${event.actorName}` }));
 const storeReturn = (returnGid: string) => store.shop.orders.flatMap((order) => order.returns ?? []).find((ret) => ret.id === returnGid)!;
 
 describe("a return approved in Shopify", () => {
@@ -80,7 +84,7 @@ describe("a return approved in Shopify", () => {
     await store.simulator.settled();
     expect((await runJobs(["return-check"])).failed).toEqual([]);
     // Requested: recorded, waiting for the merchant's approval, nothing booked.
-    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "REQUESTED", readiness: "requested", cancelledAt: null });
+    expect(await recordOf(returnGid)).toMatchObject({ state: "requested" });
     expect(await returnShipments(returnGid)).toEqual([]);
 
     store.simulator.returnAction(store.domain, "returnApproveRequest", { input: { id: returnGid } });
@@ -106,7 +110,13 @@ describe("a return approved in Shopify", () => {
     expect(pickup!.fulfillmentGid).toBe(deliveries[0]!.id);
     // The courier service holds one reverse order for the return.
     expect(await prisma.serviceOrder.findMany({ where: { orderId: `${order.name.slice(1)}-R1`, apiClient: { name: store.domain } } })).toEqual([expect.objectContaining({ orderType: "reverse", awb: pickup!.awb })]);
-    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "OPEN", readiness: "fulfilled", decision: "booked" });
+    expect(await recordOf(returnGid)).toMatchObject({ state: "pickup_booked", decision: "booked" });
+    // Each step once, however many webhooks and jobs: asked for, approved, booked by the rules.
+    expect(await returnHistory(returnGid)).toEqual([
+      { transition: "requested", to: "requested", by: "job: return-check" },
+      { transition: "approved", to: "approved", by: "job: return-check" },
+      { transition: "pickup_booked", to: "pickup_booked", by: expect.stringMatching(/^rule: Default return rule → cheapest: /) },
+    ]);
   });
 
   it("books nothing for a declined return", async () => {
@@ -116,7 +126,8 @@ describe("a return approved in Shopify", () => {
     await store.simulator.settled();
     expect((await runJobs(["return-check", "shipment-complete"])).failed).toEqual([]);
     expect(await returnShipments(returnGid)).toEqual([]);
-    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ status: "DECLINED", readiness: "cancelled", cancelledAt: expect.any(Date) });
+    expect(await recordOf(returnGid)).toMatchObject({ state: "declined" });
+    expect((await returnHistory(returnGid)).map((step) => step.transition)).toEqual(["declined"]);
   });
 
   it("cancels the pickup with the courier when the return is cancelled after booking", async () => {
@@ -156,7 +167,7 @@ describe("a return approved in Shopify", () => {
     const { order, fulfillmentLineId } = await shippedOrder(8);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
     // The rule decided and claimed the pickup; the worker died before sending anything to the courier.
-    await prisma.returnRecord.create({ data: { shop: store.domain, returnGid, orderGid: order.id, status: "OPEN", readiness: "shipment", decision: "booked", decisionReason: "Return setting" } });
+    await prisma.returnRecord.create({ data: { shop: store.domain, returnGid, orderGid: order.id, state: "approved", decision: "booked", decisionReason: "Return setting" } });
     const claimed = await prisma.$transaction(async (tx) => {
       const claim = await claimShipment(tx, { shop: store.domain, orderGid: returnGid }, { actor: { kind: "rule", name: "Return setting" }, at: new Date() });
       await enqueue("shipment-complete", { shop: store.domain, shipmentId: claim.shipment.id }, { tx });
@@ -202,14 +213,14 @@ describe("a return approved in Shopify", () => {
     await sandbox.advanceSandboxShipment(pickup!.awb!, 8);
     await syncNow();
     expect(await page("en")).toBe("Returned to the seller");
-    expect(await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } })).toMatchObject({ receivedAt: expect.any(Date), processedAt: null });
+    expect(await recordOf(returnGid)).toMatchObject({ state: "received", receivedAt: expect.any(Date), processedAt: null });
     expect((await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).nextSyncAt).not.toBeNull();
     store.shop.faults.delete("return");
     await syncNow();
 
     // Left for inspection (the default setting), never refunded: Shopify's return is processed and closed.
-    const record = await prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
-    expect(record).toMatchObject({ receivedAt: expect.any(Date), processedAt: expect.any(Date), inspectedAt: null });
+    const record = await recordOf(returnGid);
+    expect(record).toMatchObject({ state: "processed", receivedAt: expect.any(Date), processedAt: expect.any(Date), inspectedAt: null });
     const ret = storeReturn(returnGid);
     expect(ret.status).toBe("CLOSED");
     expect(ret.reverseFulfillmentOrders[0]!.lines[0]!.dispositions).toEqual([expect.objectContaining({ type: "PROCESSING_REQUIRED", quantity: 1 })]);
@@ -224,9 +235,33 @@ describe("a return approved in Shopify", () => {
     const card = await getOrderShipping({ shop: store.domain, admin, now: () => new Date() }, order.id);
     expect(card).toMatchObject({ state: "shipment", shipment: { awb: expect.any(String) } });
     expect(card.shipment!.awb).not.toBe(pickup!.awb);
-    expect(card.returns).toEqual([{ returnName: `${order.name}-R1`, status: "CLOSED", pickupLabel: "Return in transit", courierName: pickup!.courierName, awb: pickup!.awb, trackingUrl: pickup!.trackingUrl, note: null, receivedAt: expect.any(String) }]);
+    expect(card.returns).toEqual([
+      {
+        returnName: `${order.name}-R1`,
+        status: "CLOSED",
+        state: "processed",
+        stateLabel: "Recorded in Shopify",
+        pickupLabel: "Received at the warehouse",
+        courierName: pickup!.courierName,
+        awb: pickup!.awb,
+        trackingUrl: pickup!.trackingUrl,
+        note: null,
+        receivedAt: expect.any(String),
+        history: expect.arrayContaining([expect.objectContaining({ what: "Received at the warehouse", by: pickup!.courierName })]),
+      },
+    ]);
     expect(await markReturnInspected(store.domain, returnGid)).toBe(true);
     expect((await listNeedsAttention(store.domain)).items.filter((item) => item.returnGid === returnGid && item.kind === "return_received")).toEqual([]);
+    // Its life, step by step: opened by the merchant, booked by the rules, collected, back, recorded, inspected.
+    expect(await returnHistory(returnGid)).toEqual([
+      { transition: "approved", to: "approved", by: "job: return-check" },
+      { transition: "pickup_booked", to: "pickup_booked", by: expect.stringMatching(/^rule: /) },
+      { transition: "picked_up", to: "picked_up", by: `courier: ${pickup!.courierName}` },
+      { transition: "received", to: "received", by: `courier: ${pickup!.courierName}` },
+      { transition: "processed", to: "processed", by: "job: tracking-sync" },
+      { transition: "inspected", to: "inspected", by: "merchant: Needs attention page" },
+    ]);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).toMatchObject({ outcome: "received" });
   });
 
   it("erases the shopper's details from a return's pickup and record with the order's, and every return with the shop", async () => {
@@ -241,9 +276,10 @@ describe("a return approved in Shopify", () => {
     expect(JSON.parse(pickup!.requestPayload)).toMatchObject({ name: "[redacted]", mobile: "[redacted]", order_type: "reverse" });
 
     const erased = uniqueShop("erased");
-    await prisma.returnRecord.create({ data: { shop: erased, returnGid, orderGid: order.id, status: "OPEN" } });
+    await prisma.returnRecord.create({ data: { shop: erased, returnGid, orderGid: order.id, state: "approved", events: { create: { shop: erased, transition: "approved", toState: "approved", actorKind: "job", actorName: "return-check", at: new Date() } } } });
     await forgetShop(erased);
     expect(await prisma.returnRecord.count({ where: { shop: erased } })).toBe(0);
+    expect(await prisma.returnEvent.count({ where: { shop: erased } })).toBe(0);
     expect(await prisma.returnRecord.count({ where: { shop: store.domain, returnGid } })).toBe(1);
   });
 
@@ -276,7 +312,16 @@ describe("a return approved in Shopify", () => {
     expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "held" });
     expect(await returnShipments(returnGid)).toEqual([]);
     const page = await (await returnsLoader({ request: store.adminRequest("/app/orders/returns"), params: {}, context: {} })).json();
-    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({ returnName: `${order.name}-R1`, status: "OPEN", readiness: "ready", pickup: null, decisionReason: "Default return rule → hold for review: book the pickup yourself." });
+    expect(page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid)).toMatchObject({
+      returnName: `${order.name}-R1`,
+      state: "held",
+      pickup: null,
+      decisionReason: "Default return rule → hold for review: book the pickup yourself.",
+      history: [
+        expect.objectContaining({ transition: "approved", what: "Approved in Shopify", by: "Dakiya (return-check)" }),
+        expect.objectContaining({ transition: "held", what: "Pickup held for you to book", by: "Default return rule", reason: "Default return rule → hold for review: book the pickup yourself." }),
+      ],
+    });
     const held = page.rows.find((row: { returnGid: string }) => row.returnGid === returnGid);
     expect(sayStored("hi", held?.decisionWords, "")).toBe("डिफ़ॉल्ट रिटर्न नियम → जाँच के लिए रोका गया: पिकअप खुद बुक करें।");
     expect((await listNeedsAttention(store.domain)).items.find((item) => item.returnGid === returnGid)).toMatchObject({ kind: "return_held" });
@@ -285,6 +330,11 @@ describe("a return approved in Shopify", () => {
     const [first, second] = await Promise.all([call({ intent: "book", returnGid }), call({ intent: "book", returnGid })]);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     expect(await returnShipments(returnGid)).toEqual([expect.objectContaining({ status: "return_in_transit", direction: "return" })]);
+    // Booked by the merchant from the held state, once.
+    expect((await returnHistory(returnGid)).slice(-2)).toEqual([
+      { transition: "held", to: "held", by: "rule: Default return rule" },
+      { transition: "pickup_booked", to: "pickup_booked", by: "merchant: Returns" },
+    ]);
     expect(await call({ intent: "nonsense" })).toMatchObject({ status: 400 });
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest", returnDisposition: "inspect", returnRules: "[]" } });
   });
@@ -337,7 +387,8 @@ describe("a return approved in Shopify", () => {
     const page = await (await shipLoader({ request: store.adminRequest(path), params: { id: legacyId }, context: {} })).json();
     expect(page.returns).toHaveLength(1);
     const section = page.returns[0]!;
-    expect(section).toMatchObject({ returnGid, returnName: `${order.name}-R1`, status: "OPEN", pickup: null, note: null, reasons: ["Defective", "Seam split on arrival"], items: [expect.objectContaining({ quantity: 1 })] });
+    expect(section).toMatchObject({ returnGid, returnName: `${order.name}-R1`, status: "OPEN", state: "held", pickup: null, note: null, reasons: ["Defective", "Seam split on arrival"], items: [expect.objectContaining({ quantity: 1 })] });
+    expect(section.history.map((step: { transition: string }) => step.transition)).toEqual(["approved", "held"]);
     expect(section.rates.length).toBeGreaterThan(0);
     // Quoted as a reverse shipment: the service's reverse rates, not the forward ones.
     expect(page.booked).toMatchObject({ status: "fulfilled" });
@@ -356,6 +407,17 @@ describe("a return approved in Shopify", () => {
     expect(after.returns[0]).toMatchObject({ rates: [], pickup: { awb: expect.any(String), statusLabel: expect.any(String) } });
     expect(await prisma.shipment.count({ where: { shop: store.domain, orderGid: order.id } })).toBe(1);
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest" } });
+  });
+
+  it("records a return collected, then received, when one tracking read brings the courier's pickup and its arrival at the warehouse", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(27);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(pickup!.awb!, 8);
+    await syncShopTracking(store.domain, { admin: await deps.adminFor(store.domain), now: () => new Date(Date.now() + 3_600_000) });
+    expect((await returnHistory(returnGid)).map((step) => step.transition)).toEqual(["approved", "pickup_booked", "picked_up", "received", "processed"]);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).toMatchObject({ outcome: "received" });
   });
 
   it("a pickup the courier could not collect, and a return lost on its way back, are worded for a return in Needs attention and on the order card", async () => {

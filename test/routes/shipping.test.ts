@@ -290,6 +290,29 @@ describe("the shopper's tracking page, as Settings set it", () => {
     expect(await prisma.trackingPageSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
   });
 
+  it("saves its three parts together or not at all: the settings, the label layout and the tracking page's contact", async () => {
+    const contact = { logoUrl: "", contactPhone: "" };
+    expect((await saveSettings({ ...SETTINGS_FORM, ...contact, labelLayout: "thermal_4x6", contactEmail: "first@store.example.in" })).status).toBe(200);
+    // The database refuses the tracking page's row (a trigger stands in for that write failing): the form's other parts,
+    // written before it in the same save, must not stay written.
+    await prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_tracking_page() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$ LANGUAGE plpgsql`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_tracking_page BEFORE UPDATE ON "TrackingPageSettings" FOR EACH ROW EXECUTE FUNCTION refuse_tracking_page()`);
+    try {
+      await expect(saveSettings({ ...SETTINGS_FORM, ...contact, packageLength: "33", labelLayout: "a4_four_up", contactEmail: "second@store.example.in" })).rejects.toThrow(/refused for the test/);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER refuse_tracking_page ON "TrackingPageSettings"`);
+      await prisma.$executeRawUnsafe(`DROP FUNCTION refuse_tracking_page()`);
+    }
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ packageLength: 20 });
+    expect(await prisma.shopDocumentSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ labelLayout: "thermal_4x6" });
+    expect(await prisma.trackingPageSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ contactEmail: "first@store.example.in" });
+    // Saved again once the database takes it: all three.
+    expect((await saveSettings({ ...SETTINGS_FORM, ...contact, packageLength: "33", labelLayout: "a4_four_up", contactEmail: "second@store.example.in" })).status).toBe(200);
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ packageLength: 33 });
+    expect(await prisma.shopDocumentSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ labelLayout: "a4_four_up" });
+    await saveSettings({ ...SETTINGS_FORM, ...contact, labelLayout: "thermal_4x6", contactEmail: "" });
+  });
+
   it("shows the shop's name from Shopify, its logo and contact, the order number and the cash to keep ready through the shipping email's link", async () => {
     const saved = await saveSettings({ ...SETTINGS_FORM, logoUrl: " https://cdn.shopify.com/s/files/1/logo.png ", contactEmail: "help@store.example.in", contactPhone: "98765 43210" });
     expect(saved.status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@prisma/client";
-import { bookOrder } from "~/booking/book-order.server";
+import { bookOrder } from "~/orders/book-order.server";
 import prisma, { databasePool } from "~/db.server";
 import { enqueue, jobQueue } from "~/jobs/job-queue.server";
 import { checkReturn } from "~/returns/check-return.server";
@@ -293,6 +293,7 @@ type Coverage = ShoppersColumn | { not: string };
 const inOrders = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "orderGid" = ANY(${shopper.orderGids})`;
 const inShipments = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND id = ANY(${shopper.shipmentIds})`;
 const ofShipments = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "shipmentId" = ANY(${shopper.shipmentIds})`;
+const ofReturns = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "returnRecordId" IN (SELECT id FROM "ReturnRecord" WHERE ${inOrders(shopper)})`;
 const inSandbox = (shopper: Shopper) => Prisma.sql`awb = ANY(${shopper.awbs})`;
 /** A sentence of Dakiya's that quotes what someone else said. */
 const quoting = (marker: string) => Prisma.sql`jsonb_build_object('key', 'activity.stored.willRetry', 'values', jsonb_build_object('message', ${marker}::text))`;
@@ -327,6 +328,8 @@ const COLUMNS: Record<string, Coverage> = {
   "public.Shipment.trackingError": { put: set("Shipment", "trackingError", text, inShipments) },
   "public.Shipment.trackingErrorWords": { put: set("Shipment", "trackingErrorWords", quoting, inShipments) },
   "public.ShipmentEvent.reason": { put: set("ShipmentEvent", "reason", text, ofShipments) },
+  "public.ReturnEvent.reason": { put: set("ReturnEvent", "reason", text, ofReturns) },
+  "public.ReturnEvent.reasonWords": { put: set("ReturnEvent", "reasonWords", quoting, ofReturns) },
   "public.ShipmentEvent.reasonWords": { put: set("ShipmentEvent", "reasonWords", quoting, ofShipments) },
   "public.TrackingEvent.activity": { put: set("TrackingEvent", "activity", text, ofShipments) },
   "public.TrackingEvent.location": { put: set("TrackingEvent", "location", text, ofShipments) },
@@ -405,8 +408,7 @@ const COLUMNS: Record<string, Coverage> = {
   "public.ReturnRecord.returnGid": { not: IDS },
   "public.ReturnRecord.orderGid": { not: IDS },
   "public.ReturnRecord.returnName": { not: "the shop's return number" },
-  "public.ReturnRecord.status": { not: IDS },
-  "public.ReturnRecord.readiness": { not: IDS },
+  "public.ReturnRecord.state": { not: IDS },
   "public.ReturnRecord.pincode": { not: "a PIN code identifies no one (kept, as the city)" },
   "public.ReturnRecord.decision": { not: IDS },
   "public.Shipment.shop": { not: IDS },
@@ -429,6 +431,13 @@ const COLUMNS: Record<string, Coverage> = {
   "public.Shipment.attention": { not: IDS },
   "public.Shipment.courierStatusLabel": { not: "the stage's name from the courier's table" },
   "public.Shipment.trackingState": { not: IDS },
+  "public.Shipment.outcome": { not: IDS },
+  "public.ReturnEvent.shop": { not: IDS },
+  "public.ReturnEvent.transition": { not: IDS },
+  "public.ReturnEvent.fromState": { not: IDS },
+  "public.ReturnEvent.toState": { not: IDS },
+  "public.ReturnEvent.actorKind": { not: IDS },
+  "public.ReturnEvent.actorName": { not: "a rule's name, a screen, a webhook topic, a job or a courier" },
   "public.ShipmentEvent.shop": { not: IDS },
   "public.ShipmentEvent.transition": { not: IDS },
   "public.ShipmentEvent.fromState": { not: IDS },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listNeedsAttention } from "~/attention/needs-attention.server";
 import { attentionInWords } from "~/attention/attention-words";
-import { shipOrders } from "~/booking/ship-orders.server";
+import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";

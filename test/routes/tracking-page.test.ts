@@ -5,6 +5,8 @@ import prisma from "~/db.server";
 import { loader as trackIndexLoader } from "~/routes/track._index";
 import { loader as trackLoader } from "~/routes/track.$awb";
 import { trackingLinkTokenOf } from "~/shipping/tracking-url";
+import { isServiceStatusCode } from "~/shipping/status";
+import { outcomeOfCode } from "~/shipments/lifecycle";
 import { callerKey, createCallerLimiter } from "~/caller-limits.server";
 import { getPublicTracking, shopperDetailsRedactor } from "~/tracking/public-tracking.server";
 import { queuedJobs } from "../support/jobs";
@@ -75,6 +77,7 @@ async function seedShipment({ shop = SHOP, awb = newAwb(), status = "fulfilled",
     trackingUrl: `http://localhost:3000/track/${awb}?token=${randomBytes(16).toString("base64url")}`,
     fulfillmentGid: "gid://shopify/Fulfillment/424242",
     courierStatusCode: code,
+    outcome: code !== null && isServiceStatusCode(code) ? outcomeOfCode(code, "forward") : "awaiting_pickup",
     courierStatusLabel: latest?.label ?? null,
     courierStatusAt: latest?.happenedAt ?? null,
     lastScanAt: latest?.happenedAt ?? null,
@@ -197,6 +200,8 @@ describe("GET /track/{awb}: a shipment on its way", () => {
       courier: "Delhivery Surface",
       destinationCity: "Bengaluru",
       stage: 5,
+      outcome: "in_transit",
+      deliveryAttempts: 0,
       tone: "progress",
       milestone: "shipped",
       isFinal: false,
@@ -297,6 +302,8 @@ describe("GET /track/{awb}: without the link's token, the stage alone", () => {
       courier: null,
       destinationCity: null,
       stage: 5,
+      outcome: "in_transit",
+      deliveryAttempts: 0,
       tone: "progress",
       milestone: "shipped",
       isFinal: false,

@@ -3,7 +3,7 @@ import { action, loader } from "~/routes/app.storefront";
 import prisma from "~/db.server";
 import type { EstimateQuery } from "~/storefront/delivery-estimate";
 import { createDeliveryEstimates } from "~/storefront/delivery-estimate.server";
-import { listenForStorefrontChanges, type StorefrontChangeListener } from "~/storefront/settings-changes.server";
+import { listenForStorefrontChanges, type StorefrontChangeListener } from "~/settings/settings-changes.server";
 import { getStorefrontSettings } from "~/storefront/storefront-settings.server";
 import { startShippingWorld } from "../support/store";
 import { responseOf } from "../support/webhooks";

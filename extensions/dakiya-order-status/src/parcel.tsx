@@ -105,8 +105,9 @@ function Parcel({ parcel }: { parcel: CustomerParcel }) {
 
 /**
  * A failed delivery attempt: which one, the courier's reason, and what comes next. This is the place of the
- * shopper's answer to the failed-delivery desk (issue 35): when the app's answer carries `answerForm`
- * (extensions/shared/customer-parcel.ts), its form goes here, in place of the line on what comes next.
+ * shopper's answer to it (try again, another day, another address or phone, or send it back): when the app's answer
+ * carries `answerForm` (extensions/shared/customer-parcel.ts), its form goes here, in place of the line on what comes
+ * next. The app sends none yet.
  */
 function FailedAttempt({ failed }: { failed: FailedAttemptView }) {
   const { i18n } = shopify;
@@ -114,7 +115,7 @@ function FailedAttempt({ failed }: { failed: FailedAttemptView }) {
     <s-banner tone="warning" heading={i18n.translate("failed.heading")}>
       <s-stack gap="small-200">
         <s-text>{i18n.translate("failed.attempt", { count: failed.attempt, reason: failed.reason })}</s-text>
-        {/* TODO(issue 35): the answer form, from failed.answerForm (its choices, sent to its submitPath with the session token). */}
+        {/* The answer form goes here once the app sends failed.answerForm: its choices, POSTed to its submitPath with the session token. */}
         <s-text>{i18n.translate("failed.next")}</s-text>
       </s-stack>
     </s-banner>

@@ -8,12 +8,12 @@ import {
   type CodView,
   type OrderShipping,
   type ParcelView,
-  type Problem,
   type ReturnPickupView,
-  type ShipmentStatus,
+  type ShipmentHistoryEntry,
   type ShipmentView,
 } from "../../shared/api";
 import { formatDateTime, formatDay } from "../../shared/format";
+import { FailureBanner, ProblemList, SHIPMENT_STATUS_TONES } from "../../shared/views";
 
 export default async () => {
   render(<DakiyaShipmentBlock />, document.body);
@@ -32,6 +32,8 @@ const api = createDakiyaApi();
 
 /** History entries the card shows. */
 const HISTORY_SHOWN = 5;
+/** A return's states in Dakiya (app/returns/return-lifecycle.ts), each worded in this block's locales. */
+const RETURN_STATES = ["requested", "approved", "held", "pickup_booked", "picked_up", "received", "processed", "inspected", "declined", "cancelled", "closed"];
 
 function DakiyaShipmentBlock() {
   const { i18n } = shopify;
@@ -79,7 +81,7 @@ function DakiyaShipmentBlock() {
         {current.kind === "no-order" && <s-paragraph>{i18n.translate("order.notFound")}</s-paragraph>}
         {current.kind === "load-failed" && (
           <>
-            <FailureBanner heading={i18n.translate("loadFailed")} failure={current.failure} />
+            <FailureBanner i18n={i18n} heading={i18n.translate("loadFailed")} failure={current.failure} />
             {checkAgain(i18n.translate("actions.retry"))}
           </>
         )}
@@ -94,7 +96,7 @@ function DakiyaShipmentBlock() {
         )}
         {order?.state === "shipment" && order.shipment && (
           <>
-            {syncFailure.value && <FailureBanner heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
+            {syncFailure.value && <FailureBanner i18n={i18n} heading={i18n.translate("syncFailed")} failure={syncFailure.value} />}
             {order.parcels ? <Parcels parcels={order.parcels} /> : <ShipmentCard shipment={order.shipment} />}
             <s-button onClick={sync} loading={syncing.value} disabled={syncing.value}>
               {i18n.translate("actions.sync")}
@@ -112,7 +114,7 @@ function DakiyaShipmentBlock() {
         )}
         {order?.state === "problems" && (
           <>
-            <ProblemList problems={order.problems} />
+            <ProblemList i18n={i18n} problems={order.problems} />
             {checkAgain(i18n.translate("actions.checkAgain"))}
           </>
         )}
@@ -201,10 +203,26 @@ function Parcels({ parcels }: { parcels: ParcelView[] }) {
 /** The app's Ship order page, where a return's reverse rates are quoted and its pickup booked. */
 export const shipPageUrl = (orderGid: string) => `app:app/orders/${orderGid.split("/").pop()}/ship`;
 
+/** The latest steps of a shipment's or a return's history, newest first: the card is small; the ship page has all of it. */
+function HistoryLines({ entries }: { entries: ShipmentHistoryEntry[] }) {
+  const { i18n } = shopify;
+  if (entries.length === 0) return null;
+  return (
+    <s-stack gap="small-300">
+      <s-text color="subdued">{i18n.translate("shipment.history")}</s-text>
+      {entries.map((entry, index) => (
+        <s-text key={`${entry.at}-${index}`}>{i18n.translate("shipment.by", { what: entry.what, when: formatDateTime(i18n, entry.at), by: entry.by })}</s-text>
+      ))}
+    </s-stack>
+  );
+}
+
 /** A return of the order and its pickup back to the warehouse, apart from the order's own shipment. */
 function ReturnCard({ ret, orderGid }: { ret: ReturnPickupView; orderGid: string | undefined }) {
   const { i18n } = shopify;
-  const status = ["REQUESTED", "OPEN", "DECLINED", "CANCELED", "CLOSED"].includes(ret.status) ? i18n.translate(`returns.status.${ret.status}`) : ret.status;
+  // Where the return is in Dakiya, else (an older answer) Shopify's status.
+  const status = ret.state && RETURN_STATES.includes(ret.state) ? i18n.translate(`returns.state.${ret.state}`) : ["REQUESTED", "OPEN", "DECLINED", "CANCELED", "CLOSED"].includes(ret.status) ? i18n.translate(`returns.status.${ret.status}`) : ret.status;
+  const history = (ret.history ?? []).slice(-HISTORY_SHOWN).reverse();
   return (
     <s-stack gap="small">
       <s-stack direction="inline" gap="small-200">
@@ -234,6 +252,7 @@ function ReturnCard({ ret, orderGid }: { ret: ReturnPickupView; orderGid: string
           <s-paragraph>{ret.note}</s-paragraph>
         </s-banner>
       )}
+      <HistoryLines entries={history} />
       {!ret.pickupLabel && ret.status === "OPEN" && (
         <>
           <s-paragraph>{ret.note ?? i18n.translate("returns.notBooked")}</s-paragraph>
@@ -250,7 +269,7 @@ function summary(order: OrderShipping): string | undefined {
   switch (order.state) {
     case "shipment":
       if (order.parcels) return i18n.translate("summary.parcels", { count: order.parcels.length });
-      return order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
+      return order.shipment?.outcome?.label ?? order.shipment?.courierStatus?.label ?? order.shipment?.statusLabel;
     case "ready":
       return i18n.translate("summary.notShipped");
     case "problems":
@@ -263,56 +282,12 @@ function summary(order: OrderShipping): string | undefined {
   }
 }
 
-function failureText(failure: ApiFailure): string {
-  const { i18n } = shopify;
-  switch (failure.kind) {
-    case "network":
-      return i18n.translate("failure.network");
-    case "timeout":
-      return i18n.translate("failure.timeout");
-    case "status":
-      return i18n.translate("failure.status", { status: failure.status });
-    case "malformed":
-      return i18n.translate("failure.malformed");
-  }
-}
-
-function FailureBanner({ heading, failure }: { heading: string; failure: ApiFailure }) {
-  return (
-    <s-banner tone="critical" heading={heading}>
-      <s-paragraph>{failureText(failure)}</s-paragraph>
-    </s-banner>
-  );
-}
-
-function ProblemList({ problems }: { problems: Problem[] }) {
-  const { i18n } = shopify;
-  return (
-    <s-banner tone="warning" heading={i18n.translate("problems.heading")}>
-      <s-unordered-list>
-        {problems.map((problem) => (
-          <s-list-item key={problem.code}>
-            <s-text type="strong">{problem.message}</s-text> <s-text>{i18n.translate("problems.fix", { fix: problem.fix })}</s-text>
-          </s-list-item>
-        ))}
-      </s-unordered-list>
-    </s-banner>
-  );
-}
-
-const STATUS_TONE: Record<ShipmentStatus, "caution" | "info" | "success" | "critical" | "neutral"> = {
-  booking: "caution",
-  booked: "info",
-  fulfilled: "success",
-  failed: "critical",
-  cancelled: "neutral",
-};
-
 function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   const { i18n } = shopify;
   const rows: [string, string][] = [];
   if (shipment.courierName) rows.push([i18n.translate("shipment.courier"), shipment.courierName]);
   if (shipment.awb) rows.push([i18n.translate("shipment.awb"), shipment.awb]);
+  if (shipment.outcome) rows.push([i18n.translate("shipment.outcome"), shipment.outcome.label]);
   if (shipment.courierStatus) {
     rows.push([
       i18n.translate("shipment.courierStatus"),
@@ -338,7 +313,7 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
   const history = (shipment.history ?? []).slice(-HISTORY_SHOWN).reverse();
   return (
     <s-stack gap="small">
-      <s-badge tone={shipment.attention ? "warning" : STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
+      <s-badge tone={shipment.attention ? "warning" : SHIPMENT_STATUS_TONES[shipment.status]}>{shipment.statusLabel}</s-badge>
       {shipment.attention && (
         <s-banner tone="warning" heading={i18n.translate("shipment.attention")}>
           <s-paragraph>{shipment.attention}</s-paragraph>
@@ -350,14 +325,7 @@ function ShipmentCard({ shipment }: { shipment: ShipmentView }) {
           <s-text>{value}</s-text>
         </s-stack>
       ))}
-      {history.length > 0 && (
-        <s-stack gap="small-300">
-          <s-text color="subdued">{i18n.translate("shipment.history")}</s-text>
-          {history.map((entry, index) => (
-            <s-text key={`${entry.at}-${index}`}>{i18n.translate("shipment.by", { what: entry.what, when: formatDateTime(i18n, entry.at), by: entry.by })}</s-text>
-          ))}
-        </s-stack>
-      )}
+      <HistoryLines entries={history} />
       {shipment.trackingUrl && (
         <s-link href={shipment.trackingUrl} target="_blank">
           {i18n.translate("shipment.track")}

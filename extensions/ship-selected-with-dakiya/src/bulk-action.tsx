@@ -10,6 +10,7 @@ import {
   type BulkOutcome,
   type BulkResult,
 } from "../../shared/api";
+import { failureText } from "../../shared/views";
 
 export default async () => {
   render(<ShipSelectedWithDakiya />, document.body);
@@ -81,7 +82,7 @@ function ShipSelectedWithDakiya() {
             tone="critical"
             heading={i18n.translate("stopped.heading", { batch: state.batch + 1, batches: batches.length })}
           >
-            <s-paragraph>{failureText(state.failure)}</s-paragraph>
+            <s-paragraph>{failureText(i18n, state.failure)}</s-paragraph>
             <s-paragraph>{i18n.translate("stopped.rest", { done, total: count })}</s-paragraph>
           </s-banner>
         )}
@@ -136,20 +137,6 @@ function withEveryOrder(sent: readonly string[], answered: readonly BulkResult[]
         reason: shopify.i18n.translate("results.noAnswer"),
       },
   );
-}
-
-function failureText(failure: ApiFailure): string {
-  const { i18n } = shopify;
-  switch (failure.kind) {
-    case "network":
-      return i18n.translate("failure.network");
-    case "timeout":
-      return i18n.translate("failure.timeout");
-    case "status":
-      return i18n.translate("failure.status", { status: failure.status });
-    case "malformed":
-      return i18n.translate("failure.malformed");
-  }
 }
 
 function Summary({ results }: { results: BulkResult[] }) {

@@ -3,7 +3,8 @@ import { useSignal } from "@preact/signals";
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import { createDakiyaApi, type ApiFailure, type OrderShipping, type RateView } from "../../shared/api";
-import { FailureBanner, failureText, NoticeBanner, OrderBody, type Notice } from "./views";
+import { FailureBanner, failureText } from "../../shared/views";
+import { NoticeBanner, OrderBody, type Notice } from "./views";
 
 export default async () => {
   render(<ShipWithDakiya />, document.body);
@@ -56,7 +57,7 @@ function ShipWithDakiya() {
     const result = await api.book(orderGid, chosen);
     booking.value = false;
     if (!result.ok) {
-      notice.value = { tone: "critical", heading: i18n.translate("book.failed"), lines: [failureText(result.failure)] };
+      notice.value = { tone: "critical", heading: i18n.translate("book.failed"), lines: [failureText(i18n, result.failure)] };
       return;
     }
     const { outcome, message, order } = result.value;
@@ -170,7 +171,7 @@ function ShipWithDakiya() {
         {current.kind === "loading" && <s-spinner accessibilityLabel={i18n.translate("loading")} />}
         {current.kind === "no-order" && <s-banner tone="warning">{i18n.translate("order.notFound")}</s-banner>}
         {current.kind === "load-failed" && (
-          <FailureBanner heading={i18n.translate("loadFailed")} failure={current.failure} />
+          <FailureBanner i18n={i18n} heading={i18n.translate("loadFailed")} failure={current.failure} />
         )}
         {order && <OrderBody order={order} courierId={courierId} booking={booking.value} />}
       </s-stack>

@@ -1,26 +1,13 @@
 import type { Signal } from "@preact/signals";
 import { RATE_BADGE_TONES } from "../../shared/badge-tones";
-import type { ApiFailure, OrderShipping, ParcelView, Problem, RateView, ShipmentStatus, ShipmentView } from "../../shared/api";
+import type { OrderShipping, ParcelView, RateView, ShipmentView } from "../../shared/api";
 import { formatDay, formatRupees } from "../../shared/format";
+import { ProblemList, SHIPMENT_STATUS_TONES } from "../../shared/views";
 
 export interface Notice {
   tone: "success" | "info" | "critical";
   heading: string;
   lines: string[];
-}
-
-export function failureText(failure: ApiFailure): string {
-  const { i18n } = shopify;
-  switch (failure.kind) {
-    case "network":
-      return i18n.translate("failure.network");
-    case "timeout":
-      return i18n.translate("failure.timeout");
-    case "status":
-      return i18n.translate("failure.status", { status: failure.status });
-    case "malformed":
-      return i18n.translate("failure.malformed");
-  }
 }
 
 export function NoticeBanner({ notice }: { notice: Notice }) {
@@ -29,14 +16,6 @@ export function NoticeBanner({ notice }: { notice: Notice }) {
       {notice.lines.map((line) => (
         <s-paragraph key={line}>{line}</s-paragraph>
       ))}
-    </s-banner>
-  );
-}
-
-export function FailureBanner({ heading, failure }: { heading: string; failure: ApiFailure }) {
-  return (
-    <s-banner tone="critical" heading={heading}>
-      <s-paragraph>{failureText(failure)}</s-paragraph>
     </s-banner>
   );
 }
@@ -66,7 +45,7 @@ export function OrderBody({
         ) : (
           <s-paragraph>{i18n.translate("rates.none")}</s-paragraph>
         ))}
-      {order.state === "problems" && <ProblemList problems={order.problems} />}
+      {order.state === "problems" && <ProblemList i18n={i18n} problems={order.problems} />}
       {order.state === "shipment" && order.shipment && !order.parcels && <ShipmentDetails shipment={order.shipment} />}
       {order.state === "cancelled" && <s-banner tone="info">{i18n.translate("order.cancelled")}</s-banner>}
       {order.state === "not_found" && <s-banner tone="warning">{i18n.translate("order.notFound")}</s-banner>}
@@ -135,29 +114,6 @@ function RateChoices({
   );
 }
 
-function ProblemList({ problems }: { problems: Problem[] }) {
-  const { i18n } = shopify;
-  return (
-    <s-banner tone="warning" heading={i18n.translate("problems.heading")}>
-      <s-unordered-list>
-        {problems.map((problem) => (
-          <s-list-item key={problem.code}>
-            <s-text type="strong">{problem.message}</s-text> <s-text>{i18n.translate("problems.fix", { fix: problem.fix })}</s-text>
-          </s-list-item>
-        ))}
-      </s-unordered-list>
-    </s-banner>
-  );
-}
-
-const STATUS_TONE: Record<ShipmentStatus, "caution" | "info" | "success" | "critical" | "neutral"> = {
-  booking: "caution",
-  booked: "info",
-  fulfilled: "success",
-  failed: "critical",
-  cancelled: "neutral",
-};
-
 function ShipmentDetails({ shipment }: { shipment: ShipmentView }) {
   const { i18n } = shopify;
   const rows: [string, string][] = [];
@@ -173,7 +129,7 @@ function ShipmentDetails({ shipment }: { shipment: ShipmentView }) {
   }
   return (
     <s-stack gap="small">
-      <s-badge tone={STATUS_TONE[shipment.status]}>{shipment.statusLabel}</s-badge>
+      <s-badge tone={SHIPMENT_STATUS_TONES[shipment.status]}>{shipment.statusLabel}</s-badge>
       {shipment.attention && <s-banner tone="warning">{shipment.attention}</s-banner>}
       {rows.map(([label, value]) => (
         <s-stack key={label} direction="inline" gap="small-200">

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import type { PublicTracking } from "~/tracking/public-tracking.server";
-import { fill, formatDay, formatMoment, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
+import { fill, formatDay, formatMoment, currentStageText, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
 
 /**
  * The tracking page on the shop's own domain: the same facts and words as `/track/{awb}`, as a fragment Shopify's
@@ -25,7 +25,7 @@ const STYLE = `<style>
 
 export function renderShopTracking(tracking: PublicTracking, language: Language): string {
   const t = stringsFor(language);
-  const stage = stageText(language, tracking.stage, tracking.direction);
+  const stage = currentStageText(language, tracking);
   const markup = renderToStaticMarkup(
     <div className="dakiya-track" lang={language}>
       <h1>{stage.label}</h1>

@@ -24,6 +24,9 @@ export function shipmentForScreen(shipment: Shipment) {
     lastError: shipment.lastError,
     /** The same, as words to say in the admin's language (null: say the English as stored). */
     lastErrorWords: shipment.lastErrorWords,
+    /** Where the courier has the parcel (app/shipments/lifecycle.ts), and its attempts to deliver. */
+    outcome: shipment.outcome,
+    deliveryAttempts: shipment.deliveryAttempts,
     courierStatusCode: shipment.courierStatusCode,
     courierStatusLabel: shipment.courierStatusLabel,
     estimatedDeliveryAt: shipment.estimatedDeliveryAt?.toISOString() ?? null,

@@ -1,14 +1,15 @@
-import { ruleFactsOf } from "~/booking/booking-facts";
+import { ruleFactsOf } from "~/automation/booking-facts";
 import type { OrderRecord } from "@prisma/client";
 import prisma from "~/db.server";
 import { listRecentOrderRecords, problemsOf, quoteOf } from "~/orders/order-records.server";
 import { READINESS } from "~/orders/readiness";
-import { bookingRulesOf, getShopSettings, saveBookingRules } from "~/settings/shop-settings.server";
+import { getShopSettings } from "~/settings/shop-settings.server";
+import { bookingRulesOf, saveBookingRules } from "~/automation/booking-rules.server";
 import { PROBLEM_LABELS } from "~/shopify/order-mapping";
 import { LOGISTIC_IDS } from "~/shipping/contract";
 import { formLanguage } from "~/locales/admin-language";
-import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "./rules-form";
-import type { BookingRule } from "./rules";
+import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "~/automation/rules-form";
+import type { BookingRule } from "~/automation/rules";
 import { listOrderRisks, type OrderRisk } from "~/cod/cod-risk.server";
 import { listAskedOrders } from "~/cod/confirmation.server";
 

@@ -1,9 +1,10 @@
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { outcomeInWords } from "~/shipments/outcome-words";
 import { fromPaise } from "~/money";
 import { eachShipment, type ListedShipment, type ShipmentFilter } from "./shipments.server";
 
-const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier status", "Courier status at", "Delivered"] as const;
+const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier outcome", "Delivery attempts", "Courier status", "Courier status at", "Delivered"] as const;
 
 /** A field as CSV wants it; a leading =, +, - or @ is quoted behind an apostrophe so a spreadsheet never runs it. */
 function field(value: string): string {
@@ -29,6 +30,9 @@ function line(shipment: ListedShipment, time: (date: Date | null) => string): st
     rupees(shipment.totalChargesPaise),
     DELIVERY_STAGES[shipment.stage].label,
     shipmentStatusLabel(shipment.status).label,
+    // Where the courier has it, once it has said anything.
+    shipment.courierStatusCode === null ? "" : outcomeInWords({ outcome: shipment.outcome, deliveryAttempts: 0 }),
+    String(shipment.deliveryAttempts),
     shipment.courierStatusLabel ?? "",
     time(shipment.courierStatusAt),
     time(shipment.deliveredAt),

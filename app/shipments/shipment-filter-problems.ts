@@ -1,4 +1,4 @@
-import { adminStrings, fill, type AdminLanguage } from "../locales/admin-language";
+import { adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 
 /**
  * Why part of the Shipments list's filter was left out. The list's loader cannot know the admin's language, so it

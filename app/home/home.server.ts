@@ -3,8 +3,8 @@ import prisma from "~/db.server";
 import { ORDER_STAGE_ORDER, type OrderStage } from "~/orders/order-stage";
 import type { DeliveryStage } from "~/shipments/delivery-stage";
 import { dayIn, startOfDay } from "~/shop-time";
-import { countOrderStages } from "./orders-overview.server";
-import { countShipmentStages } from "./shipments.server";
+import { countOrderStages } from "~/orders/orders-overview.server";
+import { countShipmentStages } from "~/shipments/shipments.server";
 import { defaultWarehouseIdOf, usesSandbox } from "~/settings/shop-settings.server";
 
 /** The shipment stages Home counts, in the order a merchant reads them; the rest are on the Shipments tabs. */

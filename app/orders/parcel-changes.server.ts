@@ -1,6 +1,6 @@
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { mergeFulfillmentOrders, moveFulfillmentOrder, splitFulfillmentOrders, type FulfillmentOrderChange } from "~/shopify/fulfillment-orders.server";
-import { prepareOrder } from "./book-order.server";
+import { prepareOrder } from "~/orders/book-order.server";
 
 /**
  * The merchant's changes to how an order ships, before booking: an item moved to another location, items put into a

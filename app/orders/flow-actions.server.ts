@@ -1,8 +1,8 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
-import { shipOrder, type ShipResult } from "~/booking/ship-orders.server";
-import { recordDecision, recordHeldForReview } from "~/orders/order-records.server";
-import { DECISION } from "~/orders/readiness";
+import { shipOrder, type ShipResult } from "./ship-orders.server";
+import { recordDecision, recordHeldForReview } from "./order-records.server";
+import { DECISION } from "./readiness";
 import { askToConfirm } from "~/cod/confirmation.server";
 import { formatShopTime } from "~/shop-time";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";

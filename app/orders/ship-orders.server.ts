@@ -1,13 +1,14 @@
 import type { ShopSettings } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import prisma from "~/db.server";
-import { bookingRulesOf, getShopSettings } from "~/settings/shop-settings.server";
+import { getShopSettings } from "~/settings/shop-settings.server";
+import { bookingRulesOf } from "~/automation/booking-rules.server";
 import { isLogisticId } from "~/shipping/contract";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
 import { adminStrings, sayStored, type AdminLanguage } from "~/locales/admin-language";
-import { bookOutcomeInWords } from "./book-outcome";
-import { ruleFactsOf, storedFactsOf } from "./booking-facts";
-import { bookOrder, prepareOrder, quoteOrder } from "./book-order.server";
+import { bookOutcomeInWords } from "~/booking/book-outcome";
+import { ruleFactsOf, storedFactsOf } from "~/automation/booking-facts";
+import { bookOrder, prepareOrder, quoteOrder } from "~/orders/book-order.server";
 import type { Shipment } from "@prisma/client";
 import type { Actor } from "~/shipments/lifecycle";
 import { getOrderRisk } from "~/cod/cod-risk.server";

@@ -12,12 +12,12 @@ import { MAX_SEARCH_LENGTH, shipmentFilterProblemInWords, type ShipmentFilterPro
 export function stageWhere(stage: DeliveryStage): Prisma.ShipmentWhereInput {
   return {
     OR: DELIVERY_STAGES[stage].matches.map((match) => {
-      const statuses = { status: { in: [...match.statuses] } };
-      if (!match.codes) return statuses;
-      const codes = match.codes.filter((code): code is NonNullable<typeof code> => code !== null);
-      const codeWhere: Prisma.ShipmentWhereInput[] = [{ courierStatusCode: { in: codes } }];
-      if (match.codes.includes(null)) codeWhere.push({ courierStatusCode: null });
-      return { ...statuses, OR: codeWhere };
+      const and: Prisma.ShipmentWhereInput[] = [{ status: { in: [...match.statuses] } }];
+      if (match.outcomes) and.push({ outcome: { in: [...match.outcomes] } });
+      if (match.codes) and.push({ courierStatusCode: { in: [...match.codes] } });
+      // SQL's NOT IN is unknown for a null code: "no code yet" is said on its own.
+      if (match.exceptCodes) and.push({ OR: [{ courierStatusCode: null }, { courierStatusCode: { notIn: [...match.exceptCodes] } }] });
+      return { AND: and };
     }),
   };
 }
@@ -152,6 +152,8 @@ const LISTED = {
   lastError: true,
   lastErrorWords: true,
   createdAt: true,
+  outcome: true,
+  deliveryAttempts: true,
   courierStatusCode: true,
   courierStatusLabel: true,
   courierStatusAt: true,
@@ -218,9 +220,9 @@ export interface StageCounts {
 /** Home's counts: every booking by stage, those delivered since `since`, and the COD money out and collected. */
 export async function countShipmentStages(shop: string, since: Date): Promise<StageCounts> {
   const [groups, deliveredSince, cod] = await Promise.all([
-    prisma.shipment.groupBy({ by: ["status", "courierStatusCode"], where: { shop }, _count: { _all: true } }),
+    prisma.shipment.groupBy({ by: ["status", "outcome", "courierStatusCode"], where: { shop }, _count: { _all: true } }),
     prisma.shipment.count({ where: { AND: [{ shop, deliveredAt: { gte: since } }, stageWhere("delivered")] } }),
-    prisma.shipment.findMany({ where: { AND: [{ shop, paymentMode: "cod" }, { OR: [...COD_OUT_STAGES.map(stageWhere), { AND: [stageWhere("delivered"), { deliveredAt: { gte: since } }] }] }] }, select: { status: true, courierStatusCode: true, requestPayload: true } }),
+    prisma.shipment.findMany({ where: { AND: [{ shop, paymentMode: "cod" }, { OR: [...COD_OUT_STAGES.map(stageWhere), { AND: [stageWhere("delivered"), { deliveredAt: { gte: since } }] }] }] }, select: { status: true, outcome: true, courierStatusCode: true, requestPayload: true } }),
   ]);
   const byStage = Object.fromEntries(DELIVERY_STAGE_ORDER.map((stage) => [stage, 0])) as Record<DeliveryStage, number>;
   for (const group of groups) byStage[deliveryStageOf(group)] += group._count._all;

@@ -6,11 +6,12 @@ import { problemsOf } from "~/orders/order-records.server";
 import { ORDER_STAGE_ORDER, ORDER_STAGES, orderStageOf, type OrderStage } from "~/orders/order-stage";
 import { READINESS } from "~/orders/readiness";
 import type { MappingProblem } from "~/shopify/order-mapping";
-import { quoteOrder, type QuoteOutcome } from "./book-order.server";
-import { legacyIdOf } from "./overrides";
-import { shipmentForScreen, type ShipmentOnScreen } from "./shipment-view";
+import { quoteOrder, type QuoteOutcome } from "~/orders/book-order.server";
+import { legacyIdOf } from "~/booking/overrides";
+import { shipmentForScreen, type ShipmentOnScreen } from "~/shipments/shipment-view";
 import { listOrderRisks } from "~/cod/cod-risk.server";
-import type { RiskFactor, RiskLevel } from "~/cod/risk-score";
+import type { RiskLevel } from "~/automation/risk-levels";
+import type { RiskFactor } from "~/cod/risk-score";
 
 export interface OrderRow {
   id: string;
