@@ -36,6 +36,8 @@ const DOMAIN_LAYERS = [
   ["returns"],
   // The courier's progress: the sync, the public tracking page.
   ["tracking"],
+  // Cash on delivery: an order's RTO risk, asking its shopper to confirm, the COD figures.
+  ["cod"],
   // Orders: their checks, parcels, cancellations, reconciliation, and the Orders pages' read models.
   ["orders"],
   // COD remittances and freight charges, checked against the parcels' bookings and deliveries.

@@ -8,6 +8,7 @@ const PUBLIC = {
   ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
   SANDBOX_API_KEY: "sandbox-real-key",
   SANDBOX_SECRET_KEY: "sandbox-real-secret",
+  SHOPPER_KEY_SECRET: "f".repeat(64),
 };
 
 describe("loadConfig", () => {
@@ -52,6 +53,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...PUBLIC, ENCRYPTION_KEY: LOCAL_DEFAULTS.ENCRYPTION_KEY })).toThrowError(
       "ENCRYPTION_KEY still has the local default",
     );
+    // The key of shoppers' phone and e-mail hashes: the local one would let anyone who reads this file match them.
+    const { SHOPPER_KEY_SECRET: _noKey, ...withoutShopperKey } = PUBLIC;
+    expect(() => loadConfig(withoutShopperKey)).toThrowError("SHOPPER_KEY_SECRET is required when SHOPIFY_APP_URL is not local");
+    expect(() => loadConfig({ ...PUBLIC, SHOPPER_KEY_SECRET: LOCAL_DEFAULTS.SHOPPER_KEY_SECRET })).toThrowError("SHOPPER_KEY_SECRET still has the local default");
     expect(loadConfig(PUBLIC).isLocal).toBe(false);
   });
 

@@ -12,6 +12,8 @@ export const LOCAL_DEFAULTS = {
   ENCRYPTION_KEY: "ZGFraXlhLWxvY2FsLWVuY3J5cHRpb24ta2V5LTMyYiE=",
   SANDBOX_API_KEY: "sandbox_api_key",
   SANDBOX_SECRET_KEY: "sandbox_secret_key",
+  // Keys shoppers' phone numbers and e-mail addresses into the hashes their order history is found by (app/cod/).
+  SHOPPER_KEY_SECRET: "dakiya-local-shopper-history-key-0123456789",
 } as const;
 
 const SCOPES =
@@ -63,6 +65,8 @@ const ConfigSchema = z.object({
   COURIER_SERVICE_ENABLED: booleanFlag.default(true),
   SANDBOX_API_KEY: z.string().min(8, { error: "must be at least 8 characters" }).optional(),
   SANDBOX_SECRET_KEY: z.string().min(8, { error: "must be at least 8 characters" }).optional(),
+  // Long enough that the hashes of a phone number (ten digits: guessable one by one) cannot be tried without it.
+  SHOPPER_KEY_SECRET: z.string().min(32, { error: "must be at least 32 characters (openssl rand -hex 32)" }).optional(),
   SANDBOX_RATE_CARDS_FILE: z.string().min(1).optional(),
   COURIER_SANDBOX_URL: z.url({ error: "must be a URL" }).optional(),
   COURIER_PRODUCTION_URL: z.url({ error: "must be a URL" }).optional(),

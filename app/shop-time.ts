@@ -51,3 +51,8 @@ export function startOfNextDay(day: string, timeZone: string): Date | null {
   if (!start) return null;
   return startOfDay(dayIn(new Date(start.getTime() + 36 * 3_600_000), timeZone), timeZone);
 }
+
+/** A moment as the shop's people read it, in English: "25 Nov, 2:15 pm" in the zone. */
+export function formatShopTime(instant: Date, timeZone: string = DEFAULT_SHOP_TIME_ZONE): string {
+  return new Intl.DateTimeFormat("en-IN", { timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit", hour12: true }).format(instant);
+}

@@ -22,6 +22,7 @@ const KB = 1024;
 export const WEBHOOK_BODY_LIMITS = {
   "orders/create": 16 * KB,
   "orders/cancelled": 16 * KB,
+  "orders/paid": 16 * KB,
   "returns/request": 16 * KB,
   "returns/approve": 16 * KB,
   "returns/decline": 16 * KB,

@@ -62,6 +62,7 @@ describe("Shopify's CLI runs Dakiya", { timeout: 90_000 }, () => {
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       SANDBOX_API_KEY: "sandbox_dev_store_key",
       SANDBOX_SECRET_KEY: "sandbox_dev_store_secret",
+      SHOPPER_KEY_SECRET: "dev-store-shopper-history-key-abcdefghijklmnop",
     });
     expect(config.SHOPIFY_APP_URL).toBe("https://roses-lie-beside.trycloudflare.com");
     expect(config.PORT).toBe(53211);

@@ -355,10 +355,13 @@ function serveStatic(publicDir: string, pathname: string, incoming: IncomingMess
 /**
  * A state-changing request a browser sent from another site's page: refused 403 here, as Remix itself refuses it
  * for pages (throwing, which would be a 500). The admin extensions' JSON routes under /api/ are the exception:
- * Shopify's admin calls them cross-origin, with a session token the route verifies, under CORS.
+ * Shopify's admin calls them cross-origin, with a session token the route verifies, under CORS; and so are the app
+ * proxy's (/proxy/), which Shopify sends signed for a form on the shop's own domain.
  */
 function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): boolean {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || url.pathname.startsWith("/api/")) return false;
+  // Shopify's app proxy forwards a shopper's form from the shop's own domain, signed: the route checks the signature.
+  if (url.pathname.startsWith("/proxy/")) return false;
   const origin = incoming.headers.origin;
   if (!origin || origin === "null") return false;
   let originHost: string;

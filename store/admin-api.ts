@@ -270,8 +270,8 @@ function findFulfillment(shop: StoreShop, id: unknown) {
   return undefined;
 }
 
-/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, returns/*). */
-export type StoreEvent = { topic: "orders/create" | "orders/cancelled"; order: StoreOrder } | ReturnEvent;
+/** What a mutation did that Shopify would tell subscribed apps about (orders/create, orders/cancelled, orders/paid, returns/*). */
+export type StoreEvent = { topic: "orders/create" | "orders/cancelled" | "orders/paid"; order: StoreOrder } | ReturnEvent;
 
 function variantView(shop: StoreShop, id: unknown) {
   const variant = shop.variants?.find((candidate) => candidate.id === id);
@@ -294,7 +294,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
   const touch = (order: StoreOrder) => (order.updatedAt = stamp());
   return {
     ...orderMutations(shop, { now, emit }),
-    ...orderPaymentMutations(shop, { now, touch }),
+    ...orderPaymentMutations(shop, { now, emit, touch }),
     ...returnMutations(shop, { now, emit }),
     ...fulfillmentOrderMutations(shop, { touch }),
     ...flowMutations(shop, { now }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
-import { JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
+import { EXAMPLE_RULES } from "~/automation/rules";
+import { NO_OUTCOMES, scoreCodRisk, type RiskInputs } from "~/cod/risk-score";
+import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
 import { seedShop } from "./seed";
 
 const shipment = (overrides: Partial<ShipmentObservation> = {}): ShipmentObservation => ({
@@ -41,6 +43,45 @@ describe("the journey's plan", () => {
         from = hop;
       }
     }
+  });
+});
+
+describe("the shoppers asked to confirm cash on delivery", () => {
+  const risky = PLACED_ORDERS.filter((placed) => "shopifyAssessment" in placed);
+  /** A new shop's first look at the order: no history anywhere, a shopper never seen. */
+  const firstLook = (address: { address1: string; address2?: string; city: string; zip: string }, phone: string, amount: string): RiskInputs => ({
+    pincode: address.zip,
+    city: address.city,
+    state: "Odisha",
+    addressLines: [address.address1, address.address2 ?? ""],
+    phone,
+    valuePaise: Math.round(Number(amount) * 100),
+    areas: { pincode: NO_OUTCOMES, district: NO_OUTCOMES, state: NO_OUTCOMES, shop: NO_OUTCOMES },
+    shopper: { orders: 0, outcomes: NO_OUTCOMES, cancelled: 0 },
+    usualValuePaise: null,
+    pincodeCity: null,
+    shopifyLevel: "MEDIUM",
+  });
+
+  it("answer one each: confirm, correct, cancel and pay online", () => {
+    expect(JOURNEY_ORDERS.flatMap((planned) => (planned.shopperAnswers ? [planned.shopperAnswers] : [])).sort()).toEqual(["cancel", "confirm", "correct", "pay_online"]);
+    expect(risky.map((placed) => placed.name).sort()).toEqual(JOURNEY_ORDERS.filter((planned) => planned.shopperAnswers).map((planned) => planned.name).sort());
+  });
+
+  it("are scored at medium RTO risk on a new shop, which the example rules ask the shopper to confirm; the corrected address scores low", () => {
+    expect(EXAMPLE_RULES.find((rule) => rule.riskLevels?.includes("medium"))?.action).toBe("confirm");
+    for (const placed of risky) {
+      const { shippingAddress, lineItems } = placed.input;
+      expect(scoreCodRisk(firstLook(shippingAddress, shippingAddress.phone, lineItems[0]!.priceSet.shopMoney.amount)).level, placed.name).toBe("medium");
+    }
+    const corrected = risky.find((placed) => placed.name === "#1018")!;
+    expect(scoreCodRisk(firstLook({ ...CORRECTED_ADDRESS, zip: CORRECTED_ADDRESS.pincode }, corrected.input.shippingAddress.phone, "1499.00")).level).toBe("low");
+  });
+
+  it("are the shopper's turn while asked, whatever the order ends as", () => {
+    expect(progressOf(delivered, seen({ readiness: "ready", decision: "confirming" }))).toBe("waiting");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready", decision: "confirming" }))).toBe("waiting");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "cancelled", decision: "confirming" }))).toBe("done");
   });
 });
 

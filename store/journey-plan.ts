@@ -9,7 +9,9 @@ import { SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
  * The seed (store/seed.ts) has ready orders, orders with a problem each and a cancelled one; under the example rules
  * (app/automation/rules.ts: hold ₹10,000 and over, the cheapest courier for COD under ₹2,000, the recommended one for
  * the rest) every ready seed order is booked. A shopper's order placed during the day (#1015, ₹12,499) is the one the
- * rules hold for the merchant to ship by hand.
+ * rules hold for the merchant to ship by hand. Four shoppers' cash-on-delivery orders (#1017 – #1020) come in with
+ * addresses a courier would struggle to find and Shopify's own medium fraud signal: the rules ask each shopper to
+ * confirm, and each answers on their link in a different way.
  */
 
 /** The courier's final word on a booked order that the journey plays out. */
@@ -21,9 +23,14 @@ export type ExpectedEnd =
   | { kind: "problems"; problem: ProblemCode }
   | { kind: "cancelled" };
 
+/** How a shopper asked to confirm their cash-on-delivery order answers on their link. */
+export type ShopperAnswer = "confirm" | "correct" | "cancel" | "pay_online";
+
 export interface PlannedOrder {
   name: string;
   expected: ExpectedEnd;
+  /** The rules ask this order's shopper to confirm it; they answer so. */
+  shopperAnswers?: ShopperAnswer;
 }
 
 const booked = (finalStage: FinalStage = SERVICE_STATUS.DELIVERED): ExpectedEnd => ({ kind: "booked", finalStage });
@@ -49,10 +56,38 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1015", expected: { kind: "held" } },
   // Cash on delivery from two warehouses: one parcel from each, each collecting its items' share.
   { name: "#1016", expected: booked() },
+  // Cash on delivery at medium RTO risk: the shopper is asked. One confirms, one corrects the address, one cancels,
+  // one pays online instead (then it ships prepaid).
+  { name: "#1017", expected: booked(), shopperAnswers: "confirm" },
+  { name: "#1018", expected: booked(), shopperAnswers: "correct" },
+  { name: "#1019", expected: { kind: "cancelled" }, shopperAnswers: "cancel" },
+  { name: "#1020", expected: booked(), shopperAnswers: "pay_online" },
 ];
+
+/** What #1018's shopper writes when they correct their address: a house number and a street a courier can find. */
+export const CORRECTED_ADDRESS = { address1: "Plot 14, Saheed Nagar", address2: "Behind Maharishi College", city: "Bhubaneswar", state: "OR", pincode: "751007" } as const;
 
 /** The delivered order a shopper returns an item of during the day (store/journey.ts, playReturn). */
 export const RETURNED_ORDER = "#1014";
+
+/** A cash-on-delivery order to Odisha (where the shop has sent nothing yet) with an address too short to find. */
+function riskyCodOrder(name: string, shopper: { firstName: string; lastName: string; phone: string; address1: string; city: string; zip: string }, item: { title: string; sku: string; amount: string }) {
+  const { firstName, lastName, phone, address1, city, zip } = shopper;
+  return {
+    name,
+    input: {
+      name,
+      email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@example.in`,
+      financialStatus: "PENDING",
+      tags: ["cod"],
+      shippingAddress: { firstName, lastName, phone, address1, city, provinceCode: "OR", zip, countryCode: "IN" },
+      lineItems: [{ title: item.title, sku: item.sku, quantity: 1, priceSet: { shopMoney: { amount: item.amount, currencyCode: "INR" } }, weight: { unit: "GRAMS", value: 500 } }],
+      transactions: [{ gateway: "Cash on Delivery (COD)", amountSet: { shopMoney: { amount: item.amount } } }],
+    },
+    // Shopify's own fraud analysis of the order, as its admin shows it.
+    shopifyAssessment: { riskLevel: "MEDIUM" as const, facts: [{ description: "The billing address is far from the shipping address", sentiment: "NEGATIVE" as const }] },
+  };
+}
 
 /**
  * Orders shoppers place while the journey runs, as Shopify's orderCreate input (store/order-mutations.ts); each
@@ -88,6 +123,10 @@ export const PLACED_ORDERS = [
       shippingLines: [{ title: "Standard Shipping", priceSet: { shopMoney: { amount: "79.00" } } }],
     },
   },
+  riskyCodOrder("#1017", { firstName: "Sanjukta", lastName: "Mohanty", phone: "+91 94370 11223", address1: "Near Mandir", city: "Cuttack", zip: "753001" }, { title: "Sambalpuri cotton saree", sku: "SAR-517", amount: "1299.00" }),
+  riskyCodOrder("#1018", { firstName: "Debasish", lastName: "Sahoo", phone: "+91 94371 22334", address1: "Bus Stand", city: "Bhubaneswar", zip: "751007" }, { title: "Pattachitra wall hanging", sku: "ART-518", amount: "1499.00" }),
+  riskyCodOrder("#1019", { firstName: "Itishree", lastName: "Panda", phone: "+91 94372 33445", address1: "Old Market", city: "Puri", zip: "752001" }, { title: "Silver filigree earrings", sku: "JWL-519", amount: "1799.00" }),
+  riskyCodOrder("#1020", { firstName: "Manas", lastName: "Behera", phone: "+91 94373 44556", address1: "Main Road", city: "Berhampur", zip: "760001" }, { title: "Handloom bedsheet", sku: "BED-520", amount: "999.00" }),
 ] as const;
 
 /**
@@ -162,6 +201,8 @@ export function parcelsAsOne(parcels: readonly ShipmentObservation[]): ShipmentO
 export type Progress = "waiting" | "booking" | "shipped" | "done" | "off-course";
 
 export function progressOf(expected: ExpectedEnd, seen: OrderObservation): Progress {
+  // Asked to confirm cash on delivery: the shopper's turn, whatever the order ends as.
+  if (seen.decision === DECISION.CONFIRMING && !seen.shipment && seen.readiness !== READINESS.CANCELLED) return "waiting";
   switch (expected.kind) {
     case "cancelled":
       return seen.readiness === READINESS.CANCELLED ? "done" : seen.readiness === null || seen.readiness === READINESS.UNCHECKED ? "waiting" : "off-course";

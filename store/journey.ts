@@ -5,16 +5,17 @@ import { EXAMPLE_RULES } from "../app/automation/rules";
 import { draftOf } from "../app/automation/rules-form";
 import type { ProblemCode } from "../app/shopify/order-mapping";
 import type { CourierClient } from "../app/shipping/client.server";
-import { READINESS } from "../app/orders/readiness";
+import { DECISION, READINESS } from "../app/orders/readiness";
 import type { DocumentActionAnswer, DocumentReady } from "../app/documents/shipments-page.server";
 import { adminStrings, plural } from "../app/locales/admin-language";
 import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
 import { signSessionToken, type AppCredentials } from "./auth";
-import { JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder } from "./journey-plan";
+import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder, type ShopperAnswer } from "./journey-plan";
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreOrder } from "./model";
 import { fulfillmentLines, returnsOf } from "./returns";
 import { turnOnDemoWorkflows } from "./flow";
+import { assessAsShopify } from "./order-payments";
 import type { StoreSimulator } from "./simulator";
 
 /**
@@ -167,11 +168,25 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
   );
   for (const placed of PLACED_ORDERS) {
     if (orderIn(placed.name)) continue;
-    simulator.placeOrder(shop, placed.input);
+    const order = simulator.placeOrder(shop, placed.input);
+    // Shopify's fraud analysis is on the order before the app first reads it.
+    if ("shopifyAssessment" in placed) assessAsShopify(order, placed.shopifyAssessment.riskLevel, [...placed.shopifyAssessment.facts], new Date());
     view.log(`✓ A shopper placed ${placed.name}: the store sends its orders/create webhook`);
   }
 
-  // 4. The app's workers check each order and the rules book what they may (or hold it, or leave it to be fixed).
+  // 4. The app's workers check each order and the rules book what they may (or hold it, ask its shopper to confirm
+  // it, or leave it to be fixed). The shoppers asked answer on their links; the rules then decide those orders again.
+  const decidedOrAsked = (planned: PlannedOrder, seen: OrderObservation) => {
+    const progress = progressOf(planned.expected, seen);
+    return (progress !== "waiting" && progress !== "booking") || (planned.shopperAnswers !== undefined && seen.decision === DECISION.CONFIRMING);
+  };
+  await until("the rules to decide and the bookings to be fulfilled", decidedOrAsked);
+  for (const planned of JOURNEY_ORDERS) {
+    const order = orderIn(planned.name);
+    const seen = seenOf(planned);
+    if (!planned.shopperAnswers || !order || seen.decision !== DECISION.CONFIRMING || seen.readiness === READINESS.CANCELLED) continue;
+    view.log(await shopperAnswers(deps, order.id, planned.name, planned.shopperAnswers, stepTimeoutMs));
+  }
   const decided = await until("the rules to decide and the bookings to be fulfilled", (planned, seen) => {
     const progress = progressOf(planned.expected, seen);
     return progress !== "waiting" && progress !== "booking";
@@ -280,6 +295,46 @@ async function playReturn(deps: JourneyDeps, order: StoreOrder | null, stepTimeo
 // The Shopify library answers 410 to requests that look like bots (a bare "node" user agent does): the journey is
 // the merchant's browser, and says so.
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) Dakiya-demo/1.0 (the merchant's day)";
+
+const SAID: Readonly<Record<ShopperAnswer, string>> = {
+  confirm: "confirmed the order",
+  correct: "corrected the address",
+  cancel: "cancelled the order",
+  pay_online: "chose to pay online",
+};
+
+/**
+ * A shopper asked to confirm their cash-on-delivery order answers on the link Dakiya wrote on the order (its metafield,
+ * which the order confirmation e-mail and WhatsApp carry), as their phone's browser sends the page's form; one who
+ * chose to pay online pays Shopify's invoice. Says what happened, never the shopper's details.
+ */
+async function shopperAnswers({ appUrl, simulator, shop }: JourneyDeps, orderGid: string, name: string, answer: ShopperAnswer, stepTimeoutMs: number): Promise<string> {
+  const order = () => simulator.shop(shop).orders.find((candidate) => candidate.id === orderGid)!;
+  const waitFor = async <T>(what: string, read: () => T | null | undefined): Promise<T> => {
+    const deadline = Date.now() + stepTimeoutMs;
+    for (let value = read(); ; value = read()) {
+      if (value) return value;
+      if (Date.now() > deadline) throw new JourneyError(`${name}: ${what} did not come within ${Math.round(stepTimeoutMs / 1000)} s`);
+      await sleep(200);
+    }
+  };
+  const link = await waitFor("the shopper's link on the order", () => order().metafields.find((metafield) => metafield.key === "cod_confirmation_url")?.value);
+  // The page on the app's own address (the same page as on the shop's domain through the app proxy).
+  const token = new URL(link).pathname.split("/").pop()!;
+  const phone = order().shippingAddress?.phone ?? "";
+  const fields = answer === "correct" ? { answer, ...CORRECTED_ADDRESS, phone } : { answer };
+  const response = await fetch(`${appUrl}/confirm/${token}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": USER_AGENT }, body: new URLSearchParams(fields) });
+  await response.arrayBuffer();
+  // 409: the link was answered already (a run stopped after the answer, before the app carried it out).
+  if (response.status !== 200 && response.status !== 409) throw new JourneyError(`${name}: the shopper's answer on their link answered ${response.status}`);
+  const answeredBefore = response.status === 409;
+  if (answer !== "pay_online") return answeredBefore ? `✓ ${name}'s shopper answered on an earlier run` : `✓ ${name}'s shopper ${SAID[answer]} on their link`;
+  const unpaid = () => order().invoices?.find((candidate) => candidate.paidAt === null);
+  if (answeredBefore && !unpaid()) return `✓ ${name}'s shopper answered on an earlier run`;
+  const invoice = await waitFor("Shopify's invoice e-mail", unpaid);
+  if (!simulator.payInvoice(shop, invoice.token)) throw new JourneyError(`${name}: the store refused to take the invoice's payment`);
+  return `✓ ${name}'s shopper ${SAID[answer]} on their link and paid Shopify's invoice: the order ships prepaid`;
+}
 
 async function installApp({ appUrl, app, shop }: JourneyDeps): Promise<void> {
   const host = Buffer.from(`${shop}/admin`).toString("base64url");

@@ -202,6 +202,30 @@ export interface StoreOrder {
   returns?: StoreReturn[];
   /** Payments recorded after the order was placed (orderMarkAsPaid, orderCreateManualPayment); absent when none. */
   payments?: { id: string; gateway: string; amount: number; processedAt: string }[];
+  /** The language the shopper checked out in (Shopify's `customerLocale`: "en", "hi-IN"…); absent: unknown. */
+  customerLocale?: string | null;
+  /** Risk assessments of the order, oldest first: Shopify's own (no provider) and apps' (orderRiskAssessmentCreate). */
+  riskAssessments?: StoreRiskAssessment[];
+  /** Invoices e-mailed for the order (orderInvoiceSend), and whether the shopper paid through them. */
+  invoices?: StoreInvoice[];
+}
+
+export interface StoreRiskAssessment {
+  riskLevel: "HIGH" | "MEDIUM" | "LOW" | "NONE" | "PENDING";
+  facts: { description: string; sentiment: "NEGATIVE" | "NEUTRAL" | "POSITIVE" }[];
+  /** The app that made it; null for Shopify's own. */
+  providerAppId: string | null;
+  createdAt: string;
+}
+
+export interface StoreInvoice {
+  id: string;
+  /** The address Shopify e-mailed, the message above the payment link, and the link's token (its page: /invoices/{token}). */
+  to: string;
+  customMessage: string | null;
+  token: string;
+  sentAt: string;
+  paidAt: string | null;
 }
 
 export interface StoreVariant {

@@ -6,18 +6,19 @@ import { orderView } from "./views";
 type Args = Record<string, unknown>;
 type UserError = { field: string[] | null; message: string; code: string };
 
-interface AddressInput {
-  address1?: string;
-  address2?: string;
-  city?: string;
-  company?: string;
-  countryCode?: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  provinceCode?: string;
-  province?: string;
-  zip?: string;
+/** Shopify's MailingAddressInput, as orderCreate and orderUpdate take it. */
+export interface AddressInput {
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  company?: string | null;
+  countryCode?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+  provinceCode?: string | null;
+  province?: string | null;
+  zip?: string | null;
 }
 
 interface LineItemInput {
@@ -50,7 +51,8 @@ const PROVINCES: Record<string, string> = {
   KL: "Kerala", TS: "Telangana", HR: "Haryana", PB: "Punjab", MP: "Madhya Pradesh", AP: "Andhra Pradesh", OR: "Odisha", AS: "Assam", GA: "Goa",
 };
 
-function toAddress(input: AddressInput): MailingAddress {
+/** The address an order keeps of a MailingAddressInput (a new order's, or the one orderUpdate replaces it with). */
+export function toMailingAddress(input: AddressInput): MailingAddress {
   const name = [input.firstName, input.lastName].filter(Boolean).join(" ") || null;
   const provinceCode = input.provinceCode ?? null;
   return {
@@ -123,8 +125,8 @@ export function orderMutations(shop: StoreShop, { now, emit }: { now: () => Date
         paymentGatewayNames: (input.transactions ?? []).map((transaction) => transaction.gateway ?? "manual"),
         displayFinancialStatus: input.financialStatus ?? "PENDING",
         customer: null,
-        shippingAddress: input.shippingAddress ? toAddress(input.shippingAddress) : null,
-        billingAddress: input.billingAddress ? toAddress(input.billingAddress) : input.shippingAddress ? toAddress(input.shippingAddress) : null,
+        shippingAddress: input.shippingAddress ? toMailingAddress(input.shippingAddress) : null,
+        billingAddress: input.billingAddress ? toMailingAddress(input.billingAddress) : input.shippingAddress ? toMailingAddress(input.shippingAddress) : null,
         shippingLine: input.shippingLines?.[0] ? { title: input.shippingLines[0].title, price: shipping } : null,
         lineItems,
         discount: 0,

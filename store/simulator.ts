@@ -3,6 +3,7 @@ import { runAdminGraphql, type GraphqlRequest, type StoreEvent, type ThrottleSet
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, verifySessionToken, type AppCredentials } from "./auth";
 import type { StoreOrder, StoreShop } from "./model";
 import { orderMutations } from "./order-mutations";
+import { payInvoice } from "./order-payments";
 import { seedShop } from "./seed";
 import { findReturn, returnMutations } from "./returns";
 import { runAction, setWorkflow } from "./flow";
@@ -136,6 +137,16 @@ export function createStoreSimulator(options: StoreSimulatorOptions) {
       if (!answer.order) throw new Error(`The store refused the order: ${answer.userErrors.map((error) => error.message).join("; ")}`);
       changed();
       return shop.orders.find((order) => order.id === answer.order!.id)!;
+    },
+    /**
+     * The shopper pays an invoice Shopify e-mailed them (orderInvoiceSend) through its link: the order is paid and
+     * orders/paid goes to the app. Null when the token is no invoice's or the order can no longer be paid.
+     */
+    payInvoice(domain: string, token: string): StoreOrder | null {
+      const shop = this.shop(domain);
+      const paid = payInvoice(shop, token, { now, emit: (event) => void sendEvent(shop, event) });
+      if (paid) changed();
+      return paid;
     },
     /** The merchant cancels an order in the admin: orders/cancelled goes to the app. */
     cancelOrder(domain: string, orderGid: string, reason = "CUSTOMER"): StoreOrder {

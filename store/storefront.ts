@@ -223,8 +223,15 @@ ${body}
     });
     let answer: Response;
     try {
-      // Shopify sends the shopper's request on without their cookies, and the app's answer back without its own.
-      answer = await fetch(forwarded, { method: request.method, headers: { Accept: request.headers.get("accept") ?? "*/*", "Accept-Language": request.headers.get("accept-language") ?? "" }, redirect: "manual" });
+      // Shopify sends the shopper's request on without their cookies, and the app's answer back without its own; a
+      // form's POST goes on with its body and content type.
+      const posted = request.method === "POST" ? { body: await request.arrayBuffer(), contentType: request.headers.get("content-type") ?? "application/x-www-form-urlencoded" } : null;
+      answer = await fetch(forwarded, {
+        method: request.method,
+        headers: { Accept: request.headers.get("accept") ?? "*/*", "Accept-Language": request.headers.get("accept-language") ?? "", ...(posted ? { "Content-Type": posted.contentType } : {}) },
+        ...(posted ? { body: posted.body } : {}),
+        redirect: "manual",
+      });
     } catch {
       return new Response("The app did not answer", { status: 502 });
     }

@@ -200,6 +200,23 @@ function transactionsView(order: StoreOrder, args: Args) {
   }));
 }
 
+/** `Order.risk` as Shopify's 2026-10 schema defines it: every assessment, and a recommendation from the most severe. */
+export function riskView(order: StoreOrder) {
+  const assessments = order.riskAssessments ?? [];
+  const severity = ["PENDING", "NONE", "LOW", "MEDIUM", "HIGH"];
+  const worst = assessments.map((assessment) => assessment.riskLevel).sort((a, b) => severity.indexOf(b) - severity.indexOf(a))[0];
+  return {
+    __typename: "OrderRiskSummary",
+    recommendation: worst === "HIGH" ? "CANCEL" : worst === "MEDIUM" ? "INVESTIGATE" : worst === "LOW" || worst === "NONE" ? "ACCEPT" : "NONE",
+    assessments: assessments.map((assessment) => ({
+      __typename: "OrderRiskAssessment",
+      riskLevel: assessment.riskLevel,
+      facts: assessment.facts.map((fact) => ({ __typename: "RiskFact", ...fact })),
+      provider: assessment.providerAppId ? { __typename: "App", id: assessment.providerAppId, title: "Dakiya", handle: "dakiya" } : null,
+    })),
+  };
+}
+
 export function orderView(shop: StoreShop, order: StoreOrder) {
   const totals = orderTotals(order);
   const grams = Math.round(
@@ -225,6 +242,8 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
     presentmentCurrencyCode: "INR",
     paymentGatewayNames: order.paymentGatewayNames,
     displayFinancialStatus: order.displayFinancialStatus,
+    customerLocale: order.customerLocale ?? null,
+    risk: riskView(order),
     displayFulfillmentStatus: displayFulfillmentStatus(order),
     requiresShipping: order.lineItems.some((item) => item.requiresShipping),
     totalWeight: String(grams),

@@ -6,6 +6,7 @@ import { displayFulfillmentStatus, GRAMS_PER, orderTotals } from "./views";
 export const WEBHOOK_PATHS: Record<string, string> = {
   "orders/create": "/webhooks/orders/create",
   "orders/cancelled": "/webhooks/orders/cancelled",
+  "orders/paid": "/webhooks/orders/paid",
   "returns/request": "/webhooks/returns/request",
   "returns/approve": "/webhooks/returns/approve",
   "returns/decline": "/webhooks/returns/decline",
@@ -25,6 +26,7 @@ const RETURN_FIELDS = ["id", "admin_graphql_api_id", "status"] as const;
 export const SUBSCRIBED_FIELDS: Record<string, readonly string[]> = {
   "orders/create": ["id", "admin_graphql_api_id"],
   "orders/cancelled": ["id", "admin_graphql_api_id", "cancelled_at"],
+  "orders/paid": ["id", "admin_graphql_api_id"],
   "returns/request": RETURN_FIELDS,
   "returns/approve": RETURN_FIELDS,
   "returns/decline": RETURN_FIELDS,

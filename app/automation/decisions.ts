@@ -10,5 +10,7 @@ export const DECISION = {
   PROBLEMS: "problems",
   /** A rule chose a courier but the booking failed; the reason says why. */
   FAILED: "failed",
+  /** Waiting for the shopper to confirm cash on delivery (app/cod/); the rules decide again once they answer. */
+  CONFIRMING: "confirming",
 } as const;
 export type DecisionKind = (typeof DECISION)[keyof typeof DECISION];

@@ -10,6 +10,7 @@ import {
   type RuleAction,
 } from "./rules";
 import type { QuoteSummary } from "~/booking/quote-summary";
+import { isRiskLevel, RISK_LEVELS } from "./risk-levels";
 import { problemLabel, type ProblemCode } from "~/shopify/readiness-checks";
 import { ADMIN_LOCALES, adminStrings, fill, type AdminLanguage } from "~/locales/admin-language";
 
@@ -28,6 +29,8 @@ export interface RuleDraft {
   /** Comma-separated, as typed. */
   pincodePrefixes: string;
   zones: string[];
+  /** The RTO risk levels the rule matches (none: any). */
+  riskLevels: string[];
   tags: string;
   action: string;
   courierId: string;
@@ -51,6 +54,7 @@ export function draftOf(rule: BookingRule): RuleDraft {
     maxValueRupees: amountText(rule.maxValueRupees),
     pincodePrefixes: rule.pincodePrefixes.join(", "),
     zones: [...rule.zones],
+    riskLevels: [...(rule.riskLevels ?? [])],
     tags: rule.tags.join(", "),
     action: rule.action,
     courierId: rule.courierId === null ? "" : String(rule.courierId),
@@ -66,6 +70,7 @@ export const EMPTY_DRAFT: RuleDraft = {
   maxValueRupees: "",
   pincodePrefixes: "",
   zones: [],
+  riskLevels: [],
   tags: "",
   action: "recommended",
   courierId: "",
@@ -99,6 +104,7 @@ function draftFrom(value: unknown): RuleDraft {
     maxValueRupees: textOf(raw.maxValueRupees),
     pincodePrefixes: textOf(raw.pincodePrefixes),
     zones: Array.isArray(raw.zones) ? raw.zones.slice(0, ZONES.length + 1).map(textOf) : [],
+    riskLevels: Array.isArray(raw.riskLevels) ? raw.riskLevels.slice(0, RISK_LEVELS.length + 1).map(textOf) : [],
     tags: textOf(raw.tags),
     action: textOf(raw.action),
     courierId: textOf(raw.courierId),
@@ -148,6 +154,8 @@ export function parseRulesForm(json: string, language: AdminLanguage = "en"): Ru
       maxValueRupees: amountOf(draft.maxValueRupees),
       pincodePrefixes: listOf(draft.pincodePrefixes),
       zones: draft.zones,
+      // A rule on no risk level leaves the field out, as rules saved before risk existed do.
+      ...(draft.riskLevels.length > 0 ? { riskLevels: draft.riskLevels } : {}),
       tags: listOf(draft.tags),
       action: draft.action,
       courierId: draft.action === "courier" && draft.courierId !== "" ? Number(draft.courierId) : null,
@@ -181,11 +189,13 @@ export interface PreviewOrder {
   problemCodes?: readonly ProblemCode[];
 }
 
-type QuotedAction = Exclude<RuleAction, "hold" | "courier">;
+type QuotedAction = Exclude<RuleAction, "hold" | "courier" | "confirm">;
 
 /** What a rule would do with an order, for the page to word in the admin's language. */
 export type PreviewOutcome =
   | { kind: "hold" }
+  /** Ask the shopper to confirm cash on delivery; `risk` is the order's RTO risk level as scored. */
+  | { kind: "confirm"; risk: string | null }
   | { kind: "courier"; courierId: number | null; courierName: string | null }
   | { kind: "quoted"; action: QuotedAction; courierName: string; totalPaise: number }
   | { kind: "no_quote"; action: QuotedAction };
@@ -211,8 +221,9 @@ const QUOTE_CHOICE: Record<QuotedAction, keyof Pick<QuoteSummary, "cheapest" | "
   recommended: "recommended",
 };
 
-function outcomeOf(rule: BookingRule, quote: QuoteSummary | null, courierNames: Record<number, string>): PreviewOutcome {
+function outcomeOf(rule: BookingRule, quote: QuoteSummary | null, courierNames: Record<number, string>, riskLevel?: string | null): PreviewOutcome {
   if (rule.action === "hold") return { kind: "hold" };
+  if (rule.action === "confirm") return { kind: "confirm", risk: riskLevel ?? null };
   if (rule.action === "courier") return { kind: "courier", courierId: rule.courierId, courierName: courierNames[rule.courierId ?? 0] ?? null };
   const chosen = quote?.[QUOTE_CHOICE[rule.action]];
   return chosen ? { kind: "quoted", action: rule.action, courierName: chosen.name, totalPaise: chosen.totalPaise } : { kind: "no_quote", action: rule.action };
@@ -224,6 +235,8 @@ export function previewOutcomeInWords(outcome: PreviewOutcome, language: AdminLa
   switch (outcome.kind) {
     case "hold":
       return words.held;
+    case "confirm":
+      return outcome.risk && isRiskLevel(outcome.risk) ? fill(words.confirmAtRisk, { risk: adminStrings(language).cod.levels[outcome.risk] }) : words.confirm;
     case "courier":
       return fill(words.courier, { courier: outcome.courierName ?? fill(words.courierNumber, { id: String(outcome.courierId) }) });
     case "quoted":
@@ -260,11 +273,11 @@ export function previewRules(rules: readonly BookingRule[], orders: readonly Pre
     const index = rules.findIndex((rule) => ruleMatches(rule, order.facts!));
     if (index === -1) preview.unmatched.push({ orderGid: order.orderGid, orderName: order.orderName });
     else {
-      const decided = outcomeOf(rules[index]!, order.quote, courierNames);
+      const decided = outcomeOf(rules[index]!, order.quote, courierNames, order.facts.riskLevel);
       preview.byRule[index]!.orders.push({ orderGid: order.orderGid, orderName: order.orderName, outcome: previewOutcomeInWords(decided, "en"), decided });
     }
   }
   return preview;
 }
 
-export { RULE_ACTIONS, ZONES };
+export { RISK_LEVELS, RULE_ACTIONS, ZONES };

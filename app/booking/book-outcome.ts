@@ -9,7 +9,7 @@ import { adminStrings, sayStored, type AdminLanguage, type AdminStrings } from "
  * Why a booking or a quote went no further, when Dakiya words it: the merchant reads it in the admin's language. An
  * outcome without a code carries the courier service's own words (or a stored record's), shown as they are.
  */
-export type OutcomeCode = "courier_not_on_route" | "keys_refused" | "no_answer" | "booking_refused" | "parcel_gone";
+export type OutcomeCode = "courier_not_on_route" | "keys_refused" | "no_answer" | "booking_refused" | "parcel_gone" | "awaiting_shopper";
 
 /** One parcel of an order, quoted: its pickup warehouse and the couriers' rates for it. */
 export interface ParcelQuote {
@@ -81,6 +81,7 @@ export const OUTCOME_WORDS: Readonly<Record<OutcomeCode, keyof AdminStrings["out
   no_answer: "noAnswer",
   booking_refused: "bookingRefused",
   parcel_gone: "parcelGone",
+  awaiting_shopper: "awaitingShopper",
 };
 
 /** The English of a code, for the outcome's `message`. */

@@ -103,6 +103,11 @@ export interface ShipmentDestination {
    * or handed to Shopify, from then on. Read in the claim's transaction too (`db`).
    */
   isCancelled(key: { shop: string; orderGid: string }, db?: Reader): Promise<boolean>;
+  /**
+   * What keeps it from being booked for now, read in the claim's transaction (an order whose shopper is asked to
+   * confirm cash on delivery waits for their answer): the refusal's code, or null to go on.
+   */
+  waitsFor?(tx: Prisma.TransactionClient, key: { shop: string; orderGid: string }): Promise<OutcomeCode | null>;
   /** Claimed for booking, in the claim's transaction. */
   claimed(tx: Prisma.TransactionClient, shipment: Shipment): Promise<void>;
   /**
@@ -251,7 +256,7 @@ const byId = (shipments: readonly Shipment[]) => [...new Map(shipments.map((ship
 export const byParcel = (shipments: readonly Shipment[]) => byId(shipments).sort((a, b) => a.parcel - b.parcel);
 export const alreadyBooked = (shipments: readonly Shipment[]): Extract<BookOutcome, { kind: "already_booked" }> => ({ kind: "already_booked", shipment: byParcel(shipments)[0]!, shipments: byParcel(shipments) });
 
-type Claim = ClaimedRow | { kind: "cancelled" };
+type Claim = ClaimedRow | { kind: "cancelled" } | { kind: "waiting"; code: OutcomeCode };
 
 /**
  * The shipment's row in state `booking` (a return's pickup: its return's), or the row someone else holds. A failed
@@ -263,6 +268,8 @@ async function claim({ key, destination }: Shippable, now: Date, actor: Actor): 
     // Seen cancelled (orders/cancelled, returns/decline, returns/cancel are recorded before anything else): never
     // booked from then on.
     if (await destination.isCancelled(key, tx)) return { kind: "cancelled" };
+    const waiting = (await destination.waitsFor?.(tx, key)) ?? null;
+    if (waiting) return { kind: "waiting", code: waiting };
     const claimed = await claimRow(tx, key, { actor, at: now });
     if (claimed.kind === "taken") return claimed;
     await enqueue("shipment-complete", { shop: key.shop, shipmentId: claimed.shipment.id }, { tx, startAfter: new Date(now.getTime() + staleBookingMs()) });
@@ -280,6 +287,7 @@ export async function bookShipment(context: BookingContext, shippable: Shippable
   const now = context.now ?? (() => new Date());
   const claimed = await claim(shippable, now(), context.actor ?? MERCHANT_ON_SHIP_PAGE);
   if (claimed.kind === "cancelled") return { kind: "cancelled" };
+  if (claimed.kind === "waiting") return { kind: "refused", code: claimed.code, message: outcomeMessage(claimed.code), fieldErrors: [] };
   if (claimed.kind === "taken") return alreadyBooked([claimed.shipment]);
   try {
     return await withAdvisoryLock(LOCK_SPACE.SHIPMENT, claimed.shipment.id, () => bookClaimed(context, claimed, shippable, request));

@@ -8,6 +8,7 @@ import type {
   BookAnswer,
   BookOutcome as WireBookOutcome,
   BulkAnswer,
+  CodView,
   OrderShipping,
   ParcelView,
   ReturnPickupView,
@@ -48,6 +49,10 @@ import { adminStrings } from "~/locales/admin-language";
 import { listReturnHistories } from "~/returns/return-history.server";
 import { isReturnState, shopifyStatusOf } from "~/returns/return-lifecycle";
 import { returnStateName } from "~/returns/return-words";
+import { getOrderRisk } from "~/cod/cod-risk.server";
+import { getConfirmation } from "~/cod/confirmation.server";
+import { isOpen, type ConfirmationState } from "~/cod/confirmation-lifecycle";
+import { factorInWords } from "~/cod/risk-words";
 
 /**
  * The order-page extensions' view of one order (`extensions/shared/api.ts`), built from what Dakiya holds and
@@ -185,8 +190,23 @@ function baseOf(orderGid: string, record: OrderRecord | null, shipment: Shipment
  * rates offered are the ones a booking gets now, and "Check again" after a fix in Shopify sees the fix.
  */
 export async function getOrderShipping(context: ExtensionContext, orderGid: string): Promise<OrderShipping> {
-  const [order, returns] = await Promise.all([getForwardShipping(context, orderGid), listReturnPickups(context.shop, orderGid)]);
-  return returns.length > 0 ? { ...order, returns } : order;
+  const [order, returns, cod] = await Promise.all([getForwardShipping(context, orderGid), listReturnPickups(context.shop, orderGid), codViewOf(context.shop, orderGid)]);
+  return { ...order, ...(returns.length > 0 ? { returns } : {}), ...(cod ? { cod } : {}) };
+}
+
+/** The order's COD risk and its shopper's confirmation as the block shows them, in English; null when it has neither. */
+async function codViewOf(shop: string, orderGid: string): Promise<CodView | null> {
+  const [risk, confirmation] = await Promise.all([getOrderRisk(shop, orderGid), getConfirmation(shop, orderGid)]);
+  if (!risk && !confirmation) return null;
+  const english = adminStrings("en").cod.page.states;
+  return {
+    riskLevel: risk?.level ?? null,
+    riskScore: risk?.score ?? null,
+    reasons: risk ? risk.factors.map((factor) => factorInWords(factor, "en")) : [],
+    confirmation: confirmation
+      ? { state: confirmation.state, label: english[confirmation.state as ConfirmationState] ?? confirmation.state, deadlineAt: confirmation.deadlineAt.toISOString(), open: isOpen(confirmation.state) }
+      : null,
+  };
 }
 
 /** The order's returns as the order-page card shows them, beside (never mixed with) its forward shipment. */

@@ -30,10 +30,10 @@ export interface TriggerDefinition {
   description: string;
   fields: readonly TriggerField[];
   /**
-   * What fires it: a parcel's booking or a courier outcome's transition; a COD remittance statement's short line; a
-   * freight invoice's over-charge; COD risk and confirmation once they exist (until then nothing does).
+   * What fires it: a parcel's booking or a courier outcome's transition; an order's COD risk scored, or its shopper's
+   * answer to the confirmation; a COD remittance statement's short line; a freight invoice's over-charge.
    */
-  firedBy: "booking" | "tracking" | "cod_remittance" | "freight_invoice" | "cod_risk";
+  firedBy: "booking" | "tracking" | "cod_risk" | "cod_confirmation" | "cod_remittance" | "freight_invoice";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -64,14 +64,14 @@ export const FLOW_TRIGGERS = {
   "dakiya-cod-risk-scored": {
     name: "COD risk scored",
     description: "Dakiya scored the risk of a cash-on-delivery order coming back (Flow's own Order risk analyzed trigger ignores apps' assessments).",
-    fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium or low" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
+    fields: [...PARCEL, { type: "single_line_text_field", key: "Risk level", description: "high, medium, low or none" }, { type: "number_decimal", key: "Risk score", description: "0 to 100: higher is riskier" }, { type: "single_line_text_field", key: "Reasons", description: "Why, in words, separated by semicolons" }],
     firedBy: "cod_risk",
   },
   "dakiya-cod-answered": {
     name: "COD confirmation answered",
     description: "The shopper answered the request to confirm a cash-on-delivery order.",
     fields: [...PARCEL, { type: "single_line_text_field", key: "Answer", description: "confirmed, corrected, declined or paid online" }],
-    firedBy: "cod_risk",
+    firedBy: "cod_confirmation",
   },
   "dakiya-remittance-short": {
     name: "COD remittance short",

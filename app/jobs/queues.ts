@@ -22,7 +22,11 @@ export const JOB_SCHEMAS = {
   /** Forgets a shop (shop/redact), here and in the sandbox's copy. */
   "shop-redact": ShopJobSchema,
   /** Removes one shopper's details (customers/redact). */
-  "customers-redact": ShopJobSchema.extend({ orderIds: z.array(z.number().int().positive()).max(10_000) }),
+  "customers-redact": ShopJobSchema.extend({
+    orderIds: z.array(z.number().int().positive()).max(10_000),
+    // The keyed hashes of the customer's phone and e-mail (app/cod/shopper-keys.server.ts): never the values.
+    shopperKeys: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(4).optional(),
+  }),
   /**
    * Erases at the courier sandbox what a redaction already erased here: the shop's whole account (no awbs), or the
    * shopper's details on these bookings. Retried until the sandbox has done it.
@@ -31,6 +35,7 @@ export const JOB_SCHEMAS = {
   /** Records a customer's request for their data (customers/data_request) for the merchant to answer. */
   "customers-data-request": ShopJobSchema.extend({
     requestId: z.string().min(1).max(255),
+    shopperKeys: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(4).optional(),
     customerId: z.string().max(20),
     orderIds: z.array(z.number().int().positive()).max(10_000),
     requestedAt: z.iso.datetime(),
@@ -65,6 +70,13 @@ export const JOB_SCHEMAS = {
   "flow-trigger": ShopJobSchema.extend({ eventId: z.number().int().positive() }),
   /** Parcels whose cash on delivery the courier remitted in full, recorded as paid in Shopify (app/reconciliation/). */
   "cod-shopify-payments": ShopJobSchema,
+  /**
+   * Asking a shopper to confirm cash on delivery, in Shopify: the hold and the link when asked, then what their answer
+   * (or silence) needs — the correction, the invoice, the cancellation, the hold released (app/cod/confirmation.server.ts).
+   */
+  "cod-confirmation": OrderJobSchema,
+  /** At a confirmation's deadline: silence does what the shop chose (remind once, book, or cancel). */
+  "cod-deadline": OrderJobSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -124,6 +136,9 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "flow-trigger": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Telling Shopify Flow about a parcel" },
   // The merchant's books wait on it, not a shopper: a day of Shopify's throttling or outage.
   "cod-shopify-payments": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Recording remitted cash on delivery as paid in Shopify" },
+  // The shopper waits on it (their order held, their answer to carry out): a day of Shopify's throttling or outage.
+  "cod-confirmation": { ...DEFAULT_POLICY, retryForSeconds: DAY, busy: true, label: "Asking a shopper to confirm cash on delivery, or carrying out their answer" },
+  "cod-deadline": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Acting on a shopper's silence at the confirmation's deadline" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
@@ -173,7 +188,10 @@ export function jobKey<Q extends QueueName>(queue: Q, data: JobData<Q>): string 
   if ("returnGid" in data) return `${data.shop}|${data.returnGid}`;
   if ("requestId" in data) return `${data.shop}|request:${data.requestId}`;
   if ("eventId" in data) return `${data.shop}|flow-event:${data.eventId}`;
-  if ("orderIds" in data) return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}`;
+  if ("orderIds" in data) {
+    const keys = "shopperKeys" in data && data.shopperKeys ? `|keys:${[...data.shopperKeys].sort().join(",")}` : "";
+    return `${data.shop}|orders:${[...data.orderIds].sort((a, b) => a - b).join(",")}${keys}`;
+  }
   if ("awbs" in data && data.awbs) return `${data.shop}|awbs:${[...data.awbs].sort().join(",")}`;
   return `${data.shop}|${queue}`;
 }

@@ -19,6 +19,7 @@ import { recordRoutingText } from "~/documents/document-changes.server";
 import { shopperTrackingUrl } from "~/storefront/storefront-settings.server";
 import { adminStrings, fill, storedOr } from "~/locales/admin-language";
 import { isOrderCancelled, orderBooked, orderBookingInterrupted, orderFreeAgain, orderStillToShip, parcelsAllFulfilled } from "./order-records.server";
+import { confirmationHoldsBooking } from "~/cod/booking-guard.server";
 
 /**
  * Booking an order: its parcels (one per open Shopify fulfillment order, the items one location ships in one box),
@@ -132,6 +133,11 @@ function inParcelOutcome<T extends BookOutcome>(parcel: MappedParcel, outcome: T
  */
 export const ORDER_PARCELS: ShipmentDestination = {
   isCancelled: (key, db) => isOrderCancelled(key, db),
+  async waitsFor(tx, { shop, orderGid }) {
+    // The ask takes the order's claim lock too (app/cod/confirmation.server.ts): an ask and a claim never cross.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_SPACE.ORDER_PARCELS}::int, ${lockIdOf(`${shop}|${orderGid}`)}::int)`;
+    return (await confirmationHoldsBooking(tx, shop, orderGid)) ? "awaiting_shopper" : null;
+  },
   claimed: (tx, shipment) => orderBooked(tx, shipment),
   async notBooked(shipment, { interrupted }) {
     await orderFreeAgain(shipment);

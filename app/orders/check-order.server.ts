@@ -4,7 +4,7 @@ import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/orders/
 import { outcomeForWords } from "~/booking/book-outcome";
 import { bookOutcomeWords } from "~/automation/decision-words";
 import { problemLabelWords } from "~/booking/stored-sentences";
-import { listWords, storedOr, words } from "~/locales/admin-language";
+import { listWords, storedOr, words, type StoredWords } from "~/locales/admin-language";
 import { storedFactsOf } from "~/automation/booking-facts";
 import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/shipments/shipments.server";
@@ -20,6 +20,8 @@ import { fromPaise, toPaise } from "~/money";
 import { addressDigestOf, factsOf, getOrderRecord, recordCancellation, recordDecision, saveReadiness, withdrawDecision } from "./order-records.server";
 import { DECISION, READINESS } from "./readiness";
 import { summarizeQuote } from "~/booking/quote-summary";
+import { assessInShopify, scoreOrderRisk } from "~/cod/cod-risk.server";
+import { askToConfirm, getConfirmation, noteOrderPaid } from "~/cod/confirmation.server";
 
 export interface CheckDeps {
   adminFor: (shop: string) => Promise<ShopAdmin>;
@@ -99,6 +101,15 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     zone: summary?.zone ?? null,
   });
 
+  // Every cash-on-delivery order is scored, whatever the rules: the merchant's lists and Shopify's order page show it.
+  const risk = fulfilled ? null : await scoreOrderRisk(context, { order, record });
+  // Asked to confirm and paid since (the shopper paid Shopify's invoice, or the merchant marked it paid): it ships prepaid.
+  if (record.paymentMode === "prepaid" && (await noteOrderPaid(shop, orderGid, checkedAt))) return { kind: "checked", readiness: record.readiness, decision: record.decision };
+  const confirmation = await getConfirmation(shop, orderGid);
+  // Shopify hears Dakiya's assessment before any booking fulfills the order (a fulfilled order takes none); asking
+  // the shopper makes it PENDING until they answer.
+  if (!fulfilled) await assessInShopify(context, orderGid);
+
   if (!settings.autoBooking || fulfilled) return { kind: "checked", readiness: record.readiness, decision: record.decision };
   // Set aside by the merchant (Needs attention → Dismiss): the rules leave it alone until Undo, even once it could
   // ship; the merchant can still ship it by hand.
@@ -123,8 +134,10 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
     return { kind: "checked", readiness: record.readiness, decision: DECISION.PROBLEMS };
   }
 
-  const facts = factsOf(record)!;
+  // A prepaid order (paid online since it was scored, say) carries no cash-on-delivery risk.
+  const facts = { ...factsOf(record)!, riskLevel: record.paymentMode === "cod" ? (risk?.level ?? null) : null, shopperAsked: confirmation !== null };
   const decision = decide(bookingRulesOf(settings), facts, rates);
+  if (decision.kind === "confirm") return askShopper(context, { orderGid, decision, checkedAt, readiness: record.readiness });
   if (decision.kind === "hold") {
     await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: decision.words }, checkedAt);
     return { kind: "checked", readiness: record.readiness, decision: DECISION.HELD };
@@ -144,6 +157,23 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   const failed = words("decisions.bookingFailed", { decision: decision.words, why: bookOutcomeWords(outcomeForWords(outcome)) });
   await recordDecision(shop, orderGid, { kind: DECISION.FAILED, words: failed }, checkedAt);
   return { kind: "checked", readiness: record.readiness, decision: DECISION.FAILED };
+}
+
+/**
+ * The rules ask the shopper to confirm: the decision is recorded first (the order waits in "Waiting for the shopper"),
+ * then the shopper is asked. An order that cannot be asked (too close to the courier's 7-day window, booked or
+ * cancelled meanwhile) is held for the merchant with why.
+ */
+async function askShopper(context: { shop: string; admin: ShopAdmin; now: () => Date }, { orderGid, decision, checkedAt, readiness }: { orderGid: string; decision: { words: StoredWords; rule: string }; checkedAt: Date; readiness: string }): Promise<CheckResult> {
+  const { shop } = context;
+  await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: decision.words }, checkedAt);
+  const asked = await askToConfirm(context, orderGid, { kind: "rule", name: decision.rule });
+  if (asked.kind === "asked" || asked.kind === "already_asked") return { kind: "checked", readiness, decision: DECISION.CONFIRMING };
+  if (asked.kind === "booked") return { kind: "shipment" };
+  if (asked.kind === "cancelled") return { kind: "cancelled" };
+  const held = words("decisions.couldNotAsk", { decision: decision.words, why: words(`cod.askOutcomes.${asked.kind}`) });
+  await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: held }, checkedAt);
+  return { kind: "checked", readiness, decision: DECISION.HELD };
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { shipOrder, type ShipResult } from "./ship-orders.server";
-import { recordHeldForReview } from "./order-records.server";
-import { adminDocument } from "~/shopify/admin-document";
-import { adminGraphql, ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
-import type { FulfillmentOrderHoldForReviewMutation, FulfillmentOrderHoldForReviewMutationVariables, OrderForReviewHoldQuery, OrderForReviewHoldQueryVariables } from "~/types/admin.generated";
+import { recordDecision, recordHeldForReview } from "./order-records.server";
+import { DECISION } from "./readiness";
+import { askToConfirm } from "~/cod/confirmation.server";
+import { formatShopTime } from "~/shop-time";
+import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import { HOLD_HANDLES, holdOrder } from "~/shopify/fulfillment-holds.server";
 import { busyAnswer, outcomeAnswer, refusedAnswer, stillWorkingAnswer, strategyOf, SHIP_STRATEGIES, type FlowAction, type FlowActionRequest, type FlowAnswer } from "./flow-actions";
 
 /**
@@ -102,7 +104,7 @@ async function perform(shop: string, action: FlowAction, request: FlowActionRequ
       case "dakiya-hold-for-review":
         return await holdForReview(shop, orderGid, request.properties.note, deps.admin, now());
       case "dakiya-confirm-cod":
-        return await askToConfirmCod(shop, orderGid);
+        return await askToConfirmCod(shop, orderGid, deps.admin, now);
     }
   } catch (error) {
     if (error instanceof ShopifyUnavailableError) return busyAnswer(error.retryAfterSeconds);
@@ -134,65 +136,55 @@ async function shipWithDakiya(shop: string, orderGid: string, asked: string | un
 // ─── Ask the shopper to confirm COD ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * Dakiya does not ask shoppers to confirm cash on delivery (and wait for their answer) yet. Until it does, the action
- * says plainly, in Flow's run log and to later steps, that nothing was sent.
+ * Asks the shopper of a cash-on-delivery order to confirm it (app/cod/confirmation.server.ts): Dakiya holds the order
+ * in Shopify, writes the shopper's link on it and waits for the answer; the rules decide the order once they answer.
+ * The run answers at once: asking does not wait for the shopper.
  */
-async function askToConfirmCod(shop: string, orderGid: string): Promise<FlowAnswer> {
+async function askToConfirmCod(shop: string, orderGid: string, admin: ShopAdmin, now: () => Date): Promise<FlowAnswer> {
   const record = await prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } }, select: { orderName: true } });
   const order = record?.orderName || `Order ${orderGid.split("/").pop()}`;
-  return outcomeAnswer("not_available", `Dakiya cannot ask shoppers to confirm cash on delivery yet, so nothing was sent to the shopper of ${order}.`);
+  const asked = await askToConfirm({ shop, admin, now }, orderGid, { kind: "flow", name: "Shopify Flow workflow" });
+  switch (asked.kind) {
+    case "asked":
+      await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: { key: "decisions.askedByFlow" } }, now());
+      return outcomeAnswer("asked", `Dakiya asked the shopper of ${order} to confirm cash on delivery by ${formatShopTime(asked.confirmation.deadlineAt)} (India time); the order is on hold in Shopify until they answer.`);
+    case "already_asked":
+      return outcomeAnswer("already_asked", `The shopper of ${order} was asked to confirm already (${asked.confirmation.state.replace("_", " ")}).`);
+    case "not_checked":
+      return busyAnswer(60);
+    case "not_cod":
+      return outcomeAnswer("not_cod", `${order} is not cash on delivery: there is nothing for the shopper to confirm.`);
+    case "cancelled":
+      return outcomeAnswer("cancelled", `${order} is cancelled: the shopper was not asked.`);
+    case "booked":
+      return outcomeAnswer("already_booked", `${order} is booked already: the shopper was not asked.`);
+    case "too_late":
+      return outcomeAnswer("too_late", `${order} is too close to the courier's 7-day window for the shopper to answer in time: the shopper was not asked.`);
+  }
 }
 
 // ─── Hold for review ─────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The handle of Dakiya's review hold on a fulfillment order (unique per app and fulfillment order). */
-export const REVIEW_HOLD_HANDLE = "dakiya-review";
-
-const ORDER_FOR_REVIEW_HOLD = adminDocument<OrderForReviewHoldQuery, OrderForReviewHoldQueryVariables>(
-  `#graphql
-  query OrderForReviewHold($id: ID!) {
-    order(id: $id) {
-      id
-      name
-      fulfillmentOrders(first: 20) {
-        nodes { id status supportedActions { action } }
-      }
-    }
-  }
-`
-);
-
-const FULFILLMENT_ORDER_HOLD = adminDocument<FulfillmentOrderHoldForReviewMutation, FulfillmentOrderHoldForReviewMutationVariables>(
-  `#graphql
-  mutation FulfillmentOrderHoldForReview($id: ID!, $hold: FulfillmentOrderHoldInput!) {
-    fulfillmentOrderHold(id: $id, fulfillmentHold: $hold) {
-      fulfillmentHold { id }
-      userErrors { field message code }
-    }
-  }
-`
-);
+const REVIEW_HOLD_HANDLE = HOLD_HANDLES.review;
 
 /**
  * Every fulfillment order of the order that can still be held gets Dakiya's review hold in Shopify (nothing ships
  * from it until the merchant releases it), and the order's decision becomes "held", which auto-booking respects.
- * A fulfillment order already on hold stays so; one shipped or closed has nothing to hold.
+ * A fulfillment order already carrying the review hold stays so; one shipped or closed has nothing to hold.
  */
 async function holdForReview(shop: string, orderGid: string, note: string | undefined, admin: ShopAdmin, at: Date): Promise<FlowAnswer> {
-  const { order } = await adminGraphql(admin, ORDER_FOR_REVIEW_HOLD, { id: orderGid });
-  if (!order) return outcomeAnswer("not_found", `Order ${orderGid.split("/").pop()} is not in Shopify.`);
-  const holdable = order.fulfillmentOrders.nodes.filter((fo) => fo.supportedActions.some((supported) => supported.action === "HOLD") && fo.status !== "ON_HOLD");
-  const onHold = order.fulfillmentOrders.nodes.filter((fo) => fo.status === "ON_HOLD");
-  if (holdable.length === 0 && onHold.length === 0) return outcomeAnswer("nothing_to_hold", `${order.name} has nothing left to ship, so nothing was held.`);
-  const reasonNotes = `Held for review by a Shopify Flow workflow${note ? `: ${note}` : ""}`.slice(0, 255);
-  const refused: string[] = [];
-  for (const fo of holdable) {
-    const answer = await adminGraphql(admin, FULFILLMENT_ORDER_HOLD, { id: fo.id, hold: { reason: "OTHER", reasonNotes, handle: REVIEW_HOLD_HANDLE, notifyMerchant: false } });
-    const errors = (answer.fulfillmentOrderHold?.userErrors ?? []).filter((error) => error.code !== "DUPLICATE_FULFILLMENT_HOLD_HANDLE");
-    if (errors.length > 0) refused.push(errors.map((error) => error.message).join(" "));
+  const reasonNotes = `Held for review by a Shopify Flow workflow${note ? `: ${note}` : ""}`;
+  const outcome = await holdOrder(admin, orderGid, { handle: REVIEW_HOLD_HANDLE, reason: "OTHER", reasonNotes });
+  switch (outcome.kind) {
+    case "not_found":
+      return outcomeAnswer("not_found", `Order ${orderGid.split("/").pop()} is not in Shopify.`);
+    case "nothing_to_hold":
+      return outcomeAnswer("nothing_to_hold", `${outcome.orderName} has nothing left to ship, so nothing was held.`);
+    case "refused":
+      return outcomeAnswer("not_held", `Shopify did not hold ${outcome.orderName}: ${outcome.message}`.slice(0, 500));
+    case "held":
+      await recordHeldForReview(shop, orderGid, { key: "decisions.heldByFlow" }, at);
+      return outcomeAnswer("held", `${outcome.orderName} is on hold for review (${outcome.fulfillmentOrders} of its fulfillment orders). Dakiya will not book it automatically: release the hold in Shopify, then ship it from Orders to ship.`);
   }
-  if (refused.length === holdable.length && onHold.length === 0) return outcomeAnswer("not_held", `Shopify did not hold ${order.name}: ${refused.join(" ")}`.slice(0, 500));
-  await recordHeldForReview(shop, orderGid, { key: "decisions.heldByFlow" }, at);
-  const held = holdable.length - refused.length + onHold.length;
-  return outcomeAnswer("held", `${order.name} is on hold for review (${held} of its fulfillment orders). Dakiya will not book it automatically: release the hold in Shopify, then ship it from Orders to ship.`);
 }

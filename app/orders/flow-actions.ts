@@ -28,7 +28,7 @@ export const FLOW_ACTIONS = {
   },
   "dakiya-confirm-cod": {
     name: "Ask the shopper to confirm COD",
-    description: "Asks the shopper of a cash-on-delivery order to confirm it before it ships.",
+    description: "Asks the shopper of a cash-on-delivery order to confirm it (or correct the address, cancel, or pay online) before it ships; the order is held in Shopify until they answer.",
     properties: [],
   },
   "dakiya-hold-for-review": {
@@ -87,7 +87,7 @@ export function strategyOf(value: string | undefined): ShipStrategy | null {
 }
 
 /** What an action did, in a word a workflow's condition can test. */
-export type ActionOutcome = "booked" | "already_booked" | "held" | "not_booked" | "not_held" | "nothing_to_hold" | "not_found" | "not_available";
+export type ActionOutcome = "booked" | "already_booked" | "held" | "not_booked" | "not_held" | "nothing_to_hold" | "not_found" | "asked" | "already_asked" | "not_cod" | "cancelled" | "too_late";
 
 /** The HTTP answer Flow gets: 200 with the return value, or an error it acts on (4xx: failed for good; 5xx, 202: sent again). */
 export interface FlowAnswer {

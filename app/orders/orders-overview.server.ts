@@ -9,6 +9,9 @@ import type { MappingProblem } from "~/shopify/order-mapping";
 import { quoteOrder, type QuoteOutcome } from "~/orders/book-order.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { shipmentForScreen, type ShipmentOnScreen } from "~/shipments/shipment-view";
+import { listOrderRisks } from "~/cod/cod-risk.server";
+import type { RiskLevel } from "~/automation/risk-levels";
+import type { RiskFactor } from "~/cod/risk-score";
 
 export interface OrderRow {
   id: string;
@@ -30,8 +33,10 @@ export interface OrderRow {
   decisionReason: string | null;
   /** The reason's words (StoredWords), for the page to say it in the admin's language; null for a reason kept before them. */
   decisionWords: unknown;
-  /** Ready, held or needing a fix; null once booked. */
+  /** Ready, held, waiting for the shopper or needing a fix; null once booked. */
   stage: OrderStage | null;
+  /** A cash-on-delivery order's RTO risk as scored, with its reasons (weightiest first); null when none was scored. */
+  risk: { level: RiskLevel; score: number; factors: RiskFactor[] } | null;
 }
 
 const PAGE_SIZE = 20;
@@ -92,7 +97,8 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
     take: PAGE_SIZE + 1,
   });
   const page = records.slice(0, PAGE_SIZE);
-  const shipments = await prisma.shipment.findMany({ where: { shop, orderGid: { in: page.map((record) => record.orderGid) } } });
+  const orderGids = page.map((record) => record.orderGid);
+  const [shipments, risks] = await Promise.all([prisma.shipment.findMany({ where: { shop, orderGid: { in: orderGids } } }), listOrderRisks(shop, orderGids)]);
   const rows: OrderRow[] = page
     .map((record) => ({ record, booked: shipments.find((candidate) => candidate.orderGid === record.orderGid) ?? null }))
     .map(({ record, booked }) => {
@@ -114,6 +120,7 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
         decisionReason: record.decisionReason,
         decisionWords: record.decisionWords,
         stage: booked ? null : orderStageOf(record),
+        risk: ((risk) => (risk ? { level: risk.level, score: risk.score, factors: risk.factors } : null))(risks.get(record.orderGid)),
       };
     });
   return { rows, nextCursor: records.length > PAGE_SIZE ? cursorOf(page[page.length - 1]!) : null };

@@ -10,15 +10,19 @@ import { LOGISTIC_IDS } from "~/shipping/contract";
 import { formLanguage } from "~/locales/admin-language";
 import { draftOf, parseRulesForm, previewRules, type PreviewOrder, type RuleDraft, type RulePreview } from "~/automation/rules-form";
 import type { BookingRule } from "~/automation/rules";
+import { listOrderRisks, type OrderRisk } from "~/cod/cod-risk.server";
+import { listAskedOrders } from "~/cod/confirmation.server";
 
 /** The auto-booking screen: the shop's rules, whether they run, and which recent orders each would decide. */
 
 const PREVIEW_ORDERS = 50;
 
-function previewOrderOf(record: OrderRecord): PreviewOrder {
+function previewOrderOf(record: OrderRecord, risks: Map<string, OrderRisk>, asked: ReadonlySet<string>): PreviewOrder {
   const found = record.readiness === READINESS.PROBLEMS ? problemsOf(record) : null;
   const problems = found ? found.map((problem) => PROBLEM_LABELS[problem.code]).join(", ") : null;
-  const facts = ruleFactsOf(record);
+  const stored = ruleFactsOf(record);
+  // The rules see what the order check gives them: a cash-on-delivery order's risk, and whether its shopper was asked.
+  const facts = stored && { ...stored, riskLevel: stored.paymentMode === "cod" ? (risks.get(record.orderGid)?.level ?? null) : null, shopperAsked: asked.has(record.orderGid) };
   // An order without a name keeps "" here: the page words it in the merchant's language.
   return { orderGid: record.orderGid, orderName: record.orderName, facts, quote: quoteOf(record), problems, ...(found ? { problemCodes: found.map((problem) => problem.code) } : {}) };
 }
@@ -44,10 +48,11 @@ async function courierNamesOf(shop: string, records: OrderRecord[]): Promise<Rec
 
 async function previewFor(shop: string, rules: readonly BookingRule[]): Promise<{ preview: RulePreview; courierNames: Record<number, string> }> {
   const records = await listRecentOrderRecords(shop, PREVIEW_ORDERS);
-  const courierNames = await courierNamesOf(shop, records);
+  const orderGids = records.map((record) => record.orderGid);
+  const [courierNames, risks, asked] = await Promise.all([courierNamesOf(shop, records), listOrderRisks(shop, orderGids), listAskedOrders(shop, orderGids)]);
   // The preview's outcomes are worded here, so they name an unseen courier here too.
   const named = Object.fromEntries(LOGISTIC_IDS.map((id) => [id, courierNames[id] ?? `Courier ${id}`]));
-  return { preview: previewRules(rules, records.map(previewOrderOf), named), courierNames };
+  return { preview: previewRules(rules, records.map((record) => previewOrderOf(record, risks, asked)), named), courierNames };
 }
 
 export async function rulesPage(shop: string) {

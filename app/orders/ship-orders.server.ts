@@ -11,6 +11,10 @@ import { ruleFactsOf, storedFactsOf } from "~/automation/booking-facts";
 import { bookOrder, prepareOrder, quoteOrder } from "~/orders/book-order.server";
 import type { Shipment } from "@prisma/client";
 import type { Actor } from "~/shipments/lifecycle";
+import { getOrderRisk } from "~/cod/cod-risk.server";
+import { askToConfirm, getConfirmation } from "~/cod/confirmation.server";
+import { recordDecision } from "~/orders/order-records.server";
+import { DECISION } from "~/orders/readiness";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
 export const MAX_SHIPPED_AT_ONCE = 50;
@@ -102,10 +106,17 @@ export async function shipOrder(
   let ruleName: string | null = null;
   if (rules.length > 0) {
     const { fields } = quote.shipment;
-    const facts = ruleFactsOf({ ...storedFactsOf(fields), pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] })!;
+    const [risk, confirmation] = await Promise.all([getOrderRisk(shop, orderGid), getConfirmation(shop, orderGid)]);
+    const facts = { ...ruleFactsOf({ ...storedFactsOf(fields), pincode: fields.pincode, zone: quote.rates[0]?.zone ?? null, tags: order?.tags ?? [] })!, riskLevel: fields.payment_mode === "cod" ? (risk?.level ?? null) : null, shopperAsked: confirmation !== null };
     const decision = decide(rules, facts, quote.rates);
     // The rules' reason in the admin's language, from the words the order check would store with it.
     if (decision.kind === "hold") return { ...named, outcome: "held", reason: sayStored(language, decision.words, decision.reason) };
+    if (decision.kind === "confirm") {
+      // The rules ask the shopper first, as they do for a new order: the order waits for the answer.
+      const asked = await askToConfirm({ shop, admin, now: () => new Date() }, orderGid, { kind: actor.kind === "rule" ? "flow" : "merchant", name: `${actor.name}, by ${decision.rule}` });
+      if (asked.kind === "asked" || asked.kind === "already_asked") await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: decision.words }, new Date());
+      return { ...named, outcome: "held", reason: sayStored(language, decision.words, decision.reason) };
+    }
     courierId = decision.courierId;
     reason = sayStored(language, decision.words, decision.reason);
     ruleName = decision.rule;

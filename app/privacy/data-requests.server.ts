@@ -1,6 +1,8 @@
 import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
 import { flowHeldFor } from "~/flow/flow-privacy.server";
+import { codHeldFor } from "~/cod/cod-privacy.server";
+import { ordersOfKeys } from "~/cod/shopper-keys.server";
 import { reconciliationHeldFor } from "~/reconciliation/reconciliation-privacy.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
@@ -20,11 +22,14 @@ export interface DataRequestSummary {
   requestedAt: string;
 }
 
-export async function recordDataRequest(request: { shop: string; requestId: string; customerId: string; orderIds: readonly number[]; requestedAt: Date }): Promise<void> {
+export async function recordDataRequest(request: { shop: string; requestId: string; customerId: string; orderIds: readonly number[]; requestedAt: Date; shopperKeys?: readonly string[] }): Promise<void> {
   const orderGids = request.orderIds.map((id) => `gid://shopify/Order/${id}`);
+  // The keys are used here and dropped: the request keeps the orders they found.
+  const found = await ordersOfKeys(request.shop, request.shopperKeys ?? []);
+  const ordersByPhoneOrEmail = found.filter((orderGid) => !orderGids.includes(orderGid));
   await prisma.dataRequest.upsert({
     where: { webhookId: request.requestId },
-    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, requestedAt: request.requestedAt },
+    create: { shop: request.shop, webhookId: request.requestId, customerId: request.customerId, orderGids, ordersByPhoneOrEmail, requestedAt: request.requestedAt },
     update: {},
   });
 }
@@ -81,6 +86,7 @@ export async function compileDataRequest(shop: string, id: number) {
   ]);
   const flowOf = await flowHeldFor(shop, request.orderGids);
   const asHeld = shipmentHeld(await reconciliationHeldFor(shop, shipments.map((shipment) => shipment.id)));
+  const cod = await codHeldFor(shop, [...request.orderGids, ...request.ordersByPhoneOrEmail]);
   const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
@@ -111,6 +117,8 @@ export async function compileDataRequest(shop: string, id: number) {
         shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(asHeld),
         // What Shopify Flow's triggers were to carry, and what Flow's actions were answered, about the order.
         flow: flowOf(orderGid),
+        // Its cash-on-delivery risk, the shopper's history keys and their answers to a confirmation.
+        cashOnDelivery: cod.heldFor(orderGid),
         returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
           const returned = returns.find((candidate) => candidate.returnGid === returnGid);
           return {
@@ -137,6 +145,8 @@ export async function compileDataRequest(shop: string, id: number) {
         }),
       };
     }),
+    // Other orders their phone or e-mail placed, found by its keyed hash: what cash on delivery holds of them.
+    otherOrdersByPhoneOrEmail: request.ordersByPhoneOrEmail.map((orderGid) => ({ orderId: orderGid.split("/").pop(), cashOnDelivery: cod.heldFor(orderGid) })),
     // What the background work on these orders, returns and shipments kept of a failed try: the courier's or Shopify's error.
     backgroundWork: backgroundWork.map((job) => ({ work: job.queue, state: job.state, error: job.output })),
   };

@@ -11,6 +11,7 @@ import { MAX_REDACT_AWBS } from "~/shipping/contract";
 import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 import { forgetShopFlow, redactFlowOf } from "~/flow/flow-privacy.server";
 import { forgetShopReconciliation, redactReconciliationOf } from "~/reconciliation/reconciliation-records.server";
+import { forgetShopCod, redactCodOf } from "~/cod/cod-privacy.server";
 
 /** The courier order fields that identify a shopper (spec: Order). */
 const PERSONAL_FIELDS = ["name", "mobile", "alt_mobile", "email", "company_name", "gst_number", "address_line_1", "address_line_2", "delivery_remarks"] as const;
@@ -53,6 +54,8 @@ export async function forgetShop(shop: string): Promise<void> {
     await forgetShopFlow(tx, shop);
     // Remittances, freight charges, packing photos and the reconciliation settings.
     await forgetShopReconciliation(tx, shop);
+    // Risk scores, shoppers' history keys and their answers to confirmations.
+    await forgetShopCod(tx, shop);
     if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
   });
   // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's
@@ -69,10 +72,12 @@ export async function forgetShop(shop: string): Promise<void> {
  * transaction, a durable `sandbox-erase` job for the sandbox's copy of those bookings. Awbs, charges, statuses,
  * city and PIN code stay: they identify no one. test/routes/shopper-erasure.test.ts names every column that can
  * hold text and fails on a shopper's column that this or the data request misses.
+ * Cash on delivery: the shopper's history keys (of these orders, and any their own phone or e-mail made: `shopperKeys`,
+ * hashes the webhook's customer details gave) and their answers to a confirmation go (app/cod/cod-privacy.server.ts).
  * `orderIds` are Shopify's numeric order ids. Returns how many shipments were redacted.
  */
-export async function redactCustomer(shop: string, orderIds: readonly number[]): Promise<number> {
-  if (orderIds.length === 0) return 0;
+export async function redactCustomer(shop: string, orderIds: readonly number[], { shopperKeys = [] }: { shopperKeys?: readonly string[] } = {}): Promise<number> {
+  if (orderIds.length === 0 && shopperKeys.length === 0) return 0;
   const orderGids = orderIds.map((id) => `gid://shopify/Order/${id}`);
   const redacted = await prisma.$transaction(async (tx) => {
     // A return's pickup is keyed by its Return and names the order it comes back from: its body holds the same shopper.
@@ -102,6 +107,8 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
     await redactFlowOf(tx, shop, orderGids);
     // The parcels' packing photos, which may show their labels.
     await redactReconciliationOf(tx, shop, ids);
+    // Their cash-on-delivery history keys and their answers to confirmations.
+    await redactCodOf(tx, shop, { orderGids, keys: shopperKeys });
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
     // A return's pickup is keyed by its Return: its jobs (return-check) name the return, not the order.

@@ -13,18 +13,21 @@ import { recentRefusals } from "~/storefront/storefront-refusals.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
 import { formatCount, formatPaise } from "~/components/formatting";
+import { CodReportSection } from "~/components/CodReportSection";
+import { codReport } from "~/cod/cod-report.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, needsAttention, storefrontRefusals] = await Promise.all([
+  const [shop, settings, needsAttention, storefrontRefusals, cod] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),
     countNeedsAttention(session.shop),
     recentRefusals(session.shop),
+    codReport(session.shop),
   ]);
   const overview = await homeOverview(session.shop, settings, { timeZone: shop.ianaTimezone });
-  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, ...overview });
+  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, cod, ...overview });
 };
 
 function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
@@ -45,7 +48,7 @@ function CountCard({ label, value, url }: { label: string; value: string; url: s
 }
 
 export default function Home() {
-  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, counts, setup } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, counts, setup, cod } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.home;
   const language = useAdminLanguage();
@@ -122,6 +125,7 @@ export default function Home() {
               <CountCard label={t.counts.codOut} value={formatPaise(counts.cod.outPaise)} url={counts.cod.outUrl} />
               <CountCard label={fill(t.counts.codDelivered, { days: counts.deliveredDays })} value={formatPaise(counts.cod.deliveredPaise)} url={counts.cod.deliveredUrl} />
             </InlineGrid>
+            <CodReportSection report={cod} />
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <Card>
                 <BlockStack gap="100">

@@ -21,7 +21,7 @@ import {
 import { useEffect, useState } from "react";
 import { LOGISTIC_IDS } from "~/shipping/contract";
 import { EXAMPLE_RULES, MAX_RULES } from "~/automation/rules";
-import { draftOf, EMPTY_DRAFT, fieldKey, previewOutcomeInWords, previewProblemsInWords, RULE_ACTIONS, ZONES, type PreviewOutcome, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
+import { draftOf, EMPTY_DRAFT, fieldKey, previewOutcomeInWords, previewProblemsInWords, RISK_LEVELS, RULE_ACTIONS, ZONES, type PreviewOutcome, type RuleDraft, type RuleField, type RulePreview } from "~/automation/rules-form";
 import { rulesPage, submitRulesForm } from "~/orders/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
@@ -65,7 +65,8 @@ function RuleCard({
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
-  const t = useAdminStrings().autoBooking;
+  const strings = useAdminStrings();
+  const t = strings.autoBooking;
   const language = useAdminLanguage();
   const f = t.fields;
   const error = (field: RuleField) => errors[fieldKey(index, field)];
@@ -155,7 +156,20 @@ function RuleCard({
             onChange={(zones) => onChange({ ...draft, zones })}
             error={error("zones")}
           />
+          <ChoiceList
+            allowMultiple
+            title={f.riskLevels}
+            choices={RISK_LEVELS.map((level) => ({ label: strings.cod.levels[level], value: level }))}
+            selected={draft.riskLevels}
+            onChange={(riskLevels) => onChange({ ...draft, riskLevels })}
+            error={error("riskLevels")}
+          />
         </InlineGrid>
+        {draft.riskLevels.length > 0 ? (
+          <Text as="p" tone="subdued">
+            {f.riskHelp}
+          </Text>
+        ) : null}
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
           <Select
             label={f.then}
@@ -164,6 +178,11 @@ function RuleCard({
             onChange={set("action")}
             error={error("action")}
           />
+          {draft.action === "confirm" ? (
+            <Text as="p" tone="subdued">
+              {f.confirmHelp}
+            </Text>
+          ) : null}
           {draft.action === "courier" ? (
             <Select
               label={f.courier}

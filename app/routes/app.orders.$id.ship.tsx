@@ -57,6 +57,10 @@ import { pickupWarehouseChoices, type WarehouseSummary } from "~/settings/settin
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { isReturnState, RETURN_STATE_TONES } from "~/returns/return-lifecycle";
 import { returnStateName } from "~/returns/return-words";
+import { CodCard } from "~/components/CodCard";
+import { codOrderView } from "~/cod/cod-order-view.server";
+import { askToConfirm, carryOnConfirmation, withdrawConfirmation } from "~/cod/confirmation.server";
+import { recordDecision } from "~/orders/order-records.server";
 
 function orderGidFrom(id: string | undefined): string {
   const gid = orderGidOf(id ?? "");
@@ -99,14 +103,17 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const page = { invalidOverrides, booked, tracking, history, labelUrl, parcels, decision, timeZone, returns };
   // Every parcel booked is shown as booked; an order with a parcel still to book (or to book again) is quoted.
   if (shipping.everyParcelBooked) {
-    return json({ ...page, outcome: { kind: "booked" as const }, warehouses: [] as WarehouseSummary[], locations: [] as ShopLocation[] });
+    return json({ ...page, outcome: { kind: "booked" as const }, warehouses: [] as WarehouseSummary[], locations: [] as ShopLocation[], cod: await codOrderView(session.shop, orderGid, { mobile: null, booked: true }) });
   }
   // The warehouses to pick up from and the locations to move items to, by name, while the order is quoted.
   const [quoted, warehouses, locations] = await Promise.all([whenShopifyAnswers(() => quoteOrder({ shop: session.shop, admin }, { orderGid, overrides })), pickupWarehouseChoices(session.shop), whenShopifyAnswers(() => listLocations(admin))]);
   if (quoted.kind === "not_found") throw new Response("No such order", { status: 404 });
   // Booked meanwhile: the bookings, never the stored rows, go to the page (they hold the shopper's details as sent).
   const outcome = quoted.kind === "already_booked" ? { kind: "booked" as const } : quoted;
-  return json({ ...page, outcome, warehouses, locations: locations.length > 1 ? locations : [] });
+  // The order's cash on delivery: its risk, its shopper's confirmation with a WhatsApp message to the mobile just read.
+  const mobile = quoted.kind === "quoted" || quoted.kind === "problems" || quoted.kind === "unavailable" ? (quoted.shipment?.fields.mobile ?? null) : null;
+  const cod = await codOrderView(session.shop, orderGid, { mobile, booked: quoted.kind === "already_booked" });
+  return json({ ...page, outcome, warehouses, locations: locations.length > 1 ? locations : [], cod });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -118,6 +125,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (intent === "sync") return syncTracking(session.shop, admin, orderGid);
   if (intent === "book-return") return bookReturnPickup(session.shop, admin, form);
   if (intent === "move" || intent === "split" || intent === "merge") return changeParcelsOnPage(session.shop, admin, orderGid, form);
+  if (intent === "cod-ask" || intent === "cod-withdraw") return codOnPage(session.shop, admin, orderGid, intent);
   const courierId = Number(form.get("courierId"));
   if (!isLogisticId(courierId)) return json({ kind: "refused" as const, ...said({ id: "chooseCourier" }), fieldErrors: [] }, { status: 422 });
   const { overrides, errors } = parseOverrides(form, formLanguage(form));
@@ -155,6 +163,26 @@ async function changeParcelsOnPage(shop: string, admin: ReturnType<typeof shopAd
   if (changed.ok) return json({ kind: "parcels_changed" as const, ...said({ id: change.kind === "move" ? "moved" : change.kind === "split" ? "split" : "merged" }) });
   if ("reason" in changed) return json({ kind: "refused" as const, ...said({ id: changed.reason === "not_a_parcel" ? "notAParcel" : "nothingToMerge" }), fieldErrors: [] }, { status: 409 });
   return json({ kind: "refused" as const, ...said({ id: "parcelChangeRefused", values: { reason: changed.message } }), fieldErrors: [] }, { status: 422 });
+}
+
+/** "Ask the shopper to confirm" and "Stop waiting and ship": the shopper's confirmation, from this page. */
+async function codOnPage(shop: string, admin: ReturnType<typeof shopAdmin>, orderGid: string, intent: "cod-ask" | "cod-withdraw") {
+  const context = { shop, admin, now: () => new Date() };
+  const merchant = { kind: "merchant" as const, name: "Ship order page" };
+  if (intent === "cod-withdraw") {
+    const withdrawn = await withdrawConfirmation(shop, orderGid, merchant, new Date());
+    if (!withdrawn) return json({ kind: "refused" as const, ...said({ id: "codNotWaiting" }), fieldErrors: [] }, { status: 409 });
+    // The hold goes now when Shopify answers (else the job releases it): the merchant is about to ship.
+    await whenShopifyAnswers(() => carryOnConfirmation(context, orderGid));
+    return json({ kind: "cod_changed" as const, ...said({ id: "codWithdrawn" }) });
+  }
+  const asked = await whenShopifyAnswers(() => askToConfirm(context, orderGid, merchant));
+  if (asked.kind === "asked") {
+    await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: { key: "decisions.askedByMerchant" } }, new Date());
+    return json({ kind: "cod_changed" as const, ...said({ id: "codAsked" }) });
+  }
+  if (asked.kind === "already_asked") return json({ kind: "refused" as const, ...said({ id: "codAlreadyAsked" }), fieldErrors: [] }, { status: 409 });
+  return json({ kind: "refused" as const, ...said({ id: "codNotAsked", values: { why: adminStrings("en").cod.askOutcomes[asked.kind === "booked" || asked.kind === "cancelled" ? "not_checked" : asked.kind] } }), fieldErrors: [] }, { status: 409 });
 }
 
 /** "Book pickup" on one of the order's returns: the Returns view's booking, through the same exactly-once claim. */
@@ -216,7 +244,7 @@ const editKey = (field: string, number: number) => (number === 1 ? field : `${fi
 type EditField = "length" | "breadth" | "height" | "weightKg" | "warehouseId" | "ewaybillNo";
 
 export default function ShipOrder() {
-  const { outcome, invalidOverrides, booked, decision, timeZone, returns, warehouses, parcels, locations } = useLoaderData<typeof loader>();
+  const { outcome, invalidOverrides, booked, decision, timeZone, returns, warehouses, parcels, locations, cod } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const shopify = useAppBridge();
@@ -290,16 +318,17 @@ export default function ShipOrder() {
               <BookedParcel key={parcel.booked.id} parcel={index === 0 && !severalParcels && current ? { ...parcel, booked: { ...parcel.booked, ...current } } : parcel} heading={severalParcels} timeZone={timeZone} syncing={submitting?.get("intent") === "sync"} />
             ))}
             {decision && (decision.kind === DECISION.BOOKED || !current || current.status === "failed" || pending.length > 0) ? (
-              <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? t.decision.booked : decision.kind === DECISION.HELD ? t.decision.held : t.decision.notBooked}>
+              <Banner tone={decision.kind === DECISION.BOOKED ? "info" : "warning"} title={decision.kind === DECISION.BOOKED ? t.decision.booked : decision.kind === DECISION.HELD ? t.decision.held : decision.kind === DECISION.CONFIRMING ? t.decision.confirming : t.decision.notBooked}>
                 {sayStored(language, decision.words, decision.reason)}
               </Banner>
             ) : null}
-            {result?.kind === "synced" || result?.kind === "return_booked" || result?.kind === "parcels_changed" ? <Banner tone="success">{resultMessage}</Banner> : null}
+            {result?.kind === "synced" || result?.kind === "return_booked" || result?.kind === "parcels_changed" || result?.kind === "cod_changed" ? <Banner tone="success">{resultMessage}</Banner> : null}
             {result && (result.kind === "refused" || result.kind === "unavailable") ? (
               <Banner tone="critical" title={t.outcome.notBooked}>
                 {resultMessage}
               </Banner>
             ) : null}
+            <CodCard {...cod} timeZone={timeZone} busy={typeof submitting?.get("intent") === "string" ? String(submitting.get("intent")) : null} />
             {outcome.kind === "problems" ? <ProblemsBanner problems={outcome.problems} /> : null}
             {result?.kind === "problems" ? <ProblemsBanner problems={result.problems} /> : null}
             {outcome.kind === "unavailable" ? (

@@ -13,6 +13,8 @@ import { formatCount, formatDate, formatKg, formatRupees } from "~/components/fo
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, formLanguage, sayStored, shipmentStatusName, type AdminStrings } from "~/locales/admin-language";
 import { requestOrderReconcile } from "~/orders/intake.server";
+import { RISK_TONES } from "~/components/CodCard";
+import { factorInWords } from "~/cod/risk-words";
 import { DECISION } from "~/orders/readiness";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
@@ -218,6 +220,7 @@ export default function OrdersToShip() {
                     { title: t.headings.shopper },
                     { title: t.headings.destination },
                     { title: t.headings.payment },
+                    { title: t.headings.risk },
                     { title: t.headings.weight },
                     { title: t.headings.total, alignment: "end" },
                     { title: t.headings.status },
@@ -237,6 +240,15 @@ export default function OrdersToShip() {
                       <IndexTable.Cell>{row.shopperName || "—"}</IndexTable.Cell>
                       <IndexTable.Cell>{row.destination || t.noAddress}</IndexTable.Cell>
                       <IndexTable.Cell>{row.paymentMode === "cod" ? t.payment.cod : row.paymentMode === "prepaid" ? t.payment.prepaid : t.payment.unknown}</IndexTable.Cell>
+                      <IndexTable.Cell>
+                        {row.risk && row.paymentMode === "cod" ? (
+                          <Tooltip content={row.risk.factors.filter((factor) => factor.points !== 0).map((factor) => factorInWords(factor, language)).join(" · ")}>
+                            <Badge tone={RISK_TONES[row.risk.level]}>{fill(strings.cod.riskBadge, { level: strings.cod.levels[row.risk.level] })}</Badge>
+                          </Tooltip>
+                        ) : (
+                          "—"
+                        )}
+                      </IndexTable.Cell>
                       <IndexTable.Cell>{row.weightKg === null ? "—" : formatKg(row.weightKg, language)}</IndexTable.Cell>
                       <IndexTable.Cell>
                         <Text as="span" alignment="end" numeric>
@@ -263,6 +275,11 @@ export default function OrdersToShip() {
                               <EditInShopify shopDomain={shopDomain} legacyId={row.legacyId} orderName={row.name} />
                             </InlineStack>
                           )}
+                          {row.decision === DECISION.CONFIRMING ? (
+                            <Tooltip content={sayStored(language, row.decisionWords, row.decisionReason ?? "")}>
+                              <Badge tone="attention">{strings.common.orderStages.confirming}</Badge>
+                            </Tooltip>
+                          ) : null}
                           {row.decision === DECISION.HELD || row.decision === DECISION.FAILED ? (
                             <Tooltip content={sayStored(language, row.decisionWords, row.decisionReason ?? "")}>
                               <Badge tone="attention">{row.decision === DECISION.HELD ? t.heldByRules : t.autoBookingFailed}</Badge>

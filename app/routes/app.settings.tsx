@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useReducer, useRef, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
-import { fill, formLanguage, plural } from "~/locales/admin-language";
+import { adminStrings, fill, formLanguage, plural } from "~/locales/admin-language";
 import { FormSaveBar, useFormChanged } from "~/components/FormSaveBar";
 import { formatCount } from "~/components/formatting";
 import { TrackingPageCard } from "~/components/TrackingPageCard";
@@ -35,21 +35,25 @@ import { listLocations } from "~/shopify/admin-orders.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { readSellerContact } from "~/tracking/seller-contact";
 import { getSellerContact, saveSellerContact } from "~/tracking/seller.server";
+import { confirmationEmailSnippet, getCodSettings, parseCodSettings, saveCodSettings } from "~/cod/cod-settings.server";
+import { CONFIRM_HOURS, SILENCE_ACTIONS } from "~/cod/confirmation-lifecycle";
+import { getConfig } from "~/config.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [settings, locations, { warehouses, sandboxWarehouses }, documents, sellerContact, shopOverview] = await Promise.all([
+  const [settings, locations, { warehouses, sandboxWarehouses }, documents, sellerContact, shopOverview, codSettings] = await Promise.all([
     settingsForBrowser(session.shop),
     whenShopifyAnswers(() => listLocations(admin)),
     settingsPageWarehouses(session.shop),
     getDocumentSettings(session.shop),
     getSellerContact(session.shop),
     whenShopifyAnswers(() => getShopOverview(admin)),
+    getCodSettings(session.shop),
   ]);
   // The tracking page names the shop as Shopify does; a rename reaches it when Settings is next opened.
   if (shopOverview.name !== documents.shopName) await rememberShopName(session.shop, shopOverview.name);
-  return json({ settings, locations, warehouses, sandboxWarehouses, labelLayout: documents.labelLayout, sellerContact });
+  return json({ settings, locations, warehouses, sandboxWarehouses, labelLayout: documents.labelLayout, sellerContact, codSettings, confirmationSnippet: confirmationEmailSnippet(getConfig().SHOPIFY_API_KEY) });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -67,12 +71,23 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const language = formLanguage(form);
   const sellerContact = readSellerContact({ logoUrl: form.get("logoUrl")?.toString(), contactEmail: form.get("contactEmail")?.toString(), contactPhone: form.get("contactPhone")?.toString() }, language);
   if (!sellerContact.ok) return json({ ok: false as const, errors: sellerContact.errors }, { status: 422 });
-  // The settings, the label layout and the tracking page's contact: saved together in one transaction, or not at all.
+  // Asking shoppers to confirm COD is the COD module's setting; a form without its fields keeps what was chosen.
+  const cod = form.has("codConfirmHours") ? parseCodSettings(form) : null;
+  if (cod && !cod.ok) {
+    const words = adminStrings(language).cod.settings;
+    const errors: Record<string, string> = {};
+    if (cod.errors.confirmHours) errors.codConfirmHours = fill(words.hoursError, { min: CONFIRM_HOURS.min, max: CONFIRM_HOURS.max });
+    if (cod.errors.onSilence) errors.codOnSilence = words.silenceError;
+    return json({ ok: false as const, errors }, { status: 422 });
+  }
+  // The settings, the label layout, the tracking page's contact and asking COD shoppers: saved together in one
+  // transaction, or not at all.
   const result = await saveSettingsForm(session.shop, form, locations.map((location) => location.id), {
     language,
     alongside: async (tx) => {
       if (labelLayout !== null) await saveLabelLayout(session.shop, labelLayout, tx);
       if (form.has("contactEmail")) await saveSellerContact(session.shop, sellerContact.value, tx);
+      if (cod?.ok) await saveCodSettings(session.shop, cod.settings, tx);
     },
   });
   return json(result, { status: result.ok ? 200 : 422 });
@@ -109,7 +124,8 @@ export default function Settings() {
 }
 
 function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
-  const { settings, locations, warehouses, sandboxWarehouses, labelLayout, sellerContact } = useLoaderData<typeof loader>();
+  const { settings, locations, warehouses, sandboxWarehouses, labelLayout, sellerContact, codSettings, confirmationSnippet } = useLoaderData<typeof loader>();
+  const [onSilence, setOnSilence] = useState<string[]>([codSettings.onSilence]);
   const [layout, setLayout] = useState<string>(labelLayout);
   const result = useActionData<typeof action>();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
@@ -300,6 +316,34 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
                     error={layoutRefused ? fill(t.labels.chooseLayout, { first: LABEL_LAYOUTS.THERMAL_4X6, second: LABEL_LAYOUTS.A4_FOUR_UP }) : undefined}
                     helpText={t.labels.layoutHelp}
                   />
+                </BlockStack>
+              </Card>
+
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    {strings.cod.settings.heading}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {strings.cod.settings.explain}
+                  </Text>
+                  <Field
+                    name="codConfirmHours"
+                    label={strings.cod.settings.hours}
+                    type="number"
+                    value={String(codSettings.confirmHours)}
+                    error={errors.codConfirmHours}
+                    helpText={fill(strings.cod.settings.hoursHelp, { min: CONFIRM_HOURS.min, max: CONFIRM_HOURS.max })}
+                  />
+                  <ChoiceList
+                    title={strings.cod.settings.silence}
+                    name="codOnSilence"
+                    choices={SILENCE_ACTIONS.map((value) => ({ label: strings.cod.settings.silenceChoices[value], value }))}
+                    selected={onSilence}
+                    onChange={setOnSilence}
+                    error={errors.codOnSilence}
+                  />
+                  <TextField label={strings.cod.settings.snippet} value={confirmationSnippet} readOnly multiline={6} autoComplete="off" monospaced helpText={strings.cod.settings.snippetHelp} />
                 </BlockStack>
               </Card>
 

@@ -1,4 +1,4 @@
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { toPaise } from "~/money";
 import { isRecordedTransition, type TransitionName } from "~/shipments/lifecycle";
@@ -239,4 +239,82 @@ export async function countShipmentStages(shop: string, since: Date): Promise<St
 /** One order's parcels as Dakiya booked them (a return's pickup, by its return's id), parcel 1 first. */
 export async function listShipmentsForOrder(shop: string, orderGid: string) {
   return prisma.shipment.findMany({ where: { shop, orderGid }, orderBy: { parcel: "asc" } });
+}
+
+/** How a set of parcels ended: delivered, back at the warehouse (RTO), and the courier's failed delivery attempts on them. */
+export interface ParcelOutcomes {
+  delivered: number;
+  returned: number;
+  failedAttempts: number;
+}
+
+/**
+ * Which forward parcels to count: those to a PIN code, to PIN codes starting with a district's digits, to a state
+ * (as the booking named it, in any case), of some orders, or every one; of one payment mode, or either.
+ */
+export type ParcelScope = ({ pincode: string } | { pincodePrefix: string } | { state: string } | { orderGids: readonly string[] } | { all: true }) & { paymentMode?: "cod" | "prepaid" };
+
+// A parcel's end, read off the courier's latest stage (app/shipping/status.ts): 8 delivered, 11 and 12 on the way
+// back or back at the warehouse (RTO). The booking body keeps the destination the parcel went to.
+const DELIVERED_SQL = Prisma.sql`s."courierStatusCode" = 8`;
+const RETURNED_SQL = Prisma.sql`s."courierStatusCode" IN (11, 12)`;
+
+function scopeSql(scope: ParcelScope): Prisma.Sql {
+  const payment = scope.paymentMode ? Prisma.sql` AND s."paymentMode" = ${scope.paymentMode}` : Prisma.empty;
+  if ("pincode" in scope) return Prisma.sql`s."requestPayload"::jsonb->>'pincode' = ${scope.pincode}${payment}`;
+  if ("pincodePrefix" in scope) return Prisma.sql`s."requestPayload"::jsonb->>'pincode' LIKE ${`${scope.pincodePrefix.replace(/\D/g, "")}%`}${payment}`;
+  if ("state" in scope) return Prisma.sql`lower(trim(s."requestPayload"::jsonb->>'state')) = ${scope.state.trim().toLowerCase()}${payment}`;
+  if ("orderGids" in scope) return Prisma.sql`s."orderGid" = ANY(${[...scope.orderGids]})${payment}`;
+  return Prisma.sql`TRUE${payment}`;
+}
+
+/**
+ * How the shop's forward parcels booked since `since` ended, within a scope: the history cash-on-delivery risk reads
+ * (a PIN code's, a shopper's orders') and Home's figures. One statement; the booking bodies kept after a shopper's
+ * erasure still carry the PIN code and state, which identify no one.
+ */
+export async function countParcelOutcomes(shop: string, scope: ParcelScope, { since }: { since: Date }): Promise<ParcelOutcomes> {
+  if ("orderGids" in scope && scope.orderGids.length === 0) return { delivered: 0, returned: 0, failedAttempts: 0 };
+  const [row] = await prisma.$queryRaw<{ delivered: number; returned: number; attempts: number }[]>`
+    SELECT count(*) FILTER (WHERE ${DELIVERED_SQL})::int AS delivered,
+           count(*) FILTER (WHERE ${RETURNED_SQL})::int AS returned,
+           coalesce(sum((SELECT count(*) FROM "TrackingEvent" t WHERE t."shipmentId" = s.id AND t.shop = s.shop AND t.code = 9)), 0)::int AS attempts
+      FROM "Shipment" s
+     WHERE s.shop = ${shop} AND s.direction = 'forward' AND s."requestPayload" <> '' AND s."createdAt" >= ${since} AND ${scopeSql(scope)}`;
+  return { delivered: row?.delivered ?? 0, returned: row?.returned ?? 0, failedAttempts: row?.attempts ?? 0 };
+}
+
+/** The PIN codes whose parcels came back most since `since` (cash on delivery or all), with how their parcels ended. */
+export async function listPincodesByReturns(shop: string, { since, take, paymentMode }: { since: Date; take: number; paymentMode?: "cod" | "prepaid" }): Promise<({ pincode: string } & ParcelOutcomes)[]> {
+  const payment = paymentMode ? Prisma.sql` AND s."paymentMode" = ${paymentMode}` : Prisma.empty;
+  const rows = await prisma.$queryRaw<{ pincode: string; delivered: number; returned: number; attempts: number }[]>`
+    SELECT s."requestPayload"::jsonb->>'pincode' AS pincode,
+           count(*) FILTER (WHERE ${DELIVERED_SQL})::int AS delivered,
+           count(*) FILTER (WHERE ${RETURNED_SQL})::int AS returned,
+           coalesce(sum((SELECT count(*) FROM "TrackingEvent" t WHERE t."shipmentId" = s.id AND t.shop = s.shop AND t.code = 9)), 0)::int AS attempts
+      FROM "Shipment" s
+     WHERE s.shop = ${shop} AND s.direction = 'forward' AND s."requestPayload" <> '' AND s."createdAt" >= ${since}${payment}
+     GROUP BY 1
+    HAVING count(*) FILTER (WHERE ${RETURNED_SQL}) > 0
+     ORDER BY 3 DESC, 2 ASC, 1
+     LIMIT ${take}`;
+  return rows.map((row) => ({ pincode: row.pincode ?? "", delivered: row.delivered, returned: row.returned, failedAttempts: row.attempts }));
+}
+
+/**
+ * The city most of the shop's parcels to a PIN code went to, when most of them agree (at least 3 parcels, two in three
+ * naming it); null otherwise. A new order naming another city for the same PIN code is worth a second look.
+ */
+export async function commonCityOfPincode(shop: string, pincode: string, { since }: { since: Date }): Promise<string | null> {
+  const rows = await prisma.$queryRaw<{ city: string; parcels: number }[]>`
+    SELECT max(trim(s."requestPayload"::jsonb->>'city')) AS city, count(*)::int AS parcels
+      FROM "Shipment" s
+     WHERE s.shop = ${shop} AND s.direction = 'forward' AND s."requestPayload" <> '' AND s."createdAt" >= ${since}
+       AND s."requestPayload"::jsonb->>'pincode' = ${pincode}
+     GROUP BY lower(regexp_replace(s."requestPayload"::jsonb->>'city', '[^[:alpha:]]', '', 'g'))
+     ORDER BY 2 DESC
+     LIMIT 5`;
+  const total = rows.reduce((sum, row) => sum + row.parcels, 0);
+  const top = rows[0];
+  return top && top.city && top.parcels >= 3 && top.parcels * 3 >= total * 2 ? top.city : null;
 }

@@ -207,12 +207,28 @@ export function destinationOf(order: Pick<ShopifyOrder, "shippingAddress">): str
   return [oneLine(address?.city), pincodeOf(address)].filter(Boolean).join(" ");
 }
 
-/** A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment. */
+/** The handle of Dakiya's hold while the shopper confirms cash on delivery (app/shopify/fulfillment-holds.server.ts). */
+export const COD_CONFIRMATION_HOLD = "dakiya-cod-confirm";
+
+/**
+ * A fulfillment order Dakiya may fulfill: open (or partly done) and accepting a new fulfillment — or held only by
+ * Dakiya while the shopper confirms cash on delivery: still the order's parcel to quote and to book once the shopper
+ * answers (the booking's claim waits for the hold's release: app/cod/).
+ */
 export function isOpenFulfillmentOrder(fo: ShopifyFulfillmentOrder): boolean {
+  if (fo.status === "ON_HOLD") return fo.fulfillmentHolds.length > 0 && fo.fulfillmentHolds.every((hold) => hold.handle === COD_CONFIRMATION_HOLD && hold.heldByRequestingApp);
   return (fo.status === "OPEN" || fo.status === "IN_PROGRESS") && fo.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
 }
 
 function paymentModeOf(order: ShopifyOrder, settings: MappingSettings): { mode: PaymentMode; source: MappedShipment["paymentModeSource"] } | null {
+  const checkout = paymentModeAtCheckout(order, settings);
+  // Cash on delivery at checkout, paid in full since (the shopper paid Shopify's invoice instead): nothing is left to
+  // collect at the door, whatever the checkout's gateway or tags said.
+  const paidSince = order.displayFinancialStatus === "PAID" && Number(order.totalOutstandingSet.shopMoney.amount) === 0;
+  return checkout?.mode === "cod" && paidSince ? { mode: "prepaid", source: "financial status" } : checkout;
+}
+
+function paymentModeAtCheckout(order: ShopifyOrder, settings: MappingSettings): { mode: PaymentMode; source: MappedShipment["paymentModeSource"] } | null {
   const tags = order.tags.map((tag) => tag.trim().toLowerCase());
   const hasCodTag = tags.includes(settings.codTag.toLowerCase());
   const hasPrepaidTag = tags.includes(settings.prepaidTag.toLowerCase());

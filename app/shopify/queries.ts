@@ -72,6 +72,7 @@ const FULFILLMENT_ORDER_FIELDS = `#graphql
     status
     assignedLocation { name location { id } }
     supportedActions { action }
+    fulfillmentHolds { handle heldByRequestingApp }
     lineItems(first: $lineItemsFirst) {
       pageInfo { hasNextPage }
       nodes { id remainingQuantity lineItem { id } }

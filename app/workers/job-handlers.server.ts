@@ -16,6 +16,9 @@ import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
 import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
+import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
+import { DECISION } from "~/automation/decisions";
+import { recordDecision } from "~/orders/order-records.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -58,14 +61,14 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if ((await installationOf(shop, adminFor)) === "installed") return void console.warn(`shop/redact for ${shop} not acted on: the app is installed there`);
     await forgetShop(shop);
   },
-  "customers-redact": async ({ shop, orderIds }) => {
-    await redactCustomer(shop, orderIds);
+  "customers-redact": async ({ shop, orderIds, shopperKeys }) => {
+    await redactCustomer(shop, orderIds, { shopperKeys });
   },
   "sandbox-erase": async ({ shop, awbs }, { retryCount }) => {
     await eraseAtSandbox(shop, awbs, retryCount);
   },
-  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt }) => {
-    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt) });
+  "customers-data-request": async ({ shop, requestId, customerId, orderIds, requestedAt, shopperKeys }) => {
+    await recordDataRequest({ shop, requestId, customerId, orderIds, requestedAt: new Date(requestedAt), shopperKeys });
   },
   "order-check": async ({ shop, orderGid }) => {
     const result = await checkOrder(shop, orderGid, { adminFor, now });
@@ -107,6 +110,17 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if (!(await isShopInstalled(shop))) return;
     const pass = await recordCodPayments(shop, { adminFor, now });
     if (pass.more) await enqueue("cod-shopify-payments", { shop });
+  },
+  "cod-confirmation": async ({ shop, orderGid }) => {
+    // An uninstalled shop has no token to hold, release or write with; its confirmations end with its data.
+    if (!(await isShopInstalled(shop))) return;
+    const done = await carryOnConfirmation({ shop, admin: await adminFor(shop), now }, orderGid);
+    if (done === "retry") throw new RetryLaterError(`The cash-on-delivery confirmation of ${orderGid} is not carried out in Shopify yet`);
+  },
+  "cod-deadline": async ({ shop, orderGid }) => {
+    if (!(await isShopInstalled(shop))) return;
+    const done = await runConfirmationDeadline({ shop, now }, orderGid);
+    if (done.kind === "expired" && done.heldForMerchant) await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: done.heldForMerchant }, now());
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

@@ -103,6 +103,18 @@ export interface OrderShipping {
   parcels?: ParcelView[];
   /** The order's returns and their pickups back to the warehouse, apart from its forward shipment. */
   returns?: ReturnPickupView[];
+  /** A cash-on-delivery order's RTO risk and its shopper's confirmation; absent when neither exists. */
+  cod?: CodView;
+}
+
+/** An order's cash on delivery, as the order-page block shows it (English, as the block's other stored words). */
+export interface CodView {
+  /** high | medium | low | none; null when not scored (prepaid). */
+  riskLevel: "high" | "medium" | "low" | "none" | null;
+  riskScore: number | null;
+  /** Each factor of the score in words with its points, weightiest first. */
+  reasons: string[];
+  confirmation: { state: string; label: string; deadlineAt: string; open: boolean } | null;
 }
 
 export interface ReturnPickupView {

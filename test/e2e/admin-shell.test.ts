@@ -528,20 +528,20 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     await walk.step("auto-booking: start from the examples", async () => {
       await walk.admin.openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
       await frame.getByRole("button", { name: "Start from example rules" }).click();
-      await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
-      await frame.getByRole("button", { name: "Move rule 3 up" }).click();
-      await frame.getByRole("heading", { name: "Rule 2: Everything else" }).waitFor();
-      await frame.getByRole("button", { name: "Move rule 2 down" }).click();
-      await frame.getByRole("heading", { name: "Rule 3: Everything else" }).waitFor();
+      await frame.getByRole("heading", { name: "Rule 5: Everything else" }).waitFor();
+      await frame.getByRole("button", { name: "Move rule 5 up" }).click();
+      await frame.getByRole("heading", { name: "Rule 4: Everything else" }).waitFor();
+      await frame.getByRole("button", { name: "Move rule 4 down" }).click();
+      await frame.getByRole("heading", { name: "Rule 5: Everything else" }).waitFor();
     });
     await walk.step("auto-booking: a mistake is named", async () => {
-      await frame.getByLabel("Weight up to (kg)").nth(1).fill("a lot");
+      await frame.getByLabel("Weight up to (kg)").nth(3).fill("a lot");
       await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
       await frame.getByText("Rules not saved").waitFor();
-      expect(await frame.getByText("Rule 2 'COD under ₹2,000': Maximum weight must be a number of kg").count()).toBe(2);
+      expect(await frame.getByText("Rule 4 'COD under ₹2,000': Maximum weight must be a number of kg").count()).toBe(2);
     });
     await walk.step("auto-booking: preview on recent orders", async () => {
-      await frame.getByLabel("Weight up to (kg)").nth(1).fill("");
+      await frame.getByLabel("Weight up to (kg)").nth(3).fill("");
       await walk.admin.navigateInBrowser("Preview", () => frame.getByRole("button", { name: "Preview on recent orders" }).click(), { path: "/app/auto-booking" });
       await frame.getByText(/^Would have decided \d+ recent orders?: #\d+ \(recommended: /).first().waitFor();
       await frame.getByText(/^Never booked automatically until fixed: .*#1007 \(PIN code not 6 digits\)/).waitFor();
@@ -550,7 +550,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/auto-booking" });
       await frame.getByText("Auto-booking is off: new orders are checked and wait for you.").waitFor();
       await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
-      await frame.getByText("3 rules decide which new orders book themselves and with which courier.").waitFor();
+      await frame.getByText("5 rules decide which new orders book themselves and with which courier.").waitFor();
     });
   });
 

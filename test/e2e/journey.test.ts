@@ -178,7 +178,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(Number(webhooks![2])).toBeGreaterThan(0);
     expect(Number(webhooks![2])).toBeLessThanOrEqual(JOURNEY_ORDERS.length - PLACED_ORDERS.length);
     expect(output).toContain(`✓ A shopper placed ${HELD}`);
-    expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
+    expect(output).toMatch(/✓ Every order is where the day leaves it: 20 of 20/);
     // A shopper returns an item of a delivered order: approved in Shopify, picked up by the return rules, back home.
     expect(output).toContain(`✓ A shopper asked to return an item of ${RETURNED_ORDER}: the store sends returns/request`);
     expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
@@ -192,13 +192,20 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     // The courier's word on each booked order, as planned: delivered, one returning (RTO), one not delivered.
     expect(rows.find((row) => row.order === "#1002")!.line).toMatch(/\bRTO$/);
     expect(rows.find((row) => row.order === "#1004")!.line).toMatch(/\bUndelivered$/);
-    expect(rows.find((row) => row.order === AUTO_BOOKED)!.line).toMatch(/Rule 3 'Everything else' → recommended: .+ \w{8,}\s+Delivered$/);
+    expect(rows.find((row) => row.order === AUTO_BOOKED)!.line).toMatch(/Rule 5 'Everything else' → recommended: .+ \w{8,}\s+Delivered$/);
     expect(rows.find((row) => row.order === HELD)!.line).toMatch(/Rule 1 'Expensive orders' → hold for review/);
+    // The shoppers of four risky cash-on-delivery orders, asked to confirm, answered on their links: the confirmed and
+    // the corrected one ship cash on delivery, the one paid online ships prepaid, the cancelled one never ships.
+    for (const [order, said] of [["#1017", "confirmed the order"], ["#1018", "corrected the address"], ["#1019", "cancelled the order"], ["#1020", "chose to pay online"]]) expect(output).toContain(`✓ ${order}'s shopper ${said} on their link`);
+    expect(output).toContain("✓ #1020's shopper chose to pay online on their link and paid Shopify's invoice: the order ships prepaid");
+    for (const order of ["#1017", "#1018"]) expect(rows.find((row) => row.order === order)!.line).toMatch(/Rule 4 'COD under ₹2,000' → cheapest: .+Delivered$/);
+    expect(rows.find((row) => row.order === "#1020")!.line).toMatch(/Rule 5 'Everything else' → recommended: .+Delivered$/);
+    expect(rows.find((row) => row.order === "#1019")!.line).toMatch(/Cancelled/);
     // An awb is the one cell of letters and digits with a digit in it, between the courier's price and the status; an
     // order of two parcels lists both, comma-separated.
     awbsAfterTheDay = rows.flatMap((row) => [...row.line.matchAll(/\s([A-Z0-9]*\d[A-Z0-9]{7,14})(?=,\s|\s{2,})/g)].map((match) => ({ order: row.order, awb: match[1]! })));
-    // Eight orders booked, two of them (#1005's twelve products, #1016 from two warehouses) as two parcels each.
-    expect(awbsAfterTheDay).toHaveLength(10);
+    // Eleven orders booked, two of them (#1005's twelve products, #1016 from two warehouses) as two parcels each.
+    expect(awbsAfterTheDay).toHaveLength(13);
     expect(awbsAfterTheDay.filter((parcel) => parcel.order === "#1005" || parcel.order === "#1016")).toHaveLength(4);
     // The shoppers' names, phones and street addresses stay in the admin: the terminal shows none.
     for (const order of seedShop().orders) {
@@ -206,6 +213,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
       if (!address) continue;
       for (const personal of [address.name, address.address1, address.phone?.replace(/^\+91[\s-]?/, "")]) if (personal) expect(output).not.toContain(personal);
     }
+    for (const { input } of PLACED_ORDERS) for (const personal of [input.shippingAddress.lastName, input.shippingAddress.address1, input.email]) expect(output).not.toContain(personal);
   });
 
   it("ends the day by printing its labels and each pickup's manifest, and says where the files are", () => {
@@ -373,7 +381,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
       await walk.admin.openFromNav("Settings", { path: "/app/settings" }, "Settings");
       await frame().getByText("You are using Dakiya's sandbox courier service").waitFor();
       await frame().getByText("Auto-booking is on").waitFor();
-      await frame().getByText("3 rules decide which new orders book themselves and with which courier.").waitFor();
+      await frame().getByText("5 rules decide which new orders book themselves and with which courier.").waitFor();
     });
     await walk.step("orders to ship: the held order and the ones to fix", async () => {
       await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
@@ -584,14 +592,14 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     const output = walk.demo.output();
     expect(output).toContain("as the last run left it");
     expect(output).toContain("it was installed on an earlier run");
-    expect(output).toContain("✓ Auto-booking was already on, with 3 rules");
+    expect(output).toContain("✓ Auto-booking was already on, with 5 rules");
     expect(output).toContain("✓ The orders' orders/create webhooks were delivered on an earlier run");
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
     // The invoice again: the charges imported before count once; only the parcel booked by hand in the admin since is new.
     expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: 1 charge \(\d+ imported on an earlier run\); none above its quote/);
-    expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
+    expect(output).toMatch(/✓ Every order is where the day leaves it: 20 of 20/);
     const rows = finalTable(output);
     for (const { order, awb } of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
     // The day's end prints only what the first day left: never a label or a manifest line of its shipments again.
@@ -640,7 +648,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(printed(cancelled)).toBe(false);
     // Booked by the example rules at the start of the day, then delivered.
     const ruleBooked = histories.get(AUTO_BOOKED)!;
-    expectBookedHistory(ruleBooked, { by: "Rule 3 'Everything else'", outcomes: ["In transit", "Out for delivery", "Delivered"], printed: true });
+    expectBookedHistory(ruleBooked, { by: "Rule 5 'Everything else'", outcomes: ["In transit", "Out for delivery", "Delivered"], printed: true });
     // Returned to origin: the courier's RTO raised it for the merchant.
     expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
     // Held by the rules, booked by the merchant on the ship page, then delivered.

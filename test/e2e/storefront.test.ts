@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDemo, type Demo } from "./support/demo";
-import { appFrame, createSteps, launchBrowser, openPage, PageWatcher, STEP_TIMEOUT, type Steps } from "./support/browser";
+import { appFrame, createSteps, launchBrowser, openPage, PageWatcher, PHONE, STEP_TIMEOUT, type Steps } from "./support/browser";
 
 /*
  * The Delivery estimate block on the local store's product page, as a shopper uses it: the demo (production build,
@@ -12,13 +12,6 @@ import { appFrame, createSteps, launchBrowser, openPage, PageWatcher, STEP_TIMEO
  * Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/storefront*.
  */
 
-const PHONE = {
-  viewport: { width: 360, height: 780 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
-};
 const DESKTOP = {
   viewport: { width: 1280, height: 900 },
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",

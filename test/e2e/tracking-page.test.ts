@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
-import { createSteps, launchBrowser, PageWatcher, STEP_TIMEOUT, type Steps } from "./support/browser";
+import { createSteps, launchBrowser, PageWatcher, PHONE, STEP_TIMEOUT, type Steps } from "./support/browser";
 import { productionBuild } from "../support/production-build";
 
 /*
@@ -23,13 +23,6 @@ import { productionBuild } from "../support/production-build";
 const port = 4300 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 const BASE = `http://localhost:${port}`;
 const SHOP = "tracking-e2e.myshopify.com";
-const PHONE = {
-  viewport: { width: 360, height: 780 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
-};
 const SHOPPER = { name: "Asha Rao", mobile: "9820012345", email: "asha.rao@example.in", address_line_1: "12, 3rd Cross, Indiranagar", city: "Bengaluru", state: "Karnataka", pincode: "560038" };
 const PERSONAL = ["Asha", "9820012345", "asha.rao@example.in", "3rd Cross", "Indiranagar", "560038", "5531999"];
 const AWB = "14123456789012";

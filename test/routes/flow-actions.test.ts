@@ -175,9 +175,12 @@ describe("Hold for review, as a Flow action", () => {
 });
 
 describe("Ask the shopper to confirm COD, as a Flow action", () => {
-  it("says plainly that it is not available yet, and sends the shopper nothing", async () => {
+  // Asking, once however often Flow sends the run, is test/routes/cod-confirmation.test.ts's.
+  it("leaves an order Dakiya has not checked yet to Flow's next try (503, Retry-After), asking no one and holding nothing", async () => {
     const order = place();
     const answer = await run("dakiya-confirm-cod", { order_id: order.legacyResourceId });
-    expect(answer).toEqual({ status: 200, retryAfter: null, body: { return_value: { outcome: "not_available", message: `Dakiya cannot ask shoppers to confirm cash on delivery yet, so nothing was sent to the shopper of Order ${order.legacyResourceId}.` } } });
+    expect(answer).toMatchObject({ status: 503, retryAfter: "60" });
+    expect(await prisma.codConfirmation.count({ where: { shop: store.domain, orderGid: order.id } })).toBe(0);
+    expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.fulfillmentOrders.flatMap((fo) => fo.holds ?? [])).toEqual([]);
   });
 });

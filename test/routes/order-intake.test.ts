@@ -215,7 +215,7 @@ describe("auto-booking by the merchant's rules", () => {
 
   it("never books the example rules' expensive orders, and books the rest", async () => {
     const cheap = await bookWith(EXAMPLE_RULES, 30);
-    expect(cheap.record.decisionReason).toMatch(/^Rule 2 'COD under ₹2,000' → cheapest: /);
+    expect(cheap.record.decisionReason).toMatch(/^Rule 4 'COD under ₹2,000' → cheapest: /);
     expect(cheap.shipment?.status).toBe("fulfilled");
   });
 

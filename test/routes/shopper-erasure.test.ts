@@ -343,6 +343,28 @@ const COLUMNS: Record<string, Coverage> = {
     put: (marker, shopper) =>
       Prisma.sql`INSERT INTO "FlowActionRun" (shop, "actionRunId", action, "orderGid", state, status, answer, "startedAt") VALUES (${store.domain}, md5(${marker}), 'dakiya-ship-order', ${shopper.orderGids[0]}, 'done', 200, jsonb_build_object('return_value', jsonb_build_object('outcome', 'not_booked', 'message', ${marker}::text)), now())`,
   },
+  // Cash on delivery: the keyed hashes their phone and e-mail were kept as, their answers to a confirmation (a
+  // correction until Shopify has it), the order's COD history (which may quote Shopify's refusal), the address scored.
+  "public.ShopperKey.key": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "ShopperKey" (shop, "orderGid", kind, key) VALUES (${store.domain}, ${shopper.orderGids[0]}, 'phone', ${marker}) ON CONFLICT (shop, "orderGid", kind) DO UPDATE SET key = EXCLUDED.key`,
+  },
+  "public.CodConfirmation.correction": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "CodConfirmation" (shop, "orderGid", state, "onSilence", "askedAt", "deadlineAt", "linkExpiresAt", correction, "updatedAt")
+        VALUES (${store.domain}, ${shopper.orderGids[0]}, 'corrected', 'remind', now(), now(), now(), jsonb_build_object('address', jsonb_build_object('address1', ${marker}::text)), now())
+        ON CONFLICT (shop, "orderGid") DO UPDATE SET correction = EXCLUDED.correction`,
+  },
+  "public.CodEvent.words": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "CodEvent" (shop, "orderGid", step, "actorKind", "actorName", words, at)
+        VALUES (${store.domain}, ${shopper.orderGids[0]}, 'corrected', 'job', 'cod-confirmation', jsonb_build_object('key', 'cod.history.correctionRefused', 'values', jsonb_build_object('why', ${marker}::text)), now())`,
+  },
+  "public.CodRisk.addressDigest": {
+    put: (marker, shopper) =>
+      Prisma.sql`INSERT INTO "CodRisk" (shop, "orderGid", level, score, "addressDigest", "scoredAt", "updatedAt") VALUES (${store.domain}, ${shopper.orderGids[0]}, 'low', 20, ${marker}, now(), now())
+        ON CONFLICT (shop, "orderGid") DO UPDATE SET "addressDigest" = EXCLUDED."addressDigest"`,
+  },
   "pgboss.job.output": {
     put: (marker, shopper) =>
       Prisma.sql`UPDATE pgboss.job SET output = jsonb_build_object('message', ${marker}::text)
@@ -430,6 +452,30 @@ const COLUMNS: Record<string, Coverage> = {
   "public.DataRequest.webhookId": { not: IDS },
   "public.DataRequest.customerId": { not: "Shopify's id for the customer who asked, kept with their request: ids only" },
   "public.DataRequest.orderGids": { not: IDS },
+  "public.DataRequest.ordersByPhoneOrEmail": { not: "the order GIDs their phone or e-mail's keyed hash found when the request came: ids only" },
+  "public.ShopperKey.shop": { not: IDS },
+  "public.ShopperKey.orderGid": { not: IDS },
+  "public.ShopperKey.kind": { not: IDS },
+  "public.CodRisk.shop": { not: IDS },
+  "public.CodRisk.orderGid": { not: IDS },
+  "public.CodRisk.orderName": { not: "the shop's order number" },
+  "public.CodRisk.level": { not: IDS },
+  "public.CodRisk.factors": { not: "each factor's code, points and values: counts, rates, the PIN code, city and state, which identify no one (kept, as the order's destination)" },
+  "public.CodRisk.assessedLevel": { not: IDS },
+  "public.CodConfirmation.shop": { not: IDS },
+  "public.CodConfirmation.orderGid": { not: IDS },
+  "public.CodConfirmation.orderName": { not: "the shop's order number" },
+  "public.CodConfirmation.state": { not: IDS },
+  "public.CodConfirmation.onSilence": { not: IDS },
+  "public.CodConfirmation.language": { not: IDS },
+  "public.CodConfirmation.holdIds": { not: IDS },
+  "public.CodEvent.shop": { not: IDS },
+  "public.CodEvent.orderGid": { not: IDS },
+  "public.CodEvent.step": { not: IDS },
+  "public.CodEvent.actorKind": { not: IDS },
+  "public.CodEvent.actorName": { not: "a rule's name, a screen, a job, or the shopper's link as such" },
+  "public.CodSettings.shop": { not: IDS },
+  "public.CodSettings.onSilence": { not: MERCHANTS },
   "public.ShipmentDocument.shop": { not: IDS },
   "public.ShipmentDocument.routingText": { not: "the courier's routing: cities, PIN codes and the zone" },
   "public.Manifest.shop": { not: IDS },
@@ -545,7 +591,7 @@ const COLUMNS: Record<string, Coverage> = {
   "public.ServiceTrackingEvent.activity": { not: "the sandbox's own scans, made from the route's cities (its tracking clock)" },
   // The job queue: each job's data is checked against its queue's schema (app/jobs/queues.ts), which holds ids only.
   "pgboss.job.name": { not: IDS },
-  "pgboss.job.data": { not: "ids only: every queue's data is checked against its schema in app/jobs/queues.ts" },
+  "pgboss.job.data": { not: "ids only, and a customer's request the keyed hashes of their phone and e-mail (which cannot be read back): every queue's data is checked against its schema in app/jobs/queues.ts" },
   "pgboss.job.state": { not: IDS },
   "pgboss.job.singleton_key": { not: "the job's key: its queue and ids" },
   "pgboss.job.policy": { not: IDS },

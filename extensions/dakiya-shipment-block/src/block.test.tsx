@@ -146,6 +146,35 @@ describe("an order shipped with Dakiya", () => {
   });
 });
 
+describe("a cash-on-delivery order's risk and confirmation", () => {
+  const risky = orderShipping({
+    cod: {
+      riskLevel: "high",
+      riskScore: 78,
+      reasons: ["PIN code 854105: 3 of 3 parcels came back (RTO) in the last year (100 %) (+40)", "Parcels of this shopper's earlier orders that came back (RTO): 3 (matched by phone or e-mail) (+45)", "First order from this phone and e-mail (+5)", "The address is very short (9 letters and digits) (+8)", "The phone number looks made up (+10)"],
+      confirmation: { state: "asked", label: "Waiting for the shopper", deadlineAt: "2026-11-21T06:30:00.000Z", open: true },
+    },
+  });
+
+  it("shows the level, the score and the weightiest reasons, and where the shopper's confirmation stands", async () => {
+    await open(() => json(risky));
+    await vi.waitFor(() => expect(pageText()).toContain("RTO risk"));
+    expect(pageText()).toContain("High");
+    expect(pageText()).toContain("78/100");
+    expect(pageText()).toContain("PIN code 854105: 3 of 3 parcels came back");
+    expect(pageText()).not.toContain("The phone number looks made up");
+    expect(pageText()).toContain("Waiting for the shopper");
+    expect(pageText()).toContain("until 21 Nov 2026, 12:00 pm");
+  });
+
+  it("says it in Hindi for a Hindi admin", async () => {
+    useLocale("hi");
+    await open(() => json(risky));
+    await vi.waitFor(() => expect(pageText()).toContain("RTO जोखिम"));
+    expect(pageText()).toContain("ऊँचा");
+  });
+});
+
 describe("an order with returns", () => {
   const pickup = { returnName: "#1014-R1", status: "OPEN", pickupLabel: "Return in transit", courierName: "Delhivery", awb: "DL55500011", trackingUrl: "https://track.example.in/DL55500011", note: null, receivedAt: null };
   const waiting = { returnName: "#1014-R2", status: "OPEN", pickupLabel: null, courierName: null, awb: null, trackingUrl: null, note: "Return rule 1 'Valuable' → hold for review: book the pickup yourself.", receivedAt: null };

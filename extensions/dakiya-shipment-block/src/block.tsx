@@ -5,6 +5,7 @@ import { useEffect } from "preact/hooks";
 import {
   createDakiyaApi,
   type ApiFailure,
+  type CodView,
   type OrderShipping,
   type ParcelView,
   type ReturnPickupView,
@@ -84,6 +85,7 @@ function DakiyaShipmentBlock() {
             {checkAgain(i18n.translate("actions.retry"))}
           </>
         )}
+        {order?.cod && <CodSection cod={order.cod} />}
         {order?.decision && (
           <s-text color="subdued">
             {i18n.translate("decision", {
@@ -134,6 +136,41 @@ function DakiyaShipmentBlock() {
         )}
       </s-stack>
     </s-admin-block>
+  );
+}
+
+/** Reasons of the risk the card lists, weightiest first; the ship page has them all. */
+const REASONS_SHOWN = 4;
+
+const RISK_TONES = { high: "critical", medium: "warning", low: "info", none: "neutral" } as const;
+
+/** A cash-on-delivery order's RTO risk with its weightiest reasons, and where its shopper's confirmation stands. */
+function CodSection({ cod }: { cod: CodView }) {
+  const { i18n } = shopify;
+  return (
+    <s-stack gap="small">
+      {cod.riskLevel && (
+        <>
+          <s-stack direction="inline" gap="small-200">
+            <s-text type="strong">{i18n.translate("cod.risk")}</s-text>
+            <s-badge tone={RISK_TONES[cod.riskLevel]}>{i18n.translate(`cod.levels.${cod.riskLevel}`)}</s-badge>
+            <s-text color="subdued">{i18n.translate("cod.score", { score: cod.riskScore ?? 0 })}</s-text>
+          </s-stack>
+          {cod.reasons.slice(0, REASONS_SHOWN).map((reason, index) => (
+            <s-text key={`${reason}-${index}`} color="subdued">
+              {reason}
+            </s-text>
+          ))}
+        </>
+      )}
+      {cod.confirmation && (
+        <s-stack direction="inline" gap="small-200">
+          <s-text type="strong">{i18n.translate("cod.confirmation")}</s-text>
+          <s-badge tone={cod.confirmation.open ? "warning" : "neutral"}>{cod.confirmation.label}</s-badge>
+          {cod.confirmation.open && <s-text color="subdued">{i18n.translate("cod.until", { deadline: formatDateTime(i18n, cod.confirmation.deadlineAt) })}</s-text>}
+        </s-stack>
+      )}
+    </s-stack>
   );
 }
 

@@ -20,6 +20,15 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A shopper's phone (Pixel 7 in Chrome) for browser contexts: the pages shoppers open are walked at its size. */
+export const PHONE = {
+  viewport: { width: 360, height: 780 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
+};
+
 /** A desktop-sized page that waits at most STEP_TIMEOUT for anything. */
 export async function openPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ userAgent: USER_AGENT, viewport: { width: 1400, height: 1000 } });
