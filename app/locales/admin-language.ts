@@ -30,6 +30,8 @@ import outcomesEn from "~/locales/admin-outcomes.en.json";
 import outcomesHi from "~/locales/admin-outcomes.hi.json";
 import decisionsEn from "~/locales/admin-decisions.en.json";
 import decisionsHi from "~/locales/admin-decisions.hi.json";
+import failedDeliveriesEn from "~/locales/admin-failed-deliveries.en.json";
+import failedDeliveriesHi from "~/locales/admin-failed-deliveries.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -56,6 +58,7 @@ const ENGLISH = {
   errors: errorsEn,
   outcomes: outcomesEn,
   decisions: decisionsEn,
+  failedDeliveries: failedDeliveriesEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -80,6 +83,7 @@ const HINDI: AdminStrings = {
   errors: errorsHi,
   outcomes: outcomesHi,
   decisions: decisionsHi,
+  failedDeliveries: failedDeliveriesHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };

@@ -4,6 +4,7 @@ import { Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { countNeedsAttention } from "~/attention/needs-attention.server";
 import { homeOverview } from "~/home/home.server";
+import { countAwaitingDecision } from "~/failed-deliveries/desk.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
@@ -17,14 +18,15 @@ import { formatCount, formatPaise } from "~/components/formatting";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, needsAttention, storefrontRefusals] = await Promise.all([
+  const [shop, settings, needsAttention, storefrontRefusals, failedDeliveries] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),
     countNeedsAttention(session.shop),
     recentRefusals(session.shop),
+    countAwaitingDecision(session.shop),
   ]);
   const overview = await homeOverview(session.shop, settings, { timeZone: shop.ianaTimezone });
-  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, ...overview });
+  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, failedDeliveries, ...overview });
 };
 
 function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
@@ -45,7 +47,7 @@ function CountCard({ label, value, url }: { label: string; value: string; url: s
 }
 
 export default function Home() {
-  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, counts, setup } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, failedDeliveries, counts, setup } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.home;
   const language = useAdminLanguage();
@@ -114,6 +116,7 @@ export default function Home() {
               {counts.shipments.map((count) => (
                 <CountCard key={count.key} label={shipmentLabel(count.key)} value={formatCount(count.count, language)} url={count.url} />
               ))}
+              <CountCard label={t.counts.failedDeliveries} value={formatCount(failedDeliveries, language)} url="/app/failed-deliveries" />
             </InlineGrid>
             <Text as="h2" variant="headingMd">
               {t.counts.codHeading}

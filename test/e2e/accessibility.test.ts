@@ -65,6 +65,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       ["Home", "/app", "Dakiya", "Home · Dakiya"],
       ["Orders to ship", "/app/orders", "Orders to ship", "Orders to ship · Dakiya"],
       ["Shipments", "/app/shipments", "Shipments", "Shipments · Dakiya"],
+      ["Failed deliveries", "/app/failed-deliveries", "Failed deliveries", "Failed deliveries · Dakiya"],
       ["Needs attention", "/app/attention", "Needs attention", "Needs attention · Dakiya"],
       ["Auto-booking", "/app/auto-booking", "Auto-booking", "Auto-booking · Dakiya"],
       ["Settings", "/app/settings", "Settings", "Settings · Dakiya"],
@@ -164,6 +165,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     const pages: [page: keyof typeof hindi, path: string, heading: string][] = [
       ["ordersToShip", "/app/orders", hindi.ordersToShip],
       ["shipments", "/app/shipments", hindi.shipments],
+      ["failedDeliveries", "/app/failed-deliveries", hindi.failedDeliveries],
       ["needsAttention", "/app/attention", hindi.needsAttention],
       ["autoBooking", "/app/auto-booking", hindi.autoBooking],
       ["settings", "/app/settings", hindi.settings],

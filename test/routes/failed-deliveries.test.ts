@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
+import { shipOrders } from "~/orders/ship-orders.server";
+import { action as deskAction, loader as deskLoader } from "~/routes/app.failed-deliveries";
+import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { defaultJobDeps } from "~/workers/job-handlers.server";
+import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
+import { resetJobs, runJobs } from "../support/jobs";
+import { shopperOrder } from "../support/orders";
+import { startStore } from "../support/store";
+import { uniqueShop } from "../support/webhooks";
+import { seedShop } from "../../store/seed";
+
+/**
+ * The failed-delivery desk through the real courier sandbox, the tracking sync and the local Shopify store: a parcel
+ * the courier could not deliver is on the desk after one tracking cycle with the courier's reason, Shopify's
+ * fulfillment has the ATTEMPTED_DELIVERY event with it, and the merchant decides per parcel and in bulk, each
+ * decision with its history row; a parcel the courier moved on, or another shop's, is not decided.
+ */
+let courier: RunningCourierService;
+let store: Awaited<ReturnType<typeof startStore>>;
+const OTHER = uniqueShop("desk-other");
+let placed = 0;
+let clock = new Date();
+
+beforeAll(async () => {
+  await resetJobs();
+  courier = await startAppCourierService();
+  const domain = uniqueShop("desk");
+  store = await startStore({ domain, shops: [seedShop(domain), seedShop(OTHER)], throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
+  await store.install();
+  await store.install(OTHER);
+  await prisma.shipment.updateMany({ where: { shop: { notIn: [store.domain, OTHER] } }, data: { nextSyncAt: null } });
+});
+afterAll(async () => {
+  await store.close();
+  await courier.close();
+});
+
+const later = (hours: number) => (clock = new Date(clock.getTime() + hours * 3_600_000));
+
+async function bookedShipment(shop = store.domain, index = 600 + ++placed) {
+  const order = store.simulator.placeOrder(shop, shopperOrder(index));
+  const [result] = await shipOrders(shop, await defaultJobDeps.adminFor(shop), [order.id], { policy: "recommended" });
+  expect(result).toMatchObject({ outcome: "booked" });
+  const shipment = await prisma.shipment.findUniqueOrThrow({ where: { shop_orderGid_parcel: { shop, orderGid: order.id, parcel: 1 } } });
+  return { order: store.simulator.shop(shop).orders.find((candidate) => candidate.id === order.id)!, shipment };
+}
+
+/** The courier moves the parcel on, and one tracking cycle (the sweep and the shop's sync) reads it. */
+async function courierMoves(shop: string, awb: string, to: number) {
+  await courierClientFor(sandboxCredentialsFor(shop)).advanceSandboxShipment(awb, to);
+  await enqueue("tracking-sweep", {});
+  const run = await runJobs(["tracking-sweep", "tracking-sync"], { deps: { now: () => later(1) } });
+  expect(run.failed).toEqual([]);
+}
+
+async function desk(query = "", shop = store.domain) {
+  return (await deskLoader({ request: store.adminRequest(`/app/failed-deliveries${query}`, {}, shop), params: {}, context: {} })).json();
+}
+
+/** The desk's row of a shipment; the test fails where it is not listed. */
+function rowOf(page: Awaited<ReturnType<typeof desk>>, shipmentId: number) {
+  const row = page.rows.find((candidate) => candidate.shipmentId === shipmentId);
+  if (!row) throw new Error(`shipment ${shipmentId} is not on the desk`);
+  return row;
+}
+
+async function decide(shipmentIds: number[], decision: string, remarks = "") {
+  const response = await deskAction({ request: store.adminRequest("/app/failed-deliveries", { method: "POST", body: new URLSearchParams({ intent: "decide", decision, remarks, shipmentIds: shipmentIds.join(",") }) }), params: {}, context: {} });
+  return { status: response.status, body: await response.json() };
+}
+
+const historyOf = async (shipmentId: number) =>
+  (await prisma.failedDeliveryEvent.findMany({ where: { failedDelivery: { shipmentId } }, orderBy: [{ at: "asc" }, { id: "asc" }] })).map((event) => ({ transition: event.transition, to: event.toState, by: event.actorKind, reason: event.reason }));
+
+describe("the failed-delivery desk", () => {
+  it("lists a parcel the courier could not deliver within one tracking cycle, with its reason, and Shopify's fulfillment has ATTEMPTED_DELIVERY with it", async () => {
+    const { order, shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+
+    const page = await desk();
+    const row = rowOf(page, shipment.id);
+    expect(row).toMatchObject({
+      name: order.name,
+      awb: shipment.awb,
+      attempts: 1,
+      reason: "Delivery attempted: consignee not available",
+      hoursSince: expect.any(Number),
+      paymentMode: shipment.paymentMode,
+      amountPaise: 79_900,
+      pincode: expect.stringMatching(/^\d{6}$/),
+      state: "open",
+      answer: null,
+      decision: null,
+      awaitingAction: true,
+    });
+    // The courier usually returns it a day after the attempt; the desk counts down from the attempt's own time.
+    expect(row.hoursLeft).toBe(24 - row.hoursSince!);
+    expect(page.counts.decide).toBeGreaterThanOrEqual(1);
+
+    const events = order.fulfillments[0]!.events;
+    expect(events.at(-1)).toMatchObject({ status: "ATTEMPTED_DELIVERY", message: "Delivery attempted: consignee not available" });
+
+    // Found by its awb, its order number and its PIN code; not by a PIN code it does not have.
+    for (const query of [shipment.awb!, order.name.slice(1), row.pincode!]) expect((await desk(`?q=${encodeURIComponent(query)}`)).rows.map((found) => found.shipmentId)).toContain(shipment.id);
+    expect((await desk("?q=000000")).rows).toEqual([]);
+    expect((await desk(`?payment=${shipment.paymentMode === "cod" ? "prepaid" : "cod"}`)).rows.map((found) => found.shipmentId)).not.toContain(shipment.id);
+  });
+
+  it("takes the merchant's decision per parcel and in bulk, each with its history row, and refuses a parcel the courier moved on or another shop's", async () => {
+    const first = await bookedShipment();
+    const second = await bookedShipment();
+    const moved = await bookedShipment();
+    const theirs = await bookedShipment(OTHER, 900);
+    for (const { shipment } of [first, second, moved]) await courierMoves(store.domain, shipment.awb!, 9);
+    await courierMoves(OTHER, theirs.shipment.awb!, 9);
+    // The courier takes the third out again on its own before the merchant decides.
+    await courierMoves(store.domain, moved.shipment.awb!, 7);
+
+    expect(await decide([first.shipment.id], "call")).toMatchObject({ status: 200, body: { ok: true, notice: { id: "decided", decided: 1, refused: 0 } } });
+    const bulk = await decide([first.shipment.id, second.shipment.id, moved.shipment.id, theirs.shipment.id], "reattempt", "Shopper asked for the evening");
+    expect(bulk).toMatchObject({ status: 200, body: { notice: { id: "decided", decided: 2, refused: 2 } } });
+
+    expect(await prisma.failedDelivery.findMany({ where: { shipmentId: { in: [first.shipment.id, second.shipment.id, moved.shipment.id, theirs.shipment.id] } }, orderBy: { shipmentId: "asc" } })).toEqual([
+      expect.objectContaining({ shipmentId: first.shipment.id, state: "decided", decision: "reattempt", remarks: "Shopper asked for the evening", attempt: 1 }),
+      expect.objectContaining({ shipmentId: second.shipment.id, state: "decided", decision: "reattempt" }),
+    ]);
+    expect(await historyOf(first.shipment.id)).toEqual([
+      { transition: "opened", to: "open", by: "merchant", reason: "Attempt 1" },
+      { transition: "decided", to: "decided", by: "merchant", reason: "Call the shopper" },
+      { transition: "decided", to: "decided", by: "merchant", reason: "Re-attempt" },
+    ]);
+
+    const page = await desk("?view=handoff");
+    expect(page.rows.map((row) => row.shipmentId)).toEqual(expect.arrayContaining([first.shipment.id, second.shipment.id]));
+    // The other shop's desk has its own parcel, undecided.
+    expect((await desk("", OTHER)).rows).toEqual([expect.objectContaining({ shipmentId: theirs.shipment.id, state: "open", decision: null })]);
+    // The parcel out again is on the desk's full list, with the courier re-attempting, and cannot be decided.
+    expect(rowOf(await desk("?view=all"), moved.shipment.id)).toMatchObject({ awaitingAction: false, hoursLeft: null });
+  });
+
+  it("opens a parcel again when the courier's next attempt fails too: the last attempt's decision is cleared", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    expect((await decide([shipment.id], "reattempt")).body.notice).toMatchObject({ decided: 1 });
+    for (const to of [7, 9]) await courierMoves(store.domain, shipment.awb!, to);
+    const row = rowOf(await desk(), shipment.id);
+    expect(row).toMatchObject({ attempts: 2, state: "open", decision: null });
+    expect((await decide([shipment.id], "rto")).body.notice).toMatchObject({ decided: 1 });
+    expect((await historyOf(shipment.id)).map((step) => [step.transition, step.reason])).toEqual([
+      ["opened", "Attempt 1"],
+      ["decided", "Re-attempt"],
+      ["reopened", "Attempt 2"],
+      ["decided", "Return to origin"],
+    ]);
+  });
+
+  it("refuses what it cannot take, saying what to fix", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    expect(await decide([shipment.id], "burn")).toMatchObject({ status: 422, body: { ok: false, notice: { id: "unknownDecision" } } });
+    expect(await decide([], "reattempt")).toMatchObject({ status: 422, body: { notice: { id: "chooseParcels" } } });
+    expect(await decide([shipment.id], "reattempt", "x".repeat(201))).toMatchObject({ status: 422, body: { notice: { id: "remarksTooLong" } } });
+    expect(await decide([shipment.id], "reattempt", "line\nbreak")).toMatchObject({ status: 422, body: { notice: { id: "remarksTooLong" } } });
+    const hours = async (value: string) => (await deskAction({ request: store.adminRequest("/app/failed-deliveries", { method: "POST", body: new URLSearchParams({ intent: "settings", returnAfterHours: value }) }), params: {}, context: {} })).status;
+    expect(await hours("0")).toBe(422);
+    expect(await hours("1e3")).toBe(422);
+    expect(await hours("48")).toBe(200);
+    const row = rowOf(await desk(), shipment.id);
+    expect(row.hoursLeft).toBe(48 - row.hoursSince!);
+    expect(await prisma.failedDelivery.count({ where: { shipmentId: shipment.id } })).toBe(0);
+  });
+});
