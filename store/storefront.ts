@@ -224,7 +224,10 @@ ${body}
     let answer: Response;
     try {
       // Shopify sends the shopper's request on without their cookies, and the app's answer back without its own.
-      answer = await fetch(forwarded, { method: request.method, headers: { Accept: request.headers.get("accept") ?? "*/*", "Accept-Language": request.headers.get("accept-language") ?? "" }, redirect: "manual" });
+      // A form's POST goes on with its body (Shopify's proxy forwards it as sent).
+      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+      const headers: Record<string, string> = { Accept: request.headers.get("accept") ?? "*/*", "Accept-Language": request.headers.get("accept-language") ?? "", ...(body ? { "Content-Type": request.headers.get("content-type") ?? "application/octet-stream" } : {}) };
+      answer = await fetch(forwarded, { method: request.method, headers, body, redirect: "manual" });
     } catch {
       return new Response("The app did not answer", { status: 502 });
     }

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { shipOrders } from "~/orders/ship-orders.server";
+import { getConfig } from "~/config.server";
 import { action as deskAction, loader as deskLoader } from "~/routes/app.failed-deliveries";
+import { action as shopTrackAction } from "~/routes/proxy.track.$awb";
+import { action as trackAction, loader as trackLoader } from "~/routes/track.$awb";
+import { trackingLinkTokenOf } from "~/shipping/tracking-url";
+import { preferredDays } from "~/failed-deliveries/shopper-answer";
+import { proxiedUrl } from "../../store/app-proxy";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
@@ -26,7 +32,7 @@ let clock = new Date();
 
 beforeAll(async () => {
   await resetJobs();
-  courier = await startAppCourierService();
+  courier = await startAppCourierService({ appTrackingLinks: true });
   const domain = uniqueShop("desk");
   store = await startStore({ domain, shops: [seedShop(domain), seedShop(OTHER)], throttle: { maximumAvailable: 20_000, restoreRate: 1_000 } });
   await store.install();
@@ -71,6 +77,24 @@ async function decide(shipmentIds: number[], decision: string, remarks = "") {
   const response = await deskAction({ request: store.adminRequest("/app/failed-deliveries", { method: "POST", body: new URLSearchParams({ intent: "decide", decision, remarks, shipmentIds: shipmentIds.join(",") }) }), params: {}, context: {} });
   return { status: response.status, body: await response.json() };
 }
+
+/** The shopper's tracking page, as their link opens it (`token`: the link's own unless given). */
+async function trackingPage(awb: string, token: string | null, language = "en") {
+  const query = new URLSearchParams({ lang: language, ...(token ? { token } : {}) });
+  const response = await trackLoader({ request: new Request(`${getConfig().SHOPIFY_APP_URL}/track/${awb}?${query}`), params: { awb }, context: { clientAddress: "198.51.100.7" } });
+  return { status: response.status, html: await response.text() };
+}
+
+/** The shopper sends the page's form. */
+async function answer(awb: string, token: string | null, fields: Record<string, string>, language = "en") {
+  const query = new URLSearchParams({ lang: language, ...(token ? { token } : {}) });
+  const request = new Request(`${getConfig().SHOPIFY_APP_URL}/track/${awb}?${query}`, { method: "POST", body: new URLSearchParams(fields) });
+  const response = await trackAction({ request, params: { awb }, context: { clientAddress: "198.51.100.7" } });
+  return { status: response.status, html: await response.text() };
+}
+
+const tokenOf = (shipment: { trackingUrl: string | null }) => trackingLinkTokenOf(shipment.trackingUrl)!;
+const today = () => preferredDays(new Date(), { closedWeekdays: [0], closedDates: [] });
 
 const historyOf = async (shipmentId: number) =>
   (await prisma.failedDeliveryEvent.findMany({ where: { failedDelivery: { shipmentId } }, orderBy: [{ at: "asc" }, { id: "asc" }] })).map((event) => ({ transition: event.transition, to: event.toState, by: event.actorKind, reason: event.reason }));
@@ -171,5 +195,81 @@ describe("the failed-delivery desk", () => {
     const row = rowOf(await desk(), shipment.id);
     expect(row.hoursLeft).toBe(48 - row.hoursSince!);
     expect(await prisma.failedDelivery.count({ where: { shipmentId: shipment.id } })).toBe(0);
+  });
+
+  it("takes the shopper's answer through the parcel's own tracking link — a day, a time and a corrected landmark — and the desk shows it; a forged or missing token answers nothing", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    const token = tokenOf(shipment);
+
+    // The page offers the form to the link's holder, in English and in Hindi, with the next days but the shop's closed Sunday.
+    const page = await trackingPage(shipment.awb!, token);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("The courier could not deliver: tell us what to do");
+    const days = today();
+    expect(days.length).toBeGreaterThanOrEqual(5);
+    for (const day of days) expect(page.html).toContain(`value="${day}"`);
+    expect((await trackingPage(shipment.awb!, token, "hi")).html).toContain("कूरियर डिलीवर नहीं कर सका: बताइए क्या करें");
+    // Without the link's token, or with another, no form, and an answer is refused.
+    expect((await trackingPage(shipment.awb!, null)).html).not.toContain('name="preferredDate"');
+    const fields = { answer: "deliver_again", preferredDate: days[1]!, preferredSlot: "evening", landmark: "Opposite the Hanuman temple", alternatePhone: "+91 99001 12345" };
+    expect((await answer(shipment.awb!, null, fields)).status).toBe(403);
+    expect((await answer(shipment.awb!, "AAAAAAAAAAAAAAAAAAAAAA", fields)).status).toBe(403);
+    expect((await answer(shipment.awb!, `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`, fields)).status).toBe(403);
+    expect(await prisma.failedDelivery.count({ where: { shipmentId: shipment.id } })).toBe(0);
+
+    // Fields it cannot take are named, and nothing is kept.
+    const refused = await answer(shipment.awb!, token, { ...fields, preferredDate: "2020-01-01", phone: "12345", landmark: "line\nbreak" });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain("Choose one of the days offered.");
+    expect(refused.html).toContain("Enter the phone number as a 10-digit mobile number.");
+    expect(refused.html).toContain("Keep the landmark to one line of at most 100 characters.");
+    expect(await prisma.failedDelivery.count({ where: { shipmentId: shipment.id } })).toBe(0);
+
+    const sent = await answer(shipment.awb!, token, fields, "hi");
+    expect(sent.status).toBe(200);
+    expect(sent.html).toContain("धन्यवाद: विक्रेता को आपका जवाब मिल गया है।");
+    // The page says the answer's kind and day back, never the number or the landmark sent.
+    expect(sent.html).not.toContain("Hanuman");
+    expect(sent.html).not.toContain("99001");
+
+    const row = rowOf(await desk(), shipment.id);
+    expect(row).toMatchObject({ state: "answered", answer: { kind: "deliver_again", preferredDate: days[1], preferredSlot: "evening", landmark: "Opposite the Hanuman temple", alternatePhone: "9900112345", phone: null, language: "hi" } });
+    expect(await historyOf(shipment.id)).toEqual([
+      { transition: "opened", to: "open", by: "shopper", reason: "Attempt 1" },
+      { transition: "shopper_answered", to: "answered", by: "shopper", reason: `Deliver again on ${days[1]} (evening); corrected: phone, landmark` },
+    ]);
+  });
+
+  it("limits the answers of one attempt, and takes them on the shop's own domain through the app proxy", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    const token = tokenOf(shipment);
+    const day = today()[0]!;
+    const proxied = (query: string, body: Record<string, string>, secret = getConfig().SHOPIFY_API_SECRET) =>
+      new Request(proxiedUrl({ proxyUrl: `${getConfig().SHOPIFY_APP_URL}/proxy`, apiSecret: secret, shop: store.domain, pathPrefix: "/apps/dakiya", pathAndQuery: `/track/${shipment.awb}?${query}` }), { method: "POST", body: new URLSearchParams(body) });
+    const viaShop = async (request: Request) => {
+      try {
+        return await shopTrackAction({ request, params: { awb: shipment.awb! }, context: {} });
+      } catch (thrown) {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      }
+    };
+
+    const first = await viaShop(proxied(`token=${token}`, { answer: "deliver_again", preferredDate: day, preferredSlot: "morning", landmark: "Near the water tank" }));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toContain("application/liquid");
+    expect(await first.text()).toContain("Thank you: the seller has your answer.");
+    // A request Shopify did not sign, or without the link's token, answers nothing.
+    expect((await viaShop(proxied(`token=${token}`, { answer: "cancel" }, "forged"))).status).toBe(400);
+    expect((await viaShop(proxied("", { answer: "cancel" }))).status).toBe(403);
+
+    expect((await answer(shipment.awb!, token, { answer: "deliver_again", preferredDate: day, preferredSlot: "afternoon" })).status).toBe(200);
+    expect((await answer(shipment.awb!, token, { answer: "cancel" })).status).toBe(200);
+    const fourth = await answer(shipment.awb!, token, { answer: "deliver_again", preferredDate: day, preferredSlot: "evening" });
+    expect(fourth.status).toBe(409);
+    expect(fourth.html).toContain("This parcel has had its answers for this attempt.");
+    expect(await prisma.failedDelivery.findUniqueOrThrow({ where: { shipmentId: shipment.id } })).toMatchObject({ answer: "cancel", answerCount: 3, landmark: null });
   });
 });
