@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineStack, Layout, Link, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
@@ -58,6 +58,26 @@ export default function FailedDeliveriesDesk() {
   const [selected, setSelected] = useState<number[]>([]);
   const [remarks, setRemarks] = useState("");
   const [hours, setHours] = useState(String(returnAfterHours));
+  const revalidator = useRevalidator();
+  const [downloading, setDownloading] = useState<"idle" | "running" | "failed">("idle");
+  // The file is made by the server (each row marked handed off as it goes in); the browser saves what arrives.
+  const downloadInstructions = async () => {
+    setDownloading("running");
+    try {
+      const response = await fetch("/app/failed-deliveries/instructions", { method: "POST" });
+      if (!response.ok) throw new Error(String(response.status));
+      const url = URL.createObjectURL(await response.blob());
+      const anchor = document.createElement("a");
+      anchor.href = url;
+      anchor.download = `ndr-instructions-${new Date().toISOString().slice(0, 10)}.csv`;
+      anchor.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setDownloading("idle");
+      revalidator.revalidate();
+    } catch {
+      setDownloading("failed");
+    }
+  };
   useEffect(() => setSelected((current) => current.filter((id) => rows.some((row) => row.shipmentId === id))), [rows]);
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(searchParams);
@@ -75,11 +95,12 @@ export default function FailedDeliveriesDesk() {
   const toggle = (id: number, on: boolean) => setSelected((current) => (on ? [...current, id] : current.filter((other) => other !== id)));
 
   return (
-    <Page title={t.page.title} subtitle={t.page.subtitle}>
+    <Page title={t.page.title} subtitle={t.page.subtitle} primaryAction={{ content: t.page.downloadInstructions, onAction: downloadInstructions, loading: downloading === "running", helpText: t.page.instructionsHelp }}>
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {result ? <Banner tone={result.ok ? "success" : "warning"}>{noticeInWords(t, language, result.notice)}</Banner> : null}
+            {downloading === "failed" ? <Banner tone="critical">{t.page.instructionsFailed}</Banner> : null}
             <Tabs tabs={tabs} selected={Math.max(0, DESK_VIEWS.indexOf(view))} onSelect={(index) => setParam("view", DESK_VIEWS[index]!)} />
             <div role="search" aria-label={t.filters.search} onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">

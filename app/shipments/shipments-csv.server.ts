@@ -7,7 +7,7 @@ import { eachShipment, type ListedShipment, type ShipmentFilter } from "./shipme
 const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier outcome", "Delivery attempts", "Courier status", "Courier status at", "Delivered"] as const;
 
 /** A field as CSV wants it; a leading =, +, - or @ is quoted behind an apostrophe so a spreadsheet never runs it. */
-function field(value: string): string {
+export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
@@ -37,7 +37,7 @@ function line(shipment: ListedShipment, time: (date: Date | null) => string): st
     time(shipment.courierStatusAt),
     time(shipment.deliveredAt),
   ]
-    .map(field)
+    .map(csvField)
     .join(",");
 }
 

@@ -5,6 +5,8 @@ import { shipOrders } from "~/orders/ship-orders.server";
 import { getConfig } from "~/config.server";
 import { action as deskAction, loader as deskLoader } from "~/routes/app.failed-deliveries";
 import { action as shopTrackAction } from "~/routes/proxy.track.$awb";
+import { action as instructionsAction } from "~/routes/app.failed-deliveries.instructions";
+import { listFailedDeliveries } from "~/failed-deliveries/desk.server";
 import { action as trackAction, loader as trackLoader } from "~/routes/track.$awb";
 import { trackingLinkTokenOf } from "~/shipping/tracking-url";
 import { preferredDays } from "~/failed-deliveries/shopper-answer";
@@ -95,6 +97,17 @@ async function answer(awb: string, token: string | null, fields: Record<string, 
 
 const tokenOf = (shipment: { trackingUrl: string | null }) => trackingLinkTokenOf(shipment.trackingUrl)!;
 const today = () => preferredDays(new Date(), { closedWeekdays: [0], closedDates: [] });
+
+/** A CSV line's fields: quoted ones may hold commas and doubled quotes. */
+const csvLine = (line: string) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, value]) => (value!.startsWith('"') ? value!.slice(1, -1).replace(/""/g, '"') : value!));
+
+/** The day's NDR instructions as the desk's button downloads them: the CSV's rows by column. */
+async function instructions() {
+  const response = await instructionsAction({ request: store.adminRequest("/app/failed-deliveries/instructions", { method: "POST" }), params: {}, context: {} });
+  expect(response.headers.get("content-type")).toContain("text/csv");
+  const [header, ...lines] = (await response.text()).replace(/^\uFEFF/, "").trim().split("\r\n").map(csvLine);
+  return lines.map((line) => Object.fromEntries(line.map((value, index) => [header![index]!, value])));
+}
 
 const historyOf = async (shipmentId: number) =>
   (await prisma.failedDeliveryEvent.findMany({ where: { failedDelivery: { shipmentId } }, orderBy: [{ at: "asc" }, { id: "asc" }] })).map((event) => ({ transition: event.transition, to: event.toState, by: event.actorKind, reason: event.reason }));
@@ -271,5 +284,52 @@ describe("the failed-delivery desk", () => {
     expect(fourth.status).toBe(409);
     expect(fourth.html).toContain("This parcel has had its answers for this attempt.");
     expect(await prisma.failedDelivery.findUniqueOrThrow({ where: { shipmentId: shipment.id } })).toMatchObject({ answer: "cancel", answerCount: 3, landmark: null });
+  });
+
+  it("puts the merchant's re-attempt into the day's NDR instructions with the shopper's day and landmark, hands each off once, and follows what the courier did", async () => {
+    const { order, shipment } = await bookedShipment();
+    const sentBack = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    await courierMoves(store.domain, sentBack.shipment.awb!, 9);
+    const day = today()[1]!;
+    expect((await answer(shipment.awb!, tokenOf(shipment), { answer: "deliver_again", preferredDate: day, preferredSlot: "afternoon", landmark: "Behind the Shiv mandir, blue gate", phone: "9811122233" })).status).toBe(200);
+    expect((await decide([shipment.id], "reattempt", "Call before coming")).body.notice).toMatchObject({ decided: 1 });
+    expect((await decide([sentBack.shipment.id], "rto")).body.notice).toMatchObject({ decided: 1 });
+
+    const rows = await instructions();
+    expect(rows.find((row) => row.AWB === shipment.awb)).toEqual({
+      AWB: shipment.awb,
+      Order: order.name,
+      Courier: shipment.courierName,
+      Action: "RE-ATTEMPT",
+      "Preferred date": day,
+      Window: "13:00-17:00",
+      Phone: "9811122233",
+      "Alternate phone": "",
+      "Address line": "",
+      Landmark: "Behind the Shiv mandir, blue gate",
+      Remarks: "Call before coming",
+    });
+    expect(rows.find((row) => row.AWB === sentBack.shipment.awb)).toMatchObject({ Action: "RTO", "Preferred date": "", Landmark: "" });
+    // Handed off once: the next download has neither; the shopper's form says the seller passed the answer on.
+    expect((await instructions()).map((row) => row.AWB)).not.toContain(shipment.awb);
+    const late = await answer(shipment.awb!, tokenOf(shipment), { answer: "cancel" });
+    expect(late.status).toBe(409);
+    expect(late.html).toContain("The seller has passed your answer to the courier.");
+    expect(rowOf(await desk("?view=handed_off"), shipment.id)).toMatchObject({ state: "handed_off", handedOffAt: expect.any(String), courierAction: "none", raisedAgain: false });
+    expect((await historyOf(shipment.id)).at(-1)).toMatchObject({ transition: "handed_off", to: "handed_off", by: "merchant", reason: "In the NDR instructions downloaded" });
+
+    // A day on with no courier action, the decision is raised again.
+    const dayLater = await listFailedDeliveries(store.domain, { view: "handed_off", search: null, payment: null }, new Date(Date.now() + 25 * 3_600_000));
+    expect(dayLater.rows.find((row) => row.shipmentId === shipment.id)).toMatchObject({ raisedAgain: true });
+
+    // The courier's next tracking entry says it acted: out again, then delivered (off the desk).
+    await courierMoves(store.domain, shipment.awb!, 7);
+    expect(rowOf(await desk("?view=all"), shipment.id)).toMatchObject({ courierAction: "reattempting", awaitingAction: false });
+    await courierMoves(store.domain, sentBack.shipment.awb!, 11);
+    await courierMoves(store.domain, shipment.awb!, 8);
+    const all = await desk("?view=all");
+    expect(all.rows.map((row) => row.shipmentId)).not.toContain(shipment.id);
+    expect(all.rows.map((row) => row.shipmentId)).not.toContain(sentBack.shipment.id);
   });
 });
