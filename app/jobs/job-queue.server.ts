@@ -21,6 +21,9 @@ declare global {
 // has its job retried by another within about a minute.
 const HEARTBEAT_SECONDS = 20;
 const MONITOR_SECONDS = 15;
+// A live job's proof is written four times per HEARTBEAT_SECONDS rather than pg-boss's two: one write lost to a
+// dropped connection (a database failover) is made up before the job counts as abandoned and is retried beside itself.
+const HEARTBEAT_REFRESH_SECONDS = HEARTBEAT_SECONDS / 4;
 /**
  * Jobs of one shop running at once, across every worker: a shop with a burst of 200 new orders (which mostly
  * wait for its Shopify cost budget) takes three workers' slots, and other shops' jobs run beside it.
@@ -187,6 +190,7 @@ export async function startWorkers({ handlers, concurrency = getConfig().WORKER_
         pollingIntervalSeconds: pollSeconds,
         notifyPollingIntervalSeconds: busy ? pollSeconds : 15,
         groupConcurrency: JOBS_PER_SHOP,
+        heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
         // After each job a worker otherwise waits for the next NOTIFY or its polling interval: a backlog left when
         // the NOTIFYs stop (the end of a burst of webhooks) ran a few jobs per interval. With jobs waiting, it
         // fetches again at once.
@@ -222,6 +226,9 @@ export interface FailedJob {
   attempts: number;
 }
 
+/** What pg-boss keeps of a failure: the handler's error, or its own words under `value` (a job that timed out or fell silent). */
+type FailedJobOutput = { message?: string; value?: { message?: string } };
+
 const subjectOf = (data: Record<string, unknown>): JobSubject =>
   typeof data.shipmentId === "number" ? { kind: "shipment", id: data.shipmentId } : typeof data.orderGid === "string" ? { kind: "order", id: data.orderGid.split("/").pop() ?? "" } : { kind: "shop" };
 
@@ -229,22 +236,31 @@ const subjectOf = (data: Record<string, unknown>): JobSubject =>
  * A shop's background work that failed for good (its retries exhausted): the dead-letter state the admin shows
  * under "Background work that needs you". Read from pg-boss's job table by state and shop, which its indexes
  * serve, rather than by scanning every job's data.
+ *
+ * A failed job whose same work (same queue and key) is waiting, retrying, running, or was done after it failed needs
+ * nobody: that work is under way or done. It happens when Shopify delivers a webhook again while the first job of it
+ * is retrying: a queue holds one retrying job per key, so when the second one's try also fails it cannot wait beside
+ * the first and is failed at once.
  */
 export async function listFailedJobs(shop: string, limit = 50): Promise<FailedJob[]> {
   const boss = await jobQueue();
   const { rows } = await boss.getDb().executeSql(
-    `SELECT id, name, data, output, completed_on, retry_count FROM pgboss.job
+    `SELECT id, name, data, output, completed_on, retry_count FROM pgboss.job failed
       WHERE name = ANY($1::text[]) AND state = 'failed' AND data->>'shop' = $2
+        AND NOT EXISTS (
+          SELECT 1 FROM pgboss.job same
+           WHERE same.name = failed.name AND same.singleton_key = failed.singleton_key AND same.id <> failed.id
+             AND (same.state IN ('created', 'retry', 'active') OR (same.state = 'completed' AND same.completed_on >= failed.completed_on)))
       ORDER BY completed_on DESC LIMIT $3`,
     [QUEUE_NAMES, shop, limit],
   );
-  return rows.map((row: { id: string; name: QueueName; data: Record<string, unknown>; output: { message?: string } | null; completed_on: Date; retry_count: number }) => ({
+  return rows.map((row: { id: string; name: QueueName; data: Record<string, unknown>; output: FailedJobOutput | null; completed_on: Date; retry_count: number }) => ({
     id: row.id,
     queue: row.name,
     label: QUEUE_POLICIES[row.name]?.label ?? row.name,
     subject: jobSubjectInWords(subjectOf(row.data), "en"),
     about: subjectOf(row.data),
-    reason: (row.output?.message ?? "It failed without a reason").slice(0, 300),
+    reason: (row.output?.message ?? row.output?.value?.message ?? "It failed without a reason").slice(0, 300),
     failedAt: new Date(row.completed_on).toISOString(),
     attempts: row.retry_count + 1,
   }));

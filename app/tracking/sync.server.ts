@@ -10,7 +10,7 @@ import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { recordReturnArrival, recordReturnPickedUp } from "~/returns/return-arrival.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
-import { SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import { outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import type { Sentence } from "~/locales/admin-language";
 import {
   deferPausedTracking,
@@ -120,8 +120,11 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
   // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
   const isReturn = shipment.direction === "return";
   const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;
-  // A return's pickup tells its return where it is: collected from the shopper, then at the warehouse.
-  if (isReturn && progressed.outcome !== shipment.outcome && progressed.outcome === SHIPMENT_OUTCOME.PICKED_UP) await recordReturnPickedUp(progressed, { actor: courierOf(shipment), at: now });
+  // A return's pickup tells its return where it is: collected from the shopper, then at the warehouse — collected
+  // first even when one read brings both (the courier's pickup scans and its delivery at the warehouse).
+  const pickedUpNow =
+    progressed.outcome === SHIPMENT_OUTCOME.PICKED_UP || (progressed.outcome === SHIPMENT_OUTCOME.RECEIVED && reports.some((report) => outcomeOfCode(report.code, "return") === SHIPMENT_OUTCOME.PICKED_UP));
+  if (isReturn && progressed.outcome !== shipment.outcome && pickedUpNow) await recordReturnPickedUp(progressed, { actor: courierOf(shipment), at: now });
   const arrivalRecorded = isReturn && progressed.outcome === SHIPMENT_OUTCOME.RECEIVED ? await recordReturnArrival(progressed, { admin: deps.admin, now, change: { actor: courierOf(shipment), at: now } }) : true;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
   // still to be recorded in Shopify.

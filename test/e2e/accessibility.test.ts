@@ -13,7 +13,7 @@ import { adminStrings, fill } from "~/locales/admin-language";
  * Screenshots (every step with E2E_SCREENSHOTS=1, a failed one always): test-results/screenshots/accessibility/.
  */
 
-const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 150_000 });
+const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 400_000 });
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
 
 /**

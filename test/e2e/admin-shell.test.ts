@@ -28,7 +28,7 @@ const money = (text: string) => Number(text.replace(/[^\d.]/g, ""));
 // The simulator charges each query its requested cost and refunds nothing, so the order list costs ~950 of the
 // Standard plan's 2,000 points restoring 100/s: at that rate this walk would spend most of its minute waiting for the
 // bucket. A bucket of 20,000 restoring 1,000/s lets it run without changing what it checks.
-const walk = walkTheAdmin("admin-shell", { name: "e2e_admin_shell", extraOrders: 12, restoreRate: 1_000 }, { startTimeoutMs: 150_000 });
+const walk = walkTheAdmin("admin-shell", { name: "e2e_admin_shell", extraOrders: 12, restoreRate: 1_000 }, { startTimeoutMs: 400_000 });
 // The admin is opened before the first test, so that any one test can run alone (`-t`); the first test checks what it
 // shows. Its app frame stays the same Frame for the whole walk.
 let frame: Frame;

@@ -7,7 +7,7 @@ import { chooseEncoding, isCompressible } from "../../server/compression";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 
-const port = 4700 + Number(process.env.VITEST_POOL_ID ?? 0) * 3;
+const port = 4600 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 let server: StartedServer;
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { productionBuild } from "../support/production-build";
  * as a stack; the login form cannot be framed; data answers are never cached.
  */
 
-const port = 3180 + Number(process.env.VITEST_POOL_ID ?? 0) * 5;
+const port = 3200 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 const appUrl = `http://localhost:${port}`;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 

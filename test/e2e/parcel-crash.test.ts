@@ -10,6 +10,7 @@ import { hostOf } from "../../store/shell-layout";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 import { twoWarehouseOrder } from "../support/orders";
+import { failedWorkHistory, retriesDueNow, runningJobsAbandoned } from "../support/queue-time";
 import { appCredentials, startStore } from "../support/store";
 import { productionBuild } from "../support/production-build";
 
@@ -158,10 +159,21 @@ const parcelsOf = async (orderGid: string) =>
 async function killAndFinish(worker: StartedServer, order: { id: string; name: string }) {
   process.kill(-worker.child.pid!, "SIGKILL");
   await worker.exited;
+  // Its jobs fell silent: they count as abandoned now rather than after the heartbeat's 20 s (the app process runs no
+  // jobs, and the next worker is not started yet).
+  await runningJobsAbandoned(db);
   courierProxy.release();
   shopifyProxy.release();
   startWorker();
-  await until("both parcels booked and fulfilled by the next worker", async () => (await parcelsOf(order.id)).filter((parcel) => parcel.status === "fulfilled").length === 2, 150_000);
+  await until(
+    "both parcels booked and fulfilled by the next worker",
+    async () => {
+      // A retry is due at once rather than after its back-off: the test is that the work is retried, and by whom.
+      await retriesDueNow(db);
+      return (await parcelsOf(order.id)).filter((parcel) => parcel.status === "fulfilled").length === 2;
+    },
+    150_000,
+  );
 
   // Exactly once, parcel by parcel: two awbs, two orders at the courier (the order's number and "-2"), two
   // fulfillments in Shopify, each at its own location with its own awb.
@@ -177,7 +189,7 @@ async function killAndFinish(worker: StartedServer, order: { id: string; name: s
     [LOCATION_BHIWANDI, [parcels[0]!.awb]],
     [LOCATION_GURUGRAM, [parcels[1]!.awb]],
   ]);
-  expect(await count(`SELECT count(*) FROM pgboss.job WHERE state = 'failed'`)).toBe(0);
+  expect(await count(`SELECT count(*) FROM pgboss.job WHERE state = 'failed'`), await failedWorkHistory(db)).toBe(0);
 }
 
 describe("a worker killed between an order's two parcels", () => {

@@ -14,7 +14,7 @@ import { productionBuild } from "../support/production-build";
  * `npm run worker` and `npm run demo`; and a browser asking for a file that is not there is no stack in the log.
  */
 
-const port = 3170 + Number(process.env.VITEST_POOL_ID ?? 0) * 5;
+const port = 3400 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 let running: StartedServer | undefined;
 let dataDir: string | undefined;
 

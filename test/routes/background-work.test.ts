@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "~/db.server";
-import { jobQueue, listFailedJobs } from "~/jobs/job-queue.server";
+import { enqueue, jobQueue, listFailedJobs } from "~/jobs/job-queue.server";
+import { jobKey } from "~/jobs/queues";
 import { action as attentionAction, loader as attentionLoader } from "~/routes/app.attention";
 import { resetJobs, runJobs } from "../support/jobs";
 import { startShippingWorld, type startStore } from "../support/store";
@@ -64,5 +65,30 @@ describe("background work that needs the merchant", () => {
     expect((await runJobs(["shipment-complete"])).failed).toEqual([]);
     expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ status: "fulfilled" });
     expect(order.fulfillments[0]!.trackingInfo[0]!.number).toBe("1234567890123");
+  });
+
+  it("does not show a job that failed while the same work was retrying, once that work is under way or done", async () => {
+    const shop = uniqueShop();
+    const data = { shop };
+    const boss = await jobQueue();
+    // A redelivered webhook's job failed for good while the first delivery's job of the same work was retrying:
+    // the queue holds one retrying job per key, so the second could not wait beside it.
+    await boss.send("app-uninstalled", data, { singletonKey: jobKey("app-uninstalled", data), retryLimit: 0 });
+    const [redelivered] = await boss.fetch("app-uninstalled");
+    await boss.fail("app-uninstalled", redelivered!.id, { message: "Connection terminated unexpectedly" });
+    expect((await listFailedJobs(shop)).map((job) => job.id)).toEqual([redelivered!.id]);
+
+    // The same work waiting (the first job's retry): nothing for the merchant to do.
+    expect(await enqueue("app-uninstalled", data)).not.toBeNull();
+    expect(await listFailedJobs(shop)).toEqual([]);
+    // Done: still nothing.
+    expect((await runJobs(["app-uninstalled"])).failed).toEqual([]);
+    expect(await listFailedJobs(shop)).toEqual([]);
+
+    // Done before it failed proves nothing: a later failure of the same work is shown.
+    await boss.send("app-uninstalled", data, { singletonKey: jobKey("app-uninstalled", data), retryLimit: 0 });
+    const [later] = await boss.fetch("app-uninstalled");
+    await boss.fail("app-uninstalled", later!.id, { message: "Shopify is down" });
+    expect((await listFailedJobs(shop)).map((job) => job.reason)).toEqual(["Shopify is down"]);
   });
 });

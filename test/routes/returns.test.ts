@@ -409,6 +409,17 @@ describe("a return approved in Shopify", () => {
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest" } });
   });
 
+  it("records a return collected, then received, when one tracking read brings the courier's pickup and its arrival at the warehouse", async () => {
+    const { order, fulfillmentLineId } = await shippedOrder(27);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(pickup!.awb!, 8);
+    await syncShopTracking(store.domain, { admin: await deps.adminFor(store.domain), now: () => new Date(Date.now() + 3_600_000) });
+    expect((await returnHistory(returnGid)).map((step) => step.transition)).toEqual(["approved", "pickup_booked", "picked_up", "received", "processed"]);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: pickup!.id } })).toMatchObject({ outcome: "received" });
+  });
+
   it("a pickup the courier could not collect, and a return lost on its way back, are worded for a return in Needs attention and on the order card", async () => {
     const { order, fulfillmentLineId } = await shippedOrder(26);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
