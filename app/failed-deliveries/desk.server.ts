@@ -7,6 +7,7 @@ import { parcelName } from "~/shipments/parcels";
 import { historyEntryOf, type ShipmentHistoryEntry } from "~/shipments/history.server";
 import { COURIER_DECISIONS, isDeskDecision, isFailedDeliveryState, type CourierAction, type DeskDecision, type FailedDeliveryState } from "./failed-delivery-lifecycle";
 import { deskEventInWords } from "./desk-words";
+import { DESK_VIEWS, isDeskView, type DeskView } from "./desk-views";
 import { getDeskSettings } from "./desk-settings.server";
 
 /**
@@ -15,10 +16,6 @@ import { getDeskSettings } from "./desk-settings.server";
  * hours since and those left before the courier's usual return, COD or prepaid and the amount, the PIN code, the
  * shopper's answer, the merchant's decision and what the courier did after it. Oldest attempt first. No Shopify call.
  */
-
-export const DESK_VIEWS = ["decide", "handoff", "handed_off", "all"] as const;
-export type DeskView = (typeof DESK_VIEWS)[number];
-export const isDeskView = (value: string): value is DeskView => (DESK_VIEWS as readonly string[]).includes(value);
 
 export interface DeskFilter {
   view: DeskView;

@@ -155,7 +155,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     const phoneSize = { width: 390, height: 844 };
     let link = "";
     await walk.step("desk: #1004's tracking link from Shipments", async () => {
-      expect(await walk.admin.openDeepLink("/app/shipments?stage=delivery_problem", { path: "/app/shipments" })).toBe(200);
+      expect(await walk.admin.openDeepLink("/app/shipments?q=1004", { path: "/app/shipments" })).toBe(200);
       const row = walk.admin.frame.locator("tr").filter({ hasText: "#1004" });
       link = (await row.locator('a[href*="/track/"]').first().getAttribute("href"))!;
       expect(link).toMatch(/\/track\/\w+\?token=/);
