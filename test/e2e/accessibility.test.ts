@@ -151,67 +151,6 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     }
   });
 
-  it("a failed delivery on a phone: the shopper answers on their tracking page in Hindi, and the merchant finds the answer on the failed-delivery desk and decides", async () => {
-    const phoneSize = { width: 390, height: 844 };
-    let link = "";
-    await walk.step("desk: #1004's tracking link from Shipments", async () => {
-      expect(await walk.admin.openDeepLink("/app/shipments?q=1004", { path: "/app/shipments" })).toBe(200);
-      const row = walk.admin.frame.locator("tr").filter({ hasText: "#1004" });
-      link = (await row.locator('a[href*="/track/"]').first().getAttribute("href"))!;
-      expect(link).toMatch(/\/track\/\w+\?token=/);
-    });
-    const context = await walk.browser.newContext({ bypassCSP: true, viewport: phoneSize, isMobile: true, hasTouch: true });
-    try {
-      const phone = await context.newPage();
-      const watcher = new PageWatcher(phone);
-      await walk.step("shopper: the answer form in English, then in Hindi, on a phone", async () => {
-        expect((await phone.goto(`${link}&lang=en`))?.status()).toBe(200);
-        await phone.getByRole("heading", { name: "The courier could not deliver: tell us what to do" }).waitFor();
-        expect(await audit(phone)).toEqual({ title: expect.stringMatching(/– parcel \w+$/), mainLandmarks: 1, violations: [] });
-        expect((await phone.goto(`${link}&lang=hi`))?.status()).toBe(200);
-        await phone.getByRole("heading", { name: "कूरियर डिलीवर नहीं कर सका: बताइए क्या करें" }).waitFor();
-        expect(await audit(phone)).toEqual({ title: expect.stringMatching(/– पार्सल \w+$/), mainLandmarks: 1, violations: [] });
-        // Nothing on the form is wider than the phone.
-        expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phoneSize.width);
-      });
-      await walk.step("shopper: a day, the evening and a corrected landmark, sent with the keyboard", async () => {
-        await phone.getByLabel("अगली कोशिश का दिन").selectOption({ index: 1 });
-        await phone.getByLabel("समय").selectOption("evening");
-        await phone.getByLabel("आपके पास का कोई लैंडमार्क").fill("नीले गेट के सामने, हनुमान मंदिर के पास");
-        await phone.getByRole("button", { name: "मेरा जवाब भेजें" }).focus();
-        await Promise.all([phone.waitForLoadState("load"), phone.keyboard.press("Enter")]);
-        await phone.getByRole("status").filter({ hasText: "धन्यवाद: विक्रेता को आपका जवाब मिल गया है।" }).waitFor();
-        expect(await audit(phone)).toEqual({ title: expect.stringMatching(/– पार्सल \w+$/), mainLandmarks: 1, violations: [] });
-      });
-      watcher.expectNone("The tracking page's answer form");
-    } finally {
-      await context.close();
-    }
-    await walk.page.setViewportSize(phoneSize);
-    try {
-      await walk.step("desk: the shopper's answer on the failed-delivery desk, on a phone", async () => {
-        await walk.admin.openFromNav("Failed deliveries", { path: "/app/failed-deliveries" }, "Failed deliveries");
-        const frame = walk.admin.frame;
-        const parcel = frame.getByRole("listitem").filter({ has: frame.getByRole("heading", { name: "#1004" }) });
-        await parcel.getByText("Landmark: नीले गेट के सामने, हनुमान मंदिर के पास").waitFor();
-        await parcel.getByText(/^The shopper asks to deliver again on .+, evening \(5 – 9 pm\)\.$/).waitFor();
-        expect(await parcel.getByRole("link", { name: "WhatsApp the shopper of #1004" }).getAttribute("href")).toMatch(/^https:\/\/wa\.me\/91\d{10}\?text=%E0%A4/);
-        expect(await audit(frame)).toEqual(clean("Failed deliveries · Dakiya"));
-      });
-      await walk.step("desk: Re-attempt #1004, then it waits to be handed off", async () => {
-        const frame = walk.admin.frame;
-        await frame.getByRole("button", { name: "Re-attempt #1004" }).click();
-        await frame.getByText("1 parcel decided.").waitFor();
-        await frame.getByRole("tab", { name: /^To hand off/ }).click();
-        await frame.getByRole("heading", { name: "#1004" }).waitFor();
-        await frame.getByText("Your decision: Re-attempt").waitFor();
-        expect(await audit(frame)).toEqual(clean("Failed deliveries · Dakiya"));
-      });
-    } finally {
-      await walk.page.setViewportSize({ width: 1400, height: 1000 });
-    }
-  });
-
   it("in Hindi when the admin opens the app with ?locale=hi: every page of the navigation titled, headed and worded in Hindi, with no axe violation", async () => {
     const hindi = adminStrings("hi").pages;
     await walk.step("Hindi: the admin opened with ?locale=hi", async () => {
