@@ -24,6 +24,10 @@ export const LOCK_SPACE = {
   ORDER: 4203,
   /** An order's parcel claims, one at a time (a transaction lock, held to the claim's commit). */
   ORDER_PARCELS: 4204,
+  /** A shop's courier statements, imported one at a time (a transaction lock, held to the import's commit). */
+  STATEMENTS: 4205,
+  /** An order's payments recorded in Shopify, one at a time. */
+  ORDER_PAYMENT: 4206,
 } as const;
 
 export class LockBusyError extends Error {

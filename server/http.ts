@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { loggablePath } from "../app/logging.server";
 import { webhookHeaderRefusal } from "../app/webhook-topics";
-import { bodyLimitFor } from "./body-limits";
+import { bodyLimitFor, streamedUploadLimit } from "./body-limits";
 import { chooseEncoding, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType } from "./compression";
 
 export interface AppServer {
@@ -117,11 +117,19 @@ function refuseUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, {
   // the connection is half-closed: the client reads the answer and then the end. The rest of the upload is read and
   // dropped, never kept, until the client stops sending or the drain runs out. Cut at once instead, a client still
   // writing meets a reset (EPIPE) and can lose the answer it had not read yet.
+  lingerOnUnreadBody(incoming);
+  refuse(outgoing, pathnameOf(incoming), { status, message, close: true });
+}
+
+/**
+ * The rest of a body nobody will read, dropped as it arrives while the answer goes out, and the connection closed
+ * once the client is done sending (or the drain runs out): the answer is sent with `Connection: close`.
+ */
+function lingerOnUnreadBody(incoming: IncomingMessage): void {
   const socket = incoming.socket;
   // Node ends a `Connection: close` answer by destroying the socket once the answer is flushed, unread upload and
   // all — the reset this avoids. Only the sending half is closed; the drain below ends the rest.
   socket.destroySoon = () => socket.end();
-  refuse(outgoing, pathnameOf(incoming), { status, message, close: true });
   let drained = 0;
   const cut = () => socket.destroy();
   const total = setTimeout(cut, DRAIN_MS);
@@ -151,6 +159,64 @@ function tooLarge(incoming: IncomingMessage, outgoing: ServerResponse, limit: nu
 /** A webhook refused on its headers: answered, with the lingering close of a 413; its body is never kept. */
 function refuseUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, reason }: { status: number; reason: string }): void {
   refuseUnreadBody(incoming, outgoing, { status, message: `${reason}.` });
+}
+
+/** An upload handed to its route as it arrives, and whether it went over its limit on the way. */
+interface StreamedBody {
+  stream: ReadableStream<Uint8Array>;
+  readonly overLimit: boolean;
+}
+
+/**
+ * The body as a stream the route reads at its own pace: the socket is paused while the route has not taken what
+ * came (a statement of 100,000 rows is held a few chunks at a time, never whole), and the stream fails once more than
+ * `limit` bytes arrive, whatever Content-Length said.
+ */
+function streamBody(incoming: IncomingMessage, limit: number): StreamedBody {
+  let size = 0;
+  let overLimit = false;
+  let settled = false;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          size += chunk.byteLength;
+          if (size > limit) {
+            overLimit = settled = true;
+            incoming.pause();
+            controller.error(new BodyTooLarge());
+            return;
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        incoming.once("end", () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        incoming.once("error", (error) => {
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        });
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        settled = true;
+      },
+    },
+    { highWaterMark: 4 },
+  );
+  return {
+    stream,
+    get overLimit() {
+      return overLimit;
+    },
+  };
 }
 
 /** The body, read up to `limit` bytes; more than that is refused while streaming, whatever Content-Length said. */
@@ -331,7 +397,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
     if (isCrossSiteWrite(method, url, incoming)) return refuse(outgoing, pathname, { status: 403, message: "Refused: this request was sent from another site." });
 
-    let body: Uint8Array | undefined;
+    let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
+    let streamed: StreamedBody | null = null;
     if (method !== "GET" && method !== "HEAD") {
       // A webhook whose headers cannot be Shopify's for this address is refused on them: its body is never read.
       const refusal = url.pathname.startsWith("/webhooks/") ? webhookHeaderRefusal(url.pathname, headersOf(incoming)) : null;
@@ -340,16 +407,35 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       const declared = incoming.headers["content-length"];
       if (declared !== undefined && !/^\d{1,15}$/.test(declared)) return refuse(outgoing, pathname, { status: 400, message: "Content-Length must be a number of bytes.", close: true });
       if (declared !== undefined && Number(declared) > limit) return tooLarge(incoming, outgoing, limit);
-      try {
-        body = await readBody(incoming, limit);
-      } catch (error) {
-        if (error instanceof BodyTooLarge) return tooLarge(incoming, outgoing, limit);
-        return refuse(outgoing, pathname, { status: 400, message: "The request body could not be read.", close: true });
+      if (streamedUploadLimit(url.pathname) !== null) {
+        streamed = streamBody(incoming, limit);
+        body = streamed.stream;
+      } else {
+        try {
+          body = await readBody(incoming, limit);
+        } catch (error) {
+          if (error instanceof BodyTooLarge) return tooLarge(incoming, outgoing, limit);
+          return refuse(outgoing, pathname, { status: 400, message: "The request body could not be read.", close: true });
+        }
       }
     }
 
-    const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined });
-    const response = await handle(request, { clientAddress: clientAddressOf(incoming, trusted) });
+    const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined, ...(streamed ? { duplex: "half" } : {}) } as RequestInit);
+    let response: Response;
+    try {
+      response = await handle(request, { clientAddress: clientAddressOf(incoming, trusted) });
+    } catch (error) {
+      // An upload over its limit fails whatever was reading it: the answer is the limit's, not the route's.
+      if (streamed?.overLimit) return tooLarge(incoming, outgoing, bodyLimitFor(url.pathname));
+      throw error;
+    }
+    if (streamed?.overLimit) return tooLarge(incoming, outgoing, bodyLimitFor(url.pathname));
+    // A route that answered before reading all of an upload (a refusal on its first rows): the rest is dropped as it
+    // comes, and the connection closes after the answer.
+    if (streamed && !incoming.readableEnded) {
+      outgoing.setHeader("Connection", "close");
+      lingerOnUnreadBody(incoming);
+    }
     await send(response, outgoing, incoming);
   }
 

@@ -26,6 +26,7 @@ import { gid, nextId, type StoreOrder, type StoreShop } from "./model";
 import { flowMutations } from "./flow";
 import { fulfillmentOrderMutations } from "./fulfillment-orders";
 import { orderMutations } from "./order-mutations";
+import { orderPaymentMutations } from "./order-payments";
 import { returnMutations, type ReturnEvent } from "./returns";
 import { connection, displayFulfillmentStatus, fulfillmentOrderView, fulfillmentView, locationView, orderTotals, orderView } from "./views";
 
@@ -293,6 +294,7 @@ function rootValue(shop: StoreShop, now: () => Date, emit: (event: StoreEvent) =
   const touch = (order: StoreOrder) => (order.updatedAt = stamp());
   return {
     ...orderMutations(shop, { now, emit }),
+    ...orderPaymentMutations(shop, { now, touch }),
     ...returnMutations(shop, { now, emit }),
     ...fulfillmentOrderMutations(shop, { touch }),
     ...flowMutations(shop, { now }),

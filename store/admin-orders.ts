@@ -238,7 +238,10 @@ function orderPage(shop: StoreShop, order: StoreOrder, { appUrl, notice }: { app
         <section class="card" aria-labelledby="payment-title"><h2 id="payment-title">Payment</h2>
           <dl class="facts"><dt>Status</dt><dd>${escapeHtml(FINANCIAL_LABELS[order.displayFinancialStatus] ?? order.displayFinancialStatus)}</dd>
           <dt>Method</dt><dd>${escapeHtml(order.paymentGatewayNames.join(", ") || "—")}</dd>
+          ${(order.payments ?? []).map((payment) => `<dt>Payment received</dt><dd>₹${escapeHtml(payment.amount.toFixed(2))} · ${escapeHtml(payment.gateway)}</dd>`).join("")}
           <dt>Tags</dt><dd>${escapeHtml(order.tags.join(", ") || "—")}</dd></dl></section>
+        <section class="card" aria-labelledby="notes-title"><h2 id="notes-title">Notes</h2>
+          <p class="${order.note ? "" : "muted"}" style="white-space:pre-line">${escapeHtml(order.note || "No notes from customer")}</p></section>
       </aside>
     </div>
     <dialog id="dakiya-action" aria-labelledby="dakiya-action-title">

@@ -36,7 +36,7 @@ export interface JourneyDeps {
   simulator: StoreSimulator;
   shop: string;
   /** The shop's sandbox account, through the app's courier client. */
-  courier: Pick<CourierClient, "trackOrder" | "advanceSandboxShipment">;
+  courier: Pick<CourierClient, "trackOrder" | "advanceSandboxShipment" | "sandboxFreightInvoice">;
   /** What the app recorded of these orders, by order GID. */
   observe: (orderGids: string[]) => Promise<Map<string, OrderObservation>>;
   /** Runs the tracking sweep now rather than at its next minute (the app's own scheduled job). */
@@ -206,6 +206,11 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
 
   // 7. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
   const documents = deps.documentsDir ? await printTheDay(deps, deps.documentsDir) : [];
+
+  // 8. The courier's freight invoice for the day's parcels, as its panel gives it, imported on Freight & weight: two
+  // parcels re-weighed heavier are charged above their quotes. (The cash collected is for the merchant to reconcile
+  // on COD remittance, with the sandbox's sample statement.)
+  view.log(await importTheInvoice(deps));
 
   const rows = await refresh();
   view.finish(rows);
@@ -405,6 +410,31 @@ async function printTheDay({ appUrl, app, shop, view }: JourneyDeps, documentsDi
   }
   if (pickups.length === 0) view.log("✓ Every booked shipment was in a pickup manifest on an earlier run");
   return files;
+}
+
+/**
+ * The sandbox's freight invoice of the shop's parcels, uploaded on the Freight & weight page as the merchant uploads
+ * the file: the page's upload address, the file as the body. Counts only: the invoice names awbs and amounts, never a
+ * shopper. A later run's invoice repeats the charges imported before, which count once: only the parcels booked
+ * since are new.
+ */
+async function importTheInvoice({ appUrl, app, shop, courier }: JourneyDeps): Promise<string> {
+  const invoice = await courier.sandboxFreightInvoice();
+  const response = await fetch(`${appUrl}/app/freight/upload?${new URLSearchParams({ name: invoice.file_name })}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT, "Content-Type": "text/csv" },
+    body: invoice.csv,
+  });
+  const answer = (await response.json()) as { outcome: string; lineCount?: number; summary?: Record<string, number>; message?: string };
+  if (answer.outcome === "already_imported") return "✓ The courier's freight invoice was imported on an earlier run";
+  if (answer.outcome !== "imported") throw new JourneyError(`Importing the freight invoice was refused (${response.status}): ${answer.message ?? answer.outcome}`);
+  // A later day's invoice repeats the charges imported before (counted once) beside the new ones.
+  const before = answer.summary?.already_imported ?? 0;
+  const fresh = (answer.lineCount ?? 0) - before;
+  if (fresh === 0) return "✓ The courier's freight invoice was imported on an earlier run";
+  const over = answer.summary?.overcharged ?? 0;
+  const charges = `${fresh} charge${fresh === 1 ? "" : "s"}${before > 0 ? ` (${before} imported on an earlier run)` : ""}`;
+  return `✓ The courier's freight invoice, imported on Freight & weight: ${charges}; ${over === 0 ? "none above its quote" : `${over} parcel${over === 1 ? "" : "s"} charged above the quote (re-weighed heavier), each with its dispute pack`}`;
 }
 
 /**

@@ -200,6 +200,8 @@ export interface StoreOrder {
   metafields: StoreMetafield[];
   /** Absent in stores saved before returns existed. */
   returns?: StoreReturn[];
+  /** Payments recorded after the order was placed (orderMarkAsPaid, orderCreateManualPayment); absent when none. */
+  payments?: { id: string; gateway: string; amount: number; processedAt: string }[];
 }
 
 export interface StoreVariant {

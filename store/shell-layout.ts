@@ -17,6 +17,8 @@ export const APP_PAGES: readonly (readonly [label: string, path: string])[] = [
   ["Orders to ship", "/app/orders"],
   ["Shipments", "/app/shipments"],
   ["Failed deliveries", "/app/failed-deliveries"],
+  ["COD remittance", "/app/cod"],
+  ["Freight & weight", "/app/freight"],
   ["Needs attention", "/app/attention"],
   ["Auto-booking", "/app/auto-booking"],
   ["Settings", "/app/settings"],

@@ -42,7 +42,8 @@ export function orderTotals(order: StoreOrder) {
   const total = subtotal + order.shippingPrice;
   const tax = order.lineItems.reduce((sum, item) => sum + (item.discountedUnitPrice * item.quantity * item.taxRate) / (1 + item.taxRate), 0);
   const paid = order.displayFinancialStatus === "PAID";
-  return { subtotal, total, tax, outstanding: paid || order.cancelledAt ? 0 : total };
+  const received = (order.payments ?? []).reduce((sum, payment) => sum + payment.amount, 0);
+  return { subtotal, total, tax, outstanding: paid || order.cancelledAt ? 0 : Math.max(0, Math.round((total - received) * 100) / 100) };
 }
 
 export function displayFulfillmentStatus(order: StoreOrder): string {
@@ -182,6 +183,23 @@ function metafieldView(metafield: StoreOrder["metafields"][number]) {
   };
 }
 
+/** An order's payments as `Order.transactions`: successful sales under each payment method's name. */
+function transactionsView(order: StoreOrder, args: Args) {
+  const first = typeof args.first === "number" ? args.first : undefined;
+  return (order.payments ?? []).slice(0, first).map((payment) => ({
+    __typename: "OrderTransaction",
+    id: payment.id,
+    gateway: payment.gateway,
+    formattedGateway: payment.gateway,
+    kind: "SALE",
+    status: "SUCCESS",
+    manualPaymentGateway: true,
+    processedAt: payment.processedAt,
+    createdAt: payment.processedAt,
+    amountSet: { shopMoney: { amount: payment.amount.toFixed(2), currencyCode: "INR" }, presentmentMoney: { amount: payment.amount.toFixed(2), currencyCode: "INR" } },
+  }));
+}
+
 export function orderView(shop: StoreShop, order: StoreOrder) {
   const totals = orderTotals(order);
   const grams = Math.round(
@@ -247,6 +265,7 @@ export function orderView(shop: StoreShop, order: StoreOrder) {
       ),
     fulfillments: (args: Args) =>
       order.fulfillments.slice(0, typeof args.first === "number" ? args.first : undefined).map((fulfillment) => fulfillmentView(shop, order, fulfillment)),
+    transactions: (args: Args) => transactionsView(order, args),
     returnStatus: orderReturnStatus(order),
     returns: (args: Args) => connection(returnsOf(order).filter((ret) => matchesReturnSearch(ret, args.query as string | undefined)).map((ret) => returnView(shop, order, ret)), args),
     metafield: (args: Args) => {

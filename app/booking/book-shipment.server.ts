@@ -185,6 +185,12 @@ export async function quoteMapped(client: CourierClient, shipment: MappedShipmen
   }
 }
 
+/** A quote's chargeable weight ("1.5 KG") in grams, for the freight check; null when the courier wrote it otherwise. */
+function gramsOfChargeableWeight(chargeable: string): number | null {
+  const kg = Number.parseFloat(chargeable);
+  return Number.isFinite(kg) && kg >= 0 ? Math.round(kg * 1000) : null;
+}
+
 /** The courier a shipment is booked with: the one chosen, or (of several parcels) its recommended one where the chosen one does not serve its route. */
 export function rateFor(rates: readonly RankedRate[], courierId: number, { fallBack }: { fallBack: boolean }): RankedRate | undefined {
   return rates.find((rate) => rate.id === courierId) ?? (fallBack ? rates.find((rate) => rate.isRecommended) : undefined);
@@ -322,9 +328,13 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
       freightPaise: toPaise(rate.freight_charges),
       codPaise: toPaise(rate.cod_charges),
       totalChargesPaise: toPaise(rate.total_charges),
+      quotedWeightGrams: gramsOfChargeableWeight(rate.chargeable_weight),
       zone: rate.zone,
       edd: rate.edd,
       paymentMode: mapped.fields.payment_mode,
+      // What the courier collects, for the COD ledger (a return's pickup is prepaid: it collects nothing).
+      cashToCollectPaise: mapped.fields.payment_mode === "cod" ? toPaise(mapped.fields.total_amount) : null,
+      packageName: mapped.packageSource,
       warehouseId: mapped.fields.warehouse_id ?? null,
       locationGid: mapped.locationGid,
       locationName: mapped.locationName,

@@ -16,6 +16,10 @@ const TITLES: ReadonlyArray<[pattern: RegExp, page: keyof AdminStrings["pages"]]
   [/^\/app\/auto-booking\/?$/, "autoBooking"],
   [/^\/app\/settings\/?$/, "settings"],
   [/^\/app\/storefront\/?$/, "storefront"],
+  [/^\/app\/cod\/?$/, "cod"],
+  [/^\/app\/cod\/statements\/[^/]+\/?$/, "codStatement"],
+  [/^\/app\/freight\/?$/, "freight"],
+  [/^\/app\/freight\/disputes\/[^/]+\/?$/, "dispute"],
   [/^\/app\/data-requests\/[^/]+\/?$/, "dataRequest"],
 ];
 

@@ -187,6 +187,8 @@ export function createServiceHandler({ db, service, ready, sandbox, clientAddres
       return service.eraseAccount(client);
     },
     "sandbox/redact-orders": async (client, request) => service.redactOrders(client, await readJsonObject(request)),
+    "sandbox/remittance-statement": async (client, request) => service.remittanceStatement(client, await readJsonObject(request)),
+    "sandbox/freight-invoice": async (client, request) => service.freightInvoice(client, await readJsonObject(request)),
   };
 
   return async function handle(request: Request): Promise<Response> {

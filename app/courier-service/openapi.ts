@@ -21,6 +21,9 @@ import {
   RateResultSchema,
   RedactOrdersRequestSchema,
   RedactOrdersResultSchema,
+  MAX_STATEMENT_AWBS,
+  SandboxStatementRequestSchema,
+  SandboxStatementResultSchema,
   SERVICE_OPERATION_NAMES,
   SERVICE_OPERATIONS,
   type ServiceOperation,
@@ -183,6 +186,26 @@ const OPERATIONS: Record<ServiceOperation, OperationShape> = {
     result: "RedactOrdersResult",
     errors: [...BODY_ERRORS, "409"],
   },
+  "sandbox/remittance-statement": {
+    operationId: "sandboxRemittanceStatement",
+    description:
+      `Sandbox extension: the account's COD remittance statement as CSV (AWB No, Order ID, COD Amount, UTR, Remittance Date), for the awbs named (at most ${MAX_STATEMENT_AWBS}, in that order) ` +
+      "or else the account's delivered cash-on-delivery orders, oldest delivery first. One UTR for the statement; the first order remitted in full, the second short by a tenth " +
+      "(₹1 at least), the rest in full; without awbs and with three or more orders the last is left out; one line for an awb the account never booked. Not an operation of the spec.",
+    body: "SandboxStatementRequest",
+    result: "SandboxStatementResult",
+    errors: [...BODY_ERRORS, "409"],
+  },
+  "sandbox/freight-invoice": {
+    operationId: "sandboxFreightInvoice",
+    description:
+      `Sandbox extension: the account's freight invoice as CSV (AWB Number, Order ID, Charged Weight (KG), Total Charges, Invoice Date), for the awbs named (at most ${MAX_STATEMENT_AWBS}, in that order) ` +
+      "or else every order of the account not cancelled. Each is charged at its quote's chargeable weight and total charges, but the first two, re-weighed a kilogram heavier " +
+      "and charged the courier's freight for that weight. Not an operation of the spec.",
+    body: "SandboxStatementRequest",
+    result: "SandboxStatementResult",
+    errors: [...BODY_ERRORS, "409"],
+  },
 };
 
 const errorResponse = (status: string) => ({
@@ -283,6 +306,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         EraseAccountResult: schema(EraseAccountResultSchema, "output"),
         RedactOrdersRequest: schema(RedactOrdersRequestSchema, "input"),
         RedactOrdersResult: schema(RedactOrdersResultSchema, "output"),
+        SandboxStatementRequest: schema(SandboxStatementRequestSchema, "input"),
+        SandboxStatementResult: schema(SandboxStatementResultSchema, "output"),
         ErrorResult: schema(ErrorResultSchema, "output"),
       },
     },

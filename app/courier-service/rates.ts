@@ -53,9 +53,8 @@ export function quoteFor(card: CourierRateCard, request: RouteAndParcel): Quote 
   const rate = card.zones[zone];
   if (!rate) return null;
   const weight = chargeableWeightKg(request);
-  const slabs = weight / SLAB_KG;
   const isReverse = request.shipmentType === "reverse";
-  const freight = rupees((rate.base + (slabs - 1) * rate.additional) * (isReverse ? card.reverse.multiplier : 1));
+  const freight = freightFor(card, zone, weight, request.shipmentType)!;
   const cod = request.paymentMode === "cod" ? rupees(Math.max(card.cod.fixed, (card.cod.percent / 100) * request.amount)) : 0;
   const extraDays = isReverse ? card.reverse.extraDays : 0;
   return {
@@ -69,6 +68,14 @@ export function quoteFor(card: CourierRateCard, request: RouteAndParcel): Quote 
     total: rupees(freight + cod),
     eddDays: [rate.edd[0] + extraDays, rate.edd[1] + extraDays],
   };
+}
+
+/** A courier's freight for a chargeable weight (a whole number of 0.5 kg slabs) in a zone; null when it does not serve the zone. */
+export function freightFor(card: CourierRateCard, zone: Zone, chargeableKg: number, shipmentType: ShipmentType): number | null {
+  const rate = card.zones[zone];
+  if (!rate) return null;
+  const slabs = Math.max(1, Math.round(chargeableKg / SLAB_KG));
+  return rupees((rate.base + (slabs - 1) * rate.additional) * (shipmentType === "reverse" ? card.reverse.multiplier : 1));
 }
 
 export function quoteAll(cards: readonly CourierRateCard[], request: RouteAndParcel): Quote[] {

@@ -12,6 +12,8 @@ import {
   type EraseAccountResult,
   RedactOrdersRequestSchema,
   type RedactOrdersResult,
+  SandboxStatementRequestSchema,
+  type SandboxStatementResult,
   type CreateOrderRequest,
   type CreateOrderResult,
   type OrderDetails,
@@ -27,7 +29,8 @@ import { invalid, ServiceFailure } from "./failures";
 import { findEarlierOrder, insertOrder, isForeignKeyViolation, isUniqueViolationOf, listWarehouses, type EarlierOrder, type OrderWarehouse, type SqlPool } from "./order-statements.server";
 import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
-import { formatKg, quoteAll, quoteFor, toRateOption } from "./rates";
+import { formatKg, freightFor, quoteAll, quoteFor, toRateOption } from "./rates";
+import { invoiceCsv, remittanceCsv, type StatementOrder } from "./sandbox-statements";
 import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
 import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
 
@@ -94,6 +97,18 @@ const isUniqueViolation = (error: unknown, field?: string) =>
   error.code === "P2002" &&
   (field === undefined || JSON.stringify(error.meta ?? {}).includes(field));
 
+/** A statement lists at most this many orders: a sandbox account's month is far fewer. */
+const MAX_STATEMENT_LINES = 5_000;
+
+const statementOrderOf = (order: ServiceOrder): StatementOrder => ({
+  awb: order.awb,
+  orderId: order.orderId,
+  totalAmountPaise: order.totalAmountPaise,
+  chargeableWeightKg: order.chargeableWeight,
+  totalChargesPaise: order.totalChargesPaise,
+  codPaise: order.codPaise,
+});
+
 function toStep(event: ServiceTrackingEvent): TrackingStep {
   return {
     step: event.step,
@@ -140,6 +155,12 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
       destinationCity: reverse ? warehouseCity : order.city,
       transitHours: Math.max(12, order.eddMinDays * 24 - 30),
     };
+  }
+
+  /** The account's orders with these awbs, in the order named; an awb it does not have is left out. */
+  async function ordersByAwb(client: ApiClient, awbs: readonly string[]): Promise<ServiceOrder[]> {
+    const found = await db.serviceOrder.findMany({ where: { apiClientId: client.id, awb: { in: [...awbs] } } });
+    return awbs.flatMap((awb) => found.filter((order) => order.awb === awb));
   }
 
   async function findOrder(client: ApiClient, sentAwb: string): Promise<ServiceOrder> {
@@ -516,6 +537,37 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
       // The keys' next request opens a fresh account rather than reaching the erased one.
       forgetAccounts();
       return { success: true, erased_orders: erased.count };
+    },
+
+    /**
+     * Sandbox only: the account's COD remittance statement (sandbox-statements.ts): the awbs named, in their order, or
+     * the account's delivered cash-on-delivery orders, oldest delivery first.
+     */
+    async remittanceStatement(client: ApiClient, body: unknown): Promise<SandboxStatementResult> {
+      const { awbs } = parseOrFail(SandboxStatementRequestSchema, body);
+      if (!client.isSandbox) throw new ServiceFailure(409, "Only a sandbox account has sandbox statements");
+      const orders = awbs
+        ? await ordersByAwb(client, awbs)
+        : await db.serviceOrder.findMany({ where: { apiClientId: client.id, orderType: "forward", paymentMode: "cod", statusCode: SERVICE_STATUS.DELIVERED }, orderBy: [{ deliveredAt: "asc" }, { id: "asc" }], take: MAX_STATEMENT_LINES });
+      const { csv, lines } = remittanceCsv(orders.map(statementOrderOf), { account: client.apiKey, now: now(), leaveLastOut: !awbs });
+      return { success: true, file_name: `cod-remittance-${now().toISOString().slice(0, 10)}.csv`, lines, csv };
+    },
+
+    /**
+     * Sandbox only: the account's freight invoice (sandbox-statements.ts): the awbs named, in their order, or every
+     * order of the account not cancelled, oldest first; the first two re-weighed a kilogram heavier and charged for it.
+     */
+    async freightInvoice(client: ApiClient, body: unknown): Promise<SandboxStatementResult> {
+      const { awbs } = parseOrFail(SandboxStatementRequestSchema, body);
+      if (!client.isSandbox) throw new ServiceFailure(409, "Only a sandbox account has sandbox statements");
+      const orders = awbs ? await ordersByAwb(client, awbs) : await db.serviceOrder.findMany({ where: { apiClientId: client.id, cancelledAt: null }, orderBy: { id: "asc" }, take: MAX_STATEMENT_LINES });
+      const byAwb = new Map(orders.map((order) => [order.awb, order]));
+      const reprice = (order: { awb: string }, kg: number) => {
+        const stored = byAwb.get(order.awb)!;
+        return freightFor(cardFor(stored.logisticId), stored.zone as Zone, kg, stored.orderType === "reverse" ? "reverse" : "forward");
+      };
+      const { csv, lines } = invoiceCsv(orders.map(statementOrderOf), { now: now(), reprice });
+      return { success: true, file_name: `freight-invoice-${now().toISOString().slice(0, 10)}.csv`, lines, csv };
     },
 
     /** Sandbox only: removes what identifies the shopper from the account's orders with these awbs; the rest stays. */

@@ -8,7 +8,7 @@ import type { CourierClient } from "~/shipping/client.server";
 import { getConfig } from "~/config.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { signDocumentLink } from "./document-links.server";
-import { labelFacts, type LabelAddress, type LabelSource } from "./label-facts";
+import { labelFacts, type LabelAddress, type LabelFacts, type LabelSource } from "./label-facts";
 import { isLabelLayout, LABEL_LAYOUTS, MAX_SHIPMENTS_PER_DOCUMENT, type LabelLayout } from "./label-layout";
 import { renderLabels } from "./label-pdf.server";
 import { renderManifest } from "./manifest-pdf.server";
@@ -181,20 +181,33 @@ export async function printLabels(
   options: { now?: Date; layout?: LabelLayout; client?: CourierClient; skipUnprintable?: boolean; markPrinted?: boolean } = {},
 ): Promise<RenderedDocument> {
   const shipments = await printableShipments(shop, selection, { skipUnprintable: options.skipUnprintable });
-  const settings = await getShopSettings(shop);
   const documentSettings = await getDocumentSettings(shop);
-  const client = options.client ?? courierClientFor(courierCredentialsOf(settings));
-  const addresses = await returnAddresses(client, new Set(shipments.map((shipment) => warehouseOf(shipment, settings.defaultWarehouseId))));
-  const routing = new Map(
-    (await prisma.shipmentDocument.findMany({ where: { shop, shipmentId: { in: shipments.map((shipment) => shipment.id) } }, select: { shipmentId: true, routingText: true } })).map((row) => [row.shipmentId, row.routingText]),
-  );
-  const labels = shipments.map((shipment) =>
-    labelFacts(labelSourceOf(shipment, documentSettings.shopName, routing.get(shipment.id) ?? null, addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!)),
-  );
+  const labels = await labelsOf(shop, shipments, { client: options.client, shopName: documentSettings.shopName });
   const pdf = await renderLabels(labels, options.layout ?? documentSettings.labelLayout);
   if (options.markPrinted) await recordLabelsPrinted(shop, shipments.map((shipment) => shipment.id), options.now ?? new Date());
   const filename = shipments.length === 1 ? `label-${shipments[0]!.awb!.replace(/[^A-Za-z0-9-]/g, "")}.pdf` : `labels-${shipments.length}.pdf`;
   return { pdf, filename };
+}
+
+/** What the labels of these booked shipments show, as printLabels draws them. */
+async function labelsOf(shop: string, shipments: readonly Shipment[], { client, shopName }: { client?: CourierClient; shopName: string }): Promise<LabelFacts[]> {
+  const settings = await getShopSettings(shop);
+  const addresses = await returnAddresses(client ?? courierClientFor(courierCredentialsOf(settings)), new Set(shipments.map((shipment) => warehouseOf(shipment, settings.defaultWarehouseId))));
+  const routing = new Map(
+    (await prisma.shipmentDocument.findMany({ where: { shop, shipmentId: { in: shipments.map((shipment) => shipment.id) } }, select: { shipmentId: true, routingText: true } })).map((row) => [row.shipmentId, row.routingText]),
+  );
+  return shipments.map((shipment) => labelFacts(labelSourceOf(shipment, shopName, routing.get(shipment.id) ?? null, addresses.get(warehouseOf(shipment, settings.defaultWarehouseId))!)));
+}
+
+/**
+ * One booked parcel's label as it prints, for a document that shows it beside other things (a weight dispute's
+ * pack); printing nothing and recording nothing. A parcel with no label to print is refused as printLabels refuses it.
+ */
+export async function parcelLabel(shop: string, shipmentId: number, options: { client?: CourierClient } = {}): Promise<LabelFacts> {
+  const shipments = await printableShipments(shop, { shipmentIds: [shipmentId] });
+  const { shopName } = await getDocumentSettings(shop);
+  const [label] = await labelsOf(shop, shipments, { client: options.client, shopName });
+  return label!;
 }
 
 /**

@@ -54,6 +54,12 @@ export async function renderLabels(labels: readonly LabelFacts[], layout: LabelL
   return done;
 }
 
+/** A 4 × 6 in page with the label on it, added to a document of other pages (a weight dispute's pack). */
+export function addLabelPage(doc: Pdf, label: LabelFacts): void {
+  doc.addPage({ size: [LABEL_WIDTH, LABEL_HEIGHT], margin: 0 });
+  drawLabel(doc, label);
+}
+
 export function collect(doc: Pdf): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 import prisma from "~/db.server";
 import { SHIPMENT_OUTCOME } from "~/shipments/lifecycle";
 import { parcelName } from "~/shipments/parcels";
-import { csvField } from "~/shipments/shipments-csv.server";
+import { csvField } from "~/csv";
 import { markHandedOff, type DeskChange } from "./failed-delivery-changes.server";
 import { COURIER_DECISIONS, SLOT_HOURS, type DeliverySlot } from "./failed-delivery-lifecycle";
 

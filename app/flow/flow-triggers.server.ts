@@ -57,7 +57,8 @@ async function recordEvent(db: Client, shop: string, trigger: FlowTrigger, paylo
 /**
  * Fires `trigger` for one event of `shop`: the payload is recorded under `eventKey` and sent to Shopify Flow by a
  * background job — when a workflow of the shop listens to the trigger, and the first time only. The API for the
- * triggers no parcel transition fires: COD risk and COD confirmation, COD remittance and weight checks.
+ * triggers no parcel transition fires: the COD remittance and weight checks' (app/reconciliation/), in the
+ * transaction of the statement imported; COD risk's and COD confirmation's.
  * A payload that is not the trigger's (a field missing, of the wrong type, 50,000 bytes or more) is a bug: thrown.
  */
 export async function fireFlowTrigger(shop: string, trigger: FlowTrigger, payload: FlowPayload, options: TriggerEventOptions): Promise<FireResult> {

@@ -30,10 +30,10 @@ export interface TriggerDefinition {
   description: string;
   fields: readonly TriggerField[];
   /**
-   * What fires it: a parcel's booking or a courier outcome's transition today; COD risk and confirmation, or the COD
-   * remittance and weight checks, once they exist (until then nothing does).
+   * What fires it: a parcel's booking or a courier outcome's transition; a COD remittance statement's short line; a
+   * freight invoice's over-charge; COD risk and confirmation once they exist (until then nothing does).
    */
-  firedBy: "booking" | "tracking" | "cod_risk" | "cod_remittance";
+  firedBy: "booking" | "tracking" | "cod_remittance" | "freight_invoice" | "cod_risk";
 }
 
 const ORDER: TriggerField = { type: "order_reference", description: "The Shopify order the parcel belongs to" };
@@ -93,7 +93,7 @@ export const FLOW_TRIGGERS = {
       { type: "number_decimal", key: "Charged weight", description: "The weight the courier charged, in kg" },
       { type: "number_decimal", key: "Extra charge", description: "What the difference costs, in rupees" },
     ],
-    firedBy: "cod_remittance",
+    firedBy: "freight_invoice",
   },
 } as const satisfies Record<string, TriggerDefinition>;
 

@@ -63,6 +63,8 @@ export const JOB_SCHEMAS = {
   "storefront-variant-weights": ShopJobSchema.extend({ variantGids: z.array(z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d{1,20}$/)).min(1).max(50) }),
   /** One recorded event of a Shopify Flow trigger, sent to Shopify (app/flow/flow-triggers.server.ts). */
   "flow-trigger": ShopJobSchema.extend({ eventId: z.number().int().positive() }),
+  /** Parcels whose cash on delivery the courier remitted in full, recorded as paid in Shopify (app/reconciliation/). */
+  "cod-shopify-payments": ShopJobSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -120,6 +122,8 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "storefront-variant-weights": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading product weights for the storefront's delivery estimates" },
   // A workflow waiting on a parcel's news is worth a day of Shopify's throttling or outage.
   "flow-trigger": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Telling Shopify Flow about a parcel" },
+  // The merchant's books wait on it, not a shopper: a day of Shopify's throttling or outage.
+  "cod-shopify-payments": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Recording remitted cash on delivery as paid in Shopify" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;

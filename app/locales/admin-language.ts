@@ -32,6 +32,8 @@ import decisionsEn from "~/locales/admin-decisions.en.json";
 import decisionsHi from "~/locales/admin-decisions.hi.json";
 import failedDeliveriesEn from "~/locales/admin-failed-deliveries.en.json";
 import failedDeliveriesHi from "~/locales/admin-failed-deliveries.hi.json";
+import reconciliationEn from "~/locales/admin-reconciliation.en.json";
+import reconciliationHi from "~/locales/admin-reconciliation.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -59,6 +61,7 @@ const ENGLISH = {
   outcomes: outcomesEn,
   decisions: decisionsEn,
   failedDeliveries: failedDeliveriesEn,
+  reconciliation: reconciliationEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -84,6 +87,7 @@ const HINDI: AdminStrings = {
   outcomes: outcomesHi,
   decisions: decisionsHi,
   failedDeliveries: failedDeliveriesHi,
+  reconciliation: reconciliationHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };

@@ -1,6 +1,7 @@
 import type { FailedDelivery, Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
 import { flowHeldFor } from "~/flow/flow-privacy.server";
+import { reconciliationHeldFor } from "~/reconciliation/reconciliation-privacy.server";
 import { jobOutputsOf } from "~/jobs/job-queue.server";
 import { problemsOf } from "~/orders/order-records.server";
 import { returnGidsOf } from "./personal-data.server";
@@ -40,10 +41,11 @@ export async function markDataRequestAnswered(shop: string, id: number, at = new
 }
 
 type ShipmentHeld = Shipment & { trackingEvents: TrackingEvent[]; events: ShipmentEvent[]; failedDelivery: FailedDelivery | null };
+type ReconciliationHeld = Awaited<ReturnType<typeof reconciliationHeldFor>>;
 
 /** A booking as Dakiya holds it: the body sent to the courier (the name, phone and address it carried), the courier's
- * and Shopify's words about it (errors, tracking, the history's reasons). */
-function shipmentHeld(shipment: ShipmentHeld) {
+ * and Shopify's words about it (errors, tracking, the history's reasons), and what the courier remitted and charged for it. */
+const shipmentHeld = (reconciliation: ReconciliationHeld) => (shipment: ShipmentHeld) => {
   return {
     awb: shipment.awb,
     status: shipment.status,
@@ -62,8 +64,10 @@ function shipmentHeld(shipment: ShipmentHeld) {
     failedDelivery: shipment.failedDelivery
       ? (({ answer, answeredAt, preferredDate, preferredSlot, phone, alternatePhone, addressLine, landmark, decision, remarks }) => ({ answer, answeredAt: answeredAt?.toISOString() ?? null, preferredDate, preferredSlot, phone, alternatePhone, addressLine, landmark, decision, remarks }))(shipment.failedDelivery)
       : null,
+    // The courier's remittances and charges for the parcel, and the merchant's packing photo of it.
+    ...reconciliation(shipment.id),
   };
-}
+};
 
 /**
  * Everything Dakiya holds for the orders one of the shop's requests names: the order as checked, each booking as sent
@@ -80,6 +84,7 @@ export async function compileDataRequest(shop: string, id: number) {
     prisma.shipment.findMany({ where: { shop, OR: [{ orderGid: { in: request.orderGids } }, { returnOfOrderGid: { in: request.orderGids } }] }, include: held, orderBy: { createdAt: "asc" } }),
   ]);
   const flowOf = await flowHeldFor(shop, request.orderGids);
+  const asHeld = shipmentHeld(await reconciliationHeldFor(shop, shipments.map((shipment) => shipment.id)));
   const backgroundWork = await jobOutputsOf(shop, { orderGids: request.orderGids, returnGids: returnGidsOf(returns, shipments), shipmentIds: shipments.map((shipment) => shipment.id) });
   return {
     shop,
@@ -107,7 +112,7 @@ export async function compileDataRequest(shop: string, id: number) {
               cancelledAt: record.cancelledAt?.toISOString() ?? null,
             }
           : null,
-        shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(shipmentHeld),
+        shipments: shipments.filter((shipment) => shipment.orderGid === orderGid).map(asHeld),
         // What Shopify Flow's triggers were to carry, and what Flow's actions were answered, about the order.
         flow: flowOf(orderGid),
         returns: returnGidsOf(returns, shipments, orderGid).map((returnGid) => {
@@ -131,7 +136,7 @@ export async function compileDataRequest(shop: string, id: number) {
                   history: returned.events.filter((event) => event.reason !== null).map((event) => ({ at: event.at.toISOString(), step: event.transition, reason: event.reason, reasonWords: event.reasonWords })),
                 }
               : null,
-            pickups: shipments.filter((shipment) => shipment.orderGid === returnGid).map(shipmentHeld),
+            pickups: shipments.filter((shipment) => shipment.orderGid === returnGid).map(asHeld),
           };
         }),
       };

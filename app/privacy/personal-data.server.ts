@@ -11,6 +11,7 @@ import { MAX_REDACT_AWBS } from "~/shipping/contract";
 import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 import { forgetShopFlow, redactFlowOf } from "~/flow/flow-privacy.server";
 import { eraseShopFailedDeliveries, redactFailedDeliveriesOf } from "~/failed-deliveries/failed-delivery-changes.server";
+import { forgetShopReconciliation, redactReconciliationOf } from "~/reconciliation/reconciliation-records.server";
 
 /** The courier order fields that identify a shopper (spec: Order). */
 const PERSONAL_FIELDS = ["name", "mobile", "alt_mobile", "email", "company_name", "gst_number", "address_line_1", "address_line_2", "delivery_remarks"] as const;
@@ -52,6 +53,8 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.storefrontVariantWeight.deleteMany({ where: { shop } });
     await tx.storefrontRefusal.deleteMany({ where: { shop } });
     await forgetShopFlow(tx, shop);
+    // Remittances, freight charges, packing photos and the reconciliation settings.
+    await forgetShopReconciliation(tx, shop);
     if (usedSandbox) await enqueue("sandbox-erase", { shop }, { tx });
   });
   // Its queued work would only find nothing and fail, and its finished work still names its orders; the sandbox's
@@ -101,6 +104,8 @@ export async function redactCustomer(shop: string, orderIds: readonly number[]):
     const returns = await redactReturnsOf(tx, shop, orderGids, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     // What Shopify Flow was to be told, or answered, about these orders.
     await redactFlowOf(tx, shop, orderGids);
+    // The parcels' packing photos, which may show their labels.
+    await redactReconciliationOf(tx, shop, ids);
     const awbs = shipments.filter((shipment) => shipment.awb !== null && shipment.courierEnvironment !== "live").map((shipment) => shipment.awb!);
     for (let start = 0; start < awbs.length; start += MAX_REDACT_AWBS) await enqueue("sandbox-erase", { shop, awbs: awbs.slice(start, start + MAX_REDACT_AWBS) }, { tx });
     // A return's pickup is keyed by its Return: its jobs (return-check) name the return, not the order.

@@ -50,6 +50,8 @@ export default function App() {
         <Link to="/app/orders">{t.ordersToShip}</Link>
         <Link to="/app/shipments">{t.shipments}</Link>
         <Link to="/app/failed-deliveries">{t.failedDeliveries}</Link>
+        <Link to="/app/cod">{t.cod}</Link>
+        <Link to="/app/freight">{t.freight}</Link>
         <Link to="/app/attention">{t.needsAttention}</Link>
         <Link to="/app/auto-booking">{t.autoBooking}</Link>
         <Link to="/app/settings">{t.settings}</Link>

@@ -254,9 +254,15 @@ export interface CourierChoice {
   freightPaise: number;
   codPaise: number;
   totalChargesPaise: number;
+  /** The weight the courier's quote charged for, in grams. */
+  quotedWeightGrams: number | null;
   zone: string;
   edd: string;
   paymentMode: string;
+  /** Cash on delivery: what the courier collects from the shopper for the parcel; null when prepaid. */
+  cashToCollectPaise: number | null;
+  /** The box: a package preset's name, "default package" or "edited". */
+  packageName: string | null;
   warehouseId: number | null;
   locationGid: string | null;
   locationName: string | null;

@@ -1,16 +1,11 @@
 import { DELIVERY_STAGES } from "~/shipments/delivery-stage";
 import { shipmentStatusLabel } from "~/shipments/lifecycle";
+import { csvField } from "~/csv";
 import { outcomeInWords } from "~/shipments/outcome-words";
 import { fromPaise } from "~/money";
 import { eachShipment, type ListedShipment, type ShipmentFilter } from "./shipments.server";
 
 const COLUMNS = ["Order", "Booked", "Shopper", "Courier", "AWB", "Payment", "COD amount (₹)", "Charges (₹)", "Stage", "Booking", "Courier outcome", "Delivery attempts", "Courier status", "Courier status at", "Delivered"] as const;
-
-/** A field as CSV wants it; a leading =, +, - or @ is quoted behind an apostrophe so a spreadsheet never runs it. */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 const timeIn = (timeZone: string) => {
   const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });

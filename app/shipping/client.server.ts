@@ -10,7 +10,10 @@ import {
   operationPath,
   RedactOrdersRequestSchema,
   RedactOrdersResultSchema,
+  SandboxStatementRequestSchema,
+  SandboxStatementResultSchema,
   SERVICE_OPERATIONS,
+  type SandboxStatementResult,
   type EraseAccountResult,
   type RedactOrdersResult,
   type ServiceOperation,
@@ -219,6 +222,18 @@ export function createCourierClient(options: CourierClientOptions) {
     /** Sandbox only: erase this sandbox account and everything it holds. */
     async eraseSandboxAccount(): Promise<EraseAccountResult> {
       return call("sandbox/erase-account", EraseAccountResultSchema, { body: {} });
+    },
+
+    /** Sandbox only: this account's COD remittance statement as CSV, for these awbs or its delivered COD orders. */
+    async sandboxRemittanceStatement(awbs?: string[]): Promise<SandboxStatementResult> {
+      validate(SandboxStatementRequestSchema, { awbs });
+      return call("sandbox/remittance-statement", SandboxStatementResultSchema, { body: awbs ? { awbs } : {} });
+    },
+
+    /** Sandbox only: this account's freight invoice as CSV, for these awbs or its orders. */
+    async sandboxFreightInvoice(awbs?: string[]): Promise<SandboxStatementResult> {
+      validate(SandboxStatementRequestSchema, { awbs });
+      return call("sandbox/freight-invoice", SandboxStatementResultSchema, { body: awbs ? { awbs } : {} });
     },
 
     /** Sandbox only: remove the shopper's details from this account's orders with these awbs. */

@@ -506,6 +506,18 @@ export const RedactOrdersResultSchema = z.object({ success: z.literal(true), red
 export type RedactOrdersResult = z.infer<typeof RedactOrdersResultSchema>;
 
 /**
+ * Extension of the embedded sandbox: the account's statements as an aggregator's panel gives them for download — a COD
+ * remittance statement and a freight invoice, as CSV — for the awbs named (in that order), or else for the account's
+ * own delivered (remittance) or booked (invoice) orders.
+ */
+export const MAX_STATEMENT_AWBS = 1000;
+export const SandboxStatementRequestSchema = z.object({
+  awbs: z.array(AwbSchema, { error: "awbs must be a list of awbs" }).max(MAX_STATEMENT_AWBS, { error: `awbs must list at most ${MAX_STATEMENT_AWBS} awbs` }).optional(),
+});
+export const SandboxStatementResultSchema = z.object({ success: z.literal(true), file_name: z.string(), lines: z.number().int().min(0), csv: z.string() });
+export type SandboxStatementResult = z.infer<typeof SandboxStatementResultSchema>;
+
+/**
  * Every operation of the service, the one list: the service routes by it, the client addresses by it and the
  * OpenAPI document describes it. Paths carry at most one `{parameter}`.
  */
@@ -519,6 +531,8 @@ export const SERVICE_OPERATIONS = {
   "sandbox/advance": { method: "POST", path: "/v1/sandbox/advance", summary: "Move a sandbox shipment on (sandbox extension)" },
   "sandbox/erase-account": { method: "POST", path: "/v1/sandbox/erase-account", summary: "Erase the calling sandbox account and its orders (sandbox extension)" },
   "sandbox/redact-orders": { method: "POST", path: "/v1/sandbox/redact-orders", summary: "Remove the shopper's details from some of the account's orders (sandbox extension)" },
+  "sandbox/remittance-statement": { method: "POST", path: "/v1/sandbox/remittance-statement", summary: "The account's COD remittance statement as CSV (sandbox extension)" },
+  "sandbox/freight-invoice": { method: "POST", path: "/v1/sandbox/freight-invoice", summary: "The account's freight invoice as CSV (sandbox extension)" },
 } as const satisfies Record<string, { method: "GET" | "POST"; path: `/v1/${string}`; summary: string }>;
 
 export type ServiceOperation = keyof typeof SERVICE_OPERATIONS;

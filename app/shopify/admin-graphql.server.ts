@@ -73,9 +73,11 @@ function isShopifyDown(thrown: Thrown | Response): boolean {
  * admin.graphql within the shop's cost budget (cost-budget.server.ts): it waits for the points the query will
  * cost, then calls. A THROTTLED answer all the same (another process spent the bucket; the library throws it)
  * waits as long as the bucket needs to refill for this query and tries again; a failure on Shopify's side is tried
- * again once. When that does not get through, ShopifyUnavailableError is thrown; other errors as they are.
+ * again once — unless `sendOnce`: a mutation that would act twice if Shopify did it and then failed to say so (a
+ * payment recorded) is never sent again here; its caller reads what Shopify holds before deciding to send it again.
+ * When that does not get through, ShopifyUnavailableError is thrown; other errors as they are.
  */
-export async function adminGraphql<Answer, Variables>(admin: ShopAdmin, query: AdminDocument<Answer, Variables>, variables?: Variables): Promise<Answer> {
+export async function adminGraphql<Answer, Variables>(admin: ShopAdmin, query: AdminDocument<Answer, Variables>, variables?: Variables, { sendOnce = false }: { sendOnce?: boolean } = {}): Promise<Answer> {
   for (let attempt = 1; ; attempt += 1) {
     const admitted = await spend(admin.shop, expectedCost(query));
     let answered = false;
@@ -96,7 +98,7 @@ export async function adminGraphql<Answer, Variables>(admin: ShopAdmin, query: A
         continue;
       }
       if (isShopifyDown(error instanceof Response ? error : thrown)) {
-        if (attempt >= 2) throw new ShopifyUnavailableError("down", 60);
+        if (attempt >= 2 || sendOnce) throw new ShopifyUnavailableError("down", 60);
         await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
       }

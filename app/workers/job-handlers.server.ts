@@ -15,6 +15,7 @@ import { isShopInstalled, listShopsDueForTracking, syncShopTracking } from "~/tr
 import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
+import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -100,6 +101,12 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     // An uninstalled shop has no token to tell Flow with, and no workflows of Dakiya's to start.
     if (!(await isShopInstalled(shop))) return;
     await sendFlowTriggerEvent(shop, eventId, adminFor, now());
+  },
+  "cod-shopify-payments": async ({ shop }) => {
+    // An uninstalled shop has no token to record payments with; its rows wait, and go with shop/redact.
+    if (!(await isShopInstalled(shop))) return;
+    const pass = await recordCodPayments(shop, { adminFor, now });
+    if (pass.more) await enqueue("cod-shopify-payments", { shop });
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

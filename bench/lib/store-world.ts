@@ -149,7 +149,10 @@ export interface StoreWorld {
 
 const operationOf = (query: string) => /^\s*(?:query|mutation)\s+(\w+)/m.exec(query.replace(/^\s*#graphql\s*/, ""))?.[1] ?? "(anonymous)";
 
-export async function startStoreWorld(context: BenchContext, { name, throttle, workerConcurrency = 8 }: { name: string; throttle: ThrottleSettings; workerConcurrency?: number }): Promise<StoreWorld> {
+export async function startStoreWorld(
+  context: BenchContext,
+  { name, throttle, workerConcurrency = 8, appNodeOptions = "" }: { name: string; throttle: ThrottleSettings; workerConcurrency?: number; appNodeOptions?: string },
+): Promise<StoreWorld> {
   const scratch = await context.database.scratchDatabase(`dakiya_bench_${name}`);
   if (scratch.note) context.log(scratch.note);
   // The configuration the app and the worker run with: the local defaults (the bench passes them no secrets).
@@ -190,7 +193,13 @@ export async function startStoreWorld(context: BenchContext, { name, throttle, w
   context.log(`${name}: store simulator on ${store.url} (${throttle.maximumAvailable.toLocaleString("en-US")} points, ${throttle.restoreRate}/s), app on ${appPort}, one worker`);
   const started: ChildServer[] = [];
   try {
-    const app = await startChild({ command: process.execPath, args: ["--import", "tsx", "server/start.ts"], env: { ...env, WORKER_CONCURRENCY: "0" }, readyLine: /Dakiya is serving/, url: `http://127.0.0.1:${appPort}` });
+    const app = await startChild({
+      command: process.execPath,
+      args: ["--import", "tsx", "server/start.ts"],
+      env: { ...env, WORKER_CONCURRENCY: "0", ...(appNodeOptions ? { NODE_OPTIONS: `${appNodeOptions} ${env.NODE_OPTIONS}` } : {}) },
+      readyLine: /Dakiya is serving/,
+      url: `http://127.0.0.1:${appPort}`,
+    });
     started.push(app);
     const worker = await startChild({ command: process.execPath, args: ["--import", "tsx", "server/worker.ts"], env: { ...env, WORKER_CONCURRENCY: String(workerConcurrency) }, readyLine: /worker running \d+ jobs at once/, url: "" });
     started.push(worker);

@@ -3,6 +3,7 @@ import { courierService } from "./courier-service";
 import { documentsRender } from "./documents";
 import { jobStart } from "./job-start";
 import type { Measurement } from "./measurement";
+import { remittanceImport } from "./remittance-import";
 import { returnsMeasurement } from "./returns";
 import { microBenchmarks } from "./micro";
 import { orderIntake } from "./order-intake";
@@ -21,7 +22,7 @@ import { webhookIngest } from "./webhook-ingest";
  * storefront's Lighthouse runs start a demo server of their own; the PostgreSQL restart comes last, since it drops
  * every connection of the run.
  */
-export const MEASUREMENTS: Measurement[] = [microBenchmarks, documentsRender, jobStart, trackingSync, orderIntake, bookingBudget, returnsMeasurement, webhookIngest, courierService, storefrontEstimate, pages, storefrontLighthouse, postgresRestart];
+export const MEASUREMENTS: Measurement[] = [microBenchmarks, documentsRender, jobStart, trackingSync, orderIntake, bookingBudget, returnsMeasurement, remittanceImport, webhookIngest, courierService, storefrontEstimate, pages, storefrontLighthouse, postgresRestart];
 
 /**
  * Measurements to come: listed in the report as not measured yet. Each becomes a module beside these

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { FrameLocator, Locator } from "playwright-core";
@@ -184,6 +185,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(output).toContain(`✓ The merchant approved ${RETURNED_ORDER}-R1 in Shopify: the store sends returns/approve`);
     expect(output).toMatch(new RegExp(`✓ The return rules booked ${RETURNED_ORDER}-R1's pickup with .+: awb \\w+ on Shopify's reverse delivery`));
     expect(output).toContain(`✓ ${RETURNED_ORDER}-R1 is back at the warehouse: Needs attention says "Return received: inspect it"`);
+    // The courier's freight invoice for the day: two parcels re-weighed heavier, charged above their quotes.
+    expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: \d+ charges; 2 parcels charged above the quote/);
     const rows = finalTable(output);
     expect(rows.map((row) => row.order)).toEqual(JOURNEY_ORDERS.map((planned) => planned.name));
     expect(rows.filter((row) => row.mark !== "✓")).toEqual([]);
@@ -539,6 +542,100 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     }
   });
 
+  it("COD remittance: the courier's statement of one full, one short and one unknown line imports with those verdicts; the fully paid order is paid in Shopify with the UTR; the same file again changes nothing; a large statement streams in behind a progress bar", async () => {
+    // The day's delivered cash-on-delivery parcels: #1011's one, and #1016's first of two.
+    const parcels = await queryDemo<{ orderName: string; parcel: number; awb: string; orderGid: string }>(
+      `SELECT "orderName", parcel, awb, "orderGid" FROM "Shipment" WHERE shop = $1 AND "orderName" IN ('#1011', '#1016') AND direction = 'forward' AND "deliveredAt" IS NOT NULL AND "paymentMode" = 'cod' ORDER BY "orderName", parcel`,
+      [SEED_SHOP],
+    );
+    const [full, short] = [parcels.find((parcel) => parcel.orderName === "#1011")!, parcels.find((parcel) => parcel.orderName === "#1016" && parcel.parcel === 1)!];
+    expect([full, short].every(Boolean)).toBe(true);
+    // The statement as the aggregator's panel gives it: from the shop's sandbox account, over HTTP.
+    const account = sandboxAccountCredentials({ apiKey: LOCAL_DEFAULTS.SANDBOX_API_KEY, secretKey: LOCAL_DEFAULTS.SANDBOX_SECRET_KEY }, SEED_SHOP);
+    const statement = await createCourierClient({ ...account, environment: "test", sandboxUrl: walk.demo.appUrl }).sandboxRemittanceStatement([full.awb, short.awb]);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-remittance-")), statement.file_name);
+    writeFileSync(file, statement.csv);
+    const utr = statement.csv.split("\r\n")[1]!.split(",")[3]!;
+
+    const importFile = async () => {
+      await walk.admin.openFromNav("COD remittance", { path: "/app/cod" }, "COD remittance");
+      await frame().locator('input[type="file"]').first().setInputFiles(file);
+      // The columns the file's headers name are chosen by themselves.
+      await expect.poll(() => frame().getByRole("combobox", { name: "UTR or bank reference" }).inputValue()).toBe("UTR");
+      await frame().getByRole("button", { name: "Import", exact: true }).click();
+    };
+    await walk.step("COD remittance: the statement imported, a verdict a line", async () => {
+      await walk.reopenAdmin();
+      await importFile();
+      await frame().getByText("Imported 3 lines.").waitFor({ timeout: 30_000 });
+      await walk.admin.navigateInBrowser("See every line", () => frame().getByRole("link", { name: "See every line" }).click(), { path: /^\/app\/cod\/statements\/\d+$/ });
+      for (const badge of ["Paid in full: 1", "Short: 1", "Unknown awb: 1"]) await frame().getByText(badge, { exact: true }).waitFor();
+      await frame().locator("table tbody tr").filter({ has: frame().getByText(short.awb, { exact: true }) }).getByText("Short", { exact: true }).waitFor();
+    });
+    await walk.step("Shopify's order: paid, the remittance's UTR in its note", async () => {
+      await walk.page.locator("nav").getByText("Orders", { exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+      await walk.page.getByRole("link", { name: full.orderName, exact: true }).click();
+      await walk.page.getByRole("heading", { level: 1, name: full.orderName, exact: true }).waitFor();
+      // The app's background job records it: a moment after the import.
+      await expect
+        .poll(
+          async () => {
+            await walk.page.reload();
+            return walk.page.locator("section").filter({ has: walk.page.getByRole("heading", { name: "Notes" }) }).innerText();
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toContain(`UTR ${utr}`);
+      await walk.page.locator("section").filter({ has: walk.page.getByRole("heading", { name: "Payment" }) }).getByText("Paid", { exact: true }).waitFor();
+    });
+    await walk.step("COD remittance: the same file again changes nothing", async () => {
+      const before = await queryDemo<{ lines: number; payments: number }>(`SELECT (SELECT count(*) FROM "RemittanceLine")::int AS lines, (SELECT count(*) FROM "ShopifyCodPayment")::int AS payments`, []);
+      await walk.reopenAdmin();
+      await importFile();
+      await frame().getByText(/^This file was imported on .+: nothing changed\.$/).waitFor({ timeout: 30_000 });
+      expect(await queryDemo(`SELECT (SELECT count(*) FROM "RemittanceLine")::int AS lines, (SELECT count(*) FROM "ShopifyCodPayment")::int AS payments`, [])).toEqual(before);
+    });
+    await walk.step("COD remittance: a large statement streams in behind a progress bar", async () => {
+      // 20,000 lines (about 1 MB), enough for the bar to move over a slow connection; the awbs are another account's, so
+      // every line is judged unknown. A busy month's 100,000 lines are imported by npm run bench (bounded memory, the rate
+      // beside parsing alone).
+      const rows = Array.from({ length: 20_000 }, (_, index) => `XB${String(index + 1).padStart(10, "0")},,799.00,NEFTBULK0001,20/11/2026`);
+      const big = path.join(path.dirname(file), "remittance-20000.csv");
+      writeFileSync(big, `AWB No,Order ID,COD Amount,UTR,Remittance Date\r\n${rows.join("\r\n")}\r\n`);
+      // An upload over a connection of 256 KB/s, a slow office line: the bar has time to move.
+      const network = await walk.page.context().newCDPSession(walk.page);
+      await network.send("Network.enable");
+      await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+      try {
+        await walk.reopenAdmin();
+        await walk.admin.openFromNav("COD remittance", { path: "/app/cod" }, "COD remittance");
+        await frame().locator('input[type="file"]').first().setInputFiles(big);
+        await expect.poll(() => frame().getByRole("combobox", { name: "UTR or bank reference" }).inputValue()).toBe("UTR");
+        // Every value the bar shows, read as the merchant would see it change.
+        await frame().evaluate(() => {
+          const seen: number[] = [];
+          Object.assign(window, { progressSeen: seen });
+          setInterval(() => {
+            const bar = document.querySelector("progress");
+            if (bar && seen.at(-1) !== bar.value) seen.push(bar.value);
+          }, 20);
+        });
+        await frame().getByRole("button", { name: "Import", exact: true }).click();
+        await frame().getByRole("progressbar", { name: /^Importing remittance-20000\.csv$/ }).waitFor();
+        await frame().getByText("Imported 20,000 lines.").waitFor({ timeout: 120_000 });
+        const seen = await frame().evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+        expect(seen.filter((value) => value > 0 && value < 100).length, `the bar's values: ${seen.join(", ")}`).toBeGreaterThanOrEqual(3);
+        expect(seen).toEqual([...seen].sort((a, b) => a - b));
+        expect(seen.at(-1)).toBe(100);
+      } finally {
+        await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await network.detach();
+      }
+      expect(await queryDemo(`SELECT "lineCount", summary FROM "CourierStatement" WHERE "fileName" = $1`, ["remittance-20000.csv"])).toEqual([{ lineCount: 20_000, summary: { unknown_awb: 20_000 } }]);
+    });
+  });
+
   it("a second npm run demo continues where the first stopped: nothing placed, delivered or booked again", async () => {
     // Leave the order page first, as a merchant closes the tab: a request its blocks still had in flight would fail
     // against the stopped app.
@@ -553,6 +650,8 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
+    // The invoice again: the charges imported before count once; only the parcel booked by hand in the admin since is new.
+    expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: 1 charge \(\d+ imported on an earlier run\); none above its quote/);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 16 of 16/);
     const rows = finalTable(output);
     for (const { order, awb } of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);

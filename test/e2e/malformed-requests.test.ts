@@ -113,6 +113,45 @@ describe("malformed requests", () => {
     expect(await answer.text()).toMatch(/There is no page at this address/);
   });
 
+  it("a courier statement with rows that cannot be read is a 422 naming them; one over 32 MB a 413, declared or while it streams; a packing photo over 5 MB a 413", async () => {
+    const headers = () => ({ Authorization: `Bearer ${signSessionToken(appCredentials(), store.domain)}`, "Content-Type": "text/csv", "User-Agent": BROWSER });
+    const refused = await fetch(`${appUrl}/app/cod/upload?name=bad.csv`, { method: "POST", headers: headers(), body: "AWB No,COD Amount,UTR\r\n1561,seven,UTR1\r\n1562,799,\r\n" });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ outcome: "refused", details: ["Row 2, column “COD Amount”: seven is not an amount", "Row 3, column “UTR”: no UTR or bank reference"] });
+
+    /** `megabytes` of statement rows after its header, chunked with no length declared, or declared; the answer. */
+    const stream = (path: string, megabytes: number, declared: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const header = "AWB No,COD Amount,UTR,Remark 1,Remark 2,Remark 3,Remark 4\r\n";
+        // Rows of a kilobyte (long remarks), each with an amount that cannot be read: the file is read to its end for its problems.
+        const chunk = Buffer.from(`1561,seven,UTR1,${`,${"x".repeat(250)}`.repeat(4).slice(1)}\r\n`.repeat(1_024));
+        const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers: { ...headers(), ...(declared ? { "Content-Length": String(header.length + megabytes * chunk.length) } : {}) } }, (response) => {
+          let body = "";
+          response.setEncoding("utf8");
+          response.on("data", (text: string) => (body += text));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        let answered = false;
+        req.on("response", () => (answered = true));
+        // A server that stops reading after answering cuts the rest of the upload: the answer came first.
+        req.on("error", (error) => (answered ? undefined : reject(error)));
+        let sent = 0;
+        const pump = () => {
+          while (!answered && sent < megabytes) {
+            sent += 1;
+            if (sent === megabytes) return req.end(chunk);
+            if (!req.write(chunk)) return req.once("drain", pump);
+          }
+        };
+        req.write(header);
+        pump();
+      });
+    expect(await stream("/app/freight/upload?name=huge.csv", 40, true)).toMatchObject({ status: 413 });
+    const streamed = await stream("/app/cod/upload?name=huge.csv", 40, false);
+    expect(streamed.status, streamed.body).toBe(413);
+    expect(await stream("/app/freight/photo/1", 6, true)).toMatchObject({ status: 413 });
+  });
+
   it("logged none of it as a stack or a failure", () => {
     const output = server.output();
     expect(output).not.toMatch(/^\s+at /m);
