@@ -34,7 +34,10 @@ const DOMAIN_LAYERS = [
   ["automation"],
   // A return's life and its pickup.
   ["returns"],
-  // The courier's progress: the sync, the public tracking page.
+  // The failed-delivery desk: the shopper's answers and the merchant's decisions on a failed attempt, the rules, the
+  // day's NDR instructions.
+  ["failed-deliveries"],
+  // The courier's progress: the sync, the public tracking page (and the shopper's answer there).
   ["tracking"],
   // Cash on delivery: an order's RTO risk, asking its shopper to confirm, the COD figures.
   ["cod"],

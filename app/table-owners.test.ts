@@ -11,6 +11,7 @@ const OWNERS = [
   { owner: "app/shipments/shipment-changes.server.ts", tables: ["Shipment", "ShipmentEvent"] },
   { owner: "app/returns/return-changes.server.ts", tables: ["ReturnRecord", "ReturnEvent"] },
   { owner: "app/documents/document-changes.server.ts", tables: ["ShipmentDocument", "Manifest", "ManifestShipment", "ShopDocumentSettings"] },
+  { owner: "app/failed-deliveries/failed-delivery-changes.server.ts", tables: ["FailedDelivery", "FailedDeliveryEvent"] },
 ] as const;
 const ROOT = path.resolve(__dirname, "..");
 /** The product's code; tests and the bench set up their worlds as they need. */

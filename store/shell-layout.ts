@@ -16,6 +16,7 @@ export const APP_PAGES: readonly (readonly [label: string, path: string])[] = [
   ["Home", "/app"],
   ["Orders to ship", "/app/orders"],
   ["Shipments", "/app/shipments"],
+  ["Failed deliveries", "/app/failed-deliveries"],
   ["COD remittance", "/app/cod"],
   ["Freight & weight", "/app/freight"],
   ["Needs attention", "/app/attention"],

@@ -4,6 +4,7 @@ import { formatDate } from "./formatting";
 import { sayStored, type AdminLanguage } from "~/locales/admin-language";
 import { actorInWords, eventInWords, type HistoryActor, type HistoryEvent } from "~/shipments/history-words";
 import { returnEventInWords } from "~/returns/return-words";
+import { deskEventInWords } from "~/failed-deliveries/desk-words";
 
 export interface HistoryEntry extends HistoryEvent {
   at: string;
@@ -29,14 +30,14 @@ export function ShipmentHistory({ entries, timeZone }: { entries: HistoryEntry[]
   );
 }
 
-/** What happened to a return and who did it, oldest first: its steps from the shopper's request to the warehouse. */
-export function ReturnHistory({ entries, timeZone, heading }: { entries: HistoryEntry[]; timeZone?: string; heading: string }) {
+/** What happened to a return (its steps from the shopper's request to the warehouse) or a failed delivery, and who did it, oldest first. */
+export function ReturnHistory({ entries, timeZone, heading, what = "return" }: { entries: HistoryEntry[]; timeZone?: string; heading: string; what?: "return" | "failedDelivery" }) {
   return (
     <BlockStack gap="100">
       <Text as="h3" variant="headingSm">
         {heading}
       </Text>
-      <HistoryList entries={entries} timeZone={timeZone} what={returnEventInWords} />
+      <HistoryList entries={entries} timeZone={timeZone} what={what === "return" ? returnEventInWords : deskEventInWords} />
     </BlockStack>
   );
 }

@@ -12,6 +12,7 @@ const TITLES: ReadonlyArray<[pattern: RegExp, page: keyof AdminStrings["pages"]]
   [/^\/app\/orders\/?$/, "ordersToShip"],
   [/^\/app\/shipments\/?$/, "shipments"],
   [/^\/app\/attention\/?$/, "needsAttention"],
+  [/^\/app\/failed-deliveries\/?$/, "failedDeliveries"],
   [/^\/app\/auto-booking\/?$/, "autoBooking"],
   [/^\/app\/settings\/?$/, "settings"],
   [/^\/app\/storefront\/?$/, "storefront"],

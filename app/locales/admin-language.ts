@@ -30,6 +30,8 @@ import outcomesEn from "~/locales/admin-outcomes.en.json";
 import outcomesHi from "~/locales/admin-outcomes.hi.json";
 import decisionsEn from "~/locales/admin-decisions.en.json";
 import decisionsHi from "~/locales/admin-decisions.hi.json";
+import failedDeliveriesEn from "~/locales/admin-failed-deliveries.en.json";
+import failedDeliveriesHi from "~/locales/admin-failed-deliveries.hi.json";
 import reconciliationEn from "~/locales/admin-reconciliation.en.json";
 import reconciliationHi from "~/locales/admin-reconciliation.hi.json";
 import codEn from "~/locales/admin-cod.en.json";
@@ -60,6 +62,7 @@ const ENGLISH = {
   errors: errorsEn,
   outcomes: outcomesEn,
   decisions: decisionsEn,
+  failedDeliveries: failedDeliveriesEn,
   reconciliation: reconciliationEn,
   cod: codEn,
 };
@@ -86,6 +89,7 @@ const HINDI: AdminStrings = {
   errors: errorsHi,
   outcomes: outcomesHi,
   decisions: decisionsHi,
+  failedDeliveries: failedDeliveriesHi,
   reconciliation: reconciliationHi,
   cod: codHi,
 };

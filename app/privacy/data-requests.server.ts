@@ -1,4 +1,4 @@
-import type { Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
+import type { FailedDelivery, Prisma, Shipment, ShipmentEvent, TrackingEvent } from "@prisma/client";
 import prisma from "~/db.server";
 import { flowHeldFor } from "~/flow/flow-privacy.server";
 import { codHeldFor } from "~/cod/cod-privacy.server";
@@ -45,7 +45,7 @@ export async function markDataRequestAnswered(shop: string, id: number, at = new
   return (await prisma.dataRequest.updateMany({ where: { id, shop, answeredAt: null }, data: { answeredAt: at } })).count === 1;
 }
 
-type ShipmentHeld = Shipment & { trackingEvents: TrackingEvent[]; events: ShipmentEvent[] };
+type ShipmentHeld = Shipment & { trackingEvents: TrackingEvent[]; events: ShipmentEvent[]; failedDelivery: FailedDelivery | null };
 type ReconciliationHeld = Awaited<ReturnType<typeof reconciliationHeldFor>>;
 
 /** A booking as Dakiya holds it: the body sent to the courier (the name, phone and address it carried), the courier's
@@ -65,6 +65,10 @@ const shipmentHeld = (reconciliation: ReconciliationHeld) => (shipment: Shipment
     trackingErrorWords: shipment.trackingErrorWords,
     tracking: shipment.trackingEvents.map((event) => ({ at: event.happenedAt.toISOString(), stage: event.label, activity: event.activity, location: event.location })),
     history: shipment.events.filter((event) => event.reason !== null).map((event) => ({ at: event.at.toISOString(), step: event.transition, reason: event.reason, reasonWords: event.reasonWords })),
+    // The shopper's answer to a failed delivery (their corrected contact) and the merchant's remarks to the courier.
+    failedDelivery: shipment.failedDelivery
+      ? (({ answer, answeredAt, preferredDate, preferredSlot, phone, alternatePhone, addressLine, landmark, decision, remarks }) => ({ answer, answeredAt: answeredAt?.toISOString() ?? null, preferredDate, preferredSlot, phone, alternatePhone, addressLine, landmark, decision, remarks }))(shipment.failedDelivery)
+      : null,
     // The courier's remittances and charges for the parcel, and the merchant's packing photo of it.
     ...reconciliation(shipment.id),
   };
@@ -78,7 +82,7 @@ const shipmentHeld = (reconciliation: ReconciliationHeld) => (shipment: Shipment
 export async function compileDataRequest(shop: string, id: number) {
   const request = await prisma.dataRequest.findFirst({ where: { id, shop } });
   if (!request) return null;
-  const held = { trackingEvents: { orderBy: { happenedAt: "asc" } }, events: { orderBy: { at: "asc" } } } satisfies Prisma.ShipmentInclude;
+  const held = { trackingEvents: { orderBy: { happenedAt: "asc" } }, events: { orderBy: { at: "asc" } }, failedDelivery: true } satisfies Prisma.ShipmentInclude;
   const [records, returns, shipments] = await Promise.all([
     prisma.orderRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } } }),
     prisma.returnRecord.findMany({ where: { shop, orderGid: { in: request.orderGids } }, orderBy: { createdAt: "asc" }, include: { events: { orderBy: { at: "asc" } } } }),

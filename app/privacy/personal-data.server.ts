@@ -10,6 +10,7 @@ import { CourierError } from "~/shipping/client.server";
 import { MAX_REDACT_AWBS } from "~/shipping/contract";
 import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 import { forgetShopFlow, redactFlowOf } from "~/flow/flow-privacy.server";
+import { eraseShopFailedDeliveries, redactFailedDeliveriesOf } from "~/failed-deliveries/failed-delivery-changes.server";
 import { forgetShopReconciliation, redactReconciliationOf } from "~/reconciliation/reconciliation-records.server";
 import { forgetShopCod, redactCodOf } from "~/cod/cod-privacy.server";
 
@@ -39,6 +40,7 @@ export async function forgetShop(shop: string): Promise<void> {
     const usedSandbox = (await tx.shipment.count({ where: { shop, ...ON_THE_SANDBOX } })) > 0;
     await tx.session.deleteMany({ where: { shop } });
     await tx.webhookDelivery.deleteMany({ where: { shop } });
+    await eraseShopFailedDeliveries(tx, shop);
     // Tracking entries and the shipments' history go with them.
     await eraseShopShipments(tx, shop);
     await eraseShopDocuments(tx, shop);
@@ -89,6 +91,8 @@ export async function redactCustomer(shop: string, orderIds: readonly number[], 
       await redactBookingBody(tx, shipment, { requestPayload: payload ? JSON.stringify(payload) : "", lastError: shipment.lastError === null ? null : REDACTED }, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     }
     const ids = shipments.map((shipment) => shipment.id);
+    // The shopper's answers to a failed delivery: the corrected phones, address line and landmark.
+    await redactFailedDeliveriesOf(tx, shop, ids, { actor: { kind: "webhook", name: "customers/redact" }, at: new Date() });
     // The courier's own words may name the shopper ("Delivered to Asha Rao", "Left at 12, 3rd Cross"), in the
     // activity and in the place alike: each entry keeps its stage's label, and no place.
     if (ids.length > 0) await tx.$executeRaw`UPDATE "TrackingEvent" SET "activity" = "label", "location" = NULL WHERE "shop" = ${shop} AND "shipmentId" = ANY(${ids}::int[])`;

@@ -4,6 +4,7 @@ import { Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { countNeedsAttention } from "~/attention/needs-attention.server";
 import { homeOverview } from "~/home/home.server";
+import { countAwaitingDecision } from "~/failed-deliveries/desk.server";
 import { getShopSettings, usesSandbox } from "~/settings/shop-settings.server";
 import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
@@ -19,15 +20,16 @@ import { codReport } from "~/cod/cod-report.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const admin = shopAdmin(session.shop, shopify);
-  const [shop, settings, needsAttention, storefrontRefusals, cod] = await Promise.all([
+  const [shop, settings, needsAttention, storefrontRefusals, cod, failedDeliveries] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(admin)),
     getShopSettings(session.shop),
     countNeedsAttention(session.shop),
     recentRefusals(session.shop),
     codReport(session.shop),
+    countAwaitingDecision(session.shop),
   ]);
   const overview = await homeOverview(session.shop, settings, { timeZone: shop.ianaTimezone });
-  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, cod, ...overview });
+  return json({ shop: `${shop.name} (${shop.myshopifyDomain})`, sandbox: usesSandbox(settings), autoBooking: settings.autoBooking, needsAttention, storefrontRefusals, cod, failedDeliveries, ...overview });
 };
 
 function CountCard({ label, value, url }: { label: string; value: string; url: string }) {
@@ -48,7 +50,7 @@ function CountCard({ label, value, url }: { label: string; value: string; url: s
 }
 
 export default function Home() {
-  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, counts, setup, cod } = useLoaderData<typeof loader>();
+  const { shop, sandbox, autoBooking, needsAttention, storefrontRefusals, failedDeliveries, counts, setup, cod } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.home;
   const language = useAdminLanguage();
@@ -117,6 +119,7 @@ export default function Home() {
               {counts.shipments.map((count) => (
                 <CountCard key={count.key} label={shipmentLabel(count.key)} value={formatCount(count.count, language)} url={count.url} />
               ))}
+              <CountCard label={t.counts.failedDeliveries} value={formatCount(failedDeliveries, language)} url="/app/failed-deliveries" />
             </InlineGrid>
             <Text as="h2" variant="headingMd">
               {t.counts.codHeading}

@@ -11,6 +11,7 @@ import { dismissOrder, restoreDismissedOrder } from "~/orders/order-records.serv
 import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { problemInWords } from "~/shopify/readiness-checks";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
+import { countAwaitingDecision } from "~/failed-deliveries/desk.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
@@ -26,7 +27,8 @@ import { authenticate } from "~/shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const shop = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));
-  return json({ ...(await listNeedsAttention(session.shop, new Date(), shop.ianaTimezone)), timeZone: shop.ianaTimezone, shopDomain: session.shop });
+  const [attention, failedDeliveries] = await Promise.all([listNeedsAttention(session.shop, new Date(), shop.ianaTimezone), countAwaitingDecision(session.shop)]);
+  return json({ ...attention, failedDeliveries, timeZone: shop.ianaTimezone, shopDomain: session.shop });
 };
 
 type Outcome = keyof AdminStrings["attention"]["outcomes"];
@@ -101,7 +103,7 @@ async function downloadDataRequest(id: number): Promise<void> {
 }
 
 export default function NeedsAttentionPage() {
-  const { items, failedJobs, dataRequests, timeZone, shopDomain } = useLoaderData<typeof loader>();
+  const { items, failedJobs, dataRequests, failedDeliveries, timeZone, shopDomain } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const strings = useAdminStrings();
   const t = strings.attention;
@@ -132,6 +134,11 @@ export default function NeedsAttentionPage() {
             {result ? (
               <Banner tone={result.ok ? "success" : "warning"} action={undo ? { content: t.undo, onAction: undo } : undefined}>
                 {resultText}
+              </Banner>
+            ) : null}
+            {failedDeliveries > 0 ? (
+              <Banner tone="warning" action={{ content: t.failedDeliveries.open, url: "/app/failed-deliveries" }}>
+                {plural(language, t.failedDeliveries.waiting, failedDeliveries)}
               </Banner>
             ) : null}
             {empty ? (

@@ -49,6 +49,7 @@ export default function App() {
         </Link>
         <Link to="/app/orders">{t.ordersToShip}</Link>
         <Link to="/app/shipments">{t.shipments}</Link>
+        <Link to="/app/failed-deliveries">{t.failedDeliveries}</Link>
         <Link to="/app/cod">{t.cod}</Link>
         <Link to="/app/freight">{t.freight}</Link>
         <Link to="/app/attention">{t.needsAttention}</Link>

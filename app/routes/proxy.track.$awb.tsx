@@ -1,4 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { answerFailedAttempt, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
 import { forStorefront } from "~/shopify/storefront-sessions.server";
@@ -7,7 +8,7 @@ import { deliveryEstimates } from "~/storefront/delivery-estimate.server";
 import { renderShopTracking, renderShopTrackingMessage, renderShopTrackingNotFound } from "~/tracking/shop-tracking.server";
 import { takeStoreLookupByNumber } from "~/storefront/shop-tracking-limits.server";
 import { lookUpTracking } from "~/tracking/public-tracking.server";
-import { pickLanguage, retryMessage, stringsFor } from "~/tracking/tracking-locale";
+import { pickLanguage, retryMessage, stringsFor, type Language } from "~/tracking/tracking-locale";
 
 /**
  * `GET {store's proxy path}/track/{awb}`: the public tracking page on the shop's own domain, inside the shop's theme
@@ -17,7 +18,24 @@ import { pickLanguage, retryMessage, stringsFor } from "~/tracking/tracking-loca
  * their parcel's link is never limited by anyone else's lookups; lookups by number are (per logged-in customer,
  * else per shop: app/storefront/shop-tracking-limits.server.ts).
  */
-export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+export const loader = async ({ request, params }: LoaderFunctionArgs) => shopTrackingPage(request, params.awb);
+
+/**
+ * `POST {store's proxy path}/track/{awb}?token=…`: the shopper's answer to a failed delivery from the form on the
+ * page, as on the app's own page (app/routes/track.$awb.tsx): only from the holder of the parcel's own link, while it
+ * is in a failed attempt; a 403 otherwise.
+ */
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const form = await request.formData();
+  return shopTrackingPage(request, params.awb, async (holder, language) => {
+    const answered = await answerFailedAttempt(params.awb, holder, form, language);
+    return answered.kind === "refused" ? { refused: true } : { view: answered.view, status: answered.kind === "invalid" ? 422 : answered.kind === "closed" ? 409 : 200 };
+  });
+};
+
+type Answering = (holder: { token: string | null; shop: string }, language: Language) => Promise<{ refused: true } | { view: FailedAttemptAnswerView; status: number }>;
+
+async function shopTrackingPage(request: Request, rawAwb: string | undefined, answering?: Answering) {
   const { session, liquid } = await forStorefront(() => authenticate.public.appProxy(request));
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
@@ -30,9 +48,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const proxyPath = proxyPathOf(url.searchParams);
   if (proxyPath) await deliveryEstimates.noteProxyPath(session.shop, proxyPath);
 
-  const lookup = await lookUpTracking(params.awb, {
+  const token = url.searchParams.get(TRACKING_LINK_TOKEN_PARAM);
+  const lookup = await lookUpTracking(rawAwb, {
     shop: session.shop,
-    token: url.searchParams.get(TRACKING_LINK_TOKEN_PARAM),
+    token,
     takeByNumber: () => takeStoreLookupByNumber(session.shop, url.searchParams.get("logged_in_customer_id")),
   });
   if (lookup.kind === "limited") {
@@ -40,5 +59,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     return liquid(renderShopTrackingMessage(language, stringsFor(language).rateLimited.title, message), { status: 429, headers: { "Retry-After": String(lookup.wait), "Cache-Control": "no-store" } });
   }
   if (lookup.kind === "not_found") return liquid(renderShopTrackingNotFound(language), { status: 404, headers: { "Cache-Control": "no-store" } });
-  return liquid(renderShopTracking(lookup.tracking, language), { headers: { "Cache-Control": "private, max-age=60" } });
-};
+  const holder = { token, shop: session.shop };
+  const answered = answering && lookup.tracking.detail === "full" ? await answering(holder, language) : null;
+  if (answering && (!answered || "refused" in answered)) {
+    const t = stringsFor(language).answer;
+    return liquid(renderShopTrackingMessage(language, t.refusedTitle, t.refused), { status: 403, headers: { "Cache-Control": "no-store" } });
+  }
+  const answerView = answered && "view" in answered ? answered.view : lookup.tracking.detail === "full" ? await failedAttemptAnswerView(rawAwb, holder) : null;
+  return liquid(renderShopTracking(lookup.tracking, language, answerView), { status: answered && "status" in answered ? answered.status : 200, headers: { "Cache-Control": answerView ? "no-store" : "private, max-age=60" } });
+}

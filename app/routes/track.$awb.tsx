@@ -1,4 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { answerFailedAttempt, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
+import { FailedAttemptForm } from "~/tracking/failed-attempt-form.server";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { lookUpTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
 import { htmlResponse, LookupForm, TrackingDocument } from "~/tracking/tracking-document.server";
@@ -12,13 +14,33 @@ import { fill, formatDay, formatMoment, formatRupees, pickLanguage, retryMessage
  * floods never holds up a shopper with their link); an unknown or malformed number is a 404 page, in the shopper's
  * language. The details (courier, city, dates, the courier's updates) only with the link's `?token=`; without it the stage.
  */
-export const loader = async ({ request, params, context }: LoaderFunctionArgs) => {
+export const loader = async ({ request, params, context }: LoaderFunctionArgs) => trackingPage(request, params.awb, context.clientAddress);
+
+/**
+ * `POST /track/{awb}?token=…`: the shopper's answer to a failed delivery, from the form on the page. Counted as an
+ * open of the link (or a lookup by number, without it); taken only from the holder of the parcel's own link while the
+ * parcel is in a failed attempt — anything else is a 403 page that says which link can answer. Answers the page
+ * again, with what was kept or what to correct (422).
+ */
+export const action = async ({ request, params, context }: ActionFunctionArgs) => {
+  const url = new URL(request.url);
+  const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
+  const form = await request.formData();
+  return trackingPage(request, params.awb, context.clientAddress, async (holder) => {
+    const answered = await answerFailedAttempt(params.awb, holder, form, language);
+    return answered.kind === "refused" ? { refused: true } : { view: answered.view, status: answered.kind === "invalid" ? 422 : answered.kind === "closed" ? 409 : 200 };
+  });
+};
+
+type Answering = (holder: { token: string | null }) => Promise<{ refused: true } | { view: FailedAttemptAnswerView; status: number }>;
+
+async function trackingPage(request: Request, rawAwb: string | undefined, clientAddress: string | undefined, answering?: Answering) {
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
   const token = url.searchParams.get(TRACKING_LINK_TOKEN_PARAM);
   const path = url.pathname;
 
-  const lookup = await lookUpTracking(params.awb, { token, takeByNumber: () => trackingLookupLimiter.take(context.clientAddress ?? "unknown") });
+  const lookup = await lookUpTracking(rawAwb, { token, takeByNumber: () => trackingLookupLimiter.take(clientAddress ?? "unknown") });
   if (lookup.kind === "limited") {
     const t = stringsFor(language);
     return htmlResponse(
@@ -35,25 +57,38 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
       <TrackingDocument language={language} title={t.notFound.title} path={path}>
         <h1>{t.notFound.title}</h1>
         <p className="lead">{t.notFound.body}</p>
-        <LookupForm language={language} value={parseAwb(params.awb) ?? undefined} />
+        <LookupForm language={language} value={parseAwb(rawAwb) ?? undefined} />
       </TrackingDocument>,
       { status: 404, language, cacheControl: "no-store" },
     );
   }
 
   const { tracking } = lookup;
+  const answered = answering && tracking.detail === "full" ? await answering({ token }) : null;
+  if (answering && (!answered || "refused" in answered)) {
+    const t = stringsFor(language).answer;
+    return htmlResponse(
+      <TrackingDocument language={language} title={t.refusedTitle} path={path}>
+        <h1>{t.refusedTitle}</h1>
+        <p className="lead">{t.refused}</p>
+      </TrackingDocument>,
+      { status: 403, language, cacheControl: "no-store" },
+    );
+  }
+  const answerView = answered && "view" in answered ? answered.view : tracking.detail === "full" ? await failedAttemptAnswerView(rawAwb, { token }) : null;
   const stage = currentStageText(language, tracking);
   // The language switch keeps the token: the same page, in another language.
   const pagePath = tracking.detail === "full" && token ? `${path}?${new URLSearchParams({ [TRACKING_LINK_TOKEN_PARAM]: token })}` : path;
   return htmlResponse(
     <TrackingDocument language={language} title={`${fill(stringsFor(language).document.titleFor, { stage: stage.label, awb: tracking.awb })}`} path={pagePath} seller={tracking.seller}>
-      {tracking.detail === "full" ? <TrackingPage tracking={tracking} language={language} /> : <StageOnlyPage tracking={tracking} language={language} />}
+      {tracking.detail === "full" ? <TrackingPage tracking={tracking} language={language} answerView={answerView} /> : <StageOnlyPage tracking={tracking} language={language} />}
     </TrackingDocument>,
-    { status: 200, language, cacheControl: "private, max-age=60", logoUrl: tracking.seller?.logoUrl },
+    // A page with the answer form is not kept: the shopper's next look must show their answer.
+    { status: answered && "status" in answered ? answered.status : 200, language, cacheControl: answerView ? "no-store" : "private, max-age=60", logoUrl: tracking.seller?.logoUrl },
   );
-};
+}
 
-function TrackingPage({ tracking, language }: { tracking: PublicTracking; language: Language }) {
+function TrackingPage({ tracking, language, answerView }: { tracking: PublicTracking; language: Language; answerView: FailedAttemptAnswerView | null }) {
   const t = stringsFor(language);
   const stage = currentStageText(language, tracking);
   return (
@@ -78,6 +113,8 @@ function TrackingPage({ tracking, language }: { tracking: PublicTracking; langua
       </section>
 
       {tracking.milestone ? <Progress milestone={tracking.milestone} language={language} /> : null}
+
+      {answerView ? <FailedAttemptForm view={answerView} language={language} /> : null}
 
       <section aria-labelledby="details">
         <h2 id="details">{t.facts.heading}</h2>

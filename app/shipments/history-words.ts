@@ -80,6 +80,8 @@ export function actorInWords(actor: HistoryActor, language: AdminLanguage): stri
       return fill(t.job, { job: actor.name });
     case "courier":
       return actor.name === english.unnamedCourier ? t.unnamedCourier : actor.name;
+    case "shopper":
+      return t.shopper;
     default:
       return actor.name;
   }

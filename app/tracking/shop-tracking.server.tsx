@@ -1,5 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import type { PublicTracking } from "~/tracking/public-tracking.server";
+import type { FailedAttemptAnswerView } from "./failed-attempt-answer.server";
+import { FailedAttemptForm } from "./failed-attempt-form.server";
 import { fill, formatDay, formatMoment, currentStageText, stageText, stringsFor, type Language } from "~/tracking/tracking-locale";
 
 /**
@@ -21,9 +23,11 @@ const STYLE = `<style>
 .dakiya-track ol { padding-left: 1.25rem; }
 .dakiya-track li { margin-bottom: .75rem; }
 .dakiya-track li p { margin: 0; }
+.dakiya-track .answer-form label, .dakiya-track .answer-form input, .dakiya-track .answer-form select { display: block; max-width: 100%; }
+.dakiya-track .answer-form .choice { display: flex; gap: .5rem; align-items: center; }
 </style>`;
 
-export function renderShopTracking(tracking: PublicTracking, language: Language): string {
+export function renderShopTracking(tracking: PublicTracking, language: Language, answerView: FailedAttemptAnswerView | null = null): string {
   const t = stringsFor(language);
   const stage = currentStageText(language, tracking);
   const markup = renderToStaticMarkup(
@@ -39,6 +43,7 @@ export function renderShopTracking(tracking: PublicTracking, language: Language)
           {t.facts.expected}: <time dateTime={tracking.expectedDeliveryAt}>{formatDay(language, tracking.expectedDeliveryAt)}</time>
         </p>
       ) : null}
+      {answerView ? <FailedAttemptForm view={answerView} language={language} /> : null}
       <h2>{t.facts.heading}</h2>
       <dl>
         <dt>{t.facts.awb}</dt>

@@ -65,6 +65,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       ["Home", "/app", "Dakiya", "Home · Dakiya"],
       ["Orders to ship", "/app/orders", "Orders to ship", "Orders to ship · Dakiya"],
       ["Shipments", "/app/shipments", "Shipments", "Shipments · Dakiya"],
+      ["Failed deliveries", "/app/failed-deliveries", "Failed deliveries", "Failed deliveries · Dakiya"],
       ["COD remittance", "/app/cod", "COD remittance", "COD remittance · Dakiya"],
       ["Freight & weight", "/app/freight", "Freight & weight", "Freight & weight · Dakiya"],
       ["Needs attention", "/app/attention", "Needs attention", "Needs attention · Dakiya"],
@@ -166,6 +167,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     const pages: [page: keyof typeof hindi, path: string, heading: string][] = [
       ["ordersToShip", "/app/orders", hindi.ordersToShip],
       ["shipments", "/app/shipments", hindi.shipments],
+      ["failedDeliveries", "/app/failed-deliveries", hindi.failedDeliveries],
       ["cod", "/app/cod", hindi.cod],
       ["freight", "/app/freight", hindi.freight],
       ["needsAttention", "/app/attention", hindi.needsAttention],

@@ -109,6 +109,7 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       ["Home", "/app", "Dakiya"],
       ["Orders to ship", "/app/orders", "Orders to ship"],
       ["Shipments", "/app/shipments", "Shipments"],
+      ["Failed deliveries", "/app/failed-deliveries", "Failed deliveries"],
       ["COD remittance", "/app/cod", "COD remittance"],
       ["Freight & weight", "/app/freight", "Freight & weight"],
       ["Needs attention", "/app/attention", "Needs attention"],

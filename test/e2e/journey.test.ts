@@ -15,7 +15,8 @@ import type { StoreShop } from "../../store/model";
 import { SEED_SHOP, seedShop } from "../../store/seed";
 import { TEST_DB_DIR } from "../support/global-setup";
 import { pdfBarcodes, pdfPages } from "../support/pdf-reading";
-import { walkTheAdmin } from "./support/admin";
+import { openEmbeddedAdmin, walkTheAdmin } from "./support/admin";
+import { PageWatcher } from "./support/browser";
 import { startDemo } from "./support/demo";
 
 /*
@@ -487,6 +488,66 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
       expect(label.headers()["content-type"]).toBe("application/pdf");
       expect((await label.body()).subarray(0, 5).toString()).toBe("%PDF-");
     });
+  });
+
+  it("a failed delivery, on phones: #1004's shopper answers on their tracking page in Hindi, and the merchant finds the answer on the failed-delivery desk, in English and in Hindi, and re-attempts", async () => {
+    const phoneSize = { width: 390, height: 844 };
+    const [parcel] = await queryDemo<{ trackingUrl: string }>(`SELECT "trackingUrl" FROM "Shipment" WHERE shop = $1 AND "orderName" = '#1004' AND direction = 'forward' AND parcel = 1`, [SEED_SHOP]);
+    expect(parcel!.trackingUrl).toMatch(/\/track\/\w+\?token=/);
+    const context = await walk.browser.newContext({ viewport: phoneSize, isMobile: true, hasTouch: true });
+    try {
+      const phone = await context.newPage();
+      const watcher = new PageWatcher(phone);
+      await walk.step("shopper: the answer form in Hindi, on a phone", async () => {
+        expect((await phone.goto(`${parcel!.trackingUrl}&lang=hi`))?.status()).toBe(200);
+        await phone.getByRole("heading", { name: "कूरियर डिलीवर नहीं कर सका: बताइए क्या करें" }).waitFor();
+        // Nothing on the form is wider than the phone.
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phoneSize.width);
+      });
+      await walk.step("shopper: a day, the evening and a corrected landmark, sent", async () => {
+        await phone.getByLabel("अगली कोशिश का दिन").selectOption({ index: 1 });
+        await phone.getByLabel("समय").selectOption("evening");
+        await phone.getByLabel("आपके पास का कोई लैंडमार्क").fill("नीले गेट के सामने, हनुमान मंदिर के पास");
+        await Promise.all([phone.waitForLoadState("load"), phone.getByRole("button", { name: "मेरा जवाब भेजें" }).click()]);
+        await phone.getByRole("status").filter({ hasText: "धन्यवाद: विक्रेता को आपका जवाब मिल गया है।" }).waitFor();
+      });
+      await walk.step("shopper: the page in English says the answer back", async () => {
+        expect((await phone.goto(`${parcel!.trackingUrl}&lang=en`))?.status()).toBe(200);
+        await phone.getByText(/^Your answer: deliver again on .+, Evening, 5 – 9 pm\.$/).waitFor();
+        expect(await phone.getByText("हनुमान", { exact: false }).count()).toBe(0);
+      });
+      watcher.expectNone("The tracking page's answer form");
+    } finally {
+      await context.close();
+    }
+    await walk.page.setViewportSize(phoneSize);
+    try {
+      await walk.step("desk: the shopper's answer on the failed-delivery desk, on a phone", async () => {
+        await walk.reopenAdmin();
+        await walk.admin.openFromNav("Failed deliveries", { path: "/app/failed-deliveries" }, "Failed deliveries");
+        const item = frame().getByRole("listitem").filter({ has: frame().getByRole("heading", { name: "#1004" }) });
+        await item.getByText("Landmark: नीले गेट के सामने, हनुमान मंदिर के पास").waitFor();
+        await item.getByText(/^The shopper asks to deliver again on .+, evening \(5 – 9 pm\)\.$/).waitFor();
+        await item.getByText("Courier's reason: Delivery attempted: consignee not available").waitFor();
+        // The chat opens in the shopper's language: the message is in Devanagari.
+        expect(await item.getByRole("link", { name: "WhatsApp the shopper of #1004" }).getAttribute("href")).toMatch(/^https:\/\/wa\.me\/91\d{10}\?text=%E0%A4/);
+      });
+      await walk.step("desk: Re-attempt #1004", async () => {
+        await frame().getByRole("button", { name: "Re-attempt #1004" }).click();
+        await frame().getByText("1 parcel decided.").waitFor();
+      });
+      await walk.step("desk in Hindi: #1004 waits to be handed to the courier", async () => {
+        walk.admin = await openEmbeddedAdmin(walk.page, walk.watcher, `${walk.demo.adminUrl}?locale=hi`);
+        await walk.admin.openFromNav("Failed deliveries", { path: "/app/failed-deliveries" }, "असफल डिलीवरी");
+        await frame().getByRole("tab", { name: /^सौंपना है/ }).click();
+        const item = frame().getByRole("listitem").filter({ has: frame().getByRole("heading", { name: "#1004" }) });
+        await item.getByText("आपका फ़ैसला: दोबारा कोशिश").waitFor();
+        await item.getByText("लैंडमार्क: नीले गेट के सामने, हनुमान मंदिर के पास").waitFor();
+      });
+    } finally {
+      await walk.page.setViewportSize({ width: 1400, height: 1000 });
+      await walk.reopenAdmin();
+    }
   });
 
   it("COD remittance: the courier's statement of one full, one short and one unknown line imports with those verdicts; the fully paid order is paid in Shopify with the UTR; the same file again changes nothing; a large statement streams in behind a progress bar", async () => {

@@ -294,6 +294,9 @@ const inOrders = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "or
 const inShipments = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND id = ANY(${shopper.shipmentIds})`;
 const ofShipments = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "shipmentId" = ANY(${shopper.shipmentIds})`;
 const ofReturns = (shopper: Shopper) => Prisma.sql`shop = ${store.domain} AND "returnRecordId" IN (SELECT id FROM "ReturnRecord" WHERE ${inOrders(shopper)})`;
+/** A shopper's answer to a failed delivery on their parcels: made if the parcel has none yet. */
+const answered = (column: string) => (marker: string, shopper: Shopper) =>
+  Prisma.sql`INSERT INTO "FailedDelivery" (shop, "shipmentId", attempt, state, ${Prisma.raw(`"${column}"`)}, "updatedAt") SELECT shop, id, 1, 'answered', ${marker}, now() FROM "Shipment" WHERE ${inShipments(shopper)} ON CONFLICT ("shipmentId") DO UPDATE SET ${Prisma.raw(`"${column}" = EXCLUDED."${column}"`)}`;
 const inSandbox = (shopper: Shopper) => Prisma.sql`awb = ANY(${shopper.awbs})`;
 /** A sentence of Dakiya's that quotes what someone else said. */
 const quoting = (marker: string) => Prisma.sql`jsonb_build_object('key', 'activity.stored.willRetry', 'values', jsonb_build_object('message', ${marker}::text))`;
@@ -332,6 +335,28 @@ const COLUMNS: Record<string, Coverage> = {
   "public.ReturnEvent.reasonWords": { put: set("ReturnEvent", "reasonWords", quoting, ofReturns) },
   "public.ShipmentEvent.reasonWords": { put: set("ShipmentEvent", "reasonWords", quoting, ofShipments) },
   "public.TrackingEvent.activity": { put: set("TrackingEvent", "activity", text, ofShipments) },
+  "public.FailedDelivery.phone": { put: answered("phone") },
+  "public.FailedDelivery.alternatePhone": { put: answered("alternatePhone") },
+  "public.FailedDelivery.addressLine": { put: answered("addressLine") },
+  "public.FailedDelivery.landmark": { put: answered("landmark") },
+  "public.FailedDelivery.remarks": { put: answered("remarks") },
+  "public.FailedDelivery.shop": { not: IDS },
+  "public.FailedDelivery.state": { not: IDS },
+  "public.FailedDelivery.answer": { not: IDS },
+  "public.FailedDelivery.answerLanguage": { not: IDS },
+  "public.FailedDelivery.preferredDate": { not: "a day in the next six, as the form offered it" },
+  "public.FailedDelivery.preferredSlot": { not: IDS },
+  "public.FailedDelivery.decision": { not: IDS },
+  "public.FailedDeliveryEvent.shop": { not: IDS },
+  "public.FailedDeliveryEvent.transition": { not: IDS },
+  "public.FailedDeliveryEvent.fromState": { not: IDS },
+  "public.FailedDeliveryEvent.toState": { not: IDS },
+  "public.FailedDeliveryEvent.actorKind": { not: IDS },
+  "public.FailedDeliveryEvent.actorName": { not: "a screen, a rule's name, the tracking link, a webhook topic" },
+  "public.FailedDeliveryEvent.reason": { not: "the desk's own words: an attempt's number, an answer's kind, day and what it corrected (never the values), a decision, a hand-off" },
+  "public.FailedDeliveryEvent.reasonWords": { not: "the same as words to say in the admin's language" },
+  "public.FailedDeliverySettings.shop": { not: IDS },
+  "public.FailedDeliverySettings.rules": { not: MERCHANTS },
   "public.TrackingEvent.location": { put: set("TrackingEvent", "location", text, ofShipments) },
   // What a Flow trigger carries until Shopify has it (a failed attempt's reason is the courier's words), and a Flow
   // action's answer (which may quote a courier's refusal).

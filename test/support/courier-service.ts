@@ -16,11 +16,11 @@ export const SANDBOX_SECRET = process.env.SANDBOX_SECRET_KEY!;
  * calls of one operation, as an overloaded aggregator would. Every answer the service gives is judged by its own
  * OpenAPI document; what the document would not allow is kept in `answersOutsideTheDocument`.
  */
-export async function startCourierService({ port = 0 }: { port?: number } = {}) {
+export async function startCourierService({ port = 0, trackingUrlTemplate }: { port?: number; trackingUrlTemplate?: string } = {}) {
   let clock = () => new Date();
   let requests = 0;
   const outages = new Map<string, number>();
-  const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => clock(), rateCards: DEFAULT_RATE_CARDS });
+  const service = createShipmentService({ db: prisma, pool: databasePool(), now: () => clock(), rateCards: DEFAULT_RATE_CARDS, ...(trackingUrlTemplate ? { trackingUrlTemplate } : {}) });
   await ensureSandbox(prisma, SANDBOX_KEY, SANDBOX_SECRET);
   const handle = createServiceHandler({ db: prisma, service, ready: async () => undefined, sandbox: { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET } });
   const judge = createAnswerJudge();
@@ -69,7 +69,11 @@ export async function startCourierService({ port = 0 }: { port?: number } = {}) 
 
 export type RunningCourierService = Awaited<ReturnType<typeof startCourierService>>;
 
-/** The courier service where the app's configuration sends sandbox shops (COURIER_SANDBOX_URL). */
-export function startAppCourierService() {
-  return startCourierService({ port: Number(new URL(process.env.COURIER_SANDBOX_URL!).port) });
+/**
+ * The courier service where the app's configuration sends sandbox shops (COURIER_SANDBOX_URL). `appTrackingLinks`:
+ * its tracking links are the app's own page with a token, as the embedded sandbox hands them out, rather than the
+ * rate cards' courier pages.
+ */
+export function startAppCourierService({ appTrackingLinks = false }: { appTrackingLinks?: boolean } = {}) {
+  return startCourierService({ port: Number(new URL(process.env.COURIER_SANDBOX_URL!).port), ...(appTrackingLinks ? { trackingUrlTemplate: `${process.env.SHOPIFY_APP_URL}/track/{awb}?token={token}` } : {}) });
 }
