@@ -1,6 +1,7 @@
 import prisma from "~/db.server";
 import { countParcelOutcomes, listPincodesByReturns, type ParcelOutcomes } from "~/shipments/shipments.server";
 import { CONFIRMATION_STATES, type ConfirmationState } from "./confirmation-lifecycle";
+import { csvLine } from "~/csv";
 
 /**
  * What cash-on-delivery risk and confirmation do for the shop, as Home shows it and its CSV gives it: how often parcels
@@ -72,13 +73,6 @@ export async function codReport(shop: string, now = new Date()): Promise<CodRepo
   };
 }
 
-/** A field as CSV wants it; a leading =, +, - or @ is quoted behind an apostrophe so a spreadsheet never runs it. */
-function field(value: string | number): string {
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /**
  * The report as one CSV table (for spreadsheets: headings and values in English whatever the admin's language): a row
  * per figure, its group, and either how its parcels ended or a count of shoppers.
@@ -102,5 +96,5 @@ export function codReportCsv(report: CodReport): string {
     countRow("Stopped waiting", report.funnel.withdrawn),
     ...report.topPincodes.map((pincode) => rateRow("PIN code", pincode.pincode, pincode)),
   ];
-  return `${[header, ...rows].map((row) => row.map(field).join(",")).join("\r\n")}\r\n`;
+  return [header, ...rows].map((row) => csvLine(row.map(String))).join("");
 }
