@@ -6,6 +6,7 @@ import { getOrderRisk, type OrderRisk } from "./cod-risk.server";
 import { shopperMessage } from "./confirmation-form";
 import { isOpen, type ConfirmationState } from "./confirmation-lifecycle";
 import { confirmationUrlOf } from "./confirmation.server";
+import { whatsappUrl } from "~/failed-deliveries/whatsapp";
 
 /**
  * An order's cash on delivery as the merchant's pages show it (the ship page, the order-page block): its RTO risk
@@ -36,9 +37,6 @@ export interface CodOrderView {
   history: CodHistoryEntry[];
 }
 
-/** WhatsApp's click-to-chat address: the number with India's code, and the text. */
-export const whatsappUrlOf = (mobile: string, text: string) => `https://wa.me/91${mobile}?text=${encodeURIComponent(text)}`;
-
 export async function codOrderView(shop: string, orderGid: string, { mobile, booked }: { mobile: string | null; booked: boolean }): Promise<CodOrderView> {
   const [risk, confirmation, record, history] = await Promise.all([getOrderRisk(shop, orderGid), prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop, orderGid } } }), prisma.orderRecord.findUnique({ where: { shop_orderGid: { shop, orderGid } } }), listCodHistory(shop, orderGid)]);
   let view: CodConfirmationView | null = null;
@@ -56,7 +54,7 @@ export async function codOrderView(shop: string, orderGid: string, { mobile, boo
       releasedAt: confirmation.releasedAt?.toISOString() ?? null,
       language,
       link,
-      whatsappUrl: mobile && /^[6-9]\d{9}$/.test(mobile) ? whatsappUrlOf(mobile, text) : null,
+      whatsappUrl: whatsappUrl(mobile, text),
     };
   }
   const canAsk = !confirmation && !booked && record?.paymentMode === "cod" && !record.cancelledAt && (record.readiness === "ready" || record.readiness === "problems");
