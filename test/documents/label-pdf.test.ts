@@ -110,21 +110,14 @@ describe("shipping labels", () => {
 
   it("draws a day's 500 labels a page at a time, so the process answers other requests meanwhile", async () => {
     const labels = Array.from({ length: 500 }, (_, index) => label({ orderName: `#${2_000 + index}`, awb: String(15_616_928_599_560 + index) }));
-    // What another request waits for: the longest stretch the event loop was busy, probed every 2 ms.
-    let longestBusy = 0;
-    let lastTick = performance.now();
-    const probe = setInterval(() => {
-      const now = performance.now();
-      longestBusy = Math.max(longestBusy, now - lastTick);
-      lastTick = now;
-    }, 2);
-    const started = performance.now();
+    // Another request, every 2 ms: how often it got its turn while the labels were drawn. Counted rather than timed,
+    // so a busy machine (which stretches every stretch of work alike) does not change the answer.
+    let answered = 0;
+    const probe = setInterval(() => (answered += 1), 2);
     const pdf = await renderLabels(labels);
-    const took = performance.now() - started;
     clearInterval(probe);
     expect(pdfPageCount(pdf)).toBe(500);
-    // The whole takes a good part of a second or more; no stretch of it holds other requests up for more than a fraction.
-    expect(took).toBeGreaterThan(300);
-    expect(longestBusy).toBeLessThan(Math.max(100, took / 5));
+    // Drawn all at once, the other request would get its turn once at most; a page at a time, it gets many turns.
+    expect(answered).toBeGreaterThanOrEqual(50);
   }, 60_000);
 });
