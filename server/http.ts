@@ -377,8 +377,7 @@ function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): 
 /**
  * Each webhook topic's route action, by its address (`/webhooks/orders/create`), found once in the build. A delivery
  * is handed to its action directly: Remix would first match the request against the whole route tree, on every
- * request (npm run bench: 13–20 % of the server's busy time under webhooks), where a webhook's address is exact and
- * known. The route stays the one Remix serves (the dev server, a GET or HEAD there, tests calling the action).
+ * request, where a webhook's address is exact and known (npm run bench: a quarter of a delivery's CPU; bench/findings.md). The route stays the one Remix serves (the dev server, a GET or HEAD there, tests calling the action).
  */
 export function webhookActionsOf(build: Pick<ServerBuild, "routes">): Map<string, ActionFunction> {
   const actions = new Map<string, ActionFunction>();
