@@ -77,6 +77,10 @@ export const JOB_SCHEMAS = {
   "cod-confirmation": OrderJobSchema,
   /** At a confirmation's deadline: silence does what the shop chose (remind once, book, or cancel). */
   "cod-deadline": OrderJobSchema,
+  /** The shop's day's NDR instructions e-mailed to the courier, once its hour has come (app/failed-deliveries/ndr-email.server.ts). */
+  "ndr-email": ShopJobSchema,
+  /** Every ten minutes: an ndr-email for each shop whose hour has come and whose day's mail has not gone. */
+  "ndr-email-sweep": SweepSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -139,6 +143,10 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // The shopper waits on it (their order held, their answer to carry out): a day of Shopify's throttling or outage.
   "cod-confirmation": { ...DEFAULT_POLICY, retryForSeconds: DAY, busy: true, label: "Asking a shopper to confirm cash on delivery, or carrying out their answer" },
   "cod-deadline": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Acting on a shopper's silence at the confirmation's deadline" },
+  // The courier's NDR desk acts within the day: a failing SMTP server is tried for six hours, then waits for the
+  // merchant's Retry (Needs attention shows the failure from the first one).
+  "ndr-email": { ...DEFAULT_POLICY, retryForSeconds: 6 * HOUR, retryDelay: 60, expireInSeconds: 180, label: "E-mailing the day's NDR instructions to the courier" },
+  "ndr-email-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling the NDR instructions e-mails" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
@@ -175,6 +183,7 @@ export function retryWindowOf(policy: Pick<QueuePolicy, "retryForSeconds"> & Ret
 export const SCHEDULES: Partial<Record<QueueName, string>> = {
   "reconcile-sweep": "*/10 * * * *",
   "tracking-sweep": "* * * * *",
+  "ndr-email-sweep": "*/10 * * * *",
 };
 
 /** The shop a job works for, if it works for one. */

@@ -167,6 +167,7 @@ export default function FailedDeliveriesDesk() {
                   {t.settings.save}
                 </Button>
               </InlineStack>
+              <Link url="/app/failed-deliveries/email">{strings.ndrEmail.deskLink}</Link>
             </BlockStack>
           </Card>
         </Layout.Section>

@@ -19,6 +19,7 @@ import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
 import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
 import { DECISION } from "~/automation/decisions";
 import { recordDecision } from "~/orders/order-records.server";
+import { listShopsDueForNdrEmail, sendDayNdrEmail } from "~/failed-deliveries/ndr-email.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -121,6 +122,15 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if (!(await isShopInstalled(shop))) return;
     const done = await runConfirmationDeadline({ shop, now }, orderGid);
     if (done.kind === "expired" && done.heldForMerchant) await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: done.heldForMerchant }, now());
+  },
+  "ndr-email": async ({ shop }) => {
+    // An uninstalled shop's decisions wait for shop/redact, not for the courier.
+    if (!(await isShopInstalled(shop))) return;
+    const sent = await sendDayNdrEmail(shop, now());
+    if (sent.kind === "failed") throw new RetryLaterError(`The day's NDR instructions e-mail was not sent: ${sent.message}`);
+  },
+  "ndr-email-sweep": async () => {
+    for (const shop of await listShopsDueForNdrEmail(now())) await enqueue("ndr-email", { shop });
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());
