@@ -725,13 +725,15 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
+    expect(output).not.toContain("The day's NDR instructions, downloaded");
+    expect(output).toContain("✓ #1017's failed delivery was dealt with on an earlier run");
     // The invoice again: the charges imported before count once; only the parcel booked by hand in the admin since is new.
     expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: 1 charge \(\d+ imported on an earlier run\); none above its quote/);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 20 of 20/);
     const rows = finalTable(output);
     for (const { order, awb } of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
     // The day's end prints only what the first day left: never a label or a manifest line of its shipments again.
-    const printedAgain = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    const printedAgain = readdirSync(walk.demo.documentsDir).filter((file) => file.endsWith(".pdf")).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
     for (const { awb } of awbsAfterTheDay) expect(printedAgain.filter((text) => text.includes(awb))).toHaveLength(2);
     // Shipped by hand since, the held order is delivered and still counted as held by the rules.
     expect(rows.find((row) => row.order === HELD)!.line).toMatch(/Rule 1 'Expensive orders' → hold for review .*Delivered$/);
@@ -770,15 +772,15 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     }
     const RULE = /^Rule \d '.+'$/;
     // Printed at a day's end (a label and a manifest name the order) or not at all.
-    const printedFiles = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    const printedFiles = readdirSync(walk.demo.documentsDir).filter((file) => file.endsWith(".pdf")).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
     const printed = (name: string) => printedFiles.some((text) => new RegExp(`${name}(?!\\d)`).test(text));
     expect(printed(AUTO_BOOKED)).toBe(true);
     expect(printed(cancelled)).toBe(false);
     // Booked by the example rules at the start of the day, then delivered.
     const ruleBooked = histories.get(AUTO_BOOKED)!;
     expectBookedHistory(ruleBooked, { by: "Rule 5 'Everything else'", outcomes: ["In transit", "Out for delivery", "Delivered"], printed: true });
-    // Returned to origin: the courier's RTO raised it for the merchant.
-    expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
+    // Refused at the door, then returned to origin on the merchant's decision: the courier's RTO raised it for the merchant.
+    expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Out for delivery", "Delivery attempted", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
     // Held by the rules, booked by the merchant on the ship page, then delivered.
     expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", outcomes: ["Delivered"], printed: printed(HELD) });
     // Cancelled in Shopify: the webhook cancelled it with the courier, and says why.

@@ -5,6 +5,7 @@ import { getConfig } from "~/config.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { shipOrders } from "~/orders/ship-orders.server";
 import { action as deskAction } from "~/routes/app.failed-deliveries";
+import { action as instructionsAction } from "~/routes/app.failed-deliveries.instructions";
 import { action as emailAction, loader as emailLoader } from "~/routes/app.failed-deliveries_.email";
 import { loader as attentionLoader } from "~/routes/app.attention";
 import { action as trackAction } from "~/routes/track.$awb";
@@ -208,7 +209,7 @@ describe("the NDR instructions by e-mail", () => {
     expect(dispatch).toMatchObject({ handedOff: 2, lastError: null });
     expect(dispatch.messageId).toBe(headerOf(sent!.raw, "Message-ID"));
     // Downloaded after the mail, the instructions have nothing of these two.
-    const download = await (await import("~/routes/app.failed-deliveries.instructions")).action({ request: store.adminRequest("/app/failed-deliveries/instructions", { method: "POST" }), params: {}, context: {} });
+    const download = await instructionsAction({ request: store.adminRequest("/app/failed-deliveries/instructions", { method: "POST" }), params: {}, context: {} });
     const csv = await download.text();
     for (const { shipment } of [saved, returned]) expect(csv).not.toContain(shipment.awb!);
 
@@ -260,6 +261,34 @@ describe("the NDR instructions by e-mail", () => {
     expect(await handedOffEvents(shipment.id)).toHaveLength(1);
     const attention = await (await attentionLoader({ request: store.adminRequest("/app/attention"), params: {}, context: {} })).json();
     expect(attention.ndrEmail).toBeNull();
+  });
+
+  it("a download that waited on another's hand-off lists only what is still its own: a decision goes to the courier in one file", async () => {
+    const { shipment } = await failedParcel("refused");
+    await decide(shipment.id, "rto");
+    // Another download holds the decision's row, and hands it off while this one waits for it.
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const other = prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM "FailedDelivery" WHERE "shipmentId" = ${shipment.id} FOR UPDATE`;
+        locked();
+        await released;
+        await tx.$executeRaw`UPDATE "FailedDelivery" SET state = 'handed_off', "handedOffAt" = now() WHERE "shipmentId" = ${shipment.id}`;
+      },
+      { timeout: 60_000 },
+    );
+    await isLocked;
+    const download = instructionsAction({ request: store.adminRequest("/app/failed-deliveries/instructions", { method: "POST" }), params: {}, context: {} }).then((response) => response.text());
+    await expect
+      .poll(async () => Number((await prisma.$queryRaw<{ waiting: bigint }[]>`SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)[0]!.waiting), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    release();
+    await other;
+    expect(await download).not.toContain(shipment.awb!);
+    expect(await handedOffEvents(shipment.id)).toEqual([]);
   });
 
   it("stops on the merchant's word: the settings and the sealed password go, the sweep sends nothing more", async () => {
