@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
 import nodemailer from "nodemailer";
 import type { SmtpSecurity } from "./ndr-email-form";
 
@@ -16,7 +18,7 @@ export interface SmtpServer {
   password: string;
 }
 
-export const SMTP_FAILURE_KINDS = ["not_found", "refused", "timeout", "tls", "auth", "deferred", "rejected", "other"] as const;
+export const SMTP_FAILURE_KINDS = ["not_found", "internal", "refused", "timeout", "tls", "auth", "deferred", "rejected", "other"] as const;
 export type SmtpFailureKind = (typeof SMTP_FAILURE_KINDS)[number];
 export interface SmtpFailure {
   kind: SmtpFailureKind;
@@ -28,9 +30,43 @@ export interface SmtpFailure {
 const CONNECT_SECONDS = 10;
 const SOCKET_SECONDS = 30;
 
-function transportOf(server: SmtpServer) {
+/**
+ * Addresses an SMTP server of a merchant's cannot have: this machine, the private networks it sits on, link-local
+ * (cloud metadata) and the reserved ranges. A merchant's settings would otherwise make Dakiya connect inside its own
+ * network, and the save's answer (refused, timed out, signed in) would map it port by port.
+ */
+const INTERNAL = new BlockList();
+for (const [network, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.168.0.0", 16], ["224.0.0.0", 3]] as const) INTERNAL.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [["::", 127], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) INTERNAL.addSubnet(network, prefix, "ipv6");
+
+function isInternal(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return INTERNAL.check(mapped, "ipv4");
+  return INTERNAL.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The one address Dakiya connects to for the merchant's host, or why none: the name is resolved here and the
+ * connection made to what was checked, so a name cannot resolve elsewhere between the check and the connection. An
+ * operator whose mail server is on the private network says so (SMTP_INTERNAL_HOSTS_ALLOWED=1).
+ */
+async function addressOf(server: SmtpServer): Promise<{ address: string } | SmtpFailure> {
+  let addresses: string[];
+  try {
+    addresses = isIP(server.host) ? [server.host] : (await lookup(server.host, { all: true })).map((found) => found.address);
+  } catch {
+    return { kind: "not_found", message: `The host ${server.host} was not found: check its name` };
+  }
+  if (process.env.SMTP_INTERNAL_HOSTS_ALLOWED !== "1" && addresses.some(isInternal)) return { kind: "internal", message: `The host ${server.host} is on a private or reserved network: give the mail server's public name` };
+  return { address: addresses[0]! };
+}
+
+function transportOf(server: SmtpServer, address: string) {
   return nodemailer.createTransport({
-    host: server.host,
+    host: address,
+    // The certificate is checked against the name the merchant gave, not the address it resolved to.
+    tls: { servername: server.host },
+
     port: server.port,
     secure: server.security === "tls",
     requireTLS: server.security === "starttls",
@@ -68,7 +104,9 @@ export function smtpFailureOf(error: unknown, { host, port }: Pick<SmtpServer, "
 
 /** Connects, secures the connection as chosen and signs in: null when the server took it all. */
 export async function checkSmtpServer(server: SmtpServer): Promise<SmtpFailure | null> {
-  const transport = transportOf(server);
+  const resolved = await addressOf(server);
+  if ("kind" in resolved) return resolved;
+  const transport = transportOf(server, resolved.address);
   try {
     await transport.verify();
     return null;
@@ -91,7 +129,9 @@ export interface OutgoingMail {
 
 /** Sends one mail: null when the server accepted it. */
 export async function sendMail(server: SmtpServer, mail: OutgoingMail): Promise<SmtpFailure | null> {
-  const transport = transportOf(server);
+  const resolved = await addressOf(server);
+  if ("kind" in resolved) return resolved;
+  const transport = transportOf(server, resolved.address);
   try {
     await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId, attachments: [mail.attachment] });
     return null;

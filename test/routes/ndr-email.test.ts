@@ -49,8 +49,11 @@ beforeAll(async () => {
   await store.install();
   await prisma.shipment.updateMany({ where: { shop: { not: store.domain } }, data: { nextSyncAt: null } });
   mail = await startMailCatcher({ user: USER, password: PASSWORD });
+  // The mail catcher listens on this machine, which a merchant's settings may not name unless the operator allows it.
+  process.env.SMTP_INTERNAL_HOSTS_ALLOWED = "1";
 });
 afterAll(async () => {
+  delete process.env.SMTP_INTERNAL_HOSTS_ALLOWED;
   await mail?.close();
   await store?.close();
   await courier?.close();
@@ -122,6 +125,21 @@ describe("the NDR instructions by e-mail", () => {
     expect(closed.status).toBe(422);
     expect(closed.body.notice).toMatchObject({ id: "smtp", failure: "refused" });
     expect(closed.body.message).toBe(`Nothing answered at ${mail.host}:${port}: check the host and the port`);
+
+    // Unless the operator allows it, a host on this machine or a private network is refused before any connection.
+    delete process.env.SMTP_INTERNAL_HOSTS_ALLOWED;
+    const signInsBeforeRefusals = mail.signIns;
+    try {
+      for (const internal of ["127.0.0.1", "localhost", "10.1.2.3", "169.254.169.254", "::1", "192.168.0.10"]) {
+        const refused = await saveSettings(settingsForm({ smtpHost: internal }));
+        expect(refused.status, internal).toBe(422);
+        expect(refused.body.notice, internal).toMatchObject({ id: "smtp", failure: "internal" });
+      }
+    } finally {
+      process.env.SMTP_INTERNAL_HOSTS_ALLOWED = "1";
+    }
+    // The mail catcher on 127.0.0.1 takes these settings' user and password: not one sign-in came from the refusals.
+    expect(mail.signIns).toBe(signInsBeforeRefusals);
 
     const fields = await saveSettings(settingsForm({ recipient: "not an address", smtpPort: "70000", smtpHost: `${"a".repeat(300)}.example`, sendHour: "24", smtpUser: "line\nbreak", smtpSecurity: "ssl" }));
     expect(fields.status).toBe(422);
