@@ -82,16 +82,23 @@ export function paceOf(account: string, limits: CallLimits): CourierPace {
 
 /**
  * Runs `work` over every item with at most `width` at once, in the items' order; stops taking new items once
- * `stopped()` says so (the ones already begun finish).
+ * `stopped()` says so or one item's work failed. Returns when every item begun has finished, and throws the first
+ * failure then: nothing is left running behind the caller's back.
  */
 export async function forEachAtOnce<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
   let next = 0;
+  const failures: unknown[] = [];
   const lane = async () => {
-    while (next < items.length && !stopped()) {
+    while (next < items.length && failures.length === 0 && !stopped()) {
       const item = items[next]!;
       next += 1;
-      await work(item);
+      try {
+        await work(item);
+      } catch (error) {
+        failures.push(error);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane));
+  if (failures.length > 0) throw failures[0];
 }

@@ -385,6 +385,16 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     const stored = await storedEntriesOf(shop, claims.map((claim) => claim.shipment.id));
     const unchanged: (UnchangedRead & { tracking: TrackingResult })[] = [];
     const changed: { claim: TrackingClaim; tracking: TrackingResult }[] = [];
+    let busy = 0;
+    const syncChanged = async (claim: TrackingClaim, tracking: TrackingResult) => {
+      const attempt = await attemptSync(claim.shipment.id, syncDeps, tracking);
+      open.delete(claim.shipment.id);
+      if (attempt.kind === "synced") count(attempt.result);
+      else {
+        report.skipped += 1;
+        busy += 1;
+      }
+    };
     const failures: { claim: TrackingClaim; error: CourierError }[] = [];
     const stop: { refusal: CourierError | null } = { refusal: null };
     await forEachAtOnce(
@@ -404,7 +414,8 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
         }
         const same = unchangedRead(claim, tracking, stored.get(shipment.id), now, baseSeconds);
         if (same) unchanged.push(same);
-        else changed.push({ claim, tracking });
+        // News goes the full way at once, beside the other reads: its Shopify calls overlap the courier's.
+        else await syncChanged(claim, tracking);
       },
       () => stop.refusal !== null,
     );
@@ -420,16 +431,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       report.synced += 1;
       report.courierCalls += 1;
     }
-    let busy = 0;
-    for (const { claim, tracking } of changed) {
-      const attempt = await attemptSync(claim.shipment.id, syncDeps, tracking);
-      open.delete(claim.shipment.id);
-      if (attempt.kind === "synced") count(attempt.result);
-      else {
-        report.skipped += 1;
-        busy += 1;
-      }
-    }
+    for (const { claim, tracking } of changed) await syncChanged(claim, tracking);
     for (const { claim, error } of failures) {
       report.failed += 1;
       await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: claim.shipment.id } }), error, now, baseSeconds);
