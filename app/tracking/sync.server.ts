@@ -28,6 +28,7 @@ import {
   stopTracking,
 } from "~/shipments/shipment-changes.server";
 import { forEachAtOnce, paceOf } from "~/shipping/courier-pace";
+import { shopsBehindOnTracking } from "./tracking-lag.server";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
@@ -63,7 +64,8 @@ export interface SyncResult {
   code: number | null;
 }
 
-const fingerprintOf = (entry: Pick<TrackingEntry, "service_status" | "timestamp" | "activity">) =>
+/** What identifies a courier entry once stored: the same entry read again is the same row. */
+export const fingerprintOf = (entry: Pick<TrackingEntry, "service_status" | "timestamp" | "activity">) =>
   createHash("sha256").update(`${entry.service_status}|${new Date(entry.timestamp).toISOString()}|${entry.activity}`).digest("hex").slice(0, 40);
 
 /** A shipment the courier tracks and that is not in a final stage (or has events still to post). */
@@ -482,16 +484,20 @@ export async function isShopInstalled(shop: string): Promise<boolean> {
 }
 
 /**
- * The installed shops with shipments due for a sync, and when the next one falls due after now. A shop that
- * uninstalled has no offline session: nothing of it is read until it installs again.
+ * The installed shops with shipments due for a sync, the longest behind first, and when the next one falls due after
+ * now. A shop that uninstalled has no offline session: nothing of it is read until it installs again. One grouped read:
+ * a shop with 50,000 due parcels is one row, not 50,000.
  */
 export async function listShopsDueForTracking(now: Date): Promise<{ shops: string[]; nextDueAt: Date | null }> {
   const installed = (await prisma.session.findMany({ where: { isOnline: false }, select: { shop: true }, distinct: ["shop"] })).map((row) => row.shop);
   if (installed.length === 0) return { shops: [], nextDueAt: null };
-  const tracked = { awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { not: TRACKING_STATE.STOPPED }, shop: { in: installed } };
-  const shops = await prisma.shipment.findMany({ where: { ...tracked, nextSyncAt: { lte: now } }, distinct: ["shop"], select: { shop: true } });
-  const next = await prisma.shipment.findFirst({ where: { ...tracked, nextSyncAt: { gt: now } }, orderBy: { nextSyncAt: "asc" }, select: { nextSyncAt: true } });
-  return { shops: shops.map((row) => row.shop), nextDueAt: next?.nextSyncAt ?? null };
+  const behind = await shopsBehindOnTracking(now, { installedOnly: true });
+  const next = await prisma.shipment.findFirst({
+    where: { shop: { in: installed }, awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { not: TRACKING_STATE.STOPPED }, nextSyncAt: { gt: now } },
+    orderBy: { nextSyncAt: "asc" },
+    select: { nextSyncAt: true },
+  });
+  return { shops: behind.map((row) => row.shop), nextDueAt: next?.nextSyncAt ?? null };
 }
 
 /** A shipment's timeline for the screens: its stored entries, oldest first. */
