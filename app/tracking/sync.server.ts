@@ -38,7 +38,8 @@ import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter
  *
  * Exactly once, whatever happens: an entry is stored under its fingerprint (the same entry read again is the same
  * row); before posting, the fulfillment's own events are read, and one already there (posted by an attempt that
- * crashed before recording it) is recorded instead of posted again; every shipment is synced under its lock.
+ * crashed before recording it) is recorded instead of posted again; every shipment with news is synced under its
+ * lock, and a read without news is written only if the row is as its pass claimed it.
  */
 
 export interface SyncDeps {
