@@ -53,10 +53,10 @@ export class CourierPace {
   }
 
   /**
-   * The wait before this call may begin: calls are spaced evenly at the rate, with a burst of up to `atOnce` allowed
+   * Reserves the next call's start and says how long to wait for it, ms: calls are spaced evenly at the rate, with a burst of up to `atOnce` allowed
    * after a quiet spell (a cell-rate algorithm), so a pass starts at full width and then settles at the rate.
    */
-  private reserveStart(): number {
+  reserveStart(): number {
     const now = this.clock();
     const spacing = 1000 / this.limits.perSecond;
     const even = Math.max(this.nextEvenStart, now);

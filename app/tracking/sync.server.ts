@@ -80,6 +80,20 @@ function entriesOf(tracking: TrackingResult) {
     .sort((a, b) => a.happenedAt.getTime() - b.happenedAt.getTime());
 }
 
+/** The code of a read's latest entry, and what the read means for the merchant's attention. */
+function newsOf(shipment: Shipment, entries: ReturnType<typeof entriesOf>, now: Date) {
+  const latest = entries.at(-1);
+  const code = latest ? (latest.service_status as ServiceStatusCode) : null;
+  const attention = trackingAttentionAfter({
+    attention: shipment.attention,
+    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
+    after: { code, at: latest?.happenedAt ?? null },
+    previousSyncAt: shipment.syncedAt,
+    now,
+  });
+  return { code, attention };
+}
+
 /**
  * Reads a shipment's tracking (or takes the read a pass already made), stores its new entries and posts what Shopify
  * has not been told.
@@ -107,15 +121,7 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
     skipDuplicates: true,
   });
 
-  const latest = entries.at(-1);
-  const code = latest ? (latest.service_status as ServiceStatusCode) : null;
-  const attention = trackingAttentionAfter({
-    attention: shipment.attention,
-    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
-    after: { code, at: latest?.happenedAt ?? null },
-    previousSyncAt: shipment.syncedAt,
-    now,
-  });
+  const { code, attention } = newsOf(shipment, entries, now);
   // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
   // entry read late is history, stored and posted but moving nothing.
   const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -310,15 +316,7 @@ function unchangedRead(claim: TrackingClaim, tracking: TrackingResult, stored: {
   const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
   if (entries.some((entry) => entry.happenedAt.getTime() > since || !stored?.fingerprints.has(fingerprintOf(entry)))) return null;
   if (stored?.unposted && shipment.fulfillmentGid && shipment.direction !== "return") return null;
-  const latest = entries.at(-1);
-  const code = latest ? (latest.service_status as ServiceStatusCode) : null;
-  const attention = trackingAttentionAfter({
-    attention: shipment.attention,
-    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
-    after: { code, at: latest?.happenedAt ?? null },
-    previousSyncAt: shipment.syncedAt,
-    now,
-  });
+  const { code, attention } = newsOf(shipment, entries, now);
   if (attention !== null) return null;
   const nextSyncAt = nextSyncAfter(code ?? 2, now, baseSeconds);
   if (nextSyncAt === null) return null;
