@@ -101,19 +101,33 @@ async function startTrackingPass(): Promise<void> {
     sender.on("error", () => undefined);
     await sender.start();
   }
-  await sender.send("tracking-sync", { shop: store.domain }, { singletonKey: `${store.domain}|tracking-sync`, group: { id: store.domain } });
+  await within("Sending the tracking pass's job", sender.send("tracking-sync", { shop: store.domain }, { singletonKey: `${store.domain}|tracking-sync`, group: { id: store.domain } }), 15_000);
 }
 
-async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<void> {
+/** Until `condition` holds; past `ms`, the test fails saying what never happened and what the app printed last. */
+async function waitFor(what: string, condition: () => Promise<boolean>, ms: number): Promise<void> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-    if (await condition()) return;
+    if (await within(`${what} (a check)`, condition(), 20_000)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const jobs = await db.query(`SELECT name, state, count(*)::int AS jobs FROM pgboss.job GROUP BY name, state ORDER BY name, state`);
+  throw new Error(`${what}: not within ${ms / 1000} s. The queue: ${JSON.stringify(jobs.rows)}. The app's last lines:\n${app.output().split("\n").slice(-30).join("\n")}`);
+}
+
+/** A step that must answer: one that hangs fails the test naming itself, rather than at the test's own timeout. */
+async function within<T>(what: string, step: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s. The app's last lines:\n${app.output().split("\n").slice(-30).join("\n")}`)), ms)));
+  try {
+    return await Promise.race([step, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 async function expectStillServing(): Promise<void> {
   expect(app.child.exitCode, app.output()).toBeNull();
-  const health = await fetch(`${appUrl}/healthz`);
+  const health = await within("GET /healthz", fetch(`${appUrl}/healthz`), 15_000);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: "ok", database: "reachable" });
 }
@@ -190,7 +204,7 @@ describe("PostgreSQL dropping every connection of a running app", () => {
     expect(store.simulator.deliveries.filter((delivery) => delivery.attempts.at(-1)?.status !== 200)).toEqual([]);
 
     const underWay = () => count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND status IN ('booking', 'booked_unfulfilled')`, [shop]);
-    await waitFor(async () => {
+    await waitFor("Every order booked and fulfilled, none under way", async () => {
       await timePasses();
       return (await fulfilled()) === ORDERS && (await underWay()) === 0;
     }, 120_000);
@@ -219,12 +233,12 @@ describe("PostgreSQL dropping every connection of a running app", () => {
     await startTrackingPass();
 
     // Dropped while the pass holds shipments' locks and waits on the courier.
-    await waitFor(async () => (await synced()) > 0, 20_000);
+    await waitFor("A first shipment synced", async () => (await synced()) > 0, 20_000);
     const drops = await dropConnectionsWhile(async () => (await synced()) === due, { everyMs: 500, withinMs: 4_000 });
     expect(drops).toBeGreaterThan(0);
     await expectStillServing();
 
-    await waitFor(async () => {
+    await waitFor("Every due shipment synced", async () => {
       await timePasses({ sweep: true });
       return (await synced()) === due;
     }, 120_000);

@@ -215,7 +215,9 @@ describe("signed links", () => {
     expect(await open(elsewhere)).toMatchObject({ status: 404 });
   });
 
-  it("counts guessed links by the caller and signed links each on its own: 429 with when to come back", async () => {
+  // Each of these opens a link its 30 times a minute, and each open draws the label: on a loaded machine that is a
+  // second apiece, past the default 30 s for a test.
+  it("counts guessed links by the caller and signed links each on its own: 429 with when to come back", { timeout: 120_000 }, async () => {
     const from = (clientAddress: string, path: string) => documentLoader({ request: new Request(`http://localhost${path}`), params: { token: path.replace("/documents/", "") }, context: { clientAddress } }) as Promise<Response>;
     const { guessesPerCaller, opensPerLink } = DOCUMENT_LINK_LIMITS;
     for (let index = 0; index < guessesPerCaller.limit; index += 1) expect((await from("198.51.100.7", `/documents/guess-${index}`)).status).toBe(404);
@@ -237,7 +239,7 @@ describe("signed links", () => {
     expect(pdfPages(another.pdf)[0]).toContain(second.awb!);
   });
 
-  it("takes a link's signature in its one spelling: the three others that decode alike open nothing and count as guesses", async () => {
+  it("takes a link's signature in its one spelling: the three others that decode alike open nothing and count as guesses", { timeout: 120_000 }, async () => {
     const from = (clientAddress: string, token: string) => documentLoader({ request: new Request(`http://localhost/documents/${token}`), params: { token }, context: { clientAddress } }) as Promise<Response>;
     const token = signDocumentLink({ kind: "labels", shop: store.domain, shipmentIds: [second.id] }).replace("/documents/", "");
     const signature = token.slice(token.lastIndexOf(".") + 1);
