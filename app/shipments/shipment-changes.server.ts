@@ -558,7 +558,7 @@ export async function scheduleNextSync(shipment: ShipmentRef, nextSyncAt: Date |
   await note(shipment, "tracking_checked", { nextSyncAt });
 }
 
-/** A shipment a tracking pass claimed: the row as claimed, when it fell due, and its row version then. */
+/** A shipment a tracking pass claimed: the row as claimed (its next read the lease's end), when it fell due, and its row version then. */
 export interface TrackingClaim {
   shipment: Shipment;
   dueAt: Date;
@@ -590,13 +590,16 @@ export async function claimDueTracking(shop: string, { now, limit, leaseUntil }:
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.shipment.id - b.shipment.id);
 }
 
-/** Claims a pass did not get to (it stopped on a pause, or failed) are due again as they were, unless written since. */
+/**
+ * Claims a pass did not finish (it stopped on a pause or a failure, or another holds the shipment's lock) are due again
+ * as they were, unless their next read was set since (by a sync, a pause): the lease is still there only if not.
+ */
 export async function releaseTrackingClaims(shop: string, claims: readonly TrackingClaim[]): Promise<void> {
   if (claims.length === 0) return;
   await prisma.$executeRaw`
     UPDATE "Shipment" s SET "nextSyncAt" = u.due::timestamp(3)
-    FROM unnest(${claims.map((claim) => claim.shipment.id)}::int[], ${claims.map((claim) => claim.version)}::text[], ${claims.map((claim) => claim.dueAt.toISOString())}::text[]) AS u(id, version, due)
-    WHERE s.id = u.id AND s.shop = ${shop} AND s.xmin::text = u.version`;
+    FROM unnest(${claims.map((claim) => claim.shipment.id)}::int[], ${claims.map((claim) => claim.shipment.nextSyncAt!.toISOString())}::text[], ${claims.map((claim) => claim.dueAt.toISOString())}::text[]) AS u(id, lease, due)
+    WHERE s.id = u.id AND s.shop = ${shop} AND s."nextSyncAt" = u.lease::timestamp(3)`;
 }
 
 /** What a read that brought nothing new still updates: the estimate, the delivery date and when to read next. */

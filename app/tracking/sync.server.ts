@@ -324,7 +324,13 @@ function unchangedRead(claim: TrackingClaim, tracking: TrackingResult, stored: {
 }
 
 /** How long a pass holds the shipments it claimed; one that dies leaves them due again after this. */
-const CLAIM_LEASE_MS = 10 * 60_000;
+const CLAIM_LEASE_MS = 60_000;
+/**
+ * The longest a pass's reads take at its account's rate: a pass takes no more shipments than that allows, so it ends
+ * well within its lease. A pass outliving its lease is safe (a read without news is written only if its row is as
+ * claimed; news goes under the shipment's lock), but its shipments may be read twice.
+ */
+const PASS_READING_SECONDS = 20;
 
 /**
  * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass, claimed
@@ -342,16 +348,17 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
   const now = deps.now();
   const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
   const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, failed: 0, paused: false, more: false };
-  const claimNow = () => claimDueTracking(shop, { now, limit, leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS) });
+  const settings = await getShopSettings(shop);
+  const credentials = courierCredentialsOf(settings);
+  const pace = paceOf(`${credentials.environment}:${credentials.apiKey}`, courierCallLimitsOf(settings));
+  const passSize = Math.max(1, Math.min(limit, pace.limits.perSecond * PASS_READING_SECONDS));
+  const claimNow = () => claimDueTracking(shop, { now, limit: passSize, leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS) });
   let claims = await claimNow();
   if (claims.length === 0) return report;
-  // Claims not yet done when the pass stops early are handed back, so they are due as they were.
+  // Claims not finished when the pass ends are handed back, so they are due as they were.
   const open = new Map(claims.map((claim) => [claim.shipment.id, claim]));
   try {
-    const settings = await getShopSettings(shop);
-    const credentials = courierCredentialsOf(settings);
     const client = courierClientFor(credentials);
-    const pace = paceOf(`${credentials.environment}:${credentials.apiKey}`, courierCallLimitsOf(settings));
     const syncDeps: SyncDeps = { ...deps, baseSeconds, settings, client };
     const count = (result: SyncResult) => {
       report.synced += 1;
@@ -389,12 +396,14 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     let busy = 0;
     const syncChanged = async (claim: TrackingClaim, tracking: TrackingResult) => {
       const attempt = await attemptSync(claim.shipment.id, syncDeps, tracking);
-      open.delete(claim.shipment.id);
-      if (attempt.kind === "synced") count(attempt.result);
-      else {
-        report.skipped += 1;
-        busy += 1;
+      if (attempt.kind === "synced") {
+        open.delete(claim.shipment.id);
+        count(attempt.result);
+        return;
       }
+      // Another holds the shipment (a booking finishing, "Sync now"): the claim is handed back, due as it was.
+      report.skipped += 1;
+      busy += 1;
     };
     const failures: { claim: TrackingClaim; error: CourierError }[] = [];
     const stop: { refusal: CourierError | null } = { refusal: null };
@@ -415,8 +424,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
         }
         const same = unchangedRead(claim, tracking, stored.get(shipment.id), now, baseSeconds);
         if (same) unchanged.push(same);
-        // News goes the full way at once, beside the other reads: its Shopify calls overlap the courier's.
-        else await syncChanged(claim, tracking);
+        else changed.push({ claim, tracking });
       },
       () => stop.refusal !== null,
     );
@@ -432,6 +440,8 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       report.synced += 1;
       report.courierCalls += 1;
     }
+    // News goes the full way, one shipment at a time after the reads: its writes and Shopify calls hold connections
+    // a wide pass would take from the rest of the process.
     for (const { claim, tracking } of changed) await syncChanged(claim, tracking);
     for (const { claim, error } of failures) {
       report.failed += 1;
@@ -445,7 +455,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       return { ...report, paused: true };
     }
     // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
-    report.more = claims.length === limit && busy < claims.length;
+    report.more = claims.length === passSize && busy < claims.length;
     return report;
   } finally {
     await releaseTrackingClaims(shop, [...open.values()]);
