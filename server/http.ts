@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { BlockList, isIP, type AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type ActionFunction, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { loggablePath } from "../app/logging.server";
-import { webhookHeaderRefusal } from "../app/webhook-topics";
+import { webhookHeaderRefusal, webhookTopicAt } from "../app/webhook-topics";
 import { bodyLimitFor, streamedUploadLimit } from "./body-limits";
 import { chooseEncoding, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType } from "./compression";
 
@@ -375,12 +375,53 @@ function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): 
 }
 
 /**
+ * Each webhook topic's route action, by its address (`/webhooks/orders/create`), found once in the build. A delivery
+ * is handed to its action directly: Remix would first match the request against the whole route tree, on every
+ * request, where a webhook's address is exact and known (npm run bench: a quarter of a delivery's CPU; bench/findings.md). The route stays the one Remix serves (the dev server, a GET or HEAD there, tests calling the action).
+ */
+export function webhookActionsOf(build: Pick<ServerBuild, "routes">): Map<string, ActionFunction> {
+  const actions = new Map<string, ActionFunction>();
+  const addressOf = (id: string | undefined): string => {
+    const route = id === undefined ? undefined : build.routes[id];
+    if (!route) return "";
+    const parent = addressOf(route.parentId);
+    return route.path ? `${parent}/${route.path}` : parent;
+  };
+  for (const [id, route] of Object.entries(build.routes)) {
+    const address = addressOf(id);
+    if (route?.module.action && webhookTopicAt(address)) actions.set(address, route.module.action);
+  }
+  return actions;
+}
+
+const UNEXPECTED = () => new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/**
+ * A webhook's route action run as Remix runs a resource route's: its Response is the answer, a thrown Response too,
+ * and anything else thrown is reported to the app's handleError (app/entry.server.tsx) and answered 500, so Shopify
+ * delivers it again.
+ */
+async function runWebhookAction(action: ActionFunction, request: Request, context: AppLoadContext, build: ServerBuild): Promise<Response> {
+  const args = { request, params: {}, context };
+  try {
+    const answer = await action(args);
+    if (answer instanceof Response) return answer;
+    throw new Error("A webhook route answered something other than a Response");
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    build.entry.module.handleError?.(thrown, args);
+    return UNEXPECTED();
+  }
+}
+
+/**
  * Dakiya's HTTP server: the Remix build behind a body limit that holds before any route, signature check or
  * session lookup runs (server/body-limits.ts), the public build assets, and the caller's address for routes
  * that rate-limit by it (passed to loaders and actions as `context.clientAddress`).
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const handle = createRequestHandler(options.build, options.mode);
+  const webhookActions = webhookActionsOf(options.build);
   const trusted = trustedProxySet(options.trustedProxies ?? []);
   const publicDir = path.resolve(options.publicDir ?? "public");
 
@@ -400,11 +441,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
     if (isCrossSiteWrite(method, url, incoming)) return refuse(outgoing, pathname, { status: 403, message: "Refused: this request was sent from another site." });
 
+    const headers = headersOf(incoming);
     let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
     let streamed: StreamedBody | null = null;
     if (method !== "GET" && method !== "HEAD") {
       // A webhook whose headers cannot be Shopify's for this address is refused on them: its body is never read.
-      const refusal = url.pathname.startsWith("/webhooks/") ? webhookHeaderRefusal(url.pathname, headersOf(incoming)) : null;
+      const refusal = url.pathname.startsWith("/webhooks/") ? webhookHeaderRefusal(url.pathname, headers) : null;
       if (refusal) return refuseUnread(incoming, outgoing, refusal);
       const limit = bodyLimitFor(url.pathname);
       const declared = incoming.headers["content-length"];
@@ -423,10 +465,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       }
     }
 
-    const request = new Request(url, { method, headers: headersOf(incoming), body: body as BodyInit | undefined, ...(streamed ? { duplex: "half" } : {}) } as RequestInit);
+    const request = new Request(url, { method, headers, body: body as BodyInit | undefined, ...(streamed ? { duplex: "half" } : {}) } as RequestInit);
+    const context = { clientAddress: clientAddressOf(incoming, trusted) };
+    const webhookAction = method === "POST" ? webhookActions.get(url.pathname) : undefined;
     let response: Response;
     try {
-      response = await handle(request, { clientAddress: clientAddressOf(incoming, trusted) });
+      response = webhookAction ? await runWebhookAction(webhookAction, request, context, options.build) : await handle(request, context);
     } catch (error) {
       // An upload over its limit fails whatever was reading it: the answer is the limit's, not the route's.
       if (streamed?.overLimit) return tooLarge(incoming, outgoing, bodyLimitFor(url.pathname));

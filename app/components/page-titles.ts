@@ -13,6 +13,7 @@ const TITLES: ReadonlyArray<[pattern: RegExp, page: keyof AdminStrings["pages"]]
   [/^\/app\/shipments\/?$/, "shipments"],
   [/^\/app\/attention\/?$/, "needsAttention"],
   [/^\/app\/failed-deliveries\/?$/, "failedDeliveries"],
+  [/^\/app\/failed-deliveries\/rules\/?$/, "failedDeliveryRules"],
   [/^\/app\/auto-booking\/?$/, "autoBooking"],
   [/^\/app\/settings\/?$/, "settings"],
   [/^\/app\/storefront\/?$/, "storefront"],

@@ -81,6 +81,15 @@ export interface DeskRow {
   answer: DeskAnswer | null;
   decision: DeskDecision | null;
   decidedAt: string | null;
+  /** The shop's rule that decided this attempt, or waits for the shopper's answer; null when the merchant decided. */
+  rule: string | null;
+  /** While a rule waits: until when, and what it decides if the shopper has not answered by then. */
+  waitUntil: string | null;
+  /** Whole hours before the wait runs out (0 once it has). */
+  waitHoursLeft: number | null;
+  waitOtherwise: "reattempt" | "rto" | null;
+  /** The shopper's corrected contact is on the Shopify order's note. */
+  orderUpdatedAt: string | null;
   remarks: string | null;
   handedOffAt: string | null;
   /** What the courier did since the instructions went out. */
@@ -124,6 +133,9 @@ function deskState(record: RowOf | null, attempts: number): { state: FailedDeliv
   if (!record || record.attempt < attempts || !isFailedDeliveryState(record.state)) return { state: "open", current: null };
   return { state: record.state, current: record };
 }
+
+/** A rule waits for the shopper's answer: not the merchant's to decide (they may, to end the wait). */
+const waitingForShopper = (row: DeskRow) => row.awaitingAction && row.state === "waiting";
 
 function inView(row: DeskRow, view: DeskView): boolean {
   switch (view) {
@@ -208,6 +220,11 @@ export async function listFailedDeliveries(shop: string, filter: DeskFilter, now
           : null,
       decision: current?.decision && isDeskDecision(current.decision) ? current.decision : null,
       decidedAt: current?.decidedAt?.toISOString() ?? null,
+      rule: current?.rule ?? null,
+      waitUntil: current?.state === "waiting" ? (current.waitUntil?.toISOString() ?? null) : null,
+      waitHoursLeft: current?.state === "waiting" && current.waitUntil ? Math.max(0, Math.floor((current.waitUntil.getTime() - now.getTime()) / HOUR_MS)) : null,
+      waitOtherwise: current?.state === "waiting" ? (current.waitOtherwise === "rto" ? "rto" : "reattempt") : null,
+      orderUpdatedAt: current?.orderUpdatedAt?.toISOString() ?? null,
       remarks: current?.remarks ?? null,
       handedOffAt: handedOffAt?.toISOString() ?? null,
       courierAction,
@@ -217,8 +234,14 @@ export async function listFailedDeliveries(shop: string, filter: DeskFilter, now
     };
   });
   rows.sort((a, b) => (a.attemptAt ?? "").localeCompare(b.attemptAt ?? "") || a.shipmentId - b.shipmentId);
-  const counts = Object.fromEntries(DESK_VIEWS.map((view) => [view, rows.filter((row) => inView(row, view)).length])) as Record<DeskView, number>;
-  return { rows: rows.filter((row) => inView(row, filter.view)), counts, returnAfterHours: settings.returnAfterHours };
+  const counts = { ...(Object.fromEntries(DESK_VIEWS.map((view) => [view, rows.filter((row) => inView(row, view)).length])) as Record<DeskView, number>), waiting: rows.filter(waitingForShopper).length };
+  return {
+    rows: rows.filter((row) => inView(row, filter.view)),
+    // Shown beside the parcels to decide: what the rules are waiting on.
+    waiting: filter.view === "decide" ? rows.filter(waitingForShopper) : [],
+    counts,
+    returnAfterHours: settings.returnAfterHours,
+  };
 }
 
 /** How many parcels wait on the merchant's decision: Home's and Needs attention's link to the desk. */

@@ -1,11 +1,13 @@
 import { Prisma, type FailedDelivery } from "@prisma/client";
 import prisma from "~/db.server";
+import { enqueue } from "~/jobs/job-queue.server";
 import type { Sentence } from "~/locales/admin-language";
 import { words } from "~/locales/admin-language";
 import { SHIPMENT_OUTCOME } from "~/shipments/lifecycle";
 import { reasonColumns, REDACTED } from "~/stored-sentences.server";
 import { allowsDesk, COURIER_DECISIONS, DESK_TRANSITIONS, stateAfter, type DeskActor, type DeskDecision, type DeskTransitionName, type DeskTransitionRule, type FailedDeliveryState } from "./failed-delivery-lifecycle";
 import { ANSWERS_PER_ATTEMPT, REMARKS_LIMIT, type ShopperAnswerInput } from "./shopper-answer";
+import type { DeskRule } from "./desk-rules";
 
 /**
  * The one module that writes the failed-delivery desk's tables (`FailedDelivery` and its history,
@@ -55,7 +57,13 @@ const CLEARED = {
   remarks: null,
   handedOffAt: null,
   orderUpdatedAt: null,
+  rule: null,
+  waitUntil: null,
+  waitOtherwise: null,
 } satisfies Prisma.FailedDeliveryUncheckedUpdateInput;
+
+/** A decision ends a rule's wait for the shopper. */
+const NO_WAIT = { waitUntil: null, waitOtherwise: null } satisfies Prisma.FailedDeliveryUncheckedUpdateInput;
 
 /**
  * The parcel's desk row for its latest failed attempt, locked for the transaction: made on the parcel's first time
@@ -119,9 +127,26 @@ export async function recordShopperAnswer(ref: { shop: string; shipmentId: numbe
       data: { ...input, answeredAt: change.at, answerCount: { increment: 1 }, answerLanguage: language === "hi" ? "hi" : "en" },
       reason,
     });
-    return moved ? { kind: "recorded", row: moved } : { kind: "handed_off" };
+    if (!moved) return { kind: "handed_off" };
+    // A corrected phone, address line or landmark goes onto the Shopify order too, for the record: a job of its own
+    // (Shopify may be slow or down), committed with the answer so it is neither lost nor made for nothing.
+    if (correctsContact(input)) await enqueue("failed-delivery-order-note", { shop: ref.shop, shipmentId: ref.shipmentId }, { tx });
+    // A rule waiting for this answer decides by it now: deliver again is a re-attempt, no longer wanted a return.
+    if (row.state === "waiting" && row.rule) {
+      const decision: DeskDecision = input.answer === "deliver_again" ? "reattempt" : "rto";
+      const decided = await move(tx, moved, "rule_decided", { actor: { kind: "rule", name: row.rule }, at: change.at }, {
+        data: { decision, decidedAt: change.at, remarks: null, handedOffAt: null, ...NO_WAIT },
+        reason: words("failedDeliveries.history.rule.answered", { rule: row.rule, decision: words(`failedDeliveries.history.decision.${decision}`) }),
+      });
+      return { kind: "recorded", row: decided ?? moved };
+    }
+    return { kind: "recorded", row: moved };
   });
 }
+
+/** The shopper corrected how the courier reaches them: a phone, the address line or a landmark. */
+export const correctsContact = (input: Pick<ShopperAnswerInput, "answer" | "phone" | "alternatePhone" | "addressLine" | "landmark">): boolean =>
+  input.answer === "deliver_again" && Boolean(input.phone || input.alternatePhone || input.addressLine || input.landmark);
 
 // ─── The merchant's decision ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -144,11 +169,85 @@ export async function decideFailedDeliveries(shop: string, shipmentIds: readonly
     const moved = await prisma.$transaction(async (tx) => {
       const found = await lockedRow(tx, { shop, shipmentId }, change);
       if (!found) return null;
-      return move(tx, found.row, "decided", change, { data: { decision, decidedAt: change.at, remarks: note, handedOffAt: null }, reason: words(`failedDeliveries.history.decision.${decision}`) });
+      // The merchant's decision is theirs: no rule is named for it, and a rule's wait ends.
+      return move(tx, found.row, "decided", change, { data: { decision, decidedAt: change.at, remarks: note, handedOffAt: null, rule: null, ...NO_WAIT }, reason: words(`failedDeliveries.history.decision.${decision}`) });
     });
     (moved ? result.decided : result.refused).push(shipmentId);
   }
   return result;
+}
+
+// ─── The shop's rules ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export type RuleOutcome =
+  | { kind: "decided"; decision: DeskDecision }
+  | { kind: "waiting"; until: Date }
+  /** Checked, and no rule acted: none matched, or the shopper or the merchant came first. */
+  | { kind: "checked" }
+  /** Checked before, or the parcel is not in this attempt any more: nothing written. */
+  | { kind: "not_applied" };
+
+/**
+ * A failed attempt decided by the shop's first matching rule (`matched`; null when none matches), once: the desk's row
+ * for the attempt is locked and keeps the attempt its rules were checked for (`ruleAttempt`), so the same tracking
+ * entry read again, or two workers checking at once, find it checked and write nothing. A rule decides an open row
+ * (`rule_decided`), or waits for the shopper (`rule_waiting`, and the job at `waitUntil` that ends the wait, committed
+ * with it); a waiting rule whose shopper answered already decides by the answer. A row the merchant decided first is
+ * left as it is.
+ */
+export async function applyRuleToAttempt(ref: { shop: string; shipmentId: number }, attempt: number, matched: { rule: DeskRule; waitUntil: Date } | null, change: DeskChange): Promise<RuleOutcome> {
+  return prisma.$transaction(async (tx) => {
+    const found = await lockedRow(tx, ref, change);
+    if (!found || found.row.attempt !== attempt || found.row.ruleAttempt === attempt) return { kind: "not_applied" };
+    const { row } = found;
+    const rule = matched?.rule;
+    const ruleChange = rule ? { actor: { kind: "rule" as const, name: rule.name }, at: change.at } : change;
+    const decide = async (by: DeskRule, decision: DeskDecision, reason: "decided" | "answered"): Promise<RuleOutcome> => {
+      await move(tx, row, "rule_decided", ruleChange, {
+        data: { decision, decidedAt: change.at, remarks: null, handedOffAt: null, rule: by.name, ruleAttempt: attempt, ...NO_WAIT },
+        reason: words(`failedDeliveries.history.rule.${reason}`, { rule: by.name, decision: words(`failedDeliveries.history.decision.${decision}`) }),
+      });
+      return { kind: "decided", decision };
+    };
+    if (rule && row.state === "open" && rule.action !== "wait") return decide(rule, rule.action, "decided");
+    if (rule && row.state === "open") {
+      const otherwise = rule.otherwise ?? "reattempt";
+      await move(tx, row, "rule_waiting", ruleChange, {
+        data: { rule: rule.name, ruleAttempt: attempt, waitUntil: matched.waitUntil, waitOtherwise: otherwise },
+        reason: words("failedDeliveries.history.rule.waiting", { rule: rule.name, otherwise: words(`failedDeliveries.history.decision.${otherwise}`) }),
+      });
+      await enqueue("failed-delivery-wait", { shop: ref.shop, shipmentId: ref.shipmentId }, { tx, startAfter: matched.waitUntil });
+      return { kind: "waiting", until: matched.waitUntil };
+    }
+    // The shopper answered before the rules were checked: a rule that would have waited for it decides by it.
+    if (rule?.action === "wait" && row.state === "answered" && (row.answer === "deliver_again" || row.answer === "cancel")) return decide(rule, row.answer === "deliver_again" ? "reattempt" : "rto", "answered");
+    await move(tx, row, "rules_checked", change, { data: { ruleAttempt: attempt }, reason: words(rule ? "failedDeliveries.history.rule.cameFirst" : "failedDeliveries.history.rule.noneMatched") });
+    return { kind: "checked" };
+  });
+}
+
+export type WaitOutcome = { kind: "decided"; decision: DeskDecision } | { kind: "later"; at: Date } | { kind: "over" };
+
+/**
+ * The `failed-delivery-wait` job: a rule still waiting for the shopper's answer for the parcel's current attempt when
+ * its time has run out decides by its fallback. Not yet run out (a later attempt waits longer): `later`. Answered,
+ * decided by the merchant, or the courier moved the parcel on: `over`, and nothing is written.
+ */
+export async function endRuleWait(ref: { shop: string; shipmentId: number }, now: Date): Promise<WaitOutcome> {
+  return prisma.$transaction(async (tx) => {
+    // The shipment before the desk's row, as every change of the desk locks them.
+    const [shipment] = await tx.$queryRaw<ShipmentFacts[]>`SELECT id, shop, outcome, "deliveryAttempts" FROM "Shipment" WHERE id = ${ref.shipmentId} AND shop = ${ref.shop} FOR SHARE`;
+    if (!shipment || shipment.outcome !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) return { kind: "over" };
+    const [row] = await tx.$queryRaw<FailedDelivery[]>`SELECT * FROM "FailedDelivery" WHERE "shipmentId" = ${shipment.id} AND shop = ${ref.shop} AND attempt = ${shipment.deliveryAttempts} FOR UPDATE`;
+    if (!row || row.state !== "waiting" || !row.rule) return { kind: "over" };
+    if (row.waitUntil && row.waitUntil.getTime() > now.getTime()) return { kind: "later", at: row.waitUntil };
+    const decision: DeskDecision = row.waitOtherwise === "rto" ? "rto" : "reattempt";
+    const moved = await move(tx, row, "rule_decided", { actor: { kind: "rule", name: row.rule }, at: now }, {
+      data: { decision, decidedAt: now, remarks: null, handedOffAt: null, ...NO_WAIT },
+      reason: words("failedDeliveries.history.rule.noAnswer", { rule: row.rule, decision: words(`failedDeliveries.history.decision.${decision}`) }),
+    });
+    return moved ? { kind: "decided", decision } : { kind: "over" };
+  });
 }
 
 // ─── Handing off ──────────────────────────────────────────────────────────────────────────────────────────────────

@@ -13,12 +13,22 @@ import type { BadgeTone } from "~/shipments/lifecycle";
  *   decided, handed_off ──► decided (the merchant changes their mind: handed off again with the next instructions)
  *   any ──► open (the courier's next attempt failed too: the desk asks again, for that attempt)
  *
+ * The shop's rules (desk-rules.ts) act once per attempt, as tracking records it, on an open row: the first that matches decides
+ * (`rule_decided`), or waits for the shopper (`rule_waiting`) — their answer decides by the same rule (deliver again:
+ * re-attempt; no longer wanted: return), and when the time left runs out unanswered the rule's fallback does:
+ *
+ *   open ──► decided (rule_decided)
+ *   open ──► waiting (rule_waiting) ──► answered (the shopper) ──► decided (rule_decided, as the shopper answered)
+ *                      └──────────────────────────────────────────► decided (rule_decided, no answer in time)
+ *
  * The courier has no API for any of it: a decision reaches the courier in the day's NDR instructions, and the
  * courier's next tracking entry says whether it acted.
  */
 export const FAILED_DELIVERY_STATE = {
   /** A failed attempt, nobody has answered or decided yet. */
   OPEN: "open",
+  /** A rule waits for the shopper's answer to decide, until the time left runs out. */
+  WAITING: "waiting",
   /** The shopper answered through the tracking link; the merchant has not decided. */
   ANSWERED: "answered",
   /** The merchant (or a rule) decided; not handed to the courier yet. */
@@ -75,8 +85,13 @@ const ALL = FAILED_DELIVERY_STATES;
 export const DESK_TRANSITIONS = {
   opened: { from: [], to: "open", creates: true, recorded: true, label: "On the failed-delivery desk" },
   reopened: { from: ALL, to: "open", recorded: true, label: "Failed again: on the desk for this attempt" },
-  shopper_answered: { from: ["open", "answered", "decided"], to: "answered", keeps: ["decided"], recorded: true, label: "The shopper answered" },
+  shopper_answered: { from: ["open", "waiting", "answered", "decided"], to: "answered", keeps: ["decided"], recorded: true, label: "The shopper answered" },
   decided: { from: ALL, to: "decided", recorded: true, label: "Decided" },
+  // A rule decides as the attempt is recorded, or ends its wait: with the shopper's answer, or without one in time.
+  rule_decided: { from: ["open", "waiting", "answered"], to: "decided", recorded: true, label: "Decided by a rule" },
+  rule_waiting: { from: ["open"], to: "waiting", recorded: true, label: "A rule waits for the shopper's answer" },
+  // The rules were checked for this attempt and none acted (none matched, or the merchant or shopper came first).
+  rules_checked: { from: ALL, recorded: true, label: "No rule applied" },
   handed_off: { from: ["decided"], to: "handed_off", recorded: true, label: "Handed to the courier" },
   order_updated: { from: ALL, recorded: true, label: "Corrected contact written onto the Shopify order" },
   redacted: { from: ALL, recorded: true, label: "Customer's details removed" },
@@ -97,6 +112,7 @@ export function stateAfter(transition: DeskTransitionName, from: FailedDeliveryS
 
 export const FAILED_DELIVERY_STATE_TONES: Readonly<Record<FailedDeliveryState, BadgeTone>> = {
   open: "critical",
+  waiting: "attention",
   answered: "attention",
   decided: "info",
   handed_off: "success",

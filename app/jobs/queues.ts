@@ -77,6 +77,13 @@ export const JOB_SCHEMAS = {
   "cod-confirmation": OrderJobSchema,
   /** At a confirmation's deadline: silence does what the shop chose (remind once, book, or cancel). */
   "cod-deadline": OrderJobSchema,
+  /**
+   * When a failed-delivery rule's wait for the shopper's answer runs out (the courier's usual return): unanswered,
+   * the rule's fallback decides (app/failed-deliveries/).
+   */
+  "failed-delivery-wait": ShipmentJobSchema,
+  /** The shopper's corrected phone, address line or landmark for a failed delivery, written onto the Shopify order. */
+  "failed-delivery-order-note": ShipmentJobSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -139,6 +146,10 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // The shopper waits on it (their order held, their answer to carry out): a day of Shopify's throttling or outage.
   "cod-confirmation": { ...DEFAULT_POLICY, retryForSeconds: DAY, busy: true, label: "Asking a shopper to confirm cash on delivery, or carrying out their answer" },
   "cod-deadline": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Acting on a shopper's silence at the confirmation's deadline" },
+  // Only Dakiya's database: the courier's return is hours away, an hour of retries is plenty.
+  "failed-delivery-wait": { ...DEFAULT_POLICY, label: "Deciding a failed delivery by its rule when the shopper has not answered in time" },
+  // For the record, not the courier: a day of Shopify's throttling or outage.
+  "failed-delivery-order-note": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Writing a shopper's corrected contact onto the Shopify order" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;

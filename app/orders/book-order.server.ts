@@ -5,7 +5,7 @@ import type { CourierClient } from "~/shipping/client.server";
 import type { LogisticId } from "~/shipping/contract";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import type { ShopifyOrder } from "~/shopify/queries";
-import { fulfillWithTracking, markOrderBooked, type BookedParcel } from "~/shopify/fulfillments.server";
+import { BOOKED_TAG, fulfillWithTracking, markOrderBooked, type BookedParcel } from "~/shopify/fulfillments.server";
 import { toCourierOrder, type MappedParcel, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { withParcel } from "~/shopify/readiness-checks";
 import { splitFulfillmentOrders } from "~/shopify/fulfillment-orders.server";
@@ -169,7 +169,8 @@ async function fulfillParcel(start: Shipment, { admin, settings, order, change }
       return { shipment, retry: false };
     }
     await noteFulfillment(shipment, outcome.fulfillmentGid);
-    await markOrderBooked(admin, shipment.orderGid, await bookedParcelsOf(shipment));
+    const { parcels, tagged } = await bookedParcelsOf(shipment);
+    await markOrderBooked(admin, shipment.orderGid, parcels, { tagged: tagged || Boolean(order?.tags.includes(BOOKED_TAG)) });
     const fulfilled = await markFulfilled(shipment, outcome.fulfillmentGid, change());
     await parcelFulfilled(fulfilled);
     return { shipment: fulfilled, retry: false };
@@ -180,10 +181,16 @@ async function fulfillParcel(start: Shipment, { admin, settings, order, change }
   }
 }
 
-/** The order's parcels with an awb, parcel 1 first, as its metafields list them. */
-async function bookedParcelsOf(shipment: Pick<Shipment, "shop" | "orderGid">): Promise<BookedParcel[]> {
+/**
+ * The order's parcels with an awb, parcel 1 first, as its metafields list them; and whether the order is tagged
+ * already: another of its parcels is fulfilled, which it is only once its own marking went through.
+ */
+async function bookedParcelsOf(shipment: Pick<Shipment, "id" | "shop" | "orderGid">): Promise<{ parcels: BookedParcel[]; tagged: boolean }> {
   const parcels = await listShipmentsForOrder(shipment.shop, shipment.orderGid);
-  return parcels.flatMap((parcel) => (parcel.awb && parcel.courierName && parcel.trackingUrl && parcel.status !== SHIPMENT_STATUS.CANCELLED ? [{ awb: parcel.awb, courierName: parcel.courierName, trackingUrl: parcel.trackingUrl }] : []));
+  return {
+    parcels: parcels.flatMap((parcel) => (parcel.awb && parcel.courierName && parcel.trackingUrl && parcel.status !== SHIPMENT_STATUS.CANCELLED ? [{ awb: parcel.awb, courierName: parcel.courierName, trackingUrl: parcel.trackingUrl }] : [])),
+    tagged: parcels.some((parcel) => parcel.id !== shipment.id && parcel.status === SHIPMENT_STATUS.FULFILLED),
+  };
 }
 
 /**

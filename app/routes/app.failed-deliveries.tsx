@@ -1,17 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineStack, Layout, Link, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, EmptyState, InlineGrid, InlineStack, Layout, Link, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { ReturnHistory } from "~/components/ShipmentHistory";
-import { formatDate, formatPaise } from "~/components/formatting";
+import { formatCount, formatDate, formatPaise } from "~/components/formatting";
 import { listFailedDeliveries, readDeskFilter, type DeskRow } from "~/failed-deliveries/desk.server";
+import { deskFigures, type WindowFigures } from "~/failed-deliveries/desk-figures.server";
+import { getDeskRules } from "~/failed-deliveries/desk-rules.server";
 import { DESK_VIEWS } from "~/failed-deliveries/desk-views";
 import { decideOnDesk, saveDeskHours, UNKNOWN_DESK_INTENT, type DeskNotice } from "~/failed-deliveries/desk-actions.server";
 import { FAILED_DELIVERY_STATE_TONES, type DeskDecision } from "~/failed-deliveries/failed-delivery-lifecycle";
 import { whatsappChatUrl } from "~/failed-deliveries/whatsapp";
-import { fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
+import { ADMIN_LOCALES, fill, plural, type AdminLanguage, type AdminStrings } from "~/locales/admin-language";
 import { authenticate } from "~/shopify.server";
 import { getPublicSeller } from "~/tracking/seller.server";
 
@@ -22,9 +24,9 @@ import { getPublicSeller } from "~/tracking/seller.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const filter = readDeskFilter(new URL(request.url).searchParams);
-  const [desk, seller] = await Promise.all([listFailedDeliveries(session.shop, filter), getPublicSeller(session.shop)]);
+  const [desk, seller, figures, rules] = await Promise.all([listFailedDeliveries(session.shop, filter), getPublicSeller(session.shop), deskFigures(session.shop), getDeskRules(session.shop)]);
   // The search itself is not sent back: the page reads it from its own address.
-  return json({ ...desk, view: filter.view, payment: filter.payment, shopName: seller.name });
+  return json({ ...desk, view: filter.view, payment: filter.payment, shopName: seller.name, figures, ruleCount: rules.length });
 };
 
 type ActionData = { ok: boolean; notice: DeskNotice; message: string };
@@ -47,7 +49,7 @@ function noticeInWords(t: DeskStrings, language: AdminLanguage, notice: DeskNoti
 const DECISIONS: readonly DeskDecision[] = ["reattempt", "rto", "call"];
 
 export default function FailedDeliveriesDesk() {
-  const { rows, counts, view, payment, returnAfterHours, shopName } = useLoaderData<typeof loader>();
+  const { rows, waiting, counts, view, payment, returnAfterHours, shopName, figures, ruleCount } = useLoaderData<typeof loader>();
   const strings = useAdminStrings();
   const t = strings.failedDeliveries;
   const language = useAdminLanguage();
@@ -79,7 +81,7 @@ export default function FailedDeliveriesDesk() {
       setDownloading("failed");
     }
   };
-  useEffect(() => setSelected((current) => current.filter((id) => rows.some((row) => row.shipmentId === id))), [rows]);
+  useEffect(() => setSelected((current) => current.filter((id) => rows.some((row) => row.shipmentId === id) || waiting.some((row) => row.shipmentId === id))), [rows, waiting]);
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(searchParams);
     if (value) next.set(key, value);
@@ -102,6 +104,7 @@ export default function FailedDeliveriesDesk() {
           <BlockStack gap="400">
             {result ? <Banner tone={result.ok ? "success" : "warning"}>{noticeInWords(t, language, result.notice)}</Banner> : null}
             {downloading === "failed" ? <Banner tone="critical">{t.page.instructionsFailed}</Banner> : null}
+            <DeskFigures current={figures.current} previous={figures.previous} />
             <Tabs tabs={tabs} selected={Math.max(0, DESK_VIEWS.indexOf(view))} onSelect={(index) => setParam("view", DESK_VIEWS[index]!)} />
             <div role="search" aria-label={t.filters.search} onKeyDown={(event) => event.key === "Enter" && (event.target as HTMLElement).tagName === "INPUT" && searchNow(event)}>
               <InlineStack gap="300" blockAlign="end">
@@ -118,7 +121,7 @@ export default function FailedDeliveriesDesk() {
                 />
               </InlineStack>
             </div>
-            {rows.length === 0 ? (
+            {rows.length === 0 && waiting.length === 0 ? (
               <Card>
                 <EmptyState heading={t.empty.heading} image="" action={searchParams.get("q") || payment ? { content: t.filters.clear, onAction: () => { setSearch(""); setSearchParams(new URLSearchParams(view === "decide" ? {} : { view })); } } : undefined}>
                   <p>{t.empty.text}</p>
@@ -144,13 +147,34 @@ export default function FailedDeliveriesDesk() {
                     </InlineStack>
                   </BlockStack>
                 </Card>
-                <Card>
-                  <BlockStack gap="500" as="ul">
-                    {rows.map((row) => (
-                      <DeskParcel key={row.shipmentId} row={row} shopName={shopName} selected={selected.includes(row.shipmentId)} onSelect={(on) => toggle(row.shipmentId, on)} onDecide={(decision) => decide([row.shipmentId], decision)} />
-                    ))}
-                  </BlockStack>
-                </Card>
+                {rows.length > 0 ? (
+                  <Card>
+                    <BlockStack gap="500" as="ul">
+                      {rows.map((row) => (
+                        <DeskParcel key={row.shipmentId} row={row} shopName={shopName} selected={selected.includes(row.shipmentId)} onSelect={(on) => toggle(row.shipmentId, on)} onDecide={(decision) => decide([row.shipmentId], decision)} />
+                      ))}
+                    </BlockStack>
+                  </Card>
+                ) : null}
+                {waiting.length > 0 ? (
+                  <Card>
+                    <BlockStack gap="400">
+                      <BlockStack gap="100">
+                        <Text as="h2" variant="headingMd">
+                          {`${t.waiting.heading} (${formatCount(waiting.length, language)})`}
+                        </Text>
+                        <Text as="p" tone="subdued">
+                          {t.waiting.help}
+                        </Text>
+                      </BlockStack>
+                      <BlockStack gap="500" as="ul">
+                        {waiting.map((row) => (
+                          <DeskParcel key={row.shipmentId} row={row} shopName={shopName} selected={selected.includes(row.shipmentId)} onSelect={(on) => toggle(row.shipmentId, on)} onDecide={(decision) => decide([row.shipmentId], decision)} />
+                        ))}
+                      </BlockStack>
+                    </BlockStack>
+                  </Card>
+                ) : null}
               </>
             )}
           </BlockStack>
@@ -166,6 +190,15 @@ export default function FailedDeliveriesDesk() {
                 <Button loading={busy("settings")} onClick={() => submit({ intent: "settings", locale: language, returnAfterHours: hours }, { method: "post" })}>
                   {t.settings.save}
                 </Button>
+              </InlineStack>
+              <Text as="h3" variant="headingSm">
+                {t.settings.rulesHeading}
+              </Text>
+              <Text as="p" tone="subdued">
+                {ruleCount === 0 ? t.settings.rulesNone : plural(language, t.settings.rulesSome, ruleCount)}
+              </Text>
+              <InlineStack>
+                <Button url="/app/failed-deliveries/rules">{t.settings.editRules}</Button>
               </InlineStack>
             </BlockStack>
           </Card>
@@ -189,7 +222,7 @@ function DeskParcel({ row, shopName, selected, onSelect, onDecide }: { row: Desk
         <Text as="h3" variant="headingSm">
           {row.name}
         </Text>
-        <Badge tone={FAILED_DELIVERY_STATE_TONES[row.state]}>{t.views[row.state === "open" || row.state === "answered" ? "decide" : row.state === "decided" ? "handoff" : "handed_off"]}</Badge>
+        <Badge tone={FAILED_DELIVERY_STATE_TONES[row.state]}>{row.state === "waiting" ? t.waiting.badge : t.views[row.state === "open" || row.state === "answered" ? "decide" : row.state === "decided" ? "handoff" : "handed_off"]}</Badge>
         <Text as="span">{plural(language, t.row.attempts, row.attempts)}</Text>
         {row.courierName ? <Text as="span" tone="subdued">{`${row.courierName} · ${row.awb ?? ""}`}</Text> : null}
       </InlineStack>
@@ -206,6 +239,9 @@ function DeskParcel({ row, shopName, selected, onSelect, onDecide }: { row: Desk
       </Text>
       <ShopperAnswer row={row} />
       {row.decision ? <Text as="p">{fill(t.row.decision, { decision: t.decisions[row.decision] })}{row.remarks ? ` — ${row.remarks}` : ""}</Text> : null}
+      {row.decision && row.rule ? <Text as="p" tone="subdued">{fill(t.row.decidedByRule, { rule: row.rule })}</Text> : null}
+      {row.state === "waiting" && row.rule && row.waitOtherwise ? <RuleWait rule={row.rule} hoursLeft={row.waitHoursLeft} otherwise={row.waitOtherwise} /> : null}
+      {row.orderUpdatedAt ? <Text as="p" tone="subdued">{t.row.orderNoted}</Text> : null}
       {row.handedOffAt ? <Text as="p">{fill(t.row.handedOff, { date: formatDate(row.handedOffAt, undefined, language) })} {t.row.courierActions[row.courierAction]}</Text> : null}
       {row.raisedAgain ? <Text as="p" tone="critical">{t.row.raisedAgain}</Text> : null}
       {!row.handedOffAt && !row.awaitingAction ? <Text as="p">{t.row.courierActions[row.courierAction === "none" ? "reattempting" : row.courierAction]}</Text> : null}
@@ -252,3 +288,54 @@ function ShopperAnswer({ row }: { row: DeskRow }) {
 }
 
 export { ShopifyBusyBoundary as ErrorBoundary } from "~/components/ShopifyBusyBoundary";
+
+/** A rule's wait for the shopper's answer: the hours left, and what it decides if they run out. */
+function RuleWait({ rule, hoursLeft, otherwise }: { rule: string; hoursLeft: number | null; otherwise: "reattempt" | "rto" }) {
+  const t = useAdminStrings().failedDeliveries;
+  const language = useAdminLanguage();
+  const values = { rule, hours: formatCount(hoursLeft ?? 0, language), otherwise: t.decisions[otherwise] };
+  return <Text as="p">{hoursLeft ? fill(t.row.waiting, values) : fill(t.row.waitingOver, values)}</Text>;
+}
+
+/** The desk's headline: how failed deliveries end, and how soon they are decided, beside the 30 days before. */
+function DeskFigures({ current, previous }: { current: WindowFigures; previous: WindowFigures }) {
+  const t = useAdminStrings().failedDeliveries.figures;
+  const language = useAdminLanguage();
+  const share = (figures: WindowFigures) =>
+    figures.deliveredShare === null ? t.none : fill(t.deliveredValue, { share: figures.deliveredShare.toLocaleString(ADMIN_LOCALES[language], { style: "percent", maximumFractionDigits: 0 }), settled: formatCount(figures.settled, language) });
+  const median = (figures: WindowFigures) => (figures.medianHours === null ? t.noneDecided : fill(t.medianValue, { hours: figures.medianHours.toLocaleString(ADMIN_LOCALES[language], { maximumFractionDigits: 1 }) }));
+  const figure = (label: string, value: string, before: string, help: string) => (
+    <BlockStack gap="100">
+      <Text as="h3" variant="headingSm">
+        {label}
+      </Text>
+      <Text as="p" variant="headingLg">
+        {value}
+      </Text>
+      <Text as="p" tone="subdued">
+        {fill(t.previous, { value: before })}
+      </Text>
+      <Text as="p" tone="subdued" variant="bodySm">
+        {help}
+      </Text>
+    </BlockStack>
+  );
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="200" blockAlign="baseline">
+          <Text as="h2" variant="headingMd">
+            {t.heading}
+          </Text>
+          <Text as="span" tone="subdued">
+            {t.window}
+          </Text>
+        </InlineStack>
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+          {figure(t.delivered, share(current), share(previous), fill(t.deliveredHelp, { open: formatCount(current.parcels - current.settled, language) }))}
+          {figure(t.median, median(current), median(previous), fill(t.medianHelp, { decided: formatCount(current.decided, language) }))}
+        </InlineGrid>
+      </BlockStack>
+    </Card>
+  );
+}

@@ -1,5 +1,5 @@
 import { adminDocument } from "./admin-document";
-import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, OrderForBookingQuery, OrderForBookingQueryVariables, RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables, BookedOrderChangesQuery, BookedOrderChangesQueryVariables, LocationsQuery, LocationsQueryVariables, FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables, FulfillmentEventsQuery, FulfillmentEventsQueryVariables, FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables, TagsAddMutation, TagsAddMutationVariables, MarkOrderBookedMutation, MarkOrderBookedMutationVariables } from "~/types/admin.generated";
+import type { FulfillmentOrderFieldsFragment, LineItemShippingFieldsFragment, OrderForBookingQuery, OrderForBookingQueryVariables, RecentlyUpdatedOrdersQuery, RecentlyUpdatedOrdersQueryVariables, BookedOrderChangesQuery, BookedOrderChangesQueryVariables, LocationsQuery, LocationsQueryVariables, FulfillmentCreateWithTrackingMutation, FulfillmentCreateWithTrackingMutationVariables, FulfillmentEventsQuery, FulfillmentEventsQueryVariables, FulfillmentEventCreateMutation, FulfillmentEventCreateMutationVariables, TagsAddMutation, TagsAddMutationVariables, MarkOrderBookedMutation, MarkOrderBookedMutationVariables, RecordBookedParcelsMutation, RecordBookedParcelsMutationVariables } from "~/types/admin.generated";
 
 /**
  * Every Admin API document Dakiya sends. `npm run graphql:validate` checks each against the
@@ -209,13 +209,25 @@ export const TAGS_ADD = adminDocument<TagsAddMutation, TagsAddMutationVariables>
 `
 );
 
-/** The booked order's tag and app metafields, in one request (two mutations, run in order). */
+/** The booked order's tag and app metafields, in one request (two mutations, run in order): its first parcel's. */
 export const MARK_ORDER_BOOKED = adminDocument<MarkOrderBookedMutation, MarkOrderBookedMutationVariables>(
   `#graphql
   mutation MarkOrderBooked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
     tagsAdd(id: $id, tags: $tags) {
       userErrors { field message }
     }
+    metafieldsSet(metafields: $metafields) {
+      metafields { id key }
+      userErrors { field message }
+    }
+  }
+`
+);
+
+/** The app metafields alone: a later parcel of an order already tagged, 10 points where the tag costs 10 more. */
+export const RECORD_BOOKED_PARCELS = adminDocument<RecordBookedParcelsMutation, RecordBookedParcelsMutationVariables>(
+  `#graphql
+  mutation RecordBookedParcels($metafields: [MetafieldsSetInput!]!) {
     metafieldsSet(metafields: $metafields) {
       metafields { id key }
       userErrors { field message }

@@ -8,6 +8,7 @@ import { CourierError, type CourierClient } from "~/shipping/client.server";
 import type { TrackingEntry, TrackingResult } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { recordReturnArrival, recordReturnPickedUp } from "~/returns/return-arrival.server";
+import { applyDeskRules } from "~/failed-deliveries/desk-rules.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
 import { outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
@@ -140,6 +141,9 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
     },
     { actor: courierOf(shipment), at: now },
   );
+  // A failed attempt goes to the shop's failed-delivery rules as soon as it is read (once per attempt: a read that
+  // stopped before this step has it done by the next).
+  if (progressed.outcome === SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED && progressed.direction === "forward") await applyDeskRules(progressed, now);
   // A return's reverse delivery has no events in Shopify: the shopper follows it on Dakiya's tracking page.
   const isReturn = shipment.direction === "return";
   const posted = shipment.fulfillmentGid && !isReturn ? await postPendingEvents(shipment, { admin: deps.admin, estimatedDeliveryAt: tracking.estimated_delivery_date }) : 0;

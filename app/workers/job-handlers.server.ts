@@ -19,6 +19,8 @@ import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
 import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
 import { DECISION } from "~/automation/decisions";
 import { recordDecision } from "~/orders/order-records.server";
+import { endRuleWait } from "~/failed-deliveries/failed-delivery-changes.server";
+import { writeCorrectionOntoOrder } from "~/failed-deliveries/order-correction.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -121,6 +123,17 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if (!(await isShopInstalled(shop))) return;
     const done = await runConfirmationDeadline({ shop, now }, orderGid);
     if (done.kind === "expired" && done.heldForMerchant) await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: done.heldForMerchant }, now());
+  },
+  "failed-delivery-wait": async ({ shop, shipmentId }) => {
+    const ended = await endRuleWait({ shop, shipmentId }, now());
+    // A later attempt waits longer: its own end is this job again, at its time.
+    if (ended.kind === "later") await enqueue("failed-delivery-wait", { shop, shipmentId }, { startAfter: ended.at });
+  },
+  "failed-delivery-order-note": async ({ shop, shipmentId }) => {
+    // An uninstalled shop has no token to write with; the correction stays on the desk and in the instructions.
+    if (!(await isShopInstalled(shop))) return;
+    const written = await writeCorrectionOntoOrder({ shop, shipmentId }, await adminFor(shop), now());
+    if (written.kind === "refused" || written.kind === "too_long") console.warn(`The shopper's correction for shipment ${shipmentId} of ${shop} is not on the Shopify order: ${written.kind === "refused" ? written.message : "the order's note is full"}`);
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

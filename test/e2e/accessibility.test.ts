@@ -47,16 +47,16 @@ const focused = (frame: Frame) =>
     return element ? { tag: element.tagName.toLowerCase(), text: (element.textContent ?? "").trim(), label: element.getAttribute("aria-label") ?? "" } : null;
   });
 
-/** Presses Tab until `wanted` has the focus (at most `limit` times); fails saying where the focus went instead. */
-async function tabTo(page: Page, frame: Frame, what: string, wanted: (element: { tag: string; text: string; label: string }) => boolean, limit = 120): Promise<void> {
+/** Presses Tab (or `key`: Shift+Tab) until `wanted` has the focus (at most `limit` times); fails saying where the focus went instead. */
+async function tabTo(page: Page, frame: Frame, what: string, wanted: (element: { tag: string; text: string; label: string }) => boolean, limit = 120, key = "Tab"): Promise<void> {
   const seen: string[] = [];
   for (let presses = 0; presses < limit; presses += 1) {
     const element = await focused(frame);
     if (element && wanted(element)) return;
     if (element) seen.push(`${element.tag} "${element.label || element.text.slice(0, 30)}"`);
-    await page.keyboard.press("Tab");
+    await page.keyboard.press(key);
   }
-  throw new Error(`Tab never reached ${what}; the focus went through: ${seen.slice(-40).join(", ")}`);
+  throw new Error(`${key} never reached ${what}; the focus went through: ${seen.slice(-40).join(", ")}`);
 }
 
 describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () => {
@@ -92,6 +92,52 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       // The added rule is an unsaved edit: the admin's save bar offers to discard it, and leaving would ask first.
       await walk.admin.page.locator("#save-bar").getByRole("button", { name: "Discard" }).click();
       await expect.poll(() => rules.count()).toBe(before);
+    });
+  });
+
+  it("Failed-delivery rules with the keyboard: from the desk, the examples, a mistake named at its field, then saved; no axe violation", async () => {
+    const { page } = walk;
+    const frame = () => walk.admin.frame;
+    const t = adminStrings("en").failedDeliveries;
+    await walk.step("rules: from the desk's Edit the rules", async () => {
+      await walk.admin.openFromNav("Failed deliveries", { path: "/app/failed-deliveries" }, "Failed deliveries");
+      await frame().getByText(t.settings.rulesNone).waitFor();
+      await frame().getByRole("heading", { name: t.figures.heading }).waitFor();
+      await walk.admin.navigateInBrowser("the desk's Edit the rules", () => frame().getByRole("link", { name: t.settings.editRules }).click(), { path: "/app/failed-deliveries/rules" });
+      await walk.admin.expectTitle("Failed-delivery rules");
+      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+    });
+    await walk.step("rules: the examples with the keyboard, a name emptied and refused at its field", async () => {
+      await frame().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await tabTo(page, frame(), "Start with examples", (element) => element.tag === "button" && element.text === t.rules.startWithExamples);
+      await page.keyboard.press("Enter");
+      await frame().getByRole("heading", { name: `Rule 1: ${t.rules.examples.refusedCod}` }).waitFor();
+      expect(await frame().getByRole("heading", { name: /^Rule \d: / }).count()).toBe(3);
+      // The waiting example says what happens when the shopper does not answer in time.
+      expect(await frame().getByRole("combobox", { name: t.rules.fields.otherwise }).count()).toBe(1);
+      const name = frame().getByRole("textbox", { name: t.rules.fields.name }).first();
+      await name.fill("");
+      // Back up from the field to the page's Save.
+      await tabTo(page, frame(), "Save", (element) => element.tag === "button" && element.text === t.rules.save, 40, "Shift+Tab");
+      await page.keyboard.press("Enter");
+      await frame().getByRole("heading", { name: t.rules.notSaved }).waitFor();
+      // The field says what to fix, and a screen reader hears it with the field.
+      expect(await name.getAttribute("aria-invalid")).toBe("true");
+      const described = (await name.getAttribute("aria-describedby"))!.split(" ");
+      const said = await Promise.all(described.map((id) => frame().locator(`[id="${id}"]`).innerText().catch(() => "")));
+      expect(said.join(" ")).toContain("Rule 1: give it a name.");
+      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+    });
+    await walk.step("rules: named again, saved, and the desk counts them", async () => {
+      const name = frame().getByRole("textbox", { name: t.rules.fields.name }).first();
+      await name.focus();
+      await page.keyboard.type("Refused COD: return");
+      await tabTo(page, frame(), "Save", (element) => element.tag === "button" && element.text === t.rules.save, 40, "Shift+Tab");
+      await page.keyboard.press("Enter");
+      await frame().getByText(t.rules.saved).waitFor();
+      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+      await walk.admin.navigateInBrowser("the rules page's back link", () => frame().getByRole("link", { name: t.rules.back }).click(), { path: "/app/failed-deliveries" });
+      await frame().getByText("3 rules decide failed attempts as they arrive.").waitFor();
     });
   });
 
@@ -196,6 +242,16 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await frame.locator("table").getByText(adminStrings("hi").ship.rates.recommended, { exact: true }).waitFor();
       expect(await audit(frame)).toEqual(clean(`${hindi.ship} · Dakiya`));
       expect(await englishShownOn(frame), "English words of the locale files on the ship page").toEqual([]);
+    });
+    await walk.step("Hindi: the failed-delivery rules, from the desk", async () => {
+      const t = adminStrings("hi").failedDeliveries;
+      await walk.admin.openFromNav(adminStrings("en").pages.failedDeliveries, { path: "/app/failed-deliveries" }, hindi.failedDeliveries);
+      await walk.admin.navigateInBrowser("the desk's Edit the rules", () => walk.admin.frame.getByRole("link", { name: t.settings.editRules }).click(), { path: "/app/failed-deliveries/rules" });
+      const frame = walk.admin.frame;
+      await expect.poll(() => frame.title()).toBe(`${hindi.failedDeliveryRules} · Dakiya`);
+      await frame.getByRole("button", { name: t.rules.addRule }).waitFor();
+      expect(await audit(frame)).toEqual(clean(`${hindi.failedDeliveryRules} · Dakiya`));
+      expect(await englishShownOn(frame), "English words of the locale files on the rules page").toEqual([]);
     });
     await walk.step("Hindi: a navigation inside the app keeps the language", async () => {
       await walk.admin.openFromNav(adminStrings("en").pages.settings, { path: "/app/settings" }, hindi.settings);

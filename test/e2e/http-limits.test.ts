@@ -1,21 +1,27 @@
+import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
 import { freePort } from "../../server/free-port";
 import { createDatabase } from "../support/database";
 import { memoryOf, npmStart, pidListeningOn, waitForHealth, type StartedServer } from "../support/npm-start";
 import { productionBuild } from "../support/production-build";
+import { signedWebhookRequest, uniqueShop } from "../support/webhooks";
 
 // The kernel's pick, not a fixed one: another checkout's run of this file on the same machine cannot take it.
 let port: number;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 let server: StartedServer;
 let pid: number;
+let databaseUrl: string;
 
 beforeAll(async () => {
   await productionBuild();
   port = await freePort();
   // The only trusted proxy is an address this test never connects from: whatever X-Forwarded-For it sends is ignored.
-  server = npmStart({ DATABASE_URL: await createDatabase(`limits_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0", TRUSTED_PROXY_ADDRESSES: "10.9.9.9" });
+  databaseUrl = await createDatabase(`limits_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true });
+  server = npmStart({ DATABASE_URL: databaseUrl, PORT: String(port), WORKER_CONCURRENCY: "0", TRUSTED_PROXY_ADDRESSES: "10.9.9.9", SHOPIFY_API_SECRET: getConfig().SHOPIFY_API_SECRET });
   // A busy machine starts the server slowly; the limits themselves are what is tested.
   expect((await waitForHealth(port, server.output, 100_000)).status).toBe(200);
   pid = pidListeningOn(port);
@@ -171,5 +177,36 @@ describe("the caller's address the rate limits count", () => {
     }
     expect(statuses.slice(0, 30).every((status) => status !== 429)).toBe(true);
     expect(statuses[30]).toBe(429);
+  });
+});
+
+describe("webhooks at the production server", () => {
+  it("hands a delivery to its topic's route: signed, acknowledged once and its check enqueued once, also when redelivered; a forged signature a 401 saying so; a signed body that is not JSON acknowledged", async () => {
+    const shop = uniqueShop("limits");
+    const address = `http://127.0.0.1:${port}/webhooks/orders/create`;
+    const webhookId = randomUUID();
+    const delivery = (options: Partial<Parameters<typeof signedWebhookRequest>[1]> = {}) =>
+      fetch(signedWebhookRequest(address, { topic: "orders/create", shop, payload: { id: 7001, admin_graphql_api_id: "gid://shopify/Order/7001" }, secret: getConfig().SHOPIFY_API_SECRET, webhookId, ...options }));
+
+    expect((await delivery()).status).toBe(200);
+    expect((await delivery()).status).toBe(200);
+    const forged = await delivery({ webhookId: randomUUID(), hmac: Buffer.alloc(32, 7).toString("base64") });
+    expect([forged.status, await forged.text()]).toEqual([401, "The webhook's HMAC does not match\n"]);
+    const notJson = randomUUID();
+    expect((await delivery({ webhookId: notJson, body: "not json" })).status).toBe(200);
+
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows: deliveries } = await client.query<{ id: string; problem: string | null }>(`SELECT id, problem FROM "WebhookDelivery" WHERE shop = $1 ORDER BY "receivedAt"`, [shop]);
+      expect(deliveries).toEqual([
+        { id: webhookId, problem: null },
+        { id: notJson, problem: "the body is not JSON" },
+      ]);
+      const { rows: jobs } = await client.query<{ count: number }>(`SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'order-check' AND data->>'shop' = $1`, [shop]);
+      expect(jobs).toEqual([{ count: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 });

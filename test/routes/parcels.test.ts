@@ -58,14 +58,39 @@ const orderView = async (legacyId: string) => {
 };
 const inShopify = (id: string) => store.shop.orders.find((order) => order.id === id)!;
 
+/** The Admin API operations the app asked of the store while `run` ran, by their names, in order. */
+async function operationsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const asked: string[] = [];
+  const handle = store.simulator.handle;
+  store.simulator.handle = async (request: Request) => {
+    if (request.method === "POST" && /\/admin\/api\/[^/]+\/graphql\.json$/.test(new URL(request.url).pathname)) {
+      const { query } = (await request.clone().json()) as { query: string };
+      asked.push(/^\s*(?:query|mutation)\s+(\w+)/m.exec(query)?.[1] ?? "anonymous");
+    }
+    return handle.call(store.simulator, request);
+  };
+  try {
+    await run();
+  } finally {
+    store.simulator.handle = handle;
+  }
+  return asked;
+}
+
 /** A cash-on-delivery order with one item stocked only at Bhiwandi and two of one stocked only at Gurugram. */
 const twoWarehouseOrder = (index: number) => store.simulator.placeOrder(store.domain, twoWarehouseOrderInput(index, { diya: "899.11", stoles: 2, stole: "599.11" }));
 
 describe("an order whose items ship from two warehouses", () => {
   it("books through bulk ship as two parcels: two fulfillments at the two locations, each awb's order only its warehouse's items, the COD amounts adding up to the paisa", async () => {
     const order = twoWarehouseOrder(1);
-    const answer = await bulk([order.id]);
+    let answer: BulkAnswer | undefined;
+    const asked = await operationsDuring(async () => (answer = await bulk([order.id])));
+    if (!answer) throw new Error("The bulk ship answered nothing");
     expect(answer.results).toEqual([expect.objectContaining({ orderId: order.id, outcome: "booked" })]);
+    // One read of the order for both parcels; the tag is added with the first parcel, the second writes the metafields alone.
+    expect(asked.filter((operation) => operation === "OrderForBooking")).toHaveLength(1);
+    expect(asked.filter((operation) => /^(MarkOrderBooked|RecordBookedParcels)$/.test(operation))).toEqual(["MarkOrderBooked", "RecordBookedParcels"]);
+    expect(inShopify(order.id).tags).toContain("dakiya-booked");
     const awbs = answer.results[0]!.awb!.split(", ");
     expect(awbs).toHaveLength(2);
     expect(new Set(awbs).size).toBe(2);

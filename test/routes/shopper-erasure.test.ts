@@ -347,6 +347,8 @@ const COLUMNS: Record<string, Coverage> = {
   "public.FailedDelivery.preferredDate": { not: "a day in the next six, as the form offered it" },
   "public.FailedDelivery.preferredSlot": { not: IDS },
   "public.FailedDelivery.decision": { not: IDS },
+  "public.FailedDelivery.rule": { not: "the merchant's own rule's name" },
+  "public.FailedDelivery.waitOtherwise": { not: IDS },
   "public.FailedDeliveryEvent.shop": { not: IDS },
   "public.FailedDeliveryEvent.transition": { not: IDS },
   "public.FailedDeliveryEvent.fromState": { not: IDS },
