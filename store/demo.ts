@@ -117,7 +117,7 @@ async function playTheDay(): Promise<void> {
         ? `\n✓ Every order is where the day leaves it: ${outcome.done} of ${outcome.total}, ${seconds} s after start.\n`
         : `\n✗ ${outcome.total - outcome.done} of ${outcome.total} orders are not where the day should leave them: ${outcome.offCourse} went elsewhere (marked ✗)${outcome.unfinished.length ? `, still on the way: ${outcome.unfinished.join(", ")}` : ""}. The admin shows each.\n`,
     );
-    if (outcome.documents.length > 0) console.log(`The day's labels and pickup manifests, ready to print, are in ${documentsDir}:\n${outcome.documents.map((file) => `  · ${path.basename(file)}`).join("\n")}\n`);
+    if (outcome.documents.length > 0) console.log(`The day's NDR instructions for the courier, and its labels and pickup manifests ready to print, are in ${documentsDir}:\n${outcome.documents.map((file) => `  · ${path.basename(file)}`).join("\n")}\n`);
   } catch (error) {
     view.close();
     if (stopping) return;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "~/shipping/status";
 import { EXAMPLE_RULES } from "~/automation/rules";
 import { NO_OUTCOMES, scoreCodRisk, type RiskInputs } from "~/cod/risk-score";
-import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
+import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, plannedHops, progressOf, tally, trackingHops, type ExpectedEnd, type OrderObservation, type ShipmentObservation } from "./journey-plan";
 import { seedShop } from "./seed";
 
 const shipment = (overrides: Partial<ShipmentObservation> = {}): ShipmentObservation => ({
@@ -43,6 +43,22 @@ describe("the journey's plan", () => {
         from = hop;
       }
     }
+  });
+
+  it("has one parcel the shopper saves after a failed attempt and one that goes back from it, each stopped at the failed attempt for the desk", () => {
+    const failing = JOURNEY_ORDERS.filter((planned) => planned.afterTheAttempt);
+    expect(failing.map((planned) => [planned.afterTheAttempt, planned.expected.kind === "booked" ? planned.expected.finalStage : null])).toEqual(
+      expect.arrayContaining([
+        ["saved_by_landmark", SERVICE_STATUS.DELIVERED],
+        ["returned", SERVICE_STATUS.RTO],
+      ]),
+    );
+    for (const planned of failing) {
+      expect(planned.attemptFails).toBeDefined();
+      expect(plannedHops(planned, SERVICE_STATUS.DELIVERED).at(-1)).toBe(SERVICE_STATUS.UNDELIVERED);
+    }
+    // A parcel with no desk step travels as before.
+    expect(plannedHops({ name: "#1", expected: { kind: "booked", finalStage: SERVICE_STATUS.RTO } }, SERVICE_STATUS.RTO).at(-1)).toBe(SERVICE_STATUS.RTO);
   });
 });
 

@@ -1,6 +1,6 @@
 import { DECISION, READINESS } from "../app/orders/readiness";
 import type { ProblemCode } from "../app/shopify/order-mapping";
-import { SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
+import { SERVICE_STATUS, type ServiceStatusCode, type UndeliveredReason } from "../app/shipping/status";
 
 /**
  * What the demo's merchant day (`npm run demo`, store/journey.ts) should end with, order by order, and how to tell
@@ -26,11 +26,22 @@ export type ExpectedEnd =
 /** How a shopper asked to confirm their cash-on-delivery order answers on their link. */
 export type ShopperAnswer = "confirm" | "correct" | "cancel" | "pay_online";
 
+/**
+ * A parcel the courier first fails to deliver, and what becomes of it on the failed-delivery desk: the shopper saves it
+ * (corrects the landmark on the tracking link, the merchant re-attempts, the courier delivers), or it goes back (the
+ * merchant returns it to origin). Either way the decision reaches the courier in the day's NDR instructions.
+ */
+export type AfterTheAttempt = "saved_by_landmark" | "returned";
+
 export interface PlannedOrder {
   name: string;
   expected: ExpectedEnd;
   /** The rules ask this order's shopper to confirm it; they answer so. */
   shopperAnswers?: ShopperAnswer;
+  /** The courier's reason for a failed delivery attempt on the way. */
+  attemptFails?: UndeliveredReason;
+  /** What the desk makes of that failed attempt; absent, the parcel stays undelivered. */
+  afterTheAttempt?: AfterTheAttempt;
 }
 
 const booked = (finalStage: FinalStage = SERVICE_STATUS.DELIVERED): ExpectedEnd => ({ kind: "booked", finalStage });
@@ -38,10 +49,11 @@ const problems = (problem: ProblemCode): ExpectedEnd => ({ kind: "problems", pro
 
 export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1001", expected: booked() },
-  // Cash on delivery is where returns happen: one comes back to the warehouse, one finds nobody at home.
-  { name: "#1002", expected: booked(SERVICE_STATUS.RTO) },
+  // Cash on delivery is where returns happen: one is refused at the door and the merchant sends it back, one finds
+  // nobody at home.
+  { name: "#1002", expected: booked(SERVICE_STATUS.RTO), attemptFails: "refused", afterTheAttempt: "returned" },
   { name: "#1003", expected: booked() },
-  { name: "#1004", expected: booked(SERVICE_STATUS.UNDELIVERED) },
+  { name: "#1004", expected: booked(SERVICE_STATUS.UNDELIVERED), attemptFails: "consignee_unavailable" },
   // Twelve products: more than one courier order takes, so it ships as parcels of 10 and 2.
   { name: "#1005", expected: booked() },
   { name: "#1006", expected: problems("EWAYBILL_REQUIRED") },
@@ -58,7 +70,9 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
   { name: "#1016", expected: booked() },
   // Cash on delivery at medium RTO risk: the shopper is asked. One confirms, one corrects the address, one cancels,
   // one pays online instead (then it ships prepaid).
-  { name: "#1017", expected: booked(), shopperAnswers: "confirm" },
+  // The courier cannot find #1017's short address either; its shopper adds a landmark on the tracking link and it is
+  // delivered on the re-attempt.
+  { name: "#1017", expected: booked(), shopperAnswers: "confirm", attemptFails: "address_incomplete", afterTheAttempt: "saved_by_landmark" },
   { name: "#1018", expected: booked(), shopperAnswers: "correct" },
   { name: "#1019", expected: { kind: "cancelled" }, shopperAnswers: "cancel" },
   { name: "#1020", expected: booked(), shopperAnswers: "pay_online" },
@@ -66,6 +80,9 @@ export const JOURNEY_ORDERS: readonly PlannedOrder[] = [
 
 /** What #1018's shopper writes when they correct their address: a house number and a street a courier can find. */
 export const CORRECTED_ADDRESS = { address1: "Plot 14, Saheed Nagar", address2: "Behind Maharishi College", city: "Bhubaneswar", state: "OR", pincode: "751007" } as const;
+
+/** What #1017's shopper answers on their tracking link after the failed attempt: the landmark the courier lacked. */
+export const SAVING_ANSWER = { preferredSlot: "morning", landmark: "Opposite Cuttack Chandi temple, blue gate" } as const;
 
 /** The delivered order a shopper returns an item of during the day (store/journey.ts, playReturn). */
 export const RETURNED_ORDER = "#1014";
@@ -132,11 +149,16 @@ export const PLACED_ORDERS = [
 /**
  * The stages the journey moves a booked shipment through on the courier's side, a round each, so the table shows the
  * parcel travel: picked up and in transit, then out for delivery (or, for a return, at the destination), then the end.
+ * A parcel whose attempt fails first stops at the failed attempt: the failed-delivery desk decides the rest.
  */
-export function trackingHops(finalStage: FinalStage): ServiceStatusCode[] {
+export function trackingHops(finalStage: FinalStage, { attemptFailsFirst = false }: { attemptFailsFirst?: boolean } = {}): ServiceStatusCode[] {
+  if (attemptFailsFirst) return [SERVICE_STATUS.IN_TRANSIT, SERVICE_STATUS.OUT_FOR_DELIVERY, SERVICE_STATUS.UNDELIVERED];
   if (finalStage === SERVICE_STATUS.RTO) return [SERVICE_STATUS.IN_TRANSIT, SERVICE_STATUS.REACHED_AT_DESTINATION, SERVICE_STATUS.RTO];
   return [SERVICE_STATUS.IN_TRANSIT, SERVICE_STATUS.OUT_FOR_DELIVERY, finalStage];
 }
+
+/** The hops of a planned booked order. */
+export const plannedHops = (planned: PlannedOrder, finalStage: FinalStage) => trackingHops(finalStage, { attemptFailsFirst: planned.afterTheAttempt !== undefined });
 
 /** What the app has recorded of one order (OrderRecord and Shipment), as the journey reads it. */
 export interface OrderObservation {

@@ -8,9 +8,12 @@ import type { CourierClient } from "../app/shipping/client.server";
 import { DECISION, READINESS } from "../app/orders/readiness";
 import type { DocumentActionAnswer, DocumentReady } from "../app/documents/shipments-page.server";
 import { adminStrings, plural } from "../app/locales/admin-language";
-import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode } from "../app/shipping/status";
+import { isServiceStatusCode, pathBetween, SERVICE_STATUS, type ServiceStatusCode, type UndeliveredReason } from "../app/shipping/status";
+import { SHIPMENT_OUTCOME } from "../app/shipments/lifecycle";
+import { preferredDays } from "../app/failed-deliveries/shopper-answer";
+import { getStorefrontSettings } from "../app/storefront/storefront-settings.server";
 import { signSessionToken, type AppCredentials } from "./auth";
-import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, RETURNED_ORDER, progressOf, tally, trackingHops, type OrderObservation, type PlannedOrder, type ShopperAnswer } from "./journey-plan";
+import { CORRECTED_ADDRESS, JOURNEY_ORDERS, NOT_SEEN, parcelsAsOne, PLACED_ORDERS, plannedHops, RETURNED_ORDER, progressOf, SAVING_ANSWER, tally, trackingHops, type OrderObservation, type PlannedOrder, type ShopperAnswer } from "./journey-plan";
 import { NOT_CHECKED, progressLine, renderTable, rowLine, rowOf, type Row } from "./journey-table";
 import type { StoreOrder } from "./model";
 import { fulfillmentLines, returnsOf } from "./returns";
@@ -37,7 +40,7 @@ export interface JourneyDeps {
   simulator: StoreSimulator;
   shop: string;
   /** The shop's sandbox account, through the app's courier client. */
-  courier: Pick<CourierClient, "trackOrder" | "advanceSandboxShipment" | "sandboxFreightInvoice">;
+  courier: Pick<CourierClient, "trackOrder" | "advanceSandboxShipment" | "reattemptSandboxShipment" | "sandboxFreightInvoice">;
   /** What the app recorded of these orders, by order GID. */
   observe: (orderGids: string[]) => Promise<Map<string, OrderObservation>>;
   /** Runs the tracking sweep now rather than at its next minute (the app's own scheduled job). */
@@ -55,7 +58,7 @@ export interface JourneyOutcome {
   total: number;
   /** Planned orders that are neither at their end nor off course when the journey gave up waiting. */
   unfinished: string[];
-  /** The PDF files the day's end printed (labels first, then each pickup's manifest). */
+  /** The files the day wrote: the day's NDR instructions for the courier, then its labels and each pickup's manifest (PDF). */
   documents: string[];
 }
 
@@ -199,10 +202,10 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
     for (const planned of JOURNEY_ORDERS) {
       const seen = seenOf(planned);
       if (planned.expected.kind !== "booked" || !seen.shipment?.awb || progressOf(planned.expected, seen) !== "shipped") continue;
-      const hop = trackingHops(planned.expected.finalStage)[round]!;
+      const hop = plannedHops(planned, planned.expected.finalStage)[round]!;
       // Every parcel of the order goes the same way.
       let movedOne = false;
-      for (const parcel of seen.parcels) if (parcel.awb && (await moveShipment(deps, parcel.awb, hop, planned.expected.finalStage))) movedOne = true;
+      for (const parcel of seen.parcels) if (parcel.awb && (await moveShipment(deps, parcel.awb, hop, planned.expected.finalStage, planned.attemptFails))) movedOne = true;
       if (movedOne) moved.push(planned);
     }
     if (moved.length === 0) continue;
@@ -210,17 +213,21 @@ export async function playJourney(deps: JourneyDeps): Promise<JourneyOutcome> {
     await deps.requestTrackingSweep();
     await until("the app's tracking to catch up", (planned, seen) => {
       if (planned.expected.kind !== "booked" || !moved.includes(planned)) return true;
-      const hops = trackingHops(planned.expected.finalStage);
+      const hops = plannedHops(planned, planned.expected.finalStage);
       return seen.parcels.every((parcel) => parcel.stagesSeen.some((code) => hops.indexOf(code as ServiceStatusCode) >= round));
     });
   }
+  // 5b. The failed-delivery desk: #1017's shopper adds the landmark the courier lacked on their tracking link and the
+  // merchant re-attempts; #1002, refused at the door, goes back. The day's NDR instructions carry both to the courier,
+  // and the courier acts on them.
+  const ndrInstructions = await playFailedDeliveries(deps, (planned) => orderIn(planned.name)?.id ?? null, stepTimeoutMs);
   await until("every order to reach its end", settled);
 
   // 6. A shopper sends something back: the return rules book the pickup, the courier brings it to the warehouse.
   await playReturn(deps, orderIn(RETURNED_ORDER), stepTimeoutMs);
 
   // 7. The day ends at the packing table: the labels not printed yet, then a manifest for each pickup.
-  const documents = deps.documentsDir ? await printTheDay(deps, deps.documentsDir) : [];
+  const documents = [...(ndrInstructions ? [ndrInstructions] : []), ...(deps.documentsDir ? await printTheDay(deps, deps.documentsDir) : [])];
 
   // 8. The courier's freight invoice for the day's parcels, as its panel gives it, imported on Freight & weight: two
   // parcels re-weighed heavier are charged above their quotes. (The cash collected is for the merchant to reconcile
@@ -290,6 +297,86 @@ async function playReturn(deps: JourneyDeps, order: StoreOrder | null, stepTimeo
   await deps.requestTrackingSweep();
   const back = await waitFor("the return to reach the warehouse", () => prisma.returnRecord.findFirst({ where: { shop, returnGid, receivedAt: { not: null } } }));
   if (back) view.log(`✓ ${ret.name} is back at the warehouse: Needs attention says "Return received: inspect it"`);
+}
+
+/**
+ * The day's failed deliveries on the desk, through the product's paths: the shopper's answer on the parcel's tracking
+ * link (the form the page shows, as a phone's browser sends it), the merchant's decision on the failed-delivery desk
+ * (its action, as the embedded page calls it), the day's NDR instructions downloaded from the desk (written to the
+ * documents folder: they carry the shopper's landmark, the terminal does not), and the courier acting on them in the
+ * sandbox. Each step looks at what is already done first. Returns the instructions' file, if one was written.
+ */
+async function playFailedDeliveries(deps: JourneyDeps, orderGidOf: (planned: PlannedOrder) => string | null, stepTimeoutMs: number): Promise<string | null> {
+  const { appUrl, app, shop, view, courier } = deps;
+  const planned = JOURNEY_ORDERS.filter((each) => each.afterTheAttempt);
+  const parcelOf = (orderGid: string) =>
+    prisma.shipment.findFirst({ where: { shop, orderGid, direction: "forward", parcel: 1 }, select: { id: true, awb: true, trackingUrl: true, outcome: true, deliveryAttempts: true, failedDelivery: { select: { state: true, answer: true, attempt: true } } } });
+  const headers = () => ({ Authorization: `Bearer ${signSessionToken(app, shop)}`, "User-Agent": USER_AGENT });
+  const attempted: { planned: PlannedOrder; awb: string; attempt: number }[] = [];
+  for (const each of planned) {
+    const orderGid = orderGidOf(each);
+    if (!orderGid) continue;
+    // The tracking sync writes the parcel's outcome a moment after its entries.
+    const deadline = Date.now() + stepTimeoutMs;
+    let parcel = await parcelOf(orderGid);
+    while (parcel && parcel.outcome !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED && parcel.deliveryAttempts === 0 && Date.now() < deadline) {
+      await sleep(300);
+      parcel = await parcelOf(orderGid);
+    }
+    if (!parcel?.awb || !parcel.trackingUrl) continue;
+    if (parcel.outcome !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) {
+      view.log(`✓ ${each.name}'s failed delivery was dealt with on an earlier run`);
+      continue;
+    }
+    const desk = parcel.failedDelivery?.attempt === parcel.deliveryAttempts ? parcel.failedDelivery : null;
+    if (each.afterTheAttempt === "saved_by_landmark" && !desk?.answer) {
+      const link = new URL(parcel.trackingUrl);
+      const [day] = preferredDays(new Date(), await getStorefrontSettings(shop));
+      if (!day) throw new JourneyError(`${each.name}: the tracking page offers no day to deliver again`);
+      const answered = await fetch(`${appUrl}${link.pathname}${link.search}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": USER_AGENT },
+        body: new URLSearchParams({ answer: "deliver_again", preferredDate: day, ...SAVING_ANSWER }),
+      });
+      await answered.arrayBuffer();
+      if (answered.status !== 200) throw new JourneyError(`${each.name}: the shopper's answer on their tracking link answered ${answered.status}`);
+      view.log(`✓ ${each.name}'s courier could not find the address; its shopper chose a day and added a landmark on their tracking link`);
+    }
+    if (desk?.state !== "decided" && desk?.state !== "handed_off") {
+      const decision = each.afterTheAttempt === "returned" ? "rto" : "reattempt";
+      const decided = await fetch(`${appUrl}/app/failed-deliveries?_data=${encodeURIComponent("routes/app.failed-deliveries")}`, {
+        method: "POST",
+        headers: headers(),
+        body: new URLSearchParams({ intent: "decide", locale: "en", decision, remarks: "", shipmentIds: String(parcel.id) }),
+      });
+      const answer = (await decided.json()) as { ok: boolean; message: string };
+      if (!answer.ok) throw new JourneyError(`${each.name}: the failed-delivery desk refused the decision (${decided.status}): ${answer.message}`);
+      view.log(decision === "rto" ? `✓ ${each.name} was refused at the door: the merchant returns it to origin on the failed-delivery desk` : `✓ The merchant re-attempts ${each.name} on the failed-delivery desk, with the shopper's day and landmark`);
+    }
+    attempted.push({ planned: each, awb: parcel.awb, attempt: parcel.deliveryAttempts });
+  }
+  if (attempted.length === 0) return null;
+
+  const instructions = await fetch(`${appUrl}/app/failed-deliveries/instructions`, { method: "POST", headers: headers() });
+  if (!instructions.ok) throw new JourneyError(`Downloading the day's NDR instructions answered ${instructions.status}`);
+  const csv = await instructions.text();
+  const handedOff = Number(instructions.headers.get("X-Handed-Off") ?? 0);
+  let file: string | null = null;
+  if (handedOff > 0 && deps.documentsDir) {
+    mkdirSync(deps.documentsDir, { recursive: true });
+    file = path.join(deps.documentsDir, `ndr-instructions-${new Date().toISOString().slice(0, 10)}-${Date.now()}.csv`);
+    writeFileSync(file, csv);
+  }
+  view.log(
+    handedOff > 0
+      ? `✓ The day's NDR instructions, downloaded from the failed-delivery desk: ${handedOff} decision${handedOff === 1 ? "" : "s"} handed to the courier${file ? `: ${file}` : ""}`
+      : "✓ The day's NDR instructions reached the courier on an earlier run",
+  );
+  // The courier acts on the instructions: out again and delivered, or back to origin.
+  for (const { planned: each, awb, attempt } of attempted) await courier.reattemptSandboxShipment(awb, attempt, each.afterTheAttempt === "returned" ? "rto" : "delivered");
+  view.log(`✓ The courier sandbox acted on the instructions: ${attempted.map(({ planned: each }) => `${each.name} ${each.afterTheAttempt === "returned" ? "returning to origin" : "delivered on the re-attempt"}`).join(", ")}`);
+  await deps.requestTrackingSweep();
+  return file;
 }
 
 // The Shopify library answers 410 to requests that look like bots (a bare "node" user agent does): the journey is
@@ -496,13 +583,13 @@ async function importTheInvoice({ appUrl, app, shop, courier }: JourneyDeps): Pr
  * Moves one shipment on to `hop` in the courier sandbox, unless its history already holds the hop or the final
  * stage, or the graph leads no way from where it is (the courier's own clock may have taken it elsewhere since).
  */
-async function moveShipment({ courier }: JourneyDeps, awb: string, hop: ServiceStatusCode, finalStage: ServiceStatusCode): Promise<boolean> {
+async function moveShipment({ courier }: JourneyDeps, awb: string, hop: ServiceStatusCode, finalStage: ServiceStatusCode, attemptFails?: UndeliveredReason): Promise<boolean> {
   const { tracking_history: history } = await courier.trackOrder(awb);
   const codes = history.map((entry) => entry.service_status).filter(isServiceStatusCode);
   if (codes.includes(hop) || codes.includes(finalStage)) return false;
   const latest = codes.at(-1);
   if (latest === undefined || !pathBetween(latest, hop)) return false;
-  await courier.advanceSandboxShipment(awb, hop);
+  await courier.advanceSandboxShipment(awb, hop, hop === SERVICE_STATUS.UNDELIVERED ? attemptFails : undefined);
   return true;
 }
 

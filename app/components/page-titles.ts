@@ -14,6 +14,7 @@ const TITLES: ReadonlyArray<[pattern: RegExp, page: keyof AdminStrings["pages"]]
   [/^\/app\/attention\/?$/, "needsAttention"],
   [/^\/app\/failed-deliveries\/?$/, "failedDeliveries"],
   [/^\/app\/failed-deliveries\/rules\/?$/, "failedDeliveryRules"],
+  [/^\/app\/failed-deliveries\/email\/?$/, "ndrEmail"],
   [/^\/app\/auto-booking\/?$/, "autoBooking"],
   [/^\/app\/settings\/?$/, "settings"],
   [/^\/app\/storefront\/?$/, "storefront"],

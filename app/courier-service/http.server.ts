@@ -182,6 +182,7 @@ export function createServiceHandler({ db, service, ready, sandbox, clientAddres
     "get-order": (client, _request, parameter) => service.getOrder(client, segment(parameter)),
     "cancel-order": async (client, request) => service.cancelOrder(client, await readJsonObject(request)),
     "sandbox/advance": async (client, request) => service.advance(client, await readJsonObject(request)),
+    "sandbox/reattempt": async (client, request) => service.reattempt(client, await readJsonObject(request)),
     "sandbox/erase-account": async (client, request) => {
       await readJsonObject(request);
       return service.eraseAccount(client);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   AdvanceRequestSchema,
+  ReattemptRequestSchema,
   AwbSchema,
   CancelOrderRequestSchema,
   CancelOrderResultSchema,
@@ -165,8 +166,19 @@ const OPERATIONS: Record<ServiceOperation, OperationShape> = {
     operationId: "advanceSandboxShipment",
     description:
       "Sandbox extension: moves a shipment on at once, one stage (the sandbox clock's own choice) or along the moves to the code `to` " +
-      `(${SERVICE_STATUS_CODES[0]}–${SERVICE_STATUS_CODES.at(-1)}); a move the graph does not allow → 409.`,
+      `(${SERVICE_STATUS_CODES[0]}–${SERVICE_STATUS_CODES.at(-1)}); a move the graph does not allow → 409. Safe to retry: a shipment already at \`to\`, ` +
+      "or (one stage) no longer at `from`, is answered as it is. A failed delivery attempt (9) on the way gives `reason`, else one the sandbox draws.",
     body: "AdvanceRequest",
+    result: "TrackingResult",
+    errors: [...BODY_ERRORS, "409"],
+  },
+  "sandbox/reattempt": {
+    operationId: "reattemptSandboxShipment",
+    description:
+      "Sandbox extension: the courier re-attempts failed delivery attempt number `attempt` (1: the first): out for delivery again and delivered (7, 8), " +
+      "out again and failed again with `reason` (7, 9), or returned to origin (11). Safe to retry: once it happened the same request answers the shipment " +
+      "as it is; an attempt the shipment has not had, or one followed by something else since → 409.",
+    body: "ReattemptRequest",
     result: "TrackingResult",
     errors: [...BODY_ERRORS, "409"],
   },
@@ -302,6 +314,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         CancelOrderRequest: schema(CancelOrderRequestSchema, "input"),
         CancelOrderResult: schema(CancelOrderResultSchema, "output"),
         AdvanceRequest: schema(AdvanceRequestSchema, "input"),
+        ReattemptRequest: schema(ReattemptRequestSchema, "input"),
         EmptyRequest: { type: "object", description: "An empty JSON object; fields are ignored" },
         EraseAccountResult: schema(EraseAccountResultSchema, "output"),
         RedactOrdersRequest: schema(RedactOrdersRequestSchema, "input"),

@@ -3,6 +3,7 @@ import { Prisma, type ApiClient, type PrismaClient, type ServiceOrder, type Serv
 import {
   AdvanceRequestSchema,
   AwbPathSchema,
+  ReattemptRequestSchema,
   CancelOrderRequestSchema,
   createOrderRequestSchema,
   EWAYBILL_THRESHOLD_RUPEES,
@@ -31,7 +32,7 @@ import { SHARED_SANDBOX_ACCOUNT } from "./sandbox-seed.server";
 import { RateCardsSchema, type CourierRateCard } from "./rate-cards";
 import { formatKg, freightFor, quoteAll, quoteFor, toRateOption } from "./rates";
 import { invoiceCsv, remittanceCsv, type StatementOrder } from "./sandbox-statements";
-import { advanceSteps, firstStep, IllegalMoveError, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
+import { advanceSteps, firstStep, IllegalMoveError, reattemptSteps, stepsDue, type ShipmentRoute, type TrackingStep } from "./tracking-clock";
 import { isServiceablePincode, ZONE_NAMES, type Zone } from "./zones";
 
 export interface ShipmentServiceDeps {
@@ -511,17 +512,45 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
       return result;
     },
 
-    /** Sandbox only: moves a shipment on to its next stage, or along the graph to `to`. */
+    /**
+     * Sandbox only: moves a shipment on to its next stage, or along the graph to `to`. A retry changes nothing: a
+     * shipment already at `to`, or no longer at `from`, is answered as it is.
+     */
     async advance(client: ApiClient, body: unknown): Promise<TrackingResult> {
-      const { awb, to } = parseOrFail(AdvanceRequestSchema, body);
+      const { awb, to, from, reason } = parseOrFail(AdvanceRequestSchema, body);
       const order = await currentOrder(await findOrder(client, awb));
       const last = toStep(order.events[order.events.length - 1]!);
+      if (to === undefined ? from !== undefined && from !== last.code : to === last.code) return toTrackingResult(order);
+      let steps: TrackingStep[];
       try {
-        await recordSteps(order, advanceSteps(await routeOf(order), { last, now: now(), to }));
+        steps = advanceSteps(await routeOf(order), { last, now: now(), to, reason });
       } catch (error) {
         if (error instanceof IllegalMoveError) throw new ServiceFailure(409, error.message, [{ field: "to", message: error.message }]);
         throw error;
       }
+      if (reason && !steps.some((step) => step.code === SERVICE_STATUS.UNDELIVERED)) {
+        throw invalid([{ field: "reason", message: "reason is for a move to a failed delivery attempt (9, Undelivered); leave it out for this move" }]);
+      }
+      await recordSteps(order, steps);
+      return toTrackingResult(await currentOrder(order));
+    },
+
+    /**
+     * Sandbox only: the courier re-attempts a failed delivery — out again and delivered, failed again, or returned to
+     * origin. Judged against the history (tracking-clock.ts, reattemptSteps), so a retry does nothing twice.
+     */
+    async reattempt(client: ApiClient, body: unknown): Promise<TrackingResult> {
+      const { awb, attempt, result, reason } = parseOrFail(ReattemptRequestSchema, body);
+      if (reason && result !== "failed") throw invalid([{ field: "reason", message: 'reason is for a re-attempt that fails again (result "failed"); leave it out' }]);
+      const order = await currentOrder(await findOrder(client, awb));
+      let steps: TrackingStep[];
+      try {
+        steps = reattemptSteps(await routeOf(order), order.events.map(toStep), { attempt, result, now: now(), reason });
+      } catch (error) {
+        if (error instanceof IllegalMoveError) throw new ServiceFailure(409, error.message, [{ field: "attempt", message: error.message }]);
+        throw error;
+      }
+      await recordSteps(order, steps);
       return toTrackingResult(await currentOrder(order));
     },
 

@@ -1,4 +1,4 @@
-import { pathBetween, SERVICE_STATUS_LABELS, type ServiceStatusCode } from "~/shipping/status";
+import { pathBetween, SERVICE_STATUS, SERVICE_STATUS_LABELS, UNDELIVERED_REASON_CODES, undeliveredActivity, type ReattemptResult, type ServiceStatusCode, type UndeliveredReason } from "~/shipping/status";
 
 /**
  * The embedded sandbox moves each shipment along the status graph on its own clock. Which way a
@@ -78,7 +78,12 @@ export function autoLeg(route: ShipmentRoute, from: ServiceStatusCode, step: num
   return { to: last.to, hours: last.hours(route) };
 }
 
-export function describeStage(route: ShipmentRoute, code: ServiceStatusCode): { location: string | null; activity: string } {
+/** The reason the clock gives a failed attempt at this step: drawn from the awb, so the same story is told again. */
+export function drawnUndeliveredReason(route: ShipmentRoute, step: number): UndeliveredReason {
+  return UNDELIVERED_REASON_CODES[Math.floor(draw(`${route.awb}:reason:${step}`) * UNDELIVERED_REASON_CODES.length)]!;
+}
+
+export function describeStage(route: ShipmentRoute, code: ServiceStatusCode, step: number, reason?: UndeliveredReason): { location: string | null; activity: string } {
   const origin = route.originCity;
   const destination = route.destinationCity;
   switch (code) {
@@ -97,7 +102,7 @@ export function describeStage(route: ShipmentRoute, code: ServiceStatusCode): { 
     case 8:
       return { location: destination, activity: "Delivered to the consignee" };
     case 9:
-      return { location: destination, activity: "Delivery attempted: consignee not available" };
+      return { location: destination, activity: undeliveredActivity(reason ?? drawnUndeliveredReason(route, step)) };
     case 10:
       return { location: null, activity: "Shipment cancelled at the shipper's request" };
     case 11:
@@ -113,8 +118,8 @@ export function describeStage(route: ShipmentRoute, code: ServiceStatusCode): { 
   }
 }
 
-function stepAt(route: ShipmentRoute, { step, code, happenedAt }: Pick<TrackingStep, "step" | "code" | "happenedAt">): TrackingStep {
-  return { step, code, happenedAt, ...describeStage(route, code) };
+function stepAt(route: ShipmentRoute, { step, code, happenedAt }: Pick<TrackingStep, "step" | "code" | "happenedAt">, reason?: UndeliveredReason): TrackingStep {
+  return { step, code, happenedAt, ...describeStage(route, code, step, reason) };
 }
 
 export function firstStep(route: ShipmentRoute, createdAt: Date): TrackingStep {
@@ -139,12 +144,17 @@ export class IllegalMoveError extends Error {
   override name = "IllegalMoveError";
 }
 
-/**
- * Moves a shipment on at once: one leg (the clock's own choice), or along the graph to `to`.
- * Steps are stamped `now` (a millisecond apart, to keep history chronological).
- */
-export function advanceSteps(route: ShipmentRoute, { last, now, to }: { last: TrackingStep; now: Date; to?: ServiceStatusCode }): TrackingStep[] {
+/** Steps through `codes` after `last`, stamped `now` (a millisecond apart, to keep history chronological). */
+function stepsThrough(route: ShipmentRoute, { last, now, codes, reason }: { last: TrackingStep; now: Date; codes: readonly ServiceStatusCode[]; reason?: UndeliveredReason }): TrackingStep[] {
   const start = Math.max(now.getTime(), last.happenedAt.getTime() + 1);
+  return codes.map((code, index) => stepAt(route, { step: last.step + 1 + index, code, happenedAt: new Date(start + index) }, reason));
+}
+
+/**
+ * Moves a shipment on at once: one leg (the clock's own choice), or along the graph to `to`. A failed attempt on the
+ * way gives `reason`, or the clock's own.
+ */
+export function advanceSteps(route: ShipmentRoute, { last, now, to, reason }: { last: TrackingStep; now: Date; to?: ServiceStatusCode; reason?: UndeliveredReason }): TrackingStep[] {
   let codes: ServiceStatusCode[];
   if (to === undefined) {
     const leg = autoLeg(route, last.code, last.step + 1);
@@ -159,5 +169,37 @@ export function advanceSteps(route: ShipmentRoute, { last, now, to }: { last: Tr
     }
     codes = path.slice(1);
   }
-  return codes.map((code, index) => stepAt(route, { step: last.step + 1 + index, code, happenedAt: new Date(start + index) }));
+  return stepsThrough(route, { last, now, codes, reason });
+}
+
+export const REATTEMPT_CODES: Readonly<Record<ReattemptResult, readonly ServiceStatusCode[]>> = {
+  delivered: [SERVICE_STATUS.OUT_FOR_DELIVERY, SERVICE_STATUS.DELIVERED],
+  failed: [SERVICE_STATUS.OUT_FOR_DELIVERY, SERVICE_STATUS.UNDELIVERED],
+  rto: [SERVICE_STATUS.RTO],
+};
+
+/**
+ * The courier's answer to failed attempt number `attempt` (1: the first), judged against the history so that a
+ * retried request does nothing twice: the steps still to record (none: it happened already, a retry or the clock
+ * went the same way), or an IllegalMoveError when the history went another way since that attempt.
+ */
+export function reattemptSteps(
+  route: ShipmentRoute,
+  history: readonly TrackingStep[],
+  { attempt, result, now, reason }: { attempt: number; result: ReattemptResult; now: Date; reason?: UndeliveredReason },
+): TrackingStep[] {
+  const failed = history.flatMap((step, index) => (step.code === SERVICE_STATUS.UNDELIVERED ? [index] : []));
+  const at = failed[attempt - 1];
+  if (at === undefined) {
+    throw new IllegalMoveError(`The shipment has had ${failed.length} failed delivery attempt${failed.length === 1 ? "" : "s"}; attempt ${attempt} cannot be re-attempted`);
+  }
+  const since = history.slice(at + 1).map((step) => step.code);
+  const wanted = REATTEMPT_CODES[result];
+  const sameStart = since.slice(0, wanted.length).every((code, index) => code === wanted[index]);
+  if (!sameStart) {
+    throw new IllegalMoveError(
+      `Failed attempt ${attempt} was followed by ${SERVICE_STATUS_LABELS[since[0]!]} (${since[0]}) already; it cannot be re-attempted as ${result}`,
+    );
+  }
+  return stepsThrough(route, { last: history.at(-1)!, now, codes: wanted.slice(since.length), reason });
 }

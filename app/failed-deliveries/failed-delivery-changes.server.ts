@@ -254,16 +254,17 @@ export async function endRuleWait(ref: { shop: string; shipmentId: number }, now
 
 /**
  * The rows of the day's NDR instructions marked handed off, in the transaction that read them: only those still
- * decided for the courier, so a decision changed meanwhile waits for the next instructions.
+ * decided for the courier, so a decision changed (or handed off by another download) meanwhile waits for the next
+ * instructions. The ids handed off now.
  */
-export async function markHandedOff(tx: Client, shop: string, rowIds: readonly number[], via: "csv" | "email", change: DeskChange): Promise<number> {
-  if (rowIds.length === 0) return 0;
+export async function markHandedOff(tx: Client, shop: string, rowIds: readonly number[], via: "csv" | "email", change: DeskChange): Promise<Set<number>> {
+  const handed = new Set<number>();
+  if (rowIds.length === 0) return handed;
   const rows = await tx.$queryRaw<FailedDelivery[]>`SELECT * FROM "FailedDelivery" WHERE shop = ${shop} AND id IN (${Prisma.join([...rowIds])}) AND state = 'decided' AND decision IN (${Prisma.join([...COURIER_DECISIONS])}) FOR UPDATE`;
-  let count = 0;
   for (const row of rows) {
-    if (await move(tx, row, "handed_off", change, { data: { handedOffAt: change.at }, reason: words(`failedDeliveries.history.handedOff.${via}`) })) count += 1;
+    if (await move(tx, row, "handed_off", change, { data: { handedOffAt: change.at }, reason: words(`failedDeliveries.history.handedOff.${via}`) })) handed.add(row.id);
   }
-  return count;
+  return handed;
 }
 
 /** The shopper's corrected contact is on the Shopify order now (orderUpdate): noted once per answer. */

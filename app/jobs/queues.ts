@@ -84,6 +84,10 @@ export const JOB_SCHEMAS = {
   "failed-delivery-wait": ShipmentJobSchema,
   /** The shopper's corrected phone, address line or landmark for a failed delivery, written onto the Shopify order. */
   "failed-delivery-order-note": ShipmentJobSchema,
+  /** The shop's day's NDR instructions e-mailed to the courier, once its hour has come (app/failed-deliveries/ndr-email.server.ts). */
+  "ndr-email": ShopJobSchema,
+  /** Every ten minutes: an ndr-email for each shop whose hour has come and whose day's mail has not gone. */
+  "ndr-email-sweep": SweepSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -150,6 +154,10 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "failed-delivery-wait": { ...DEFAULT_POLICY, label: "Deciding a failed delivery by its rule when the shopper has not answered in time" },
   // For the record, not the courier: a day of Shopify's throttling or outage.
   "failed-delivery-order-note": { ...DEFAULT_POLICY, retryForSeconds: DAY, label: "Writing a shopper's corrected contact onto the Shopify order" },
+  // The courier's NDR desk acts within the day: a failing SMTP server is tried for six hours, then waits for the
+  // merchant's Retry (Needs attention shows the failure from the first one).
+  "ndr-email": { ...DEFAULT_POLICY, retryForSeconds: 6 * HOUR, retryDelay: 60, expireInSeconds: 180, label: "E-mailing the day's NDR instructions to the courier" },
+  "ndr-email-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling the NDR instructions e-mails" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
@@ -186,6 +194,7 @@ export function retryWindowOf(policy: Pick<QueuePolicy, "retryForSeconds"> & Ret
 export const SCHEDULES: Partial<Record<QueueName, string>> = {
   "reconcile-sweep": "*/10 * * * *",
   "tracking-sweep": "* * * * *",
+  "ndr-email-sweep": "*/10 * * * *",
 };
 
 /** The shop a job works for, if it works for one. */

@@ -36,6 +36,8 @@ import reconciliationEn from "~/locales/admin-reconciliation.en.json";
 import reconciliationHi from "~/locales/admin-reconciliation.hi.json";
 import codEn from "~/locales/admin-cod.en.json";
 import codHi from "~/locales/admin-cod.hi.json";
+import ndrEmailEn from "~/locales/admin-ndr-email.en.json";
+import ndrEmailHi from "~/locales/admin-ndr-email.hi.json";
 import { fill } from "./fill";
 
 /**
@@ -65,6 +67,7 @@ const ENGLISH = {
   failedDeliveries: failedDeliveriesEn,
   reconciliation: reconciliationEn,
   cod: codEn,
+  ndrEmail: ndrEmailEn,
 };
 
 export type AdminStrings = typeof ENGLISH;
@@ -92,6 +95,7 @@ const HINDI: AdminStrings = {
   failedDeliveries: failedDeliveriesHi,
   reconciliation: reconciliationHi,
   cod: codHi,
+  ndrEmail: ndrEmailHi,
 };
 
 const STRINGS: Readonly<Record<AdminLanguage, AdminStrings>> = { en: ENGLISH, hi: HINDI };

@@ -11,6 +11,7 @@ import { MAX_REDACT_AWBS } from "~/shipping/contract";
 import { eraseShopShipments, redactBookingBody } from "~/shipments/shipment-changes.server";
 import { forgetShopFlow, redactFlowOf } from "~/flow/flow-privacy.server";
 import { eraseShopFailedDeliveries, redactFailedDeliveriesOf } from "~/failed-deliveries/failed-delivery-changes.server";
+import { eraseShopNdrEmail } from "~/failed-deliveries/ndr-email.server";
 import { forgetShopReconciliation, redactReconciliationOf } from "~/reconciliation/reconciliation-records.server";
 import { forgetShopCod, redactCodOf } from "~/cod/cod-privacy.server";
 
@@ -41,6 +42,7 @@ export async function forgetShop(shop: string): Promise<void> {
     await tx.session.deleteMany({ where: { shop } });
     await tx.webhookDelivery.deleteMany({ where: { shop } });
     await eraseShopFailedDeliveries(tx, shop);
+    await eraseShopNdrEmail(tx, shop);
     // Tracking entries and the shipments' history go with them.
     await eraseShopShipments(tx, shop);
     await eraseShopDocuments(tx, shop);

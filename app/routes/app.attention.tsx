@@ -12,6 +12,7 @@ import { shopifyOrderAdminUrl } from "~/shopify/admin-links";
 import { problemInWords } from "~/shopify/readiness-checks";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { countAwaitingDecision } from "~/failed-deliveries/desk.server";
+import { failingNdrEmail } from "~/failed-deliveries/ndr-email.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { listNeedsAttention, markReturnInspected } from "~/attention/needs-attention.server";
@@ -27,8 +28,8 @@ import { authenticate } from "~/shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
   const shop = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));
-  const [attention, failedDeliveries] = await Promise.all([listNeedsAttention(session.shop, new Date(), shop.ianaTimezone), countAwaitingDecision(session.shop)]);
-  return json({ ...attention, failedDeliveries, timeZone: shop.ianaTimezone, shopDomain: session.shop });
+  const [attention, failedDeliveries, ndrEmail] = await Promise.all([listNeedsAttention(session.shop, new Date(), shop.ianaTimezone), countAwaitingDecision(session.shop), failingNdrEmail(session.shop)]);
+  return json({ ...attention, failedDeliveries, ndrEmail, timeZone: shop.ianaTimezone, shopDomain: session.shop });
 };
 
 type Outcome = keyof AdminStrings["attention"]["outcomes"];
@@ -103,7 +104,7 @@ async function downloadDataRequest(id: number): Promise<void> {
 }
 
 export default function NeedsAttentionPage() {
-  const { items, failedJobs, dataRequests, failedDeliveries, timeZone, shopDomain } = useLoaderData<typeof loader>();
+  const { items, failedJobs, dataRequests, failedDeliveries, ndrEmail, timeZone, shopDomain } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const strings = useAdminStrings();
   const t = strings.attention;
@@ -134,6 +135,11 @@ export default function NeedsAttentionPage() {
             {result ? (
               <Banner tone={result.ok ? "success" : "warning"} action={undo ? { content: t.undo, onAction: undo } : undefined}>
                 {resultText}
+              </Banner>
+            ) : null}
+            {ndrEmail ? (
+              <Banner tone="critical" action={{ content: strings.ndrEmail.attention.open, url: "/app/failed-deliveries/email" }}>
+                {fill(strings.ndrEmail.attention.failing, { day: ndrEmail.day, reason: fill(strings.ndrEmail.smtp[ndrEmail.kind], { host: ndrEmail.host, port: ndrEmail.port }) })}
               </Banner>
             ) : null}
             {failedDeliveries > 0 ? (

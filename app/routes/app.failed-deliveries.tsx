@@ -200,6 +200,7 @@ export default function FailedDeliveriesDesk() {
               <InlineStack>
                 <Button url="/app/failed-deliveries/rules">{t.settings.editRules}</Button>
               </InlineStack>
+              <Link url="/app/failed-deliveries/email">{strings.ndrEmail.deskLink}</Link>
             </BlockStack>
           </Card>
         </Layout.Section>

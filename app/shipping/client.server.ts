@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   AdvanceRequestSchema,
+  ReattemptRequestSchema,
   AwbPathSchema,
   CancelOrderRequestSchema,
   CancelOrderResultSchema,
@@ -34,6 +35,7 @@ import {
   type TrackingResult,
   type Warehouse,
 } from "./contract";
+import type { ReattemptResult, UndeliveredReason } from "./status";
 
 export type CourierEnvironment = "test" | "live";
 
@@ -213,10 +215,20 @@ export function createCourierClient(options: CourierClientOptions) {
       return call("cancel-order", CancelOrderResultSchema, { body: { awb } });
     },
 
-    /** Sandbox only: move a shipment on without waiting for its clock. */
-    async advanceSandboxShipment(awb: string, to?: number): Promise<TrackingResult> {
-      validate(AdvanceRequestSchema, { awb, to });
-      return call("sandbox/advance", TrackingResultSchema, { body: { awb, to } });
+    /**
+     * Sandbox only: move a shipment on without waiting for its clock, to `to` or one stage; a failed attempt on the way
+     * with `reason`. A retry after a lost answer moves it no further: one stage is asked from the stage read first.
+     */
+    async advanceSandboxShipment(awb: string, to?: number, reason?: UndeliveredReason): Promise<TrackingResult> {
+      validate(AdvanceRequestSchema, { awb, to, reason });
+      const from = to === undefined ? (await call("track-order", TrackingResultSchema, { parameter: awb })).tracking_history.at(-1)?.service_status : undefined;
+      return call("sandbox/advance", TrackingResultSchema, { body: { awb, to, from, reason } });
+    },
+
+    /** Sandbox only: the courier re-attempts failed attempt number `attempt`: delivered, failed again (with `reason`) or RTO. Safe to retry. */
+    async reattemptSandboxShipment(awb: string, attempt: number, result: ReattemptResult, reason?: UndeliveredReason): Promise<TrackingResult> {
+      const body = validate(ReattemptRequestSchema, { awb, attempt, result, reason });
+      return call("sandbox/reattempt", TrackingResultSchema, { body });
     },
 
     /** Sandbox only: erase this sandbox account and everything it holds. */

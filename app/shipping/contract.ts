@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SERVICE_STATUS_CODES, SERVICE_STATUS_LABELS } from "./status";
+import { REATTEMPT_RESULTS, SERVICE_STATUS_CODES, SERVICE_STATUS_LABELS, UNDELIVERED_REASON_CODES } from "./status";
 import { isSafeTrackingUrl, TRACKING_URL_RULE } from "./tracking-url";
 
 /**
@@ -487,10 +487,34 @@ export const CancelOrderResultSchema = z.object({
 });
 export type CancelOrderResult = z.infer<typeof CancelOrderResultSchema>;
 
-/** Extension of the embedded sandbox: move a shipment on without waiting for its clock. */
+const statusCode = (field: string) => z.literal(SERVICE_STATUS_CODES, { error: `${field} must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` });
+const UndeliveredReasonSchema = z.enum(UNDELIVERED_REASON_CODES, { error: `reason must be one of ${UNDELIVERED_REASON_CODES.join(", ")}` });
+
+/**
+ * Extension of the embedded sandbox: move a shipment on without waiting for its clock. Safe to retry: `to` a stage the
+ * shipment is at answers it as it is, and a move of one stage sent `from` the stage it was seen at moves it only from
+ * there. A failed attempt on the way (code 9) gives `reason`, or the sandbox's own.
+ */
 export const AdvanceRequestSchema = z.object({
   awb: AwbSchema,
-  to: z.literal(SERVICE_STATUS_CODES, { error: `to must be one of the service status codes ${SERVICE_STATUS_CODES.join(", ")}` }).optional(),
+  to: statusCode("to").optional(),
+  from: statusCode("from").optional(),
+  reason: UndeliveredReasonSchema.optional(),
+});
+
+/** The most failed attempts a shipment may be re-attempted after: more than any courier makes. */
+export const MAX_DELIVERY_ATTEMPTS = 20;
+
+/**
+ * Extension of the embedded sandbox: the courier re-attempts failed attempt number `attempt` (1: the first) — out for
+ * delivery again and delivered, or failed again (with `reason`), or returned to origin. Safe to retry: the same
+ * request after it happened answers the shipment as it is.
+ */
+export const ReattemptRequestSchema = z.object({
+  awb: AwbSchema,
+  attempt: z.number({ error: `attempt must be a whole number from 1 to ${MAX_DELIVERY_ATTEMPTS}` }).int({ error: "attempt must be a whole number" }).min(1, { error: "attempt must be 1 or more" }).max(MAX_DELIVERY_ATTEMPTS, { error: `attempt must be at most ${MAX_DELIVERY_ATTEMPTS}` }),
+  result: z.enum(REATTEMPT_RESULTS, { error: `result must be one of ${REATTEMPT_RESULTS.join(", ")}` }),
+  reason: UndeliveredReasonSchema.optional(),
 });
 
 /** Extension of the embedded sandbox: the calling sandbox account and everything it holds, erased. */
@@ -529,6 +553,7 @@ export const SERVICE_OPERATIONS = {
   "get-order": { method: "GET", path: "/v1/get-order/{awb}", summary: "Read an order" },
   "cancel-order": { method: "POST", path: "/v1/cancel-order", summary: "Cancel a shipment not yet picked up (extension)" },
   "sandbox/advance": { method: "POST", path: "/v1/sandbox/advance", summary: "Move a sandbox shipment on (sandbox extension)" },
+  "sandbox/reattempt": { method: "POST", path: "/v1/sandbox/reattempt", summary: "Re-attempt a failed delivery of a sandbox shipment (sandbox extension)" },
   "sandbox/erase-account": { method: "POST", path: "/v1/sandbox/erase-account", summary: "Erase the calling sandbox account and its orders (sandbox extension)" },
   "sandbox/redact-orders": { method: "POST", path: "/v1/sandbox/redact-orders", summary: "Remove the shopper's details from some of the account's orders (sandbox extension)" },
   "sandbox/remittance-statement": { method: "POST", path: "/v1/sandbox/remittance-statement", summary: "The account's COD remittance statement as CSV (sandbox extension)" },

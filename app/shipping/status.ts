@@ -41,6 +41,28 @@ export const SERVICE_STATUS_LABELS: Record<ServiceStatusCode, string> = {
   15: "Damaged",
 };
 
+/**
+ * Why a delivery attempt failed (code 9, Undelivered), as Indian couriers' NDR reasons say it: the sandbox's own
+ * attempts draw one of these, and `sandbox/advance` and `sandbox/reattempt` take one by its code.
+ */
+export const UNDELIVERED_REASONS = {
+  consignee_unavailable: "consignee not available",
+  address_incomplete: "address incomplete; landmark needed",
+  refused: "consignee refused the delivery",
+  cod_not_ready: "COD amount not ready",
+  premises_closed: "premises closed",
+  reschedule_requested: "consignee asked for delivery another day",
+} as const;
+export type UndeliveredReason = keyof typeof UNDELIVERED_REASONS;
+export const UNDELIVERED_REASON_CODES = Object.keys(UNDELIVERED_REASONS) as UndeliveredReason[];
+
+/** The tracking entry's activity for a failed attempt with this reason. */
+export const undeliveredActivity = (reason: UndeliveredReason) => `Delivery attempted: ${UNDELIVERED_REASONS[reason]}`;
+
+/** What the courier does when it re-attempts a failed delivery: out again and delivered, out again and failed again, or back (RTO). */
+export const REATTEMPT_RESULTS = ["delivered", "failed", "rto"] as const;
+export type ReattemptResult = (typeof REATTEMPT_RESULTS)[number];
+
 /** `order_status` is the label as one upper-case word, as the spec's sample `INTRANSIT` shows. */
 export function orderStatusWord(code: ServiceStatusCode): string {
   return SERVICE_STATUS_LABELS[code].replace(/[^A-Za-z]/g, "").toUpperCase();

@@ -21,6 +21,7 @@ import { DECISION } from "~/automation/decisions";
 import { recordDecision } from "~/orders/order-records.server";
 import { endRuleWait } from "~/failed-deliveries/failed-delivery-changes.server";
 import { writeCorrectionOntoOrder } from "~/failed-deliveries/order-correction.server";
+import { listShopsDueForNdrEmail, sendDayNdrEmail } from "~/failed-deliveries/ndr-email.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -134,6 +135,15 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     if (!(await isShopInstalled(shop))) return;
     const written = await writeCorrectionOntoOrder({ shop, shipmentId }, await adminFor(shop), now());
     if (written.kind === "refused" || written.kind === "too_long") console.warn(`The shopper's correction for shipment ${shipmentId} of ${shop} is not on the Shopify order: ${written.kind === "refused" ? written.message : "the order's note is full"}`);
+  },
+  "ndr-email": async ({ shop }) => {
+    // An uninstalled shop's decisions wait for shop/redact, not for the courier.
+    if (!(await isShopInstalled(shop))) return;
+    const sent = await sendDayNdrEmail(shop, now());
+    if (sent.kind === "failed") throw new RetryLaterError(`The day's NDR instructions e-mail was not sent: ${sent.message}`);
+  },
+  "ndr-email-sweep": async () => {
+    for (const shop of await listShopsDueForNdrEmail(now())) await enqueue("ndr-email", { shop });
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());

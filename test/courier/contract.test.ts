@@ -259,6 +259,121 @@ describe("sandbox advance", () => {
   });
 });
 
+describe("sandbox failed attempts and re-attempts", () => {
+  const codesOf = (tracking: { tracking_history: { service_status: number }[] }) => tracking.tracking_history.map((entry) => entry.service_status);
+
+  /** A front of the service that passes each request on but, for the first `sandbox/…` move, holds the answer past the client's patience: the move is made, its answer lost. */
+  async function answerLostOnce() {
+    let lost = 0;
+    const front = await serveFetch(async (request) => {
+      const answer = await fetch(new Request(`${courier.url}${new URL(request.url).pathname}`, request));
+      const body = await answer.text();
+      if (lost === 0 && /\/v1\/sandbox\/(advance|reattempt)$/.test(new URL(request.url).pathname)) {
+        lost += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+      return new Response(body, { status: answer.status, headers: { "Content-Type": "application/json" } });
+    });
+    return { front, lost: () => lost };
+  }
+
+  it("fails an attempt with the reason asked, and a retried advance whose answer was lost changes nothing", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const { front, lost } = await answerLostOnce();
+    try {
+      const patient = courier.client({ sandboxUrl: front.url, timeoutMs: 1_000, attempts: 3 });
+      const failed = await patient.advanceSandboxShipment(created.awb, 9, "address_incomplete");
+      expect(lost()).toBe(1);
+      expect(codesOf(failed)).toEqual([2, 3, 5, 6, 7, 9]);
+      expect(failed.tracking_history.at(-1)!.activity).toBe("Delivery attempted: address incomplete; landmark needed");
+      // One stage, asked again after a lost answer: moved once.
+      const other = await courier.client().createOrder(sampleOrder());
+      const { front: second, lost: lostSecond } = await answerLostOnce();
+      try {
+        const moved = await courier.client({ sandboxUrl: second.url, timeoutMs: 1_000, attempts: 3 }).advanceSandboxShipment(other.awb);
+        expect(lostSecond()).toBe(1);
+        expect(codesOf(moved)).toEqual([2, 3]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await front.close();
+    }
+    // Asked again by hand, the same move answers the shipment as it is.
+    const again = await rawPost("/v1/sandbox/advance", JSON.stringify({ awb: created.awb, to: 9 }));
+    expect(again.status).toBe(200);
+    expect(codesOf((await again.json()) as { tracking_history: { service_status: number }[] })).toEqual([2, 3, 5, 6, 7, 9]);
+  });
+
+  it("varies the reasons of its own failed attempts, as couriers' NDR reasons", async () => {
+    const reasons = new Set<string>();
+    for (let index = 0; index < 12; index += 1) {
+      const created = await courier.client().createOrder(sampleOrder());
+      const failed = await courier.client().advanceSandboxShipment(created.awb, 9);
+      reasons.add(failed.tracking_history.at(-1)!.activity);
+    }
+    expect(reasons.size).toBeGreaterThanOrEqual(3);
+    for (const reason of reasons) expect(reason).toMatch(/^Delivery attempted: (consignee not available|address incomplete; landmark needed|consignee refused the delivery|COD amount not ready|premises closed|consignee asked for delivery another day)$/);
+  });
+
+  it("re-attempts: out again and delivered; failed again, then back to origin; a retry whose answer was lost changes nothing", async () => {
+    const saved = await courier.client().createOrder(sampleOrder());
+    await courier.client().advanceSandboxShipment(saved.awb, 9, "consignee_unavailable");
+    const { front, lost } = await answerLostOnce();
+    try {
+      const delivered = await courier.client({ sandboxUrl: front.url, timeoutMs: 1_000, attempts: 3 }).reattemptSandboxShipment(saved.awb, 1, "delivered");
+      expect(lost()).toBe(1);
+      expect(codesOf(delivered)).toEqual([2, 3, 5, 6, 7, 9, 7, 8]);
+      expect(delivered.order_status).toBe("DELIVERED");
+    } finally {
+      await front.close();
+    }
+    // The first attempt was delivered on its re-attempt: it cannot go back as well.
+    const refused = await failureOf(courier.client().reattemptSandboxShipment(saved.awb, 1, "rto"));
+    expect(refused.status).toBe(409);
+    expect(refused.message).toMatch(/Failed attempt 1 was followed by Out for Delivery \(7\) already/);
+    expect(refused.fieldErrors[0]!.field).toBe("attempt");
+
+    const back = await courier.client().createOrder(sampleOrder());
+    await courier.client().advanceSandboxShipment(back.awb, 9, "cod_not_ready");
+    const again = await courier.client().reattemptSandboxShipment(back.awb, 1, "failed", "refused");
+    expect(codesOf(again)).toEqual([2, 3, 5, 6, 7, 9, 7, 9]);
+    expect(again.tracking_history.at(-1)!.activity).toBe("Delivery attempted: consignee refused the delivery");
+    const tooFar = await failureOf(courier.client().reattemptSandboxShipment(back.awb, 3, "rto"));
+    expect(tooFar.status).toBe(409);
+    expect(tooFar.message).toMatch(/has had 2 failed delivery attempts/);
+    const returning = await courier.client().reattemptSandboxShipment(back.awb, 2, "rto");
+    expect(codesOf(returning)).toEqual([2, 3, 5, 6, 7, 9, 7, 9, 11]);
+    expect(returning.order_status).toBe("RTO");
+    // Each earlier step asked again is answered as it is.
+    expect(codesOf(await courier.client().reattemptSandboxShipment(back.awb, 1, "failed"))).toEqual(codesOf(returning));
+    expect(codesOf(await courier.client().reattemptSandboxShipment(back.awb, 2, "rto"))).toEqual(codesOf(returning));
+  });
+
+  it("refuses what it cannot do with a 4xx naming the field", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    const notFailed = await rawPost("/v1/sandbox/reattempt", JSON.stringify({ awb: created.awb, attempt: 1, result: "delivered" }));
+    expect(notFailed.status).toBe(409);
+    expect(((await notFailed.json()) as { message: string }).message).toMatch(/has had 0 failed delivery attempts/);
+    for (const [body, field] of [
+      [{ awb: created.awb, attempt: 0, result: "delivered" }, "attempt"],
+      [{ awb: created.awb, attempt: 1.5, result: "delivered" }, "attempt"],
+      [{ awb: created.awb, attempt: 21, result: "delivered" }, "attempt"],
+      [{ awb: created.awb, attempt: 1, result: "lost" }, "result"],
+      [{ awb: created.awb, attempt: 1, result: "delivered", reason: "refused" }, "reason"],
+      [{ awb: created.awb, attempt: 1, result: "failed", reason: "weather" }, "reason"],
+      [{ awb: created.awb, to: 8, reason: "refused" }, "reason"],
+    ] as const) {
+      const path = "to" in body ? "/v1/sandbox/advance" : "/v1/sandbox/reattempt";
+      const answer = await rawPost(path, JSON.stringify(body));
+      expect(answer.status, JSON.stringify(body)).toBe(422);
+      expect(((await answer.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toContain(field);
+    }
+    const unknown = await rawPost("/v1/sandbox/reattempt", JSON.stringify({ awb: "NOPE12345", attempt: 1, result: "delivered" }));
+    expect(unknown.status).toBe(404);
+  });
+});
+
 describe("sandbox accounts and erasure", () => {
   const master = { apiKey: SANDBOX_KEY, secretKey: SANDBOX_SECRET };
   const accountClient = (account: string) => courier.client(sandboxAccountCredentials(master, account));

@@ -79,6 +79,19 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
         expect(await audit(walk.admin.frame), label).toEqual(clean(title));
       });
     }
+    await walk.step("axe and keyboard: NDR instructions by e-mail, from the desk's link; a save with an empty form says what to fix", async () => {
+      await walk.admin.openFromNav("Failed deliveries", { path: "/app/failed-deliveries" }, "Failed deliveries");
+      const frame = walk.admin.frame;
+      await walk.admin.navigateInBrowser("the desk's e-mail link", () => frame.getByRole("link", { name: "E-mail the instructions to the courier" }).click(), { path: "/app/failed-deliveries/email" });
+      await walk.admin.expectTitle("NDR instructions by e-mail");
+      expect(await audit(walk.admin.frame)).toEqual(clean("NDR instructions by e-mail · Dakiya"));
+      // From the keyboard: the form's button, Enter.
+      await walk.admin.frame.getByRole("button", { name: "Check and save" }).focus();
+      await walk.admin.page.keyboard.press("Enter");
+      await walk.admin.frame.getByRole("status").filter({ hasText: "Fix the fields marked below; nothing was saved." }).waitFor();
+      await walk.admin.frame.getByText("Enter the e-mail address of the courier's NDR desk.").waitFor();
+      expect(await audit(walk.admin.frame)).toEqual(clean("NDR instructions by e-mail · Dakiya"));
+    });
   });
 
   it("Auto-booking with a rule: its headings in order", async () => {
@@ -232,6 +245,14 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
         expect(await englishShownOn(frame), `English words of the locale files on ${path}`).toEqual([]);
       });
     }
+    await walk.step("Hindi: NDR instructions by e-mail, from the desk's link", async () => {
+      await walk.admin.openFromNav(adminStrings("en").pages.failedDeliveries, { path: "/app/failed-deliveries" }, hindi.failedDeliveries);
+      const frame = walk.admin.frame;
+      await walk.admin.navigateInBrowser("the desk's e-mail link", () => frame.getByRole("link", { name: adminStrings("hi").ndrEmail.deskLink }).click(), { path: "/app/failed-deliveries/email" });
+      await walk.admin.expectTitle(hindi.ndrEmail);
+      expect(await audit(walk.admin.frame)).toEqual(clean(`${hindi.ndrEmail} · Dakiya`));
+      expect(await englishShownOn(walk.admin.frame), "English words of the locale files on the e-mail settings").toEqual([]);
+    });
     await walk.step("Hindi: Ship order, with its rates", async () => {
       await walk.admin.openFromNav(adminStrings("en").pages.ordersToShip, { path: "/app/orders" }, hindi.ordersToShip);
       const frame = walk.admin.frame;

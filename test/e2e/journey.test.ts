@@ -10,7 +10,7 @@ import { createCourierClient } from "~/shipping/client.server";
 import { SERVICE_STATUS } from "~/shipping/status";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { DEMO_WORKFLOW_TRIGGERS } from "../../store/flow";
-import { JOURNEY_ORDERS, PLACED_ORDERS, RETURNED_ORDER } from "../../store/journey-plan";
+import { JOURNEY_ORDERS, PLACED_ORDERS, RETURNED_ORDER, SAVING_ANSWER } from "../../store/journey-plan";
 import type { StoreShop } from "../../store/model";
 import { SEED_SHOP, seedShop } from "../../store/seed";
 import { TEST_DB_DIR } from "../support/global-setup";
@@ -227,7 +227,7 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
   it("ends the day by printing its labels and each pickup's manifest, and says where the files are", () => {
     const output = walk.demo.output();
     const { documentsDir } = walk.demo;
-    expect(output).toContain(`The day's labels and pickup manifests, ready to print, are in ${documentsDir}:`);
+    expect(output).toContain(`The day's NDR instructions for the courier, and its labels and pickup manifests ready to print, are in ${documentsDir}:`);
     const files = readdirSync(documentsDir).sort();
     for (const file of files) expect(output).toContain(`  · ${file}`);
     const labels = files.filter((file) => file.startsWith("labels-"));
@@ -326,6 +326,66 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     const [returns] = await queryDemo<{ count: string }>(`SELECT count(*) FROM "ReturnRecord" WHERE shop = $1`, [SEED_SHOP]);
     expect(Number(returns!.count)).toBeGreaterThan(0);
     expect(withoutHistory).toEqual([]);
+  });
+
+  it("the day's failed deliveries: #1017 saved by the landmark its shopper added on the tracking link, re-attempted through the NDR instructions with that day and landmark, delivered; #1002 refused and sent back; Shopify's fulfillments say so", async () => {
+    const parcelOf = async (orderName: string) => {
+      const [parcel] = await queryDemo<{ id: number; awb: string; orderGid: string; outcome: string; deliveryAttempts: number }>(
+        `SELECT id, awb, "orderGid", outcome, "deliveryAttempts" FROM "Shipment" WHERE shop = $1 AND "orderName" = $2 AND direction = 'forward' AND parcel = 1`,
+        [SEED_SHOP, orderName],
+      );
+      const [desk] = await queryDemo<{ id: number; state: string; answer: string | null; preferredDate: string | null; preferredSlot: string | null; landmark: string | null; decision: string }>(
+        `SELECT id, state, answer, "preferredDate", "preferredSlot", landmark, decision FROM "FailedDelivery" WHERE "shipmentId" = $1`,
+        [parcel!.id],
+      );
+      const history = desk ? await queryDemo<{ transition: string; actorKind: string }>(`SELECT transition, "actorKind" FROM "FailedDeliveryEvent" WHERE "failedDeliveryId" = $1 ORDER BY at, id`, [desk.id]) : [];
+      const fulfillmentEvents = savedShop()
+        .orders.find((order) => order.id === parcel!.orderGid)!
+        .fulfillments.flatMap((fulfillment) => fulfillment.events)
+        .sort((a, b) => a.happenedAt.localeCompare(b.happenedAt));
+      return { parcel: parcel!, desk: desk!, history, fulfillmentEvents };
+    };
+    const saved = await parcelOf("#1017");
+    const returned = await parcelOf("#1002");
+
+    // #1017: one failed attempt (the courier could not find the address), then delivered.
+    expect(saved.parcel).toMatchObject({ outcome: "delivered", deliveryAttempts: 1 });
+    expect(saved.desk).toMatchObject({ state: "handed_off", answer: "deliver_again", preferredSlot: "morning", landmark: SAVING_ANSWER.landmark, decision: "reattempt" });
+    expect(saved.history).toEqual([
+      { transition: "opened", actorKind: "shopper" },
+      { transition: "shopper_answered", actorKind: "shopper" },
+      { transition: "decided", actorKind: "merchant" },
+      { transition: "handed_off", actorKind: "merchant" },
+    ]);
+    const savedStatuses = saved.fulfillmentEvents.map((event) => event.status);
+    expect(savedStatuses.indexOf("ATTEMPTED_DELIVERY")).toBeGreaterThan(-1);
+    expect(savedStatuses.lastIndexOf("DELIVERED")).toBeGreaterThan(savedStatuses.indexOf("ATTEMPTED_DELIVERY"));
+    expect(saved.fulfillmentEvents.find((event) => event.status === "ATTEMPTED_DELIVERY")!.message).toContain("address incomplete");
+
+    // #1002: refused at the door, returned to origin: Shopify has no RTO, so the fulfillment says FAILURE with its words.
+    expect(returned.parcel).toMatchObject({ outcome: "rto_initiated", deliveryAttempts: 1 });
+    expect(returned.desk).toMatchObject({ state: "handed_off", answer: null, decision: "rto" });
+    const returnedStatuses = returned.fulfillmentEvents.map((event) => event.status);
+    expect(returnedStatuses.indexOf("ATTEMPTED_DELIVERY")).toBeGreaterThan(-1);
+    expect(returnedStatuses.lastIndexOf("FAILURE")).toBeGreaterThan(returnedStatuses.indexOf("ATTEMPTED_DELIVERY"));
+    expect(returned.fulfillmentEvents.find((event) => event.status === "ATTEMPTED_DELIVERY")!.message).toContain("refused");
+
+    // The day's NDR instructions, as the desk gave them to the courier: both parcels, #1017 with the shopper's day,
+    // window and landmark; and the terminal quoted none of it.
+    const file = readdirSync(walk.demo.documentsDir).find((name) => name.startsWith("ndr-instructions-"));
+    expect(file, "the day's NDR instructions in the documents folder").toBeDefined();
+    const [header, ...lines] = readFileSync(path.join(walk.demo.documentsDir, file!), "utf8").replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(header).toBe("AWB,Order,Courier,Action,Preferred date,Window,Phone,Alternate phone,Address line,Landmark,Remarks");
+    const rowOf = (awb: string) => lines.find((line) => line.startsWith(`${awb},`));
+    expect(rowOf(saved.parcel.awb)).toMatch(new RegExp(`^${saved.parcel.awb},#1017,[^,]+,RE-ATTEMPT,${saved.desk.preferredDate},09:00-13:00,,,,"${SAVING_ANSWER.landmark}",$`));
+    expect(saved.desk.preferredDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(rowOf(returned.parcel.awb)).toMatch(new RegExp(`^${returned.parcel.awb},#1002,[^,]+,RTO,,,,,,,$`));
+    const output = walk.demo.output();
+    expect(output).toContain("✓ #1017's courier could not find the address; its shopper chose a day and added a landmark on their tracking link");
+    expect(output).toContain("✓ #1002 was refused at the door: the merchant returns it to origin on the failed-delivery desk");
+    expect(output).toMatch(/✓ The day's NDR instructions, downloaded from the failed-delivery desk: 2 decisions handed to the courier/);
+    expect(output).toContain("✓ The courier sandbox acted on the instructions: #1002 returning to origin, #1017 delivered on the re-attempt");
+    expect(output).not.toContain(SAVING_ANSWER.landmark);
   });
 
   describe("the shopper's order status page", () => {
@@ -665,13 +725,15 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     expect(output).not.toContain("A shopper placed");
     expect(output).not.toContain("The courier sandbox moved");
     expect(output).not.toContain("A shopper asked to return");
+    expect(output).not.toContain("The day's NDR instructions, downloaded");
+    expect(output).toContain("✓ #1017's failed delivery was dealt with on an earlier run");
     // The invoice again: the charges imported before count once; only the parcel booked by hand in the admin since is new.
     expect(output).toMatch(/✓ The courier's freight invoice, imported on Freight & weight: 1 charge \(\d+ imported on an earlier run\); none above its quote/);
     expect(output).toMatch(/✓ Every order is where the day leaves it: 20 of 20/);
     const rows = finalTable(output);
     for (const { order, awb } of awbsAfterTheDay) expect(rows.find((row) => row.order === order)!.line).toContain(awb);
     // The day's end prints only what the first day left: never a label or a manifest line of its shipments again.
-    const printedAgain = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    const printedAgain = readdirSync(walk.demo.documentsDir).filter((file) => file.endsWith(".pdf")).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
     for (const { awb } of awbsAfterTheDay) expect(printedAgain.filter((text) => text.includes(awb))).toHaveLength(2);
     // Shipped by hand since, the held order is delivered and still counted as held by the rules.
     expect(rows.find((row) => row.order === HELD)!.line).toMatch(/Rule 1 'Expensive orders' → hold for review .*Delivered$/);
@@ -710,15 +772,15 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     }
     const RULE = /^Rule \d '.+'$/;
     // Printed at a day's end (a label and a manifest name the order) or not at all.
-    const printedFiles = readdirSync(walk.demo.documentsDir).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
+    const printedFiles = readdirSync(walk.demo.documentsDir).filter((file) => file.endsWith(".pdf")).map((file) => pdfPages(readFileSync(path.join(walk.demo.documentsDir, file))).join("\n"));
     const printed = (name: string) => printedFiles.some((text) => new RegExp(`${name}(?!\\d)`).test(text));
     expect(printed(AUTO_BOOKED)).toBe(true);
     expect(printed(cancelled)).toBe(false);
     // Booked by the example rules at the start of the day, then delivered.
     const ruleBooked = histories.get(AUTO_BOOKED)!;
     expectBookedHistory(ruleBooked, { by: "Rule 5 'Everything else'", outcomes: ["In transit", "Out for delivery", "Delivered"], printed: true });
-    // Returned to origin: the courier's RTO raised it for the merchant.
-    expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
+    // Refused at the door, then returned to origin on the merchant's decision: the courier's RTO raised it for the merchant.
+    expectBookedHistory(histories.get("#1002")!, { by: RULE, outcomes: ["In transit", "Out for delivery", "Delivery attempted", "Returning to origin (RTO)"], between: ["Needs attention: Delivery problem"], printed: printed("#1002") });
     // Held by the rules, booked by the merchant on the ship page, then delivered.
     expectBookedHistory(histories.get(HELD)!, { by: "You, on the Ship order page", outcomes: ["Delivered"], printed: printed(HELD) });
     // Cancelled in Shopify: the webhook cancelled it with the courier, and says why.

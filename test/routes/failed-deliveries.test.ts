@@ -58,7 +58,7 @@ async function bookedShipment(shop = store.domain, index = 600 + ++placed) {
 
 /** The courier moves the parcel on, and one tracking cycle (the sweep and the shop's sync) reads it. */
 async function courierMoves(shop: string, awb: string, to: number) {
-  await courierClientFor(sandboxCredentialsFor(shop)).advanceSandboxShipment(awb, to);
+  await courierClientFor(sandboxCredentialsFor(shop)).advanceSandboxShipment(awb, to, to === 9 ? "consignee_unavailable" : undefined);
   await enqueue("tracking-sweep", {});
   const run = await runJobs(["tracking-sweep", "tracking-sync"], { deps: { now: () => later(1) } });
   expect(run.failed).toEqual([]);

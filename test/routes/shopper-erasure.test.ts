@@ -359,6 +359,21 @@ const COLUMNS: Record<string, Coverage> = {
   "public.FailedDeliveryEvent.reasonWords": { not: "the same as words to say in the admin's language" },
   "public.FailedDeliverySettings.shop": { not: IDS },
   "public.FailedDeliverySettings.rules": { not: MERCHANTS },
+  // The e-mail hand-off: the merchant's mail server and addresses; a day's dispatch says what failed in the app's
+  // words (host and port, never a reply of the server) and holds no row of the instructions it sent.
+  "public.NdrEmailSettings.shop": { not: IDS },
+  "public.NdrEmailSettings.recipient": { not: MERCHANTS },
+  "public.NdrEmailSettings.timeZone": { not: MERCHANTS },
+  "public.NdrEmailSettings.smtpHost": { not: MERCHANTS },
+  "public.NdrEmailSettings.smtpSecurity": { not: MERCHANTS },
+  "public.NdrEmailSettings.smtpUser": { not: MERCHANTS },
+  "public.NdrEmailSettings.smtpPasswordCipher": { not: MERCHANTS },
+  "public.NdrEmailSettings.fromAddress": { not: MERCHANTS },
+  "public.NdrEmailDispatch.shop": { not: IDS },
+  "public.NdrEmailDispatch.day": { not: IDS },
+  "public.NdrEmailDispatch.lastError": { not: "the app's own sentence of what failed: the merchant's host and port" },
+  "public.NdrEmailDispatch.lastErrorKind": { not: IDS },
+  "public.NdrEmailDispatch.messageId": { not: "a hash of the day's instructions, not their text" },
   "public.TrackingEvent.location": { put: set("TrackingEvent", "location", text, ofShipments) },
   // What a Flow trigger carries until Shopify has it (a failed attempt's reason is the courier's words), and a Flow
   // action's answer (which may quote a courier's refusal).
