@@ -120,6 +120,15 @@ export default function Home() {
                 <CountCard key={count.key} label={shipmentLabel(count.key)} value={formatCount(count.count, language)} url={count.url} />
               ))}
               <CountCard label={t.counts.failedDeliveries} value={formatCount(failedDeliveries, language)} url="/app/failed-deliveries" />
+              <CountCard
+                label={t.counts.trackingLag}
+                value={
+                  counts.trackingLag.overdue === 0
+                    ? t.counts.trackingUpToDate
+                    : fill(t.counts.trackingBehind, { minutes: formatCount(Math.ceil(counts.trackingLag.oldestOverdueSeconds / 60), language), count: formatCount(counts.trackingLag.overdue, language) })
+                }
+                url="/app/shipments"
+              />
             </InlineGrid>
             <Text as="h2" variant="headingMd">
               {t.counts.codHeading}

@@ -212,6 +212,18 @@ function SettingsForm({ onDiscard }: { onDiscard: () => void }) {
                   ) : (
                     <input type="hidden" name="environment" value="test" />
                   )}
+                  <Text as="h3" variant="headingSm">
+                    {t.courier.limitsHeading}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {t.courier.limitsNote}
+                  </Text>
+                  <FormLayout>
+                    <FormLayout.Group>
+                      <Field name="courierCallsAtOnce" label={t.courier.callsAtOnce} type="number" value={settings.courierCallsAtOnce?.toString() ?? ""} error={errors.courierCallsAtOnce} helpText={fill(t.courier.declared, { value: settings.declaredCallLimits.atOnce })} />
+                      <Field name="courierCallsPerSecond" label={t.courier.callsPerSecond} type="number" value={settings.courierCallsPerSecond?.toString() ?? ""} error={errors.courierCallsPerSecond} helpText={fill(t.courier.declared, { value: settings.declaredCallLimits.perSecond })} />
+                    </FormLayout.Group>
+                  </FormLayout>
                 </BlockStack>
               </Card>
 

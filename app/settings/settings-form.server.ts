@@ -1,6 +1,7 @@
 import type { Prisma, ShopSettings } from "@prisma/client";
 import { z } from "zod";
 import {
+  courierCallLimitsOf,
   courierClientFor,
   courierCredentialsOf,
   defaultWarehouseIdOf,
@@ -28,6 +29,14 @@ const optionalWarehouse = (m: SettingsMessages, label: string) =>
     .refine((value) => value === "" || /^\d{1,9}$/.test(value), { error: fill(m.warehouseNumber, { label }) })
     .transform((value) => (value === "" ? null : Number(value)));
 
+/** A limit of the courier account's calls: blank for what the courier declares, else a whole number within bounds. */
+const optionalCallLimit = (m: SettingsMessages, label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === "" || (/^\d{1,6}$/.test(value) && Number(value) >= 1 && Number(value) <= max), { error: fill(m.callLimit, { label, max }) })
+    .transform((value) => (value === "" ? null : Number(value)));
+
 const centimetres = (m: SettingsMessages, label: string) =>
   z.coerce
     .number({ error: fill(m.centimetresNumber, { label }) })
@@ -51,6 +60,8 @@ function settingsSchemas(language: AdminLanguage) {
       codTag: z.string().trim().min(1, { error: m.codTag }).max(40, { error: fill(m.tooLong, { max: 40 }) }),
       prepaidTag: z.string().trim().min(1, { error: m.prepaidTag }).max(40, { error: fill(m.tooLong, { max: 40 }) }),
       notifyCustomer: z.string().optional().transform((value) => value === "on" || value === "true"),
+      courierCallsAtOnce: optionalCallLimit(m, m.labels.callsAtOnce, 64),
+      courierCallsPerSecond: optionalCallLimit(m, m.labels.callsPerSecond, 1000),
     }),
     preset: z.object({
       name: z.string().trim().min(1, { error: m.boxName }),
@@ -86,7 +97,7 @@ export async function saveSettingsForm(
   const schemas = SCHEMAS[language];
   const errors: SettingsErrors = {};
   const raw = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string")) as Record<string, string>;
-  const parsed = schemas.form.safeParse({ apiKey: "", secretKey: "", ...raw });
+  const parsed = schemas.form.safeParse({ apiKey: "", secretKey: "", courierCallsAtOnce: "", courierCallsPerSecond: "", ...raw });
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
 
   const presets = [];
@@ -154,6 +165,8 @@ export async function saveSettingsForm(
     codTag: values.codTag,
     prepaidTag: values.prepaidTag,
     notifyCustomer: values.notifyCustomer,
+    courierCallsAtOnce: values.courierCallsAtOnce,
+    courierCallsPerSecond: values.courierCallsPerSecond,
   }, alongside);
   return { ok: true, errors: {}, warehouses };
 }
@@ -231,6 +244,10 @@ export async function settingsForBrowser(shop: string) {
     codTag: settings.codTag,
     prepaidTag: settings.prepaidTag,
     notifyCustomer: settings.notifyCustomer,
+    courierCallsAtOnce: settings.courierCallsAtOnce,
+    courierCallsPerSecond: settings.courierCallsPerSecond,
+    // What the courier declares, shown beside the fields left blank.
+    declaredCallLimits: courierCallLimitsOf({ ...settings, courierCallsAtOnce: null, courierCallsPerSecond: null }),
     autoBooking: settings.autoBooking,
     // How many rules the shop keeps (checked by the rules' schema when saved): Settings only counts them.
     bookingRuleCount: (JSON.parse(settings.bookingRules) as unknown[]).length,

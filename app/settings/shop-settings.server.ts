@@ -4,7 +4,8 @@ import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
-import { SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
+import type { CallLimits } from "~/shipping/courier-pace";
+import { SANDBOX_CALL_LIMITS, SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 import { announceStorefrontChange } from "~/settings/settings-changes.server";
 
@@ -47,6 +48,8 @@ function defaultSettings(shop: string): ShopSettings {
     returnNotifyCustomer: true,
     returnDisposition: "inspect",
     returnRules: "[]",
+    courierCallsAtOnce: null,
+    courierCallsPerSecond: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -98,6 +101,18 @@ export function courierCredentialsOf(settings: ShopSettings): CourierCredentials
     secretKey: secretBox().open(settings.courierSecretCipher),
     environment: settings.courierEnvironment === "live" ? "live" : "test",
   };
+}
+
+/**
+ * A live aggregator's limits when the merchant has not set theirs: cautious, since calling faster than an account
+ * allows earns refusals that back its parcels off.
+ */
+export const LIVE_CALL_LIMITS: CallLimits = { atOnce: 4, perSecond: 10 };
+
+/** How fast the shop's courier account may be read: the merchant's settings, else what its courier declares. */
+export function courierCallLimitsOf(settings: ShopSettings): CallLimits {
+  const declared = usesSandbox(settings) ? SANDBOX_CALL_LIMITS : LIVE_CALL_LIMITS;
+  return { atOnce: settings.courierCallsAtOnce ?? declared.atOnce, perSecond: settings.courierCallsPerSecond ?? declared.perSecond };
 }
 
 export function courierClientFor(credentials: CourierCredentials): CourierClient {

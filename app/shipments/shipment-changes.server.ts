@@ -558,6 +558,77 @@ export async function scheduleNextSync(shipment: ShipmentRef, nextSyncAt: Date |
   await note(shipment, "tracking_checked", { nextSyncAt });
 }
 
+/** A shipment a tracking pass claimed: the row as claimed (its next read the lease's end), when it fell due, and its row version then. */
+export interface TrackingClaim {
+  shipment: Shipment;
+  dueAt: Date;
+  /** PostgreSQL's row version (xmin) after the claim: a write since then changes it. */
+  version: string;
+}
+
+/**
+ * Claims up to `limit` of a shop's shipments due for a tracking read (active, or paused and due for a probe), oldest
+ * due first, in one statement: each is leased (its next read moved to `leaseUntil`), so another pass, in this process
+ * or another, takes others, and a pass that dies leaves its claims due again when the lease ends. Rows another
+ * statement holds are passed over rather than waited for (bookkeeping: no history row).
+ */
+export async function claimDueTracking(shop: string, { now, limit, leaseUntil }: { now: Date; limit: number; leaseUntil: Date }): Promise<TrackingClaim[]> {
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS.tracking_checked;
+  const rows = await prisma.$queryRaw<(Shipment & { dueAt: Date; version: string })[]>`
+    UPDATE "Shipment" s SET "nextSyncAt" = ${leaseUntil}
+    FROM (
+      SELECT id, "nextSyncAt" AS due FROM "Shipment"
+      WHERE shop = ${shop} AND "nextSyncAt" <= ${now} AND awb IS NOT NULL AND status IN (${Prisma.join([...rule.from])})
+        AND "trackingState" IN (${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED})
+      ORDER BY "nextSyncAt", id LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ) claimed
+    WHERE s.id = claimed.id
+    RETURNING s.*, claimed.due AS "dueAt", s.xmin::text AS version`;
+  return rows
+    .map(({ dueAt, version, ...shipment }) => ({ shipment: shipment as Shipment, dueAt, version }))
+    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.shipment.id - b.shipment.id);
+}
+
+/**
+ * Claims a pass did not finish (it stopped on a pause or a failure, or another holds the shipment's lock) are due again
+ * as they were, unless their next read was set since (by a sync, a pause): the lease is still there only if not.
+ */
+export async function releaseTrackingClaims(shop: string, claims: readonly TrackingClaim[]): Promise<void> {
+  if (claims.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE "Shipment" s SET "nextSyncAt" = u.due::timestamp(3)
+    FROM unnest(${claims.map((claim) => claim.shipment.id)}::int[], ${claims.map((claim) => claim.shipment.nextSyncAt!.toISOString())}::text[], ${claims.map((claim) => claim.dueAt.toISOString())}::text[]) AS u(id, lease, due)
+    WHERE s.id = u.id AND s.shop = ${shop} AND s."nextSyncAt" = u.lease::timestamp(3)`;
+}
+
+/** What a read that brought nothing new still updates: the estimate, the delivery date and when to read next. */
+export interface UnchangedRead {
+  claim: TrackingClaim;
+  estimatedDeliveryAt: Date | null;
+  deliveredAt: Date | null;
+  nextSyncAt: Date;
+}
+
+/**
+ * The reads of a pass that brought nothing new, in one statement (bookkeeping, as `recordCourierProgress` writes it
+ * for a read without news: the read time, the next read, the back-off of earlier failures over). A row written since
+ * its claim (a "Sync now", a cancellation) is left alone: its version no longer matches. Returns the ids written.
+ */
+export async function recordUnchangedReads(shop: string, reads: readonly UnchangedRead[], at: Date): Promise<Set<number>> {
+  if (reads.length === 0) return new Set();
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS.tracking_checked;
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const written = await prisma.$queryRaw<{ id: number }[]>`
+    UPDATE "Shipment" s SET "syncedAt" = ${at}, "nextSyncAt" = u.next::timestamp(3), "estimatedDeliveryAt" = u.eta::timestamp(3), "deliveredAt" = u.delivered::timestamp(3),
+      "trackingFailures" = 0, "awbUnknownCount" = 0, "trackingError" = NULL, "trackingErrorWords" = NULL, "updatedAt" = ${at}
+    FROM unnest(${reads.map((read) => read.claim.shipment.id)}::int[], ${reads.map((read) => read.claim.version)}::text[], ${reads.map((read) => iso(read.nextSyncAt))}::text[],
+      ${reads.map((read) => iso(read.estimatedDeliveryAt))}::text[], ${reads.map((read) => iso(read.deliveredAt))}::text[]) AS u(id, version, next, eta, delivered)
+    WHERE s.id = u.id AND s.shop = ${shop} AND s.xmin::text = u.version AND s.status IN (${Prisma.join([...rule.from])}) AND s."trackingState" = ${TRACKING_STATE.ACTIVE}
+    RETURNING s.id`;
+  return new Set(written.map((row) => row.id));
+}
+
 /**
  * One shipment's tracking read failed for a reason of its own (the courier did not answer for it, or does not know
  * its awb yet): it backs off alone, and the rest of the shop's tracking goes on.

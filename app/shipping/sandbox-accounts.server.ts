@@ -14,6 +14,12 @@ export interface CourierKeyPair {
   secretKey: string;
 }
 
+/**
+ * What the embedded sandbox lets one account do at once and a second: the pace the app reads a sandbox account's
+ * tracking at, as it would read a real aggregator's published limits.
+ */
+export const SANDBOX_CALL_LIMITS = { atOnce: 8, perSecond: 400 } as const;
+
 /** Every sandbox account has these warehouses: 1 (the primary) and 2. */
 export const SANDBOX_PRIMARY_WAREHOUSE_ID = 1;
 export const SANDBOX_WAREHOUSE_IDS: readonly number[] = [SANDBOX_PRIMARY_WAREHOUSE_ID, 2];

@@ -3,9 +3,9 @@ import type { Shipment, ShopSettings, TrackingEvent } from "@prisma/client";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { LOCK_SPACE, LockBusyError, withAdvisoryLock } from "~/locks.server";
-import { courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
+import { courierCallLimitsOf, courierClientFor, courierCredentialsOf, getShopSettings } from "~/settings/shop-settings.server";
 import { CourierError, type CourierClient } from "~/shipping/client.server";
-import type { TrackingEntry } from "~/shipping/contract";
+import type { TrackingEntry, TrackingResult } from "~/shipping/contract";
 import { isServiceStatusCode, type ServiceStatusCode } from "~/shipping/status";
 import { recordReturnArrival, recordReturnPickedUp } from "~/returns/return-arrival.server";
 import { applyDeskRules } from "~/failed-deliveries/desk-rules.server";
@@ -14,7 +14,12 @@ import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } 
 import { outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import type { Sentence } from "~/locales/admin-language";
 import {
+  claimDueTracking,
   deferPausedTracking,
+  recordUnchangedReads,
+  releaseTrackingClaims,
+  type TrackingClaim,
+  type UnchangedRead,
   markTrackingRetrying,
   pauseShopTracking,
   recordCourierProgress,
@@ -23,6 +28,8 @@ import {
   scheduleNextSync,
   stopTracking,
 } from "~/shipments/shipment-changes.server";
+import { forEachAtOnce, paceOf } from "~/shipping/courier-pace";
+import { shopsBehindOnTracking } from "./tracking-lag.server";
 import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter } from "./courier-progress";
 
 /**
@@ -32,7 +39,8 @@ import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter
  *
  * Exactly once, whatever happens: an entry is stored under its fingerprint (the same entry read again is the same
  * row); before posting, the fulfillment's own events are read, and one already there (posted by an attempt that
- * crashed before recording it) is recorded instead of posted again; every shipment is synced under its lock.
+ * crashed before recording it) is recorded instead of posted again; every shipment with news is synced under its
+ * lock, and a read without news is written only if the row is as its pass claimed it.
  */
 
 export interface SyncDeps {
@@ -58,25 +66,48 @@ export interface SyncResult {
   code: number | null;
 }
 
-const fingerprintOf = (entry: Pick<TrackingEntry, "service_status" | "timestamp" | "activity">) =>
+/** What identifies a courier entry once stored: the same entry read again is the same row. */
+export const fingerprintOf = (entry: Pick<TrackingEntry, "service_status" | "timestamp" | "activity">) =>
   createHash("sha256").update(`${entry.service_status}|${new Date(entry.timestamp).toISOString()}|${entry.activity}`).digest("hex").slice(0, 40);
 
 /** A shipment the courier tracks and that is not in a final stage (or has events still to post). */
 const TRACKABLE_STATUSES = [...TRACKED_STATUSES];
 
-/** Reads a shipment's tracking, stores its new entries and posts what Shopify has not been told. */
-export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<SyncResult> {
+/** The courier's entries of a read with a status code the service defines, oldest first. */
+function entriesOf(tracking: TrackingResult) {
+  return tracking.tracking_history
+    .filter((entry) => isServiceStatusCode(entry.service_status))
+    .map((entry) => ({ ...entry, happenedAt: new Date(entry.timestamp) }))
+    .sort((a, b) => a.happenedAt.getTime() - b.happenedAt.getTime());
+}
+
+/** The code of a read's latest entry, and what the read means for the merchant's attention. */
+function newsOf(shipment: Shipment, entries: ReturnType<typeof entriesOf>, now: Date) {
+  const latest = entries.at(-1);
+  const code = latest ? (latest.service_status as ServiceStatusCode) : null;
+  const attention = trackingAttentionAfter({
+    attention: shipment.attention,
+    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
+    after: { code, at: latest?.happenedAt ?? null },
+    previousSyncAt: shipment.syncedAt,
+    now,
+  });
+  return { code, attention };
+}
+
+/**
+ * Reads a shipment's tracking (or takes the read a pass already made), stores its new entries and posts what Shopify
+ * has not been told.
+ */
+export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: TrackingResult): Promise<SyncResult> {
   if (!shipment.awb) return { shipmentId: shipment.id, newEntries: 0, posted: 0, code: shipment.courierStatusCode };
   const now = deps.now();
   const settings = deps.settings ?? (await getShopSettings(shipment.shop));
   const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
   const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
 
-  const tracking = await client.trackOrder(shipment.awb);
-  const entries = tracking.tracking_history
-    .filter((entry) => isServiceStatusCode(entry.service_status))
-    .map((entry) => ({ ...entry, happenedAt: new Date(entry.timestamp) }))
-    .sort((a, b) => a.happenedAt.getTime() - b.happenedAt.getTime());
+  const tracking = read ?? (await client.trackOrder(shipment.awb));
+  const entries = entriesOf(tracking);
   const inserted = await prisma.trackingEvent.createMany({
     data: entries.map((entry) => ({
       shop: shipment.shop,
@@ -91,15 +122,7 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps): Promise<
     skipDuplicates: true,
   });
 
-  const latest = entries.at(-1);
-  const code = latest ? (latest.service_status as ServiceStatusCode) : null;
-  const attention = trackingAttentionAfter({
-    attention: shipment.attention,
-    before: { code: shipment.courierStatusCode, at: shipment.lastScanAt },
-    after: { code, at: latest?.happenedAt ?? null },
-    previousSyncAt: shipment.syncedAt,
-    now,
-  });
+  const { code, attention } = newsOf(shipment, entries, now);
   // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
   // entry read late is history, stored and posted but moving nothing.
   const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -239,13 +262,15 @@ function trackingFailure(error: CourierError): Sentence {
   return { key: "activity.stored.tracking.unreadable", values: { message: error.message.slice(0, 160) } };
 }
 
+/** A read that ended in the courier's refusal, whether of the one awb or of the account. */
 type SyncAttempt = { kind: "synced"; result: SyncResult } | { kind: "busy" } | { kind: "failed"; error: CourierError };
 
-async function attemptSync(shipmentId: number, deps: SyncDeps): Promise<SyncAttempt> {
+/** The full sync of one shipment under its lock, with the read already made when there is one. */
+async function attemptSync(shipmentId: number, deps: SyncDeps, read?: TrackingResult): Promise<SyncAttempt> {
   try {
     const result = await withAdvisoryLock(LOCK_SPACE.SHIPMENT, shipmentId, async () => {
       const fresh = await prisma.shipment.findUniqueOrThrow({ where: { id: shipmentId } });
-      return syncShipment(fresh, deps);
+      return syncShipment(fresh, deps, read);
     });
     return { kind: "synced", result };
   } catch (error) {
@@ -268,78 +293,177 @@ async function backOff(shipment: Shipment, error: CourierError, now: Date, baseS
   await markTrackingRetrying(shipment, { error: reason, nextSyncAt, awbUnknown }, change);
 }
 
+/** What is stored of each claimed shipment's entries: their fingerprints, and whether any is still to be posted. */
+async function storedEntriesOf(shop: string, shipmentIds: readonly number[]): Promise<Map<number, { fingerprints: Set<string>; unposted: boolean }>> {
+  const stored = new Map<number, { fingerprints: Set<string>; unposted: boolean }>();
+  if (shipmentIds.length === 0) return stored;
+  const rows = await prisma.$queryRaw<{ shipmentId: number; fingerprint: string; unposted: boolean }[]>`
+    SELECT "shipmentId", fingerprint, "postedAt" IS NULL AS unposted FROM "TrackingEvent" WHERE shop = ${shop} AND "shipmentId" = ANY(${[...shipmentIds]}::int[])`;
+  for (const row of rows) {
+    const entry = stored.get(row.shipmentId) ?? { fingerprints: new Set<string>(), unposted: false };
+    entry.fingerprints.add(row.fingerprint);
+    entry.unposted ||= row.unposted;
+    stored.set(row.shipmentId, entry);
+  }
+  return stored;
+}
+
 /**
- * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass. A
- * shipment whose tracking did not change costs one courier call and no Shopify call.
+ * A read that brought nothing new: every entry already stored, none since the last scan, nothing waiting to be posted
+ * to Shopify, no attention raised or cleared, and a next read to schedule. Such a read is written with the pass's other
+ * unchanged reads in one statement; anything else takes the full path under the shipment's lock.
+ */
+function unchangedRead(claim: TrackingClaim, tracking: TrackingResult, stored: { fingerprints: Set<string>; unposted: boolean } | undefined, now: Date, baseSeconds: number): (UnchangedRead & { tracking: TrackingResult }) | null {
+  const { shipment } = claim;
+  if (shipment.trackingState !== TRACKING_STATE.ACTIVE) return null;
+  const entries = entriesOf(tracking);
+  const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  if (entries.some((entry) => entry.happenedAt.getTime() > since || !stored?.fingerprints.has(fingerprintOf(entry)))) return null;
+  if (stored?.unposted && shipment.fulfillmentGid && shipment.direction !== "return") return null;
+  const { code, attention } = newsOf(shipment, entries, now);
+  if (attention !== null) return null;
+  const nextSyncAt = nextSyncAfter(code ?? 2, now, baseSeconds);
+  if (nextSyncAt === null) return null;
+  return { claim, tracking, estimatedDeliveryAt: new Date(tracking.estimated_delivery_date), deliveredAt: tracking.delivered_date ? new Date(tracking.delivered_date) : null, nextSyncAt };
+}
+
+/** How long a pass holds the shipments it claimed; one that dies leaves them due again after this. */
+const CLAIM_LEASE_MS = 60_000;
+/**
+ * The longest a pass's reads take at its account's rate: a pass takes no more shipments than that allows, so it ends
+ * well within its lease. A pass outliving its lease is safe (a read without news is written only if its row is as
+ * claimed; news goes under the shipment's lock), but its shipments may be read twice.
+ */
+const PASS_READING_SECONDS = 20;
+
+/**
+ * One pass over a shop's due shipments (next sync time reached), oldest due first, a bounded number per pass, claimed
+ * together in one statement so concurrent passes take different shipments. The courier is read several shipments at
+ * a time, at the pace the shop's courier account allows (`courierCallLimitsOf`). A shipment whose tracking did not
+ * change costs one courier call and its share of one write for the pass; no Shopify call, no lock of its own. One
+ * that changed goes the full way under its lock: its entries stored, its outcome moved, its events posted.
  *
  * Faults: a shipment whose read fails for a reason of its own backs off alone and the pass goes on; an error that
  * says the shop's account cannot be read (keys refused, HTML instead of JSON) pauses the shop's tracking at once —
  * every shipment, each with its history — and a later pass probes with one shipment: when the courier answers,
  * everything paused is due again; when not, the next probe waits longer.
  */
-export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 200 }: { limit?: number } = {}): Promise<ShopSyncReport> {
+export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 500 }: { limit?: number } = {}): Promise<ShopSyncReport> {
   const now = deps.now();
   const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
   const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, failed: 0, paused: false, more: false };
-  const dueNow = () =>
-    prisma.shipment.findMany({
-      where: { shop, nextSyncAt: { lte: now }, awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { in: [TRACKING_STATE.ACTIVE, TRACKING_STATE.PAUSED] } },
-      orderBy: { nextSyncAt: "asc" },
-      take: limit,
-    });
-  let due = await dueNow();
-  if (due.length === 0) return report;
   const settings = await getShopSettings(shop);
-  const client = courierClientFor(courierCredentialsOf(settings));
-  const syncDeps: SyncDeps = { ...deps, baseSeconds, settings, client };
-  const count = (result: SyncResult) => {
-    report.synced += 1;
-    report.courierCalls += 1;
-    report.posted += result.posted;
-    if (result.newEntries > 0) report.changed += 1;
-  };
+  const credentials = courierCredentialsOf(settings);
+  const pace = paceOf(`${credentials.environment}:${credentials.apiKey}`, courierCallLimitsOf(settings));
+  const passSize = Math.max(1, Math.min(limit, pace.limits.perSecond * PASS_READING_SECONDS));
+  const claimNow = () => claimDueTracking(shop, { now, limit: passSize, leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS) });
+  let claims = await claimNow();
+  if (claims.length === 0) return report;
+  // Claims not finished when the pass ends are handed back, so they are due as they were.
+  const open = new Map(claims.map((claim) => [claim.shipment.id, claim]));
+  try {
+    const client = courierClientFor(credentials);
+    const syncDeps: SyncDeps = { ...deps, baseSeconds, settings, client };
+    const count = (result: SyncResult) => {
+      report.synced += 1;
+      report.courierCalls += 1;
+      report.posted += result.posted;
+      if (result.newEntries > 0) report.changed += 1;
+    };
 
-  const probe = due.find((shipment) => shipment.trackingState === TRACKING_STATE.PAUSED);
-  if (probe) {
-    const attempt = await attemptSync(probe.id, syncDeps);
-    if (attempt.kind === "busy") return { ...report, skipped: 1, paused: true };
-    if (attempt.kind === "failed") report.courierCalls += 1;
-    if (attempt.kind === "failed" && (isAccountWide(attempt.error) || attempt.error.kind === "unavailable")) {
-      // Still refused (or the service is down altogether): the paused shipments wait for a later probe.
-      await deferPausedTracking(shop, { reason: trackingFailure(attempt.error), nextProbeAt: new Date(now.getTime() + backoff(PROBE_FIRST_MS, probe.trackingFailures + 1)) });
-      return { ...report, paused: true };
+    const probe = claims.find((claim) => claim.shipment.trackingState === TRACKING_STATE.PAUSED);
+    if (probe) {
+      open.delete(probe.shipment.id);
+      const attempt = await attemptSync(probe.shipment.id, syncDeps);
+      if (attempt.kind === "busy") return { ...report, skipped: 1, paused: true };
+      if (attempt.kind === "failed") report.courierCalls += 1;
+      if (attempt.kind === "failed" && (isAccountWide(attempt.error) || attempt.error.kind === "unavailable")) {
+        // Still refused (or the service is down altogether): the paused shipments wait for a later probe.
+        await deferPausedTracking(shop, { reason: trackingFailure(attempt.error), nextProbeAt: new Date(now.getTime() + backoff(PROBE_FIRST_MS, probe.shipment.trackingFailures + 1)) });
+        return { ...report, paused: true };
+      }
+      // The courier answered for the account: everything paused is due again, the probe included.
+      await resumeShopTracking(shop, { actor: TRACKING_JOB, at: now });
+      if (attempt.kind === "synced") count(attempt.result);
+      else await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: probe.shipment.id } }), attempt.error, now, baseSeconds);
+      await releaseTrackingClaims(shop, [...open.values()]);
+      open.clear();
+      // The probe, due again with the rest, is handed back to the next pass rather than read twice in this one.
+      const reclaimed = await claimNow();
+      for (const claim of reclaimed) open.set(claim.shipment.id, claim);
+      claims = reclaimed.filter((claim) => claim.shipment.id !== probe.shipment.id);
     }
-    // The courier answered for the account: everything paused is due again, the probe included.
-    await resumeShopTracking(shop, { actor: TRACKING_JOB, at: now });
-    if (attempt.kind === "synced") count(attempt.result);
-    else await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: probe.id } }), attempt.error, now, baseSeconds);
-    due = (await dueNow()).filter((shipment) => shipment.id !== probe.id);
-  }
 
-  let busy = 0;
-  for (const shipment of due) {
-    const attempt = await attemptSync(shipment.id, syncDeps);
-    if (attempt.kind === "synced") {
-      count(attempt.result);
-      continue;
-    }
-    if (attempt.kind === "busy") {
+    const stored = await storedEntriesOf(shop, claims.map((claim) => claim.shipment.id));
+    const unchanged: (UnchangedRead & { tracking: TrackingResult })[] = [];
+    const changed: { claim: TrackingClaim; tracking: TrackingResult }[] = [];
+    let busy = 0;
+    const syncChanged = async (claim: TrackingClaim, tracking: TrackingResult) => {
+      const attempt = await attemptSync(claim.shipment.id, syncDeps, tracking);
+      if (attempt.kind === "synced") {
+        open.delete(claim.shipment.id);
+        count(attempt.result);
+        return;
+      }
+      // Another holds the shipment (a booking finishing, "Sync now"): the claim is handed back, due as it was.
       report.skipped += 1;
       busy += 1;
-      continue;
+    };
+    const failures: { claim: TrackingClaim; error: CourierError }[] = [];
+    const stop: { refusal: CourierError | null } = { refusal: null };
+    await forEachAtOnce(
+      claims,
+      pace.limits.atOnce,
+      async (claim) => {
+        const { shipment } = claim;
+        let tracking: TrackingResult;
+        try {
+          tracking = await pace.run(() => client.trackOrder(shipment.awb!));
+        } catch (error) {
+          if (!(error instanceof CourierError)) throw error;
+          report.courierCalls += 1;
+          if (isAccountWide(error)) stop.refusal ??= error;
+          else failures.push({ claim, error });
+          return;
+        }
+        const same = unchangedRead(claim, tracking, stored.get(shipment.id), now, baseSeconds);
+        if (same) unchanged.push(same);
+        else changed.push({ claim, tracking });
+      },
+      () => stop.refusal !== null,
+    );
+
+    // The reads with nothing new, in one write; a row written meanwhile takes the full path with its read.
+    const written = await recordUnchangedReads(shop, unchanged, now);
+    for (const read of unchanged) {
+      if (!written.has(read.claim.shipment.id)) {
+        changed.push({ claim: read.claim, tracking: read.tracking });
+        continue;
+      }
+      open.delete(read.claim.shipment.id);
+      report.synced += 1;
+      report.courierCalls += 1;
     }
-    report.courierCalls += 1;
-    if (isAccountWide(attempt.error)) {
-      const reason = trackingFailure(attempt.error);
+    // News goes the full way, one shipment at a time after the reads: its writes and Shopify calls hold connections
+    // a wide pass would take from the rest of the process.
+    for (const { claim, tracking } of changed) await syncChanged(claim, tracking);
+    for (const { claim, error } of failures) {
+      report.failed += 1;
+      await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: claim.shipment.id } }), error, now, baseSeconds);
+      open.delete(claim.shipment.id);
+    }
+    if (stop.refusal) {
+      const reason = trackingFailure(stop.refusal);
       await pauseShopTracking(shop, { reason, nextProbeAt: new Date(now.getTime() + PROBE_FIRST_MS) }, { actor: TRACKING_JOB, at: now });
+      open.clear();
       return { ...report, paused: true };
     }
-    report.failed += 1;
-    await backOff(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } }), attempt.error, now, baseSeconds);
+    // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
+    report.more = claims.length === passSize && busy < claims.length;
+    return report;
+  } finally {
+    await releaseTrackingClaims(shop, [...open.values()]);
   }
-  // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
-  report.more = due.length === limit && busy < due.length;
-  return report;
 }
 
 /**
@@ -373,16 +497,20 @@ export async function isShopInstalled(shop: string): Promise<boolean> {
 }
 
 /**
- * The installed shops with shipments due for a sync, and when the next one falls due after now. A shop that
- * uninstalled has no offline session: nothing of it is read until it installs again.
+ * The installed shops with shipments due for a sync, the longest behind first, and when the next one falls due after
+ * now. A shop that uninstalled has no offline session: nothing of it is read until it installs again. One grouped read:
+ * a shop with 50,000 due parcels is one row, not 50,000.
  */
 export async function listShopsDueForTracking(now: Date): Promise<{ shops: string[]; nextDueAt: Date | null }> {
   const installed = (await prisma.session.findMany({ where: { isOnline: false }, select: { shop: true }, distinct: ["shop"] })).map((row) => row.shop);
   if (installed.length === 0) return { shops: [], nextDueAt: null };
-  const tracked = { awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { not: TRACKING_STATE.STOPPED }, shop: { in: installed } };
-  const shops = await prisma.shipment.findMany({ where: { ...tracked, nextSyncAt: { lte: now } }, distinct: ["shop"], select: { shop: true } });
-  const next = await prisma.shipment.findFirst({ where: { ...tracked, nextSyncAt: { gt: now } }, orderBy: { nextSyncAt: "asc" }, select: { nextSyncAt: true } });
-  return { shops: shops.map((row) => row.shop), nextDueAt: next?.nextSyncAt ?? null };
+  const behind = await shopsBehindOnTracking(now, { installedOnly: true });
+  const next = await prisma.shipment.findFirst({
+    where: { shop: { in: installed }, awb: { not: null }, status: { in: TRACKABLE_STATUSES }, trackingState: { not: TRACKING_STATE.STOPPED }, nextSyncAt: { gt: now } },
+    orderBy: { nextSyncAt: "asc" },
+    select: { nextSyncAt: true },
+  });
+  return { shops: behind.map((row) => row.shop), nextDueAt: next?.nextSyncAt ?? null };
 }
 
 /** A shipment's timeline for the screens: its stored entries, oldest first. */

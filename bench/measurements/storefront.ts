@@ -69,7 +69,7 @@ export const storefrontEstimate: Measurement = {
       return fetch(input, init);
     };
     const client = createCourierClient({ apiKey: context.secrets.SANDBOX_API_KEY, secretKey: context.secrets.SANDBOX_SECRET_KEY, environment: "test", sandboxUrl: server.url, fetch: counting });
-    const shopSettings = { shop, courierApiKey: null, courierSecretCipher: null, courierEnvironment: "test", defaultWarehouseId: 1, locationWarehouses: "{}", packageLength: 20, packageBreadth: 15, packageHeight: 10, defaultWeightKg: 0.5, packagePresets: "[]", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: true, autoBooking: false, bookingRules: "[]", returnRule: "hold", returnCourierId: null, returnNotifyCustomer: true, returnDisposition: "inspect", returnRules: "[]", createdAt: new Date(), updatedAt: new Date() };
+    const shopSettings = { shop, courierApiKey: null, courierSecretCipher: null, courierEnvironment: "test", defaultWarehouseId: 1, locationWarehouses: "{}", packageLength: 20, packageBreadth: 15, packageHeight: 10, defaultWeightKg: 0.5, packagePresets: "[]", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: true, autoBooking: false, bookingRules: "[]", returnRule: "hold", returnCourierId: null, returnNotifyCustomer: true, returnDisposition: "inspect", returnRules: "[]", courierCallsAtOnce: null, courierCallsPerSecond: null, createdAt: new Date(), updatedAt: new Date() };
     const estimates = createDeliveryEstimates({ clientFor: () => client, loadShop: async () => ({ settings: shopSettings, storefront: { ...defaultStorefrontSettings(shop), estimateEnabled: true } }) });
     const started = performance.now();
     for (let key = 0; key < COLD_KEYS; key += 1) {

@@ -25,7 +25,7 @@ type Listed = { orderName: string; awb: string | null; stage: string; paymentMod
 const shipments = async (query = "") => (await jsonOf(await shipmentsLoader({ request: store.adminRequest(`/app/shipments${query}`), params: {}, context: {} }))) as { shipments: Listed[]; filtered: boolean; problems: string[] };
 type Count = { key: string; count: number; url: string };
 const home = async () => (await jsonOf(await homeLoader({ request: store.adminRequest("/app"), params: {}, context: {} }))) as {
-  counts: { orders: Count[]; shipments: Count[]; cod: { outPaise: number; deliveredPaise: number; outUrl: string } };
+  counts: { orders: Count[]; shipments: Count[]; cod: { outPaise: number; deliveredPaise: number; outUrl: string }; trackingLag: { overdue: number; oldestOverdueSeconds: number } };
   setup: { key: string; done: boolean }[];
 };
 const exportCsv = async (fields: Record<string, string> = {}) => {
@@ -85,6 +85,17 @@ describe("Home, Shipments and the export count and list by the merchant's stages
     const { counts, setup } = await home();
     expect(counts.shipments.find((count) => count.key === "awaiting_pickup")!.count).toBe(3);
     expect(setup.find((step) => step.key === "first")).toMatchObject({ done: true });
+
+    // Home says how far tracking is behind: three parcels just booked, each due for its first read at once; then one
+    // read twenty minutes overdue.
+    expect(counts.trackingLag.overdue).toBe(3);
+    expect(counts.trackingLag.oldestOverdueSeconds).toBeLessThan(10 * 60);
+    const { nextSyncAt } = booked;
+    await prisma.shipment.update({ where: { id: booked.id }, data: { nextSyncAt: new Date(Date.now() - 20 * 60_000) } });
+    const behind = (await home()).counts.trackingLag;
+    await prisma.shipment.update({ where: { id: booked.id }, data: { nextSyncAt } });
+    expect(behind.overdue).toBe(3);
+    expect(behind.oldestOverdueSeconds).toBeGreaterThanOrEqual(20 * 60);
   });
 
   it("filters by each shipment's latest history event, in the list and the export, and names an unknown one", async () => {

@@ -5,7 +5,9 @@ import { shipOrders } from "~/orders/ship-orders.server";
 import prisma from "~/db.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { enqueue } from "~/jobs/job-queue.server";
-import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { action as settingsAction } from "~/routes/app.settings";
+import { courierCallLimitsOf, courierClientFor, getShopSettings, sandboxCredentialsFor } from "~/settings/shop-settings.server";
+import { SANDBOX_CALL_LIMITS } from "~/shipping/sandbox-accounts.server";
 import { AWB_UNKNOWN_LIMIT, listShopsDueForTracking } from "~/tracking/sync.server";
 import { startCourierService, type RunningCourierService } from "../support/courier-service";
 import { htmlFault, jsonFault, startFaultProxy } from "../support/fault-proxy";
@@ -142,6 +144,36 @@ describe("tracking under faults", () => {
     expect(await prisma.shipment.findUniqueOrThrow({ where: { id: known!.id } })).toMatchObject({ trackingState: "active", trackingFailures: 0 });
     expect((await listNeedsAttention(store.domain, clock)).items).toContainEqual(expect.objectContaining({ kind: "tracking_stopped", shipmentId: unknown!.id }));
     proxy.heal();
+  });
+
+  it("reads the courier several at a time, no more at once nor faster than the account's limits saved in Settings", async () => {
+    const saveLimits = async (atOnce: string, perSecond: string) => {
+      const body = new FormData();
+      const fields = { mode: "sandbox", environment: "test", defaultWarehouseId: "", packageLength: "20", packageBreadth: "15", packageHeight: "10", defaultWeightKg: "0.5", codTag: "cod", prepaidTag: "prepaid", courierCallsAtOnce: atOnce, courierCallsPerSecond: perSecond };
+      for (const [key, value] of Object.entries(fields)) body.set(key, value);
+      const response = await settingsAction({ request: store.adminRequest("/app/settings", { method: "POST", body }), params: {}, context: {} });
+      return { status: response.status, body: (await response.json()) as { ok: boolean; errors: Record<string, string> } };
+    };
+    // Refused with a reason, nothing saved: none at once, a word, more a second than any aggregator allows.
+    for (const [atOnce, perSecond, field] of [["0", "", "courierCallsAtOnce"], ["two", "", "courierCallsAtOnce"], ["", "5000", "courierCallsPerSecond"]] as const) {
+      const refused = await saveLimits(atOnce, perSecond);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors[field]).toMatch(/whole number from 1 to/);
+    }
+    expect(courierCallLimitsOf(await getShopSettings(store.domain))).toEqual(SANDBOX_CALL_LIMITS);
+
+    expect((await saveLimits("2", "5")).status).toBe(200);
+    expect(courierCallLimitsOf(await getShopSettings(store.domain))).toEqual({ atOnce: 2, perSecond: 5 });
+    const shipments = await bookedShipments(6);
+    proxy.countAfresh();
+    const began = Date.now();
+    expect((await syncAt(later(1))).failed).toEqual([]);
+    const took = Date.now() - began;
+    expect((await rows(shipments.map((shipment) => shipment.id))).every((row) => row.syncedAt?.getTime() === clock.getTime())).toBe(true);
+    // Two at once, never three; six reads at five a second after a burst of two take at least four fifths of a second.
+    expect(proxy.mostAtOnce).toBe(2);
+    expect(took).toBeGreaterThanOrEqual(750);
+    expect((await saveLimits("", "")).status).toBe(200);
   });
 
   it("does not sync a shop that uninstalled", async () => {

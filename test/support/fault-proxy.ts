@@ -13,6 +13,8 @@ export async function startFaultProxy({ port, upstream }: { port: number; upstre
   let rule: (request: { method: string; path: string }) => Fault = () => null;
   let passed = 0;
   let faulted = 0;
+  let inFlight = 0;
+  let mostAtOnce = 0;
   const target = new URL(upstream);
   const server = http.createServer((request, response) => {
     const fault = rule({ method: request.method ?? "GET", path: request.url ?? "/" });
@@ -24,6 +26,9 @@ export async function startFaultProxy({ port, upstream }: { port: number; upstre
       return;
     }
     passed += 1;
+    inFlight += 1;
+    mostAtOnce = Math.max(mostAtOnce, inFlight);
+    response.once("close", () => (inFlight -= 1));
     const forwarded = http.request({ hostname: target.hostname, port: target.port, method: request.method, path: request.url, headers: { ...request.headers, host: target.host } }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
@@ -49,6 +54,13 @@ export async function startFaultProxy({ port, upstream }: { port: number; upstre
     },
     get passed() {
       return passed;
+    },
+    /** The most requests passed on that were in flight at once since the last `countAfresh`. */
+    get mostAtOnce() {
+      return mostAtOnce;
+    },
+    countAfresh() {
+      mostAtOnce = inFlight;
     },
     get faulted() {
       return faulted;
