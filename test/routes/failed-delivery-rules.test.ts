@@ -65,8 +65,9 @@ async function trackingCycle() {
   expect(run.failed).toEqual([]);
 }
 
+/** The courier moves the parcel on; a failed attempt is the consignee not being available (REASON), which the rules here match. */
 async function courierMoves(awb: string, to: number) {
-  await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(awb, to);
+  await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(awb, to, to === 9 ? "consignee_unavailable" : undefined);
   await trackingCycle();
 }
 
@@ -119,7 +120,7 @@ describe("the failed-delivery desk's rules", () => {
     // The first rule is for COD parcels only; the prepaid parcel falls to the second.
     expect((await saveRules([{ name: "COD: return", payment: "cod", action: "rto" }, { name: "Prepaid: deliver again", reasons: ["refused", "NOT AVAILABLE"], payment: "prepaid", action: "reattempt" }])).status).toBe(200);
     const shipment = await bookedShipment("prepaid");
-    await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(shipment.awb!, 9);
+    await courierMoves(shipment.awb!, 9);
     // Two workers read the same answer at once (each from the row as it was before either read).
     const deps = { admin: await defaultJobDeps.adminFor(store.domain), now: () => later(1) };
     await Promise.all([syncShipment(shipment, deps), syncShipment(shipment, deps)]);
