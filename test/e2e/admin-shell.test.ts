@@ -1,4 +1,3 @@
-import pg from "pg";
 import type { Frame, Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_DEFAULTS } from "~/config.server";
@@ -6,7 +5,7 @@ import { createCourierClient } from "~/shipping/client.server";
 import { indiaDate } from "~/shipping/contract";
 import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { SEED_SHOP } from "../../store/seed";
-import { walkTheAdmin } from "./support/admin";
+import { orderChecksLeft, walkTheAdmin } from "./support/admin";
 import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, STEP_TIMEOUT } from "./support/browser";
 
 /*
@@ -46,20 +45,6 @@ async function orderNames(): Promise<string[]> {
   return orderRows().evaluateAll((rows) => rows.map((row) => row.querySelectorAll("td")[1]?.textContent?.trim() ?? ""));
 }
 
-/** Work the app still has to do before the order list is complete: the install's read of the orders, then a check each. */
-async function orderChecksLeft(): Promise<number> {
-  const client = new pg.Client({ connectionString: walk.demo.databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ left: number }>(
-      `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name IN ('orders-reconcile', 'order-check') AND state IN ('created', 'retry', 'active'))
-            + CASE WHEN EXISTS (SELECT 1 FROM "ShopSync" WHERE "reconciledAt" IS NOT NULL) THEN 0 ELSE 1 END AS left`,
-    );
-    return rows[0]!.left;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The orders page once the install's read of the shop's orders is through and every order is checked, so the list
@@ -67,7 +52,7 @@ async function orderChecksLeft(): Promise<number> {
  */
 async function openOrdersOnceRead(): Promise<void> {
   await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
-  await expect.poll(orderChecksLeft, { timeout: STEP_TIMEOUT, interval: 250 }).toBe(0);
+  await expect.poll(() => orderChecksLeft(walk.demo.databaseUrl), { timeout: STEP_TIMEOUT, interval: 250 }).toBe(0);
   await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
   const names = await orderNames();
   expect(names).toHaveLength(20);

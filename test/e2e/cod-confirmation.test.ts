@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSteps, PageWatcher, PHONE, STEP_TIMEOUT, type Steps } from "./support/browser";
-import { walkTheAdmin } from "./support/admin";
+import { orderChecksLeft, walkTheAdmin } from "./support/admin";
 
 /*
  * Asking a cash-on-delivery shopper to confirm, as the merchant and the shopper use it: the demo (production build,
@@ -67,6 +67,9 @@ async function expectPhonePage(page: Page): Promise<void> {
 describe("asking a cash-on-delivery shopper to confirm", { timeout: 180_000 }, () => {
   it("the merchant switches the example rules on and asks three shoppers from their orders' ship pages, each link with a WhatsApp message", async () => {
     const frame = () => walk.admin.frame;
+    // The install reads the shop's orders and checks each: the rules switched on before that is through would book
+    // the orders this walk asks about as they are checked.
+    await expect.poll(() => orderChecksLeft(walk.demo.databaseUrl), { timeout: STEP_TIMEOUT, interval: 250 }).toBe(0);
     await walk.step("auto-booking: the example rules, switched on", async () => {
       await walk.admin.openFromNav("Auto-booking", { path: "/app/auto-booking" }, "Auto-booking");
       await frame().getByRole("button", { name: "Start from example rules" }).click();

@@ -49,6 +49,12 @@ async function bookedCount(shop: string, orderGids: string[]): Promise<number> {
   return prisma.shipment.count({ where: { shop, orderGid: { in: orderGids }, status: "fulfilled" } });
 }
 
+/** The shop's order checks a worker has taken up (each checks its order and books it by the rules). */
+async function checksTaken(shop: string): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ taken: number }[]>`SELECT count(*)::int AS taken FROM pgboss.job WHERE name = 'order-check' AND data->>'shop' = ${shop} AND started_on IS NOT NULL`;
+  return row!.taken;
+}
+
 describe("a burst of new orders on a small Shopify budget", () => {
   it(`auto-books all ${BURST} orders, none lost or failed and none throttled, while another shop's orders go through beside them`, { timeout: 240_000 }, async () => {
     const started = Date.now();
@@ -64,13 +70,15 @@ describe("a burst of new orders on a small Shopify budget", () => {
     const burstIds = burst.map((order) => order.id);
     const otherIds = others.map((order) => order.id);
     let othersDoneAt = 0;
-    let burstBookedWhenOthersDone = 0;
+    let othersTakenAt = 0;
+    let burstBookedWhenOthersTaken = 0;
     let burstDoneAt = 0;
     while (Date.now() - started < 220_000 && (othersDoneAt === 0 || burstDoneAt === 0)) {
-      if (!othersDoneAt && (await bookedCount(neighbour, otherIds)) === others.length) {
-        othersDoneAt = Date.now();
-        burstBookedWhenOthersDone = await bookedCount(store.domain, burstIds);
+      if (!othersTakenAt && (await checksTaken(neighbour)) >= others.length) {
+        othersTakenAt = Date.now();
+        burstBookedWhenOthersTaken = await bookedCount(store.domain, burstIds);
       }
+      if (!othersDoneAt && (await bookedCount(neighbour, otherIds)) === others.length) othersDoneAt = Date.now();
       if (!burstDoneAt && (await bookedCount(store.domain, burstIds)) === BURST) burstDoneAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -91,12 +99,14 @@ describe("a burst of new orders on a small Shopify budget", () => {
     expect((burstDoneAt - started) / 1000).toBeGreaterThan(floorSeconds);
     // ...and Dakiya waited for points rather than being refused them.
     expect(usage.throttled).toBe(0);
-    // The other shop was not made to wait for the burst. In one line behind it, its orders would start only once
-    // the last of the burst's jobs had been taken, with at least BURST - concurrency of them booked; beside it,
-    // they are done while most of the burst still waits. Counted in orders, not seconds: a slow machine slows
-    // both shops alike, while the burst's pace is also bound by its points.
+    // The other shop was not made to wait for the burst. In one line behind it, its orders would be taken up only
+    // once the last of the burst's jobs had been taken, with at least BURST - concurrency of them booked; beside it,
+    // they are taken up while most of the burst still waits. Counted in orders, not seconds, and at the moment the
+    // work is taken up rather than finished: the burst's pace is bound by its points, which restore by the clock,
+    // while a machine short of CPU slows the neighbour's own checking and booking alone.
     expect(othersDoneAt).toBeGreaterThan(0);
-    expect(othersDoneAt).toBeLessThan(burstDoneAt);
-    expect(burstBookedWhenOthersDone).toBeLessThan(BURST / 2);
+    expect(othersTakenAt).toBeGreaterThan(0);
+    expect(othersTakenAt).toBeLessThan(burstDoneAt);
+    expect(burstBookedWhenOthersTaken).toBeLessThan(BURST / 2);
   });
 });

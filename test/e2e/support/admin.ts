@@ -1,4 +1,5 @@
 import type { Browser, Frame, Page } from "playwright-core";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { appFrame, createSteps, expectHydrated, expectNewDocument, expectSameWindow, launchBrowser, markWindow, openPage, PageWatcher, type HydrationExpectation, type Steps } from "./browser";
 import { startDemo, type Demo, type DemoOptions } from "./demo";
@@ -101,4 +102,19 @@ export function walkTheAdmin(suite: string, demoOptions: DemoOptions, { startTim
     await walk.demo?.stop();
   });
   return walk;
+}
+
+/** Work the app still has to do before the order list is complete: the install's read of the orders, then a check each. */
+export async function orderChecksLeft(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ left: number }>(
+      `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name IN ('orders-reconcile', 'order-check') AND state IN ('created', 'retry', 'active'))
+            + CASE WHEN EXISTS (SELECT 1 FROM "ShopSync" WHERE "reconciledAt" IS NOT NULL) THEN 0 ELSE 1 END AS left`,
+    );
+    return rows[0]!.left;
+  } finally {
+    await client.end();
+  }
 }
