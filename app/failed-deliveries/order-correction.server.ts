@@ -1,9 +1,9 @@
 import prisma from "~/db.server";
-import { adminDocument } from "~/shopify/admin-document";
-import { adminGraphql, type ShopAdmin } from "~/shopify/admin-graphql.server";
+import type { ShopAdmin } from "~/shopify/admin-graphql.server";
+import { noteWithLine } from "~/shopify/order-note";
+import { readOrderNote, setOrderNote } from "~/shopify/order-note.server";
 import { parcelName } from "~/shipments/parcels";
 import { REDACTED } from "~/stored-sentences.server";
-import type { FailedDeliveryOrderNoteQuery, FailedDeliveryOrderNoteQueryVariables, FailedDeliveryOrderNoteSetMutation, FailedDeliveryOrderNoteSetMutationVariables } from "~/types/admin.generated";
 import { noteOrderUpdated } from "./failed-delivery-changes.server";
 
 /**
@@ -21,31 +21,6 @@ import { noteOrderUpdated } from "./failed-delivery-changes.server";
  * crash between Shopify's answer and ours) finds the line there and records it without writing it again. The
  * history records that it was written, never what (the shopper's details stay out of it).
  */
-
-const ORDER_NOTE = adminDocument<FailedDeliveryOrderNoteQuery, FailedDeliveryOrderNoteQueryVariables>(
-  `#graphql
-  query FailedDeliveryOrderNote($id: ID!) {
-    order(id: $id) {
-      id
-      note
-    }
-  }
-`
-);
-
-const ORDER_NOTE_SET = adminDocument<FailedDeliveryOrderNoteSetMutation, FailedDeliveryOrderNoteSetMutationVariables>(
-  `#graphql
-  mutation FailedDeliveryOrderNoteSet($input: OrderInput!) {
-    orderUpdate(input: $input) {
-      order { id note }
-      userErrors { field message }
-    }
-  }
-`
-);
-
-/** Shopify keeps at most this much of an order's note. */
-export const ORDER_NOTE_LIMIT = 5_000;
 
 export interface CorrectionLine {
   parcel: string;
@@ -68,13 +43,6 @@ export function correctionNoteLine(correction: CorrectionLine): string {
     correction.landmark ? `landmark: ${correction.landmark}` : null,
   ].filter(Boolean);
   return `Failed delivery of ${correction.parcel}${correction.awb ? ` (AWB ${correction.awb})` : ""}, attempt ${correction.attempt}: the shopper corrected on ${when} IST — ${parts.join("; ")}. (Dakiya)`;
-}
-
-/** The note with the line added; `unchanged` when it is there already, null when it would not fit. Pure. */
-export function noteWithCorrection(note: string, line: string): string | "unchanged" | null {
-  if (note.includes(line)) return "unchanged";
-  const next = note.trim() === "" ? line : `${note.replace(/\s+$/, "")}\n${line}`;
-  return next.length <= ORDER_NOTE_LIMIT ? next : null;
 }
 
 export type OrderNoteOutcome =
@@ -102,14 +70,13 @@ export async function writeCorrectionOntoOrder(ref: { shop: string; shipmentId: 
   if (!Object.values(contact).some(Boolean) || Object.values(contact).includes(REDACTED)) return { kind: "nothing" };
   const line = correctionNoteLine({ parcel: parcelName(row.shipment), awb: row.shipment.awb, attempt: row.attempt, answeredAt: row.answeredAt, ...contact });
 
-  const { order } = await adminGraphql(admin, ORDER_NOTE, { id: row.shipment.orderGid });
-  if (!order) return { kind: "gone" };
-  const note = noteWithCorrection(order.note ?? "", line);
+  const current = await readOrderNote(admin, row.shipment.orderGid);
+  if (current === null) return { kind: "gone" };
+  const note = noteWithLine(current, line);
   if (note === null) return { kind: "too_long" };
   if (note !== "unchanged") {
-    const answer = await adminGraphql(admin, ORDER_NOTE_SET, { input: { id: order.id, note } });
-    const errors = answer.orderUpdate?.userErrors ?? [];
-    if (errors.length > 0 || !answer.orderUpdate?.order) return { kind: "refused", message: errors.map((error) => error.message).join(" ") || "Shopify did not update the order." };
+    const written = await setOrderNote(admin, row.shipment.orderGid, note);
+    if (written.kind === "refused") return written;
   }
   const change = { actor: { kind: "job" as const, name: "failed-delivery-order-note" }, at: now };
   // A newer answer since this one was read is its own job's to write: nothing is recorded for this one then.

@@ -1,4 +1,5 @@
 import { formatPaise } from "~/money";
+import { noteWithLine } from "~/shopify/order-note";
 
 /**
  * Recording a parcel's remitted cash on delivery as paid in Shopify: which way, once. Pure: the job reads the order
@@ -45,16 +46,11 @@ export function nextPaymentStep(order: OrderPaymentState | null, parcel: ParcelR
   return { kind: "manual_payment", amountPaise: parcel.amountPaise, methodName };
 }
 
-/** Shopify keeps an order's note to 5,000 characters. */
-const NOTE_LIMIT = 5_000;
-
 /** The note's line for a parcel's remittance: the parcel, the amount and the bank's reference (the UTR). */
 export const remittanceNoteLine = ({ parcelName, amountPaise, reference }: ParcelRemittance): string => `COD remitted for ${parcelName}: ${formatPaise(amountPaise)}, UTR ${reference}`;
 
 /** The note with the parcel's line added; null when it is there already, or would not fit. */
 export function noteWithRemittance(note: string, parcel: ParcelRemittance): string | null {
-  const line = remittanceNoteLine(parcel);
-  if (note.includes(line)) return null;
-  const next = note.trim() === "" ? line : `${note.replace(/\s+$/, "")}\n${line}`;
-  return next.length <= NOTE_LIMIT ? next : null;
+  const next = noteWithLine(note, remittanceNoteLine(parcel));
+  return next === "unchanged" ? null : next;
 }

@@ -1,7 +1,8 @@
 import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf, withAdvisoryLock } from "~/locks.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
-import { markOrderAsPaid, readOrderPayment, recordManualPayment, setOrderNote } from "~/shopify/order-payments.server";
+import { setOrderNote } from "~/shopify/order-note.server";
+import { markOrderAsPaid, readOrderPayment, recordManualPayment } from "~/shopify/order-payments.server";
 import { nextPaymentStep, noteWithRemittance, type ParcelRemittance } from "./cod-payments";
 import { settleShopifyPayment, type PaymentSettlement } from "./reconciliation-records.server";
 

@@ -6,8 +6,6 @@ import type {
   OrderForPaymentQueryVariables,
   OrderMarkAsPaidMutation,
   OrderMarkAsPaidMutationVariables,
-  OrderNoteUpdateMutation,
-  OrderNoteUpdateMutationVariables,
 } from "~/types/admin.generated";
 import { adminDocument } from "./admin-document";
 import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
@@ -16,7 +14,7 @@ import { adminGraphql, type ShopAdmin } from "./admin-graphql.server";
  * An order's payment in Shopify, for cash on delivery the courier has remitted: what Shopify holds (whether it is
  * paid, what is still owed, the payments recorded, the note), and the three ways Dakiya records the money —
  * `orderMarkAsPaid` (the whole balance), `orderCreateManualPayment` (one parcel's share of it) and a line in the
- * order's note naming the bank reference. Scope: `write_orders`; the staff member's `mark_orders_as_paid` is Shopify's
+ * order's note naming the bank reference (./order-note.server). Scope: `write_orders`; the staff member's `mark_orders_as_paid` is Shopify's
  * own check. The two payment mutations are sent once each (`sendOnce`): a payment Shopify took and did not confirm is
  * found by reading the order again, never by sending it twice.
  */
@@ -54,17 +52,6 @@ const ORDER_CREATE_MANUAL_PAYMENT = adminDocument<OrderCreateManualPaymentMutati
     orderCreateManualPayment(id: $id, amount: $amount, paymentMethodName: $paymentMethodName, processedAt: $processedAt) {
       order { id displayFinancialStatus }
       userErrors { field message code }
-    }
-  }
-`
-);
-
-const ORDER_NOTE_UPDATE = adminDocument<OrderNoteUpdateMutation, OrderNoteUpdateMutationVariables>(
-  `#graphql
-  mutation OrderNoteUpdate($input: OrderInput!) {
-    orderUpdate(input: $input) {
-      order { id note }
-      userErrors { field message }
     }
   }
 `
@@ -116,11 +103,4 @@ export async function recordManualPayment(admin: ShopAdmin, orderGid: string, { 
   );
   const refusals = answer.orderCreateManualPayment?.userErrors ?? [];
   return refusals.length === 0 ? { kind: "recorded" } : { kind: "refused", message: refusals.map((refusal) => refusal.message).join("; "), code: refusals[0]?.code ?? undefined };
-}
-
-/** The order's note as `note` (Shopify's orderUpdate replaces the note whole: the caller adds to what it read). */
-export async function setOrderNote(admin: ShopAdmin, orderGid: string, note: string): Promise<PaymentOutcome> {
-  const answer = await adminGraphql(admin, ORDER_NOTE_UPDATE, { input: { id: orderGid, note } });
-  const refusals = answer.orderUpdate?.userErrors ?? [];
-  return refusals.length === 0 ? { kind: "recorded" } : { kind: "refused", message: refusals.map((refusal) => refusal.message).join("; ") };
 }
