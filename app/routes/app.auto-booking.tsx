@@ -26,6 +26,7 @@ import { rulesPage, submitRulesForm } from "~/orders/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
 import { FormSaveBar } from "~/components/FormSaveBar";
+import { movedRule, RuleCardHeading, RulesNotSaved } from "~/components/RuleList";
 import { formatCount } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
 
@@ -78,22 +79,7 @@ function RuleCard({
   return (
     <Card>
       <BlockStack gap="300">
-        <InlineStack align="space-between" blockAlign="center">
-          <Text as="h2" variant="headingSm">
-            {draft.name ? fill(t.rule.named, { number, name: draft.name }) : fill(t.rule.name, { number })}
-          </Text>
-          <InlineStack gap="200">
-            <Button size="slim" disabled={index === 0} onClick={() => onMove(-1)} accessibilityLabel={fill(t.rule.moveUp, { number })}>
-              {t.rule.up}
-            </Button>
-            <Button size="slim" disabled={index === count - 1} onClick={() => onMove(1)} accessibilityLabel={fill(t.rule.moveDown, { number })}>
-              {t.rule.down}
-            </Button>
-            <Button size="slim" tone="critical" variant="plain" onClick={onRemove} accessibilityLabel={fill(t.rule.removeRule, { number })}>
-              {t.rule.remove}
-            </Button>
-          </InlineStack>
-        </InlineStack>
+        <RuleCardHeading words={t.rule} number={number} name={draft.name} index={index} count={count} onMove={onMove} onRemove={onRemove} />
         <InlineGrid columns={{ xs: 1, md: 3 }} gap="300">
           <TextField label={f.name} value={draft.name} onChange={set("name")} error={error("name")} autoComplete="off" maxLength={60} />
           <Select
@@ -244,13 +230,7 @@ export default function AutoBooking() {
 
   const send = (intent: "save" | "preview") =>
     submit({ intent, locale: language, rules: JSON.stringify(drafts), ...(autoBooking ? { autoBooking: "on" } : {}) }, { method: "post" });
-  const move = (index: number, by: -1 | 1) =>
-    setDrafts((current) => {
-      const next = [...current];
-      const [moved] = next.splice(index, 1);
-      next.splice(index + by, 0, moved!);
-      return next;
-    });
+  const move = (index: number, by: -1 | 1) => setDrafts((current) => movedRule(current, index, by));
 
   return (
     <Page
@@ -268,17 +248,7 @@ export default function AutoBooking() {
                 {result.autoBooking ? t.result.on : t.result.off}
               </Banner>
             ) : null}
-            {result?.kind === "invalid" ? (
-              <Banner tone="critical" title={t.result.notSaved}>
-                {result.formError ?? (
-                  <ul>
-                    {Object.values(result.fieldErrors).map((message) => (
-                      <li key={message}>{message}</li>
-                    ))}
-                  </ul>
-                )}
-              </Banner>
-            ) : null}
+            {result?.kind === "invalid" ? <RulesNotSaved title={t.result.notSaved} formError={result.formError} fieldErrors={result.fieldErrors} /> : null}
             <Card>
               <BlockStack gap="200">
                 <InlineStack gap="200" blockAlign="center">

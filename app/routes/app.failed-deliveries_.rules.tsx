@@ -6,6 +6,7 @@ import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page
 import { useEffect, useState } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
+import { movedRule, RuleCardHeading, RulesNotSaved } from "~/components/RuleList";
 import { formatCount } from "~/components/formatting";
 import { DESK_RULE_ACTIONS, DESK_RULE_LIMITS, draftOfRule, EMPTY_DESK_RULE, exampleRules, RULE_PAYMENTS, ruleFieldKey, WAIT_FALLBACKS, type DeskRuleDraft, type DeskRuleField } from "~/failed-deliveries/desk-rules";
 import { deskRulesPage, saveDeskRules } from "~/failed-deliveries/desk-rules.server";
@@ -41,22 +42,7 @@ function RuleCard({ draft, index, count, errors, onChange, onMove, onRemove }: {
   return (
     <Card>
       <BlockStack gap="300">
-        <InlineStack align="space-between" blockAlign="center">
-          <Text as="h2" variant="headingSm">
-            {draft.name ? fill(t.rule.named, { number, name: draft.name }) : fill(t.rule.name, { number })}
-          </Text>
-          <InlineStack gap="200">
-            <Button size="slim" disabled={index === 0} onClick={() => onMove(-1)} accessibilityLabel={fill(t.rule.moveUp, { number })}>
-              {t.rule.up}
-            </Button>
-            <Button size="slim" disabled={index === count - 1} onClick={() => onMove(1)} accessibilityLabel={fill(t.rule.moveDown, { number })}>
-              {t.rule.down}
-            </Button>
-            <Button size="slim" tone="critical" variant="plain" onClick={onRemove} accessibilityLabel={fill(t.rule.removeRule, { number })}>
-              {t.rule.remove}
-            </Button>
-          </InlineStack>
-        </InlineStack>
+        <RuleCardHeading words={t.rule} number={number} name={draft.name} index={index} count={count} onMove={onMove} onRemove={onRemove} />
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
           <TextField label={f.name} value={draft.name} onChange={set("name")} error={error("name")} autoComplete="off" maxLength={DESK_RULE_LIMITS.name} />
           <Select label={f.payment} options={RULE_PAYMENTS.map((payment) => ({ label: f.payments[payment], value: payment }))} value={draft.payment} onChange={set("payment")} error={error("payment")} />
@@ -96,13 +82,7 @@ export default function FailedDeliveryRules() {
   const changed = JSON.stringify(drafts) !== JSON.stringify(loaded.drafts);
   const fieldErrors = result && !result.ok ? result.fieldErrors : {};
   const save = () => submit({ intent: "rules", locale: language, rules: JSON.stringify(drafts) }, { method: "post" });
-  const move = (index: number, by: -1 | 1) =>
-    setDrafts((current) => {
-      const next = [...current];
-      const [moved] = next.splice(index, 1);
-      next.splice(index + by, 0, moved!);
-      return next;
-    });
+  const move = (index: number, by: -1 | 1) => setDrafts((current) => movedRule(current, index, by));
 
   return (
     <Page title={strings.pages.failedDeliveryRules} subtitle={t.subtitle} backAction={{ content: t.back, url: "/app/failed-deliveries" }} primaryAction={{ content: t.save, onAction: save, loading: saving }}>
@@ -111,17 +91,7 @@ export default function FailedDeliveryRules() {
         <Layout.Section>
           <BlockStack gap="400">
             {result?.ok ? <Banner tone="success">{t.saved}</Banner> : null}
-            {result && !result.ok ? (
-              <Banner tone="critical" title={t.notSaved}>
-                {result.formError ?? (
-                  <ul>
-                    {Object.entries(result.fieldErrors).map(([key, message]) => (
-                      <li key={key}>{message}</li>
-                    ))}
-                  </ul>
-                )}
-              </Banner>
-            ) : null}
+            {result && !result.ok ? <RulesNotSaved title={t.notSaved} formError={result.formError} fieldErrors={result.fieldErrors} /> : null}
             <Text as="p" tone="subdued">
               {fill(t.waitExplained, { hours: formatCount(loaded.returnAfterHours, language) })}
             </Text>
