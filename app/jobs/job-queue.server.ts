@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { semaphore } from "~/concurrency";
 import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
@@ -148,23 +149,6 @@ export async function runJob<Q extends QueueName>(queue: Q, job: Pick<Job<unknow
   await (handlers[queue] as JobHandler<Q>)(data, { jobId: job.id, retryCount: job.retryCount, signal: job.signal });
 }
 
-/** A counting semaphore: WORKER_CONCURRENCY jobs at once in this process, whatever their queue. */
-function semaphore(size: number) {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  return async <T>(run: () => Promise<T>): Promise<T> => {
-    if (free > 0) free -= 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await run();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free += 1;
-    }
-  };
-}
-
 export interface WorkerOptions {
   handlers: JobHandlers;
   /** Jobs at once in this process; WORKER_CONCURRENCY by default. */
@@ -175,7 +159,8 @@ export interface WorkerOptions {
 /** Starts this process's workers on every queue (or the given ones). */
 export async function startWorkers({ handlers, concurrency = getConfig().WORKER_CONCURRENCY, queues = QUEUE_NAMES }: WorkerOptions): Promise<void> {
   const boss = await jobQueue();
-  const slot = semaphore(concurrency);
+  // WORKER_CONCURRENCY jobs at once in this process, whatever their queue.
+  const slot = semaphore(() => concurrency);
   for (const queue of queues) {
     const { busy } = QUEUE_POLICIES[queue];
     // A worker that finished a job looks for the next after the polling interval (pg-boss has no "more is ready"

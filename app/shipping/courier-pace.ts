@@ -1,3 +1,5 @@
+import { semaphore } from "~/concurrency";
+
 /**
  * How fast one courier account may be called: at most `atOnce` calls in flight and `perSecond` begun in any second,
  * what the merchant's aggregator allows (or the embedded sandbox declares). A pass over a shop's due parcels runs its
@@ -15,8 +17,8 @@ export interface CallLimits {
 }
 
 export class CourierPace {
-  private inFlight = 0;
-  private readonly queued: (() => void)[] = [];
+  /** At most `atOnce` calls in flight, the limit as it is when a call asks. */
+  private readonly slots = semaphore(() => this.limits.atOnce);
   /** When the next call may begin if the account had been called evenly at its rate (ms, on `clock`). */
   private nextEvenStart = Number.NEGATIVE_INFINITY;
 
@@ -26,30 +28,12 @@ export class CourierPace {
   ) {}
 
   /** Runs `call` once the account has a free slot and its rate allows another call to begin. */
-  async run<T>(call: () => Promise<T>): Promise<T> {
-    await this.slot();
-    try {
+  run<T>(call: () => Promise<T>): Promise<T> {
+    return this.slots(async () => {
       const wait = this.reserveStart();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      return await call();
-    } finally {
-      this.release();
-    }
-  }
-
-  private slot(): Promise<void> {
-    if (this.inFlight < this.limits.atOnce) {
-      this.inFlight += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.queued.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.queued.shift();
-    // The slot passes straight to the next caller waiting: the count in flight stays as it is.
-    if (next) next();
-    else this.inFlight -= 1;
+      return call();
+    });
   }
 
   /**
