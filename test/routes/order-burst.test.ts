@@ -29,8 +29,6 @@ let store: Awaited<ReturnType<typeof startStore>>;
 const neighbour = uniqueShop("neighbour");
 
 beforeAll(async () => {
-  // A job queue an earlier file in this thread left running keeps its own workers: the burst starts from none.
-  await stopJobQueue();
   await resetJobs();
   courier = await startAppCourierService();
   app = await serveRoutes({ "/webhooks/orders/create": ordersCreate });

@@ -1,10 +1,20 @@
 import { createJobHandlers, defaultJobDeps, type JobDeps } from "~/workers/job-handlers.server";
-import { jobQueue, runJob } from "~/jobs/job-queue.server";
+import type { PgBoss } from "pg-boss";
+import { jobQueue, runJob, stopJobQueue } from "~/jobs/job-queue.server";
 import { QUEUE_NAMES, type QueueName } from "~/jobs/queues";
 
-/** Empties every queue of this worker's database, so a test file sees only the jobs it causes. */
+let madeHere: PgBoss | undefined;
+
+/**
+ * Empties every queue of this worker's database, so a test file sees only the jobs it causes, on a job queue that
+ * checks its queues every second. A queue an earlier file in the same thread started another way (an enqueue, a
+ * route) has the product's slower checks, which `jobQueue` would keep: it is stopped and started afresh.
+ */
 export async function resetJobs(): Promise<void> {
+  const existing = globalThis.__dakiyaJobQueue ? await globalThis.__dakiyaJobQueue.catch(() => undefined) : undefined;
+  if (existing && existing !== madeHere) await stopJobQueue();
   const boss = await jobQueue({ monitorSeconds: 1 });
+  madeHere = boss;
   for (const queue of QUEUE_NAMES) await boss.deleteAllJobs(queue);
 }
 
