@@ -50,3 +50,15 @@ export interface CpuSample {
 export function sampleCpu(appPid: number, dataDir: string | null): CpuSample {
   return { node: cpuMsOf(appPid), postgres: dataDir ? postgresPids(dataDir).reduce((sum, pid) => sum + cpuMsOf(pid), 0) : null };
 }
+
+/** CPU the whole machine has used and had, all cores together (ms, from /proc/stat): what other work took meanwhile is the difference from ours. */
+export function machineCpuMs(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+    const toMs = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+    return { busy: toMs(user + nice + system + irq + softirq + steal), total: toMs(user + nice + system + idle + iowait + irq + softirq + steal) };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}

@@ -1,15 +1,19 @@
 import { createHash } from "node:crypto";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { LOCAL_DEFAULTS } from "../../app/config.server";
+import { LOCAL_DEFAULTS, loadConfig } from "../../app/config.server";
 import { createCourierClient, type CourierClient } from "../../app/shipping/client.server";
 import { SANDBOX_CALL_LIMITS, sandboxAccountCredentials } from "../../app/shipping/sandbox-accounts.server";
+import { LIVE_CALL_LIMITS } from "../../app/settings/shop-settings.server";
 import { SERVICE_STATUS_LABELS, type ServiceStatusCode } from "../../app/shipping/status";
 import { eventMessage, STAGES } from "../../app/tracking/courier-progress";
 import { gid, nextId } from "../../store/model";
 import { readyOrders } from "../../store/seed";
 import { sampleOrder } from "../../test/support/orders";
 import type { BenchContext } from "../lib/context";
-import { fmtMs, fmtRate, section, verdict, type Section } from "../lib/results";
+import { fleetNeeds, predictCycle, TEN_MILLION, withinPrediction, type Fleet, type MachineLimits, type ParcelCosts } from "../lib/capacity-model";
+import { machineCpuMs } from "../lib/cpu";
+import { fmtMs, fmtRate, section, verdict, type DetailTable, type Section } from "../lib/results";
 import { cpuSince, PLUS_PLAN, startStoreWorld, usageSince, type StoreWorld, type WorldCpu } from "../lib/store-world";
 import { awbOf, type RequestKind } from "../load/requests";
 import type { Measurement } from "./measurement";
@@ -24,9 +28,25 @@ import type { Measurement } from "./measurement";
  */
 const ID = "tracking-sync";
 const TITLE = "Tracking sync cycle";
-const FULL = { tracked: 10_000, changed: 500, smaller: 2_000 };
-// The default fits the bench's 10 minutes; --full tracks 10,000.
-const DEFAULT = { tracked: 1_000, changed: 100, smaller: 250 };
+const FULL = { tracked: 10_000, changed: 500, smaller: 2_000, fleetShops: 100, fleetPerShop: 1_000 };
+// The default fits the bench's 10 minutes; --full tracks 10,000 in one shop, then 100,000 across 100.
+const DEFAULT = { tracked: 1_000, changed: 100, smaller: 250, fleetShops: 10, fleetPerShop: 300 };
+/** Jobs the world's worker runs at once (WORKER_CONCURRENCY's default). */
+const WORKER_JOBS = 8;
+/** Shops seeded at once for the fleet cycle: installs and template bookings overlap, the worker is not swamped. */
+const SEEDING_AT_ONCE = 4;
+/**
+ * PostgreSQL hands a backend's row counts to its statistics at most once a second, and an idle backend's within ten:
+ * the counts are read this long after the work they count.
+ */
+const STATISTICS_SETTLE_MS = 11_000;
+/** The fleet cycle stops waiting after this, whatever the prediction: the --full run's hard stop is an hour. */
+const FLEET_MAX_SECONDS = 30 * 60;
+/**
+ * The fleet the model is asked about, at the product's own settings: tracking's base interval as configured by default,
+ * its shops on live aggregator accounts at the product's assumed limit.
+ */
+const ASKED: Fleet = { ...TEN_MILLION, baseSeconds: loadConfig({}).TRACKING_SYNC_SECONDS, courierCallsPerSecondPerAccount: LIVE_CALL_LIMITS.perSecond };
 const FLOOR_SECONDS = 3;
 const WARM_UP = 100;
 /** A pass reads the sandbox as many at a time as it declares it allows: the floor runs at the same width. */
@@ -53,6 +73,14 @@ interface Cycle {
   /** Points the shop's other work spent meanwhile (the schedule's read of recent orders). */
   otherPoints: number;
   cpu: WorldCpu;
+  /** CPU other work on the machine took while the cycle ran (ms, all cores). */
+  othersCpu: number;
+}
+
+/** What the database had written so far: rows (inserted, updated, deleted) and write-ahead log. */
+interface Writes {
+  rows: number;
+  walBytes: number;
 }
 
 const count = (value: number) => value.toLocaleString("en-US");
@@ -72,10 +100,11 @@ function courierOf(world: StoreWorld, shop: string): CourierClient {
  * courier for real; the rest are copies of it written in bulk with SQL (and in the simulator's memory), which is
  * the only way to have thousands without booking them at Shopify's pace.
  */
-async function seedShipments(world: StoreWorld, shop: string, tracked: number, awbPrefix: string): Promise<Seeded> {
+async function seedShipments(world: StoreWorld, shop: string, tracked: number, awbPrefix: string, { shopifyOrders = true }: { shopifyOrders?: boolean } = {}): Promise<Seeded> {
   await world.installShop(shop);
   const client = courierOf(world, shop);
-  const template = await client.createOrder(sampleOrder({ order_id: `${awbPrefix}-template` }));
+  const request = sampleOrder({ order_id: `${awbPrefix}-template` });
+  const template = await client.createOrder(request);
   const [order] = await world.query<{ id: number; apiClientId: number; logisticName: string; trackingUrl: string }>(`SELECT id, "apiClientId", "logisticName", "trackingUrl" FROM "ServiceOrder" WHERE awb = $1`, [template.awb]);
   const [entry] = await world.query<{ step: number; code: number; activity: string; location: string | null }>(`SELECT step, code, activity, location FROM "ServiceTrackingEvent" WHERE "orderId" = $1 ORDER BY step LIMIT 1`, [order!.id]);
   // An hour ago: the sandbox's clock moves a manifested shipment on after four hours, so nothing changes unless advanced.
@@ -92,12 +121,15 @@ async function seedShipments(world: StoreWorld, shop: string, tracked: number, a
     [order!.apiClientId, entry!.step, entry!.code, entry!.location, entry!.activity, happenedAt, `${awbPrefix}%`],
   );
 
-  // The Shopify side: an order per shipment, fulfilled with its awb, the first entry already an event on it.
+  // The Shopify side: an order per shipment, fulfilled with its awb, the first entry already an event on it. A cycle
+  // in which nothing changes asks Shopify nothing (it checks it spent no points): its shops' orders are not kept in
+  // the simulator's memory, only their ids in the app's rows.
   const code = entry!.code as ServiceStatusCode;
   const store = world.simulator.shop(shop);
-  const orders = readyOrders(tracked);
-  const eventGids: string[] = [];
-  const fulfillmentGids: string[] = [];
+  const orders = shopifyOrders ? readyOrders(tracked) : [];
+  const eventGids: string[] = shopifyOrders ? [] : awbs.map(() => gid("FulfillmentEvent", nextId()));
+  const fulfillmentGids: string[] = shopifyOrders ? [] : awbs.map(() => gid("Fulfillment", nextId()));
+  const orderRefs = shopifyOrders ? [] : awbs.map((_, index) => ({ id: gid("Order", nextId()), name: `#${awbPrefix}-${index}` }));
   orders.forEach((storeOrder, index) => {
     const fulfillmentOrder = storeOrder.fulfillmentOrders[0]!;
     fulfillmentOrder.status = "CLOSED";
@@ -121,16 +153,18 @@ async function seedShipments(world: StoreWorld, shop: string, tracked: number, a
     fulfillmentGids.push(fulfillment.id);
   });
   store.orders.push(...orders);
+  for (const storeOrder of orders) orderRefs.push({ id: storeOrder.id, name: storeOrder.name });
 
   // The app's side, as the booking and a first sync left it: fulfilled, the entry stored and posted, synced just now
-  // and due again in 50 minutes (a manifested shipment's interval). Each cycle makes them all due at once; until then
+  // and due again in 50 minutes (a manifested shipment's interval). Its request is the one the booking sent, so the
+  // row is as large as a real one. Each cycle makes them all due at once; until then
   // the worker's own sweep leaves them alone.
   await world.query(
     `INSERT INTO "Shipment" (shop, "orderGid", "orderName", status, "requestPayload", "courierEnvironment", awb, "courierId", "courierName", "paymentMode", "trackingUrl", "fulfillmentGid",
        "courierStatusCode", "courierStatusLabel", "courierStatusAt", "lastScanAt", "syncedAt", "nextSyncAt", "createdAt", "updatedAt")
-     SELECT $1, u.gid, u.name, 'fulfilled', '', 'test', u.awb, 1, $2, 'prepaid', $3, u.fulfillment, $4, $5, $6, $6, now(), now() + interval '50 minutes', $6, now()
+     SELECT $1, u.gid, u.name, 'fulfilled', $11, 'test', u.awb, 1, $2, 'prepaid', $3, u.fulfillment, $4, $5, $6, $6, now(), now() + interval '50 minutes', $6, now()
        FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS u(gid, name, awb, fulfillment)`,
-    [shop, order!.logisticName, order!.trackingUrl, code, SERVICE_STATUS_LABELS[code], happenedAt, orders.map((storeOrder) => storeOrder.id), orders.map((storeOrder) => storeOrder.name), awbs, fulfillmentGids],
+    [shop, order!.logisticName, order!.trackingUrl, code, SERVICE_STATUS_LABELS[code], happenedAt, orderRefs.map((ref) => ref.id), orderRefs.map((ref) => ref.name), awbs, fulfillmentGids, JSON.stringify(request)],
   );
   // The fingerprint the sync gives this entry (app/tracking/sync.server.ts): read again, it is the same row.
   const fingerprint = createHash("sha256").update(`${code}|${happenedAt.toISOString()}|${entry!.activity}`).digest("hex").slice(0, 40);
@@ -151,49 +185,72 @@ async function advance(seeded: Seeded, changed: number): Promise<void> {
   for (let start = 0; start < picked.length; start += 8) await Promise.all(picked.slice(start, start + 8).map((awb) => seeded.client.advanceSandboxShipment(awb)));
 }
 
-/** One sync cycle: every shipment of the shop due now, the sweep run, and the passes it takes until none is left due. */
-async function cycle(context: BenchContext, world: StoreWorld, seeded: Seeded, name: string, changed: number, allowedSeconds: number): Promise<Cycle> {
-  const { shop } = seeded;
-  await world.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = $1`, [shop]);
+/** What the database has written so far, read once its backends have handed in their counts. */
+async function writesSoFar(world: StoreWorld): Promise<Writes> {
+  await new Promise((resolve) => setTimeout(resolve, STATISTICS_SETTLE_MS));
+  const [row] = await world.query<{ rows: string; wal: string }>(
+    `SELECT (tup_inserted + tup_updated + tup_deleted)::text AS rows, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return { rows: Number(row!.rows), walBytes: Number(row!.wal) };
+}
+
+const writesSince = (after: Writes, before: Writes): Writes => ({ rows: after.rows - before.rows, walBytes: after.walBytes - before.walBytes });
+
+/**
+ * One sync cycle: every shipment of the shops due now, the sweep run, and the passes it takes until none is left due
+ * (jobs scheduled for later, such as the next minute's sweep, are not waited for).
+ */
+async function cycle(context: BenchContext, world: StoreWorld, shops: readonly Seeded[], name: string, changed: number, allowedSeconds: number): Promise<Cycle> {
+  const names = shops.map((seeded) => seeded.shop);
+  const tracked = shops.reduce((sum, seeded) => sum + seeded.awbs.length, 0);
+  await world.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = ANY($1::text[])`, [names]);
   const [{ start }] = (await world.query<{ start: Date }>(`SELECT now() AS start`)) as [{ start: Date }];
-  const store = world.simulator.shop(shop);
-  const usageBefore = { ...store.usage };
-  const operationsBefore = world.usageByOperation(shop);
+  const usageBefore = names.map((shop) => world.simulator.shop(shop).usage.points);
+  const operationsBefore = names.map((shop) => world.usageByOperation(shop));
   const cpuBefore: WorldCpu = world.cpu();
+  const machineBefore = machineCpuMs();
   const began = performance.now();
   context.log(`${name}: the sweep runs; waiting for every due shipment to be synced`);
   await world.enqueue("tracking-sweep", {});
-  let state = { due: seeded.awbs.length, jobs: 1 };
+  let state = { due: tracked, jobs: 1 };
   let lastLog = performance.now();
   while ((state.due > 0 || state.jobs > 0) && performance.now() - began < allowedSeconds * 1000) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     [state] = (await world.query<{ due: number; jobs: number }>(
-      `SELECT (SELECT count(*)::int FROM "Shipment" WHERE shop = $1 AND "nextSyncAt" <= $2) AS due,
-              (SELECT count(*)::int FROM pgboss.job WHERE name IN ('tracking-sweep', 'tracking-sync') AND state IN ('created', 'retry', 'active') AND (data->>'shop' = $1 OR name = 'tracking-sweep')) AS jobs`,
-      [shop, start],
+      `SELECT (SELECT count(*)::int FROM "Shipment" WHERE shop = ANY($1::text[]) AND "nextSyncAt" <= $2) AS due,
+              (SELECT count(*)::int FROM pgboss.job WHERE name IN ('tracking-sweep', 'tracking-sync') AND state IN ('created', 'retry', 'active') AND start_after <= now()
+                 AND (data->>'shop' = ANY($1::text[]) OR name = 'tracking-sweep')) AS jobs`,
+      [names, start],
     )) as [{ due: number; jobs: number }];
     if (performance.now() - lastLog > 15_000) {
       lastLog = performance.now();
-      context.log(`${name}: ${count(seeded.awbs.length - state.due)} of ${count(seeded.awbs.length)} synced after ${((performance.now() - began) / 1000).toFixed(0)} s`);
+      context.log(`${name}: ${count(tracked - state.due)} of ${count(tracked)} synced after ${((performance.now() - began) / 1000).toFixed(0)} s`);
     }
   }
   const seconds = (performance.now() - began) / 1000;
   const cpuAfter = world.cpu();
+  const machineAfter = machineCpuMs();
   const [done] = await world.query<{ synced: number; posted: number; passes: number }>(
-    `SELECT (SELECT count(*)::int FROM "Shipment" WHERE shop = $1 AND "syncedAt" >= $2) AS synced,
-            (SELECT count(*)::int FROM "TrackingEvent" WHERE shop = $1 AND "postedAt" >= $2) AS posted,
-            (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-sync' AND data->>'shop' = $1 AND created_on >= $2) AS passes`,
-    [shop, start],
+    `SELECT (SELECT count(*)::int FROM "Shipment" WHERE shop = ANY($1::text[]) AND "syncedAt" >= $2) AS synced,
+            (SELECT count(*)::int FROM "TrackingEvent" WHERE shop = ANY($1::text[]) AND "postedAt" >= $2) AS posted,
+            (SELECT count(*)::int FROM pgboss.job WHERE name = 'tracking-sync' AND data->>'shop' = ANY($1::text[]) AND created_on >= $2) AS passes`,
+    [names, start],
   );
   const sync = { points: 0, answers: 0 };
-  for (const [operation, entry] of usageSince(world.usageByOperation(shop), operationsBefore)) {
-    if (!SYNC_OPERATIONS.has(operation)) continue;
-    sync.points += entry.points;
-    sync.answers += entry.answers;
-  }
+  let allPoints = 0;
+  names.forEach((shop, index) => {
+    allPoints += world.simulator.shop(shop).usage.points - usageBefore[index]!;
+    for (const [operation, entry] of usageSince(world.usageByOperation(shop), operationsBefore[index]!)) {
+      if (!SYNC_OPERATIONS.has(operation)) continue;
+      sync.points += entry.points;
+      sync.answers += entry.answers;
+    }
+  });
+  const cpu = cpuSince(cpuAfter, cpuBefore);
+  const ours = cpu.worker + cpu.app + (cpu.postgres ?? 0) + cpu.simulator;
   return {
     name,
-    tracked: seeded.awbs.length,
+    tracked,
     changed,
     seconds,
     synced: done!.synced,
@@ -201,9 +258,62 @@ async function cycle(context: BenchContext, world: StoreWorld, seeded: Seeded, n
     posted: done!.posted,
     points: sync.points,
     answers: sync.answers,
-    otherPoints: store.usage.points - usageBefore.points - sync.points,
-    cpu: cpuSince(cpuAfter, cpuBefore),
+    otherPoints: allPoints - sync.points,
+    cpu,
+    othersCpu: Math.max(0, machineAfter.busy - machineBefore.busy - ours),
   };
+}
+
+/** Seeds `shops` shops of `perShop` shipments each, a few shops at a time, none of them with orders in the simulator. */
+async function seedFleet(context: BenchContext, world: StoreWorld, shops: number, perShop: number): Promise<Seeded[]> {
+  const seeded: Seeded[] = [];
+  const began = performance.now();
+  for (let first = 0; first < shops; first += SEEDING_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(SEEDING_AT_ONCE, shops - first) }, (_, offset) => first + offset);
+    seeded.push(...(await Promise.all(batch.map((index) => seedShipments(world, `bench-${context.runId}-fleet-${index}.myshopify.com`, perShop, `BT${context.runId}F${index}X`, { shopifyOrders: false })))));
+    if ((first / SEEDING_AT_ONCE) % 5 === 4) context.log(`fleet: ${seeded.length} of ${shops} shops seeded after ${((performance.now() - began) / 1000).toFixed(0)} s`);
+  }
+  return seeded;
+}
+
+/** The bytes a table's row takes with its share of the table's indexes (and of the dead rows updates leave). */
+async function bytesPerRow(world: StoreWorld, table: "Shipment" | "TrackingEvent"): Promise<{ rows: number; bytes: number }> {
+  const [row] = await world.query<{ rows: number; bytes: string }>(`SELECT count(*)::int AS rows, pg_total_relation_size('"${table}"')::text AS bytes FROM "${table}"`);
+  return { rows: row!.rows, bytes: Number(row!.bytes) / Math.max(1, row!.rows) };
+}
+
+const grouped = (value: number, digits = 0) => value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The model's table for a fleet: every figure with the arithmetic that gives it. */
+function modelTable(costs: ParcelCosts, fleet: Fleet): DetailTable {
+  const needs = fleetNeeds(costs, fleet);
+  const perShop = fleet.liveParcels / fleet.shops;
+  const largest = fleet.liveParcels * fleet.largestShopShare;
+  const mix = Object.entries(fleet.stageMix)
+    .map(([code, share]) => `${Math.round(share * 100)} % at ${code}`)
+    .join(", ");
+  const rows: string[][] = [
+    ["polls a parcel a day", `stage mix (${mix}) × 86,400 s ÷ (the stage's pollEvery × ${fleet.baseSeconds} s)`, grouped(needs.pollsPerParcelPerDay, 1)],
+    ["polls a second", `${grouped(fleet.liveParcels)} parcels × ${grouped(needs.pollsPerParcelPerDay, 1)} ÷ 86,400`, grouped(needs.pollsPerSecond)],
+    ["changes (new entries) a second", `${grouped(fleet.liveParcels)} × ${fleet.entriesPerParcel - 1} entries after the first ÷ (${fleet.lifeDays} days × 86,400)`, grouped(needs.changesPerSecond)],
+    ["bookings a second", `${grouped(fleet.liveParcels)} ÷ (${fleet.lifeDays} days × 86,400)`, grouped(needs.bookingsPerSecond, 1)],
+    ["worker cores", `${grouped(needs.pollsPerSecond)} polls × ${costs.workerMsPerPoll.toFixed(2)} ms + ${grouped(needs.changesPerSecond)} changes × ${costs.workerMsPerChange.toFixed(2)} ms`, `${grouped(needs.workerCores, 1)} (${needs.workerProcesses} worker processes at ${fleet.workerCoresPerProcess} core each)`],
+    ["PostgreSQL cores (Dakiya's own)", `${grouped(needs.pollsPerSecond)} polls × ${costs.postgresMsPerPoll.toFixed(2)} ms`, grouped(needs.postgresCores, 1)],
+    ["PostgreSQL rows written a second", `${grouped(needs.pollsPerSecond)} × ${costs.rowWritesPerPoll.toFixed(2)} + ${grouped(needs.changesPerSecond)} × ${costs.rowWritesPerChange.toFixed(1)}`, grouped(needs.rowWritesPerSecond)],
+    ["PostgreSQL write-ahead log", `${grouped(needs.pollsPerSecond)} × ${grouped(costs.walBytesPerPoll)} B + ${grouped(needs.changesPerSecond)} × ${grouped(costs.walBytesPerChange)} B`, `${grouped(needs.walMegabytesPerSecond, 1)} MB/s`],
+    ["table and index size (live parcels)", `${grouped(fleet.liveParcels)} × (${grouped(costs.shipmentBytes)} B a shipment + ${fleet.entriesPerParcel / 2} entries × ${grouped(costs.trackingEntryBytes)} B)`, `${grouped(needs.storedGigabytes, 1)} GB`],
+    ["courier calls a second", "one a poll", grouped(needs.courierCallsPerSecond)],
+    ["the courier's CPU (the aggregator's, not ours)", `${grouped(needs.pollsPerSecond)} × ${costs.courierMsPerPoll.toFixed(2)} ms (the sandbox's own track-order)`, `${grouped(needs.courierCpuCores, 1)} cores`],
+    ["calls a second, average shop / largest shop", `${grouped(perShop)} and ${grouped(largest)} parcels × ${grouped(needs.pollsPerParcelPerDay, 1)} ÷ 86,400, against ${fleet.courierCallsPerSecondPerAccount}/s an account`, `${grouped(needs.pollsPerSecond / fleet.shops, 2)} / ${grouped(needs.largestShopCallsPerSecond, 1)}`],
+    ["live parcels one account keeps current", `${fleet.courierCallsPerSecondPerAccount}/s × 86,400 ÷ ${grouped(needs.pollsPerParcelPerDay, 1)}`, grouped(needs.parcelsPerAccount)],
+    [
+      "Shopify points a second, average shop / largest shop",
+      `share × (${grouped(needs.changesPerSecond)} changes × ${costs.pointsPerChange.toFixed(1)} + ${grouped(needs.bookingsPerSecond, 1)} bookings × ${fleet.pointsPerBooking}), against ${fleet.restorePerSecond.standard}/s (Standard), ${grouped(fleet.restorePerSecond.plus)}/s (Plus)`,
+      `${grouped(needs.averageShopPointsPerSecond, 2)} / ${grouped(needs.largestShopPointsPerSecond, 1)}`,
+    ],
+    ...needs.saturation.map((part, index) => [index === 0 ? `saturates first: ${part.part}` : `then: ${part.part}`, `use against its limit (${part.limit})`, `${(part.used * 100).toFixed(0)} %`]),
+  ];
+  return { title: `The capacity model for ${grouped(fleet.liveParcels)} live parcels across ${grouped(fleet.shops)} shops, from this run's costs (docs/CAPACITY.md)`, header: ["figure", "arithmetic", "value"], rows };
 }
 
 export const trackingSync: Measurement = {
@@ -216,17 +326,21 @@ export const trackingSync: Measurement = {
       TITLE,
       `One sync cycle is every active shipment of a shop falling due at once and synced: the tracking sweep (what the worker's schedule runs every minute, here put in the queue at once) finds the shop, and the worker's \`tracking-sync\` jobs (app/tracking/sync.server.ts, a bounded pass each, as many passes as it takes) read each shipment's \`track-order\` from the courier sandbox over HTTP and post what changed as Shopify fulfillment events. After a warm-up cycle over ${WARM_UP} shipments of another shop (not reported), the cycles: ${count(sizes.tracked)} shipments tracked with none changed; the same ${count(sizes.tracked)} with ${count(sizes.changed)} moved on a stage at the courier (the sandbox's \`sandbox/advance\`, through the app's courier client); and ${count(sizes.smaller)} tracked with ${count(sizes.changed)} changed${context.full ? "" : ` (${count(FULL.tracked)}, ${count(FULL.changed)} and ${count(FULL.smaller)} with \`--full\`)`}. The shipments are seeded in bulk: one order booked at the courier for real, then copied with SQL into the courier's orders and first tracking entries, the app's fulfilled shipments with that entry stored and posted, and the store simulator's fulfilled orders with that entry as their first event. The syncing itself is all the product's: the production build (no workers) serving the courier sandbox, one \`npm run worker\`, a scratch database, the store simulator at the Plus plan's bucket (${count(PLUS_PLAN.maximumAvailable)} points, ${count(PLUS_PLAN.restoreRate)}/s: Shopify's points are counted, not waited for). CPU is each process's from /proc over the cycle. The floor is the courier service's own \`GET /v1/track-order/{awb}\` over the same shipments, ${AT_ONCE} at a time (the sandbox's declared limit, which a pass reads at), from the load generator for ${FLOOR_SECONDS} s; a cycle's rate is set beside it, and its worker's and PostgreSQL's CPU a shipment beside the bare call's.`,
     );
-    const world = await startStoreWorld(context, { name: "tracking", throttle: PLUS_PLAN });
+    const world = await startStoreWorld(context, { name: "tracking", throttle: PLUS_PLAN, workerConcurrency: WORKER_JOBS });
     try {
       const allowed = (tracked: number) => 60 + tracked * 0.06;
       // A cycle over a few shipments of a shop of its own first, not reported: the processes are fresh, and the first
       // measured cycle would otherwise pay for their warm-up (JIT, connections).
       const warm = await seedShipments(world, `bench-${context.runId}-tracking-warm.myshopify.com`, WARM_UP, `BT${context.runId}W`);
       await advance(warm, WARM_UP / 5);
-      await cycle(context, world, warm, "warm-up", WARM_UP / 5, allowed(WARM_UP));
+      await cycle(context, world, [warm], "warm-up", WARM_UP / 5, allowed(WARM_UP));
       const big = await seedShipments(world, `bench-${context.runId}-tracking.myshopify.com`, sizes.tracked, `BT${context.runId}L`);
       const cycles: Cycle[] = [];
-      cycles.push(await cycle(context, world, big, `${count(sizes.tracked)} tracked, none changed`, 0, allowed(sizes.tracked)));
+      // Rows and write-ahead log are counted around the cycles the model takes its costs from, and around the floor
+      // (the courier sandbox writes to the same database).
+      const beforeNone = await writesSoFar(world);
+      cycles.push(await cycle(context, world, [big], `${count(sizes.tracked)} tracked, none changed`, 0, allowed(sizes.tracked)));
+      const afterNone = await writesSoFar(world);
 
       // The floor, straight after the cycle it is set beside (the machine's load drifts): the service's own
       // track-order over the same shipments, as many at once as a pass reads them (the sandbox's declared limit).
@@ -239,12 +353,34 @@ export const trackingSync: Measurement = {
       const floorCpu = cpuSince(world.cpu(), floorCpuBefore);
       const floorAppCpu = floorCpu.app / Math.max(1, floor.sent);
       const floorPostgresCpu = floorCpu.postgres === null ? null : floorCpu.postgres / Math.max(1, floor.sent);
+      const floorWrites = writesSince(await writesSoFar(world), afterNone);
 
       await advance(big, sizes.changed);
-      cycles.push(await cycle(context, world, big, `${count(sizes.tracked)} tracked, ${count(sizes.changed)} changed`, sizes.changed, allowed(sizes.tracked)));
+      const beforeSome = await writesSoFar(world);
+      cycles.push(await cycle(context, world, [big], `${count(sizes.tracked)} tracked, ${count(sizes.changed)} changed`, sizes.changed, allowed(sizes.tracked)));
+      const someWrites = writesSince(await writesSoFar(world), beforeSome);
       const small = await seedShipments(world, `bench-${context.runId}-tracking-small.myshopify.com`, sizes.smaller, `BT${context.runId}S`);
       await advance(small, sizes.changed);
-      cycles.push(await cycle(context, world, small, `${count(sizes.smaller)} tracked, ${count(sizes.changed)} changed`, sizes.changed, allowed(sizes.smaller)));
+      cycles.push(await cycle(context, world, [small], `${count(sizes.smaller)} tracked, ${count(sizes.changed)} changed`, sizes.changed, allowed(sizes.smaller)));
+
+      // The fleet: many shops, each its own courier account, all due at once. Its time is predicted first from what
+      // the cycle with none changed cost a parcel here and the limits a cycle runs within.
+      const [reference] = cycles as [Cycle];
+      const polled = Math.max(1, reference.synced);
+      const limits: MachineLimits = {
+        cpuMs: { worker: reference.cpu.worker / polled, courier: reference.cpu.app / polled, postgres: (reference.cpu.postgres ?? 0) / polled, bench: reference.cpu.simulator / polled },
+        coresAvailable: Math.max(0.25, os.availableParallelism() - reference.othersCpu / 1000 / Math.max(0.001, reference.seconds)),
+        workerJobs: WORKER_JOBS,
+        callsAtOnce: AT_ONCE,
+        callsPerSecondPerAccount: SANDBOX_CALL_LIMITS.perSecond,
+        callMs: floor.p50,
+      };
+      const fleetParcels = sizes.fleetShops * sizes.fleetPerShop;
+      const prediction = predictCycle(fleetParcels, sizes.fleetShops, limits);
+      context.log(`fleet: seeding ${count(fleetParcels)} shipments across ${sizes.fleetShops} shops; the model predicts a cycle of ${prediction.seconds.toFixed(0)} s`);
+      const fleet = await seedFleet(context, world, sizes.fleetShops, sizes.fleetPerShop);
+      const fleetCycle = await cycle(context, world, fleet, `${count(fleetParcels)} tracked across ${sizes.fleetShops} shops, none changed`, 0, Math.min(FLEET_MAX_SECONDS, 120 + 3 * prediction.seconds));
+      cycles.push(fleetCycle);
 
       for (const run of cycles) {
         const complete = run.synced === run.tracked && run.posted === run.changed;
@@ -313,6 +449,51 @@ export const trackingSync: Measurement = {
           `${(run.cpu.simulator / 1000).toFixed(1)} s`,
         ]),
       });
+      // The model's costs a parcel, from this run: a poll without news from the cycle with none changed (less the
+      // floor's own share, the courier's), a change's extra from the cycle with some changed, sizes from the tables.
+      const noneWrites = writesSince(afterNone, beforeNone);
+      const floorCalls = Math.max(1, floor.sent);
+      const writesPerPoll = { rows: noneWrites.rows / Math.max(1, none.synced), walBytes: noneWrites.walBytes / Math.max(1, none.synced) };
+      const changes = Math.max(1, some.changed);
+      const costs: ParcelCosts = {
+        workerMsPerPoll: workerPerShipment,
+        postgresMsPerPoll: syncPostgres ?? 0,
+        courierMsPerPoll: floorAppCpu,
+        rowWritesPerPoll: Math.max(0, writesPerPoll.rows - floorWrites.rows / floorCalls),
+        walBytesPerPoll: Math.max(0, writesPerPoll.walBytes - floorWrites.walBytes / floorCalls),
+        workerMsPerChange: Math.max(0, (some.cpu.worker - some.synced * workerPerShipment) / changes),
+        rowWritesPerChange: Math.max(0, (someWrites.rows - some.synced * writesPerPoll.rows) / changes),
+        walBytesPerChange: Math.max(0, (someWrites.walBytes - some.synced * writesPerPoll.walBytes) / changes),
+        pointsPerChange: perChange(some),
+        shipmentBytes: (await bytesPerRow(world, "Shipment")).bytes,
+        trackingEntryBytes: (await bytesPerRow(world, "TrackingEvent")).bytes,
+      };
+      const fleetFinished = fleetCycle.synced === fleetCycle.tracked && fleetCycle.points === 0;
+      result.rows.push({
+        name: `${count(fleetCycle.tracked)} tracked across ${sizes.fleetShops} shops, none changed: one cycle beside the capacity model's prediction`,
+        result: `${fleetCycle.seconds.toFixed(1)} s (${fmtRate(fleetCycle.synced / Math.max(0.001, fleetCycle.seconds))}), ${count(fleetCycle.synced)} of ${count(fleetCycle.tracked)} synced in ${count(fleetCycle.passes)} passes, ${count(fleetCycle.points)} Shopify points`,
+        reference: `predicted ${prediction.seconds.toFixed(1)} s (${((fleetCycle.seconds / prediction.seconds - 1) * 100).toFixed(0)} %), bound by ${prediction.bounds[0]!.bound}`,
+        target: "every shipment synced, no Shopify points, within the prediction ± 25 %",
+        verdict: verdict(fleetFinished && withinPrediction(fleetCycle.seconds, prediction.seconds)),
+      });
+      const needs = fleetNeeds(costs, ASKED);
+      result.rows.push({
+        name: `the capacity model: ${count(ASKED.liveParcels)} live parcels across ${count(ASKED.shops)} shops`,
+        result: `${grouped(needs.pollsPerSecond)} polls/s: ${grouped(needs.workerCores, 1)} worker cores, PostgreSQL ${grouped(needs.postgresCores, 1)} cores, ${grouped(needs.rowWritesPerSecond)} rows/s, ${grouped(needs.storedGigabytes, 1)} GB; largest shop ${grouped(needs.largestShopPointsPerSecond, 1)} points/s`,
+        reference: `from this run's costs a parcel: worker ${costs.workerMsPerPoll.toFixed(2)} ms, PostgreSQL ${costs.postgresMsPerPoll.toFixed(2)} ms, ${costs.rowWritesPerPoll.toFixed(2)} rows a poll`,
+        target: `saturates first: ${needs.saturation[0]!.part} (${(needs.saturation[0]!.used * 100).toFixed(0)} %)`,
+        verdict: "INFO",
+      });
+      result.details.push({
+        title: `The fleet cycle's prediction: each bound's time for ${count(fleetParcels)} parcels across ${sizes.fleetShops} shops (costs from the ${count(reference.tracked)}-shipment cycle; ${os.availableParallelism()} cores, ${limits.coresAvailable.toFixed(2)} left to this run while it ran)`,
+        header: ["bound", "time for the cycle"],
+        rows: [
+          ...prediction.bounds.map((bound) => [bound.bound, `${bound.seconds.toFixed(1)} s`]),
+          // The machine is shared: what other work took during the fleet cycle itself says whether its load drifted.
+          ["measured: the fleet cycle", `${fleetCycle.seconds.toFixed(1)} s, with ${(os.availableParallelism() - fleetCycle.othersCpu / 1000 / Math.max(0.001, fleetCycle.seconds)).toFixed(2)} cores left to this run; CPU a parcel ${((fleetCycle.cpu.worker + fleetCycle.cpu.app + (fleetCycle.cpu.postgres ?? 0) + fleetCycle.cpu.simulator) / Math.max(1, fleetCycle.synced)).toFixed(2)} ms`],
+        ],
+      });
+      result.details.push(modelTable(costs, ASKED));
       result.notes.push(
         `The floor ran ${count(floor.sent)} track-order requests, ${AT_ONCE} at a time, at ${fmtRate(floor.ratePerSecond)} (p50 ${fmtMs(floor.p50)}, p99 ${fmtMs(floor.p99)}); ${floor.requests - floor.ok} not 2xx.`,
         "A courier call is one shipment synced (Shipment.syncedAt in the cycle); events posted are TrackingEvent rows posted in the cycle; points are what the simulator charged (its `usage.points`). Passes are the `tracking-sync` jobs the cycle took.",
