@@ -4,7 +4,7 @@ import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";
 import { createCourierClient, type CourierClient } from "~/shipping/client.server";
-import type { CallLimits } from "~/shipping/courier-pace";
+import { LIVE_CALL_LIMITS, type CallLimits } from "~/shipping/courier-pace";
 import { SANDBOX_CALL_LIMITS, SANDBOX_PRIMARY_WAREHOUSE_ID, sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import type { MappingSettings, PackagePreset } from "~/shopify/order-mapping";
 import { announceStorefrontChange } from "~/settings/settings-changes.server";
@@ -102,12 +102,6 @@ export function courierCredentialsOf(settings: ShopSettings): CourierCredentials
     environment: settings.courierEnvironment === "live" ? "live" : "test",
   };
 }
-
-/**
- * A live aggregator's limits when the merchant has not set theirs: cautious, since calling faster than an account
- * allows earns refusals that back its parcels off.
- */
-export const LIVE_CALL_LIMITS: CallLimits = { atOnce: 4, perSecond: 10 };
 
 /** How fast the shop's courier account may be read: the merchant's settings, else what its courier declares. */
 export function courierCallLimitsOf(settings: ShopSettings): CallLimits {

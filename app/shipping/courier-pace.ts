@@ -16,6 +16,12 @@ export interface CallLimits {
   perSecond: number;
 }
 
+/**
+ * A live aggregator's limits when the merchant has not set theirs: cautious, since calling faster than an account
+ * allows earns refusals that back its parcels off.
+ */
+export const LIVE_CALL_LIMITS: CallLimits = { atOnce: 4, perSecond: 10 };
+
 export class CourierPace {
   /** At most `atOnce` calls in flight, the limit as it is when a call asks. */
   private readonly slots = semaphore(() => this.limits.atOnce);

@@ -48,8 +48,13 @@ export interface Fleet {
   pointsPerBooking: number;
   /** The largest shop's share of the fleet's parcels: the one that meets a per-shop limit first. */
   largestShopShare: number;
-  /** A courier account's limit, calls begun a second (one account a shop): the product's assumption for a live aggregator. */
+  /** A courier account's limits (one account a shop): calls begun a second and in flight at once. */
   courierCallsPerSecondPerAccount: number;
+  courierCallsAtOncePerAccount: number;
+  /** How long a live aggregator takes to answer one `track-order` (ms), over the internet: an assumption. */
+  courierCallMs: number;
+  /** Calls a worker process keeps in flight: its jobs at once (WORKER_CONCURRENCY), each a pass at its account's width. */
+  callsInFlightPerWorker: number;
   /** Shopify's restore rate, points a second, on the Standard plan and on Plus. */
   restorePerSecond: { standard: number; plus: number };
   /** One PostgreSQL primary's cores: the part that does not grow by adding machines. */
@@ -64,7 +69,7 @@ export interface Fleet {
  * the destination hub), not measurements; the rest are the product's own settings and Shopify's published limits.
  * The courier account's limit is the product's own (LIVE_CALL_LIMITS), given by the caller.
  */
-export const TEN_MILLION: Omit<Fleet, "courierCallsPerSecondPerAccount"> = {
+export const TEN_MILLION: Omit<Fleet, "courierCallsPerSecondPerAccount" | "courierCallsAtOncePerAccount" | "callsInFlightPerWorker"> = {
   liveParcels: 10_000_000,
   shops: 10_000,
   stageMix: { 2: 0.2, 3: 0.1, 5: 0.4, 6: 0.15, 7: 0.1, 9: 0.03, 11: 0.02 },
@@ -72,6 +77,7 @@ export const TEN_MILLION: Omit<Fleet, "courierCallsPerSecondPerAccount"> = {
   lifeDays: 5,
   entriesPerParcel: 7,
   pointsPerBooking: 75,
+  courierCallMs: 300,
   largestShopShare: 0.01,
   restorePerSecond: { standard: 100, plus: 1_000 },
   postgresCores: 16,
@@ -94,6 +100,10 @@ export interface FleetNeeds {
   changesPerSecond: number;
   bookingsPerSecond: number;
   workerCores: number;
+  /** Courier calls in flight across the fleet, and the worker processes that takes at their width. */
+  callsInFlight: number;
+  workerProcessesForCalls: number;
+  /** Worker processes: enough for the CPU and for the calls in flight, whichever needs more. */
   workerProcesses: number;
   postgresCores: number;
   rowWritesPerSecond: number;
@@ -104,7 +114,9 @@ export interface FleetNeeds {
   courierCpuCores: number;
   /** The largest shop's calls a second against its account's limit. */
   largestShopCallsPerSecond: number;
-  /** The live parcels one account can keep read at their stages' intervals, at its limit. */
+  /** What one account can be called a second: its rate, or its calls at once over a call's time, whichever is lower. */
+  accountCallsPerSecond: number;
+  /** The live parcels one account can keep read at their stages' intervals. */
   parcelsPerAccount: number;
   /** Points a second: the average shop, and the largest. */
   averageShopPointsPerSecond: number;
@@ -128,10 +140,13 @@ export function fleetNeeds(costs: ParcelCosts, fleet: Fleet): FleetNeeds {
   const storedGigabytes = (fleet.liveParcels * (costs.shipmentBytes + (fleet.entriesPerParcel / 2) * costs.trackingEntryBytes)) / 1e9;
   const pointsOf = (share: number) => share * (changesPerSecond * costs.pointsPerChange + bookingsPerSecond * fleet.pointsPerBooking);
   const largestShopCallsPerSecond = pollsPerSecond * fleet.largestShopShare;
+  const accountCallsPerSecond = Math.min(fleet.courierCallsPerSecondPerAccount, (fleet.courierCallsAtOncePerAccount * 1000) / fleet.courierCallMs);
+  const callsInFlight = (pollsPerSecond * fleet.courierCallMs) / 1000;
+  const workerProcessesForCalls = Math.ceil(callsInFlight / fleet.callsInFlightPerWorker);
   const largestShopPointsPerSecond = pointsOf(fleet.largestShopShare);
   const saturation = [
     { part: `PostgreSQL primary (${fleet.postgresCores} cores)`, used: postgresCores / fleet.postgresCores, limit: `${fleet.postgresCores} cores` },
-    { part: "largest shop's courier account", used: largestShopCallsPerSecond / fleet.courierCallsPerSecondPerAccount, limit: `${fleet.courierCallsPerSecondPerAccount} calls/s` },
+    { part: "largest shop's courier account", used: largestShopCallsPerSecond / accountCallsPerSecond, limit: `${Math.round(accountCallsPerSecond * 10) / 10} calls/s` },
     { part: "largest shop's Shopify points (Standard plan)", used: largestShopPointsPerSecond / fleet.restorePerSecond.standard, limit: `${fleet.restorePerSecond.standard} points/s restored` },
   ].sort((a, b) => b.used - a.used);
   return {
@@ -140,7 +155,9 @@ export function fleetNeeds(costs: ParcelCosts, fleet: Fleet): FleetNeeds {
     changesPerSecond,
     bookingsPerSecond,
     workerCores,
-    workerProcesses: Math.ceil(workerCores / fleet.workerCoresPerProcess),
+    callsInFlight,
+    workerProcessesForCalls,
+    workerProcesses: Math.max(Math.ceil(workerCores / fleet.workerCoresPerProcess), workerProcessesForCalls),
     postgresCores,
     rowWritesPerSecond,
     walMegabytesPerSecond,
@@ -148,7 +165,8 @@ export function fleetNeeds(costs: ParcelCosts, fleet: Fleet): FleetNeeds {
     courierCallsPerSecond: pollsPerSecond,
     courierCpuCores: (pollsPerSecond * costs.courierMsPerPoll) / 1000,
     largestShopCallsPerSecond,
-    parcelsPerAccount: (fleet.courierCallsPerSecondPerAccount * DAY_SECONDS) / pollsPerDay,
+    accountCallsPerSecond,
+    parcelsPerAccount: (accountCallsPerSecond * DAY_SECONDS) / pollsPerDay,
     averageShopPointsPerSecond: pointsOf(1 / fleet.shops),
     largestShopPointsPerSecond,
     saturation,

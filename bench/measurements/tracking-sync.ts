@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { LOCAL_DEFAULTS, loadConfig } from "../../app/config.server";
 import { createCourierClient, type CourierClient } from "../../app/shipping/client.server";
 import { SANDBOX_CALL_LIMITS, sandboxAccountCredentials } from "../../app/shipping/sandbox-accounts.server";
-import { LIVE_CALL_LIMITS } from "../../app/settings/shop-settings.server";
+import { LIVE_CALL_LIMITS } from "../../app/shipping/courier-pace";
 import { SERVICE_STATUS_LABELS, type ServiceStatusCode } from "../../app/shipping/status";
 import { eventMessage, STAGES } from "../../app/tracking/courier-progress";
 import { gid, nextId } from "../../store/model";
@@ -46,7 +46,13 @@ const FLEET_MAX_SECONDS = 30 * 60;
  * The fleet the model is asked about, at the product's own settings: tracking's base interval as configured by default,
  * its shops on live aggregator accounts at the product's assumed limit.
  */
-const ASKED: Fleet = { ...TEN_MILLION, baseSeconds: loadConfig({}).TRACKING_SYNC_SECONDS, courierCallsPerSecondPerAccount: LIVE_CALL_LIMITS.perSecond };
+const ASKED: Fleet = {
+  ...TEN_MILLION,
+  baseSeconds: loadConfig({}).TRACKING_SYNC_SECONDS,
+  courierCallsPerSecondPerAccount: LIVE_CALL_LIMITS.perSecond,
+  courierCallsAtOncePerAccount: LIVE_CALL_LIMITS.atOnce,
+  callsInFlightPerWorker: loadConfig({}).WORKER_CONCURRENCY * LIVE_CALL_LIMITS.atOnce,
+};
 const FLOOR_SECONDS = 3;
 const WARM_UP = 100;
 /** A pass reads the sandbox as many at a time as it declares it allows: the floor runs at the same width. */
@@ -297,7 +303,13 @@ function modelTable(costs: ParcelCosts, fleet: Fleet): DetailTable {
     ["polls a second", `${grouped(fleet.liveParcels)} parcels × ${grouped(needs.pollsPerParcelPerDay, 1)} ÷ 86,400`, grouped(needs.pollsPerSecond)],
     ["changes (new entries) a second", `${grouped(fleet.liveParcels)} × ${fleet.entriesPerParcel - 1} entries after the first ÷ (${fleet.lifeDays} days × 86,400)`, grouped(needs.changesPerSecond)],
     ["bookings a second", `${grouped(fleet.liveParcels)} ÷ (${fleet.lifeDays} days × 86,400)`, grouped(needs.bookingsPerSecond, 1)],
-    ["worker cores", `${grouped(needs.pollsPerSecond)} polls × ${costs.workerMsPerPoll.toFixed(2)} ms + ${grouped(needs.changesPerSecond)} changes × ${costs.workerMsPerChange.toFixed(2)} ms`, `${grouped(needs.workerCores, 1)} (${needs.workerProcesses} worker processes at ${fleet.workerCoresPerProcess} core each)`],
+    ["worker cores", `${grouped(needs.pollsPerSecond)} polls × ${costs.workerMsPerPoll.toFixed(2)} ms + ${grouped(needs.changesPerSecond)} changes × ${costs.workerMsPerChange.toFixed(2)} ms`, grouped(needs.workerCores, 1)],
+    ["courier calls in flight", `${grouped(needs.pollsPerSecond)} polls × ${fleet.courierCallMs} ms a call (assumed for a live aggregator)`, grouped(needs.callsInFlight)],
+    [
+      "worker processes",
+      `the more of: ${grouped(needs.workerCores, 1)} cores ÷ ${fleet.workerCoresPerProcess} a process; ${grouped(needs.callsInFlight)} calls in flight ÷ ${fleet.callsInFlightPerWorker} a process (its jobs at once × an account's calls at once)`,
+      `${needs.workerProcesses}`,
+    ],
     ["PostgreSQL cores (Dakiya's own)", `${grouped(needs.pollsPerSecond)} polls × ${costs.postgresMsPerPoll.toFixed(2)} ms`, grouped(needs.postgresCores, 1)],
     ["PostgreSQL rows written a second", `${grouped(needs.pollsPerSecond)} × ${costs.rowWritesPerPoll.toFixed(2)} + ${grouped(needs.changesPerSecond)} × ${costs.rowWritesPerChange.toFixed(1)}`, grouped(needs.rowWritesPerSecond)],
     ["PostgreSQL write-ahead log", `${grouped(needs.pollsPerSecond)} × ${grouped(costs.walBytesPerPoll)} B + ${grouped(needs.changesPerSecond)} × ${grouped(costs.walBytesPerChange)} B`, `${grouped(needs.walMegabytesPerSecond, 1)} MB/s`],
@@ -305,7 +317,11 @@ function modelTable(costs: ParcelCosts, fleet: Fleet): DetailTable {
     ["courier calls a second", "one a poll", grouped(needs.courierCallsPerSecond)],
     ["the courier's CPU (the aggregator's, not ours)", `${grouped(needs.pollsPerSecond)} × ${costs.courierMsPerPoll.toFixed(2)} ms (the sandbox's own track-order)`, `${grouped(needs.courierCpuCores, 1)} cores`],
     ["calls a second, average shop / largest shop", `${grouped(perShop)} and ${grouped(largest)} parcels × ${grouped(needs.pollsPerParcelPerDay, 1)} ÷ 86,400, against ${fleet.courierCallsPerSecondPerAccount}/s an account`, `${grouped(needs.pollsPerSecond / fleet.shops, 2)} / ${grouped(needs.largestShopCallsPerSecond, 1)}`],
-    ["live parcels one account keeps current", `${fleet.courierCallsPerSecondPerAccount}/s × 86,400 ÷ ${grouped(needs.pollsPerParcelPerDay, 1)}`, grouped(needs.parcelsPerAccount)],
+    [
+      "live parcels one account keeps current",
+      `the lower of ${fleet.courierCallsPerSecondPerAccount}/s and ${fleet.courierCallsAtOncePerAccount} at once ÷ ${fleet.courierCallMs} ms, × 86,400 ÷ ${grouped(needs.pollsPerParcelPerDay, 1)}`,
+      grouped(needs.parcelsPerAccount),
+    ],
     [
       "Shopify points a second, average shop / largest shop",
       `share × (${grouped(needs.changesPerSecond)} changes × ${costs.pointsPerChange.toFixed(1)} + ${grouped(needs.bookingsPerSecond, 1)} bookings × ${fleet.pointsPerBooking}), against ${fleet.restorePerSecond.standard}/s (Standard), ${grouped(fleet.restorePerSecond.plus)}/s (Plus)`,
@@ -479,7 +495,7 @@ export const trackingSync: Measurement = {
       const needs = fleetNeeds(costs, ASKED);
       result.rows.push({
         name: `the capacity model: ${count(ASKED.liveParcels)} live parcels across ${count(ASKED.shops)} shops`,
-        result: `${grouped(needs.pollsPerSecond)} polls/s: ${grouped(needs.workerCores, 1)} worker cores, PostgreSQL ${grouped(needs.postgresCores, 1)} cores, ${grouped(needs.rowWritesPerSecond)} rows/s, ${grouped(needs.storedGigabytes, 1)} GB; largest shop ${grouped(needs.largestShopPointsPerSecond, 1)} points/s`,
+        result: `${grouped(needs.pollsPerSecond)} polls/s: ${grouped(needs.workerCores, 1)} worker cores in ${needs.workerProcesses} processes, PostgreSQL ${grouped(needs.postgresCores, 1)} cores, ${grouped(needs.rowWritesPerSecond)} rows/s, ${grouped(needs.storedGigabytes, 1)} GB; largest shop ${grouped(needs.largestShopPointsPerSecond, 1)} points/s`,
         reference: `from this run's costs a parcel: worker ${costs.workerMsPerPoll.toFixed(2)} ms, PostgreSQL ${costs.postgresMsPerPoll.toFixed(2)} ms, ${costs.rowWritesPerPoll.toFixed(2)} rows a poll`,
         target: `saturates first: ${needs.saturation[0]!.part} (${(needs.saturation[0]!.used * 100).toFixed(0)} %)`,
         verdict: "INFO",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fleetNeeds, pollsPerParcelPerDay, predictCycle, TEN_MILLION, withinPrediction, type MachineLimits, type ParcelCosts } from "../../bench/lib/capacity-model";
 
-/** The fleet of the question, with a live aggregator's 10 calls a second an account. */
-const TEN_MILLION_LIVE = { ...TEN_MILLION, courierCallsPerSecondPerAccount: 10 };
+/** The fleet of the question, with a live aggregator's 10 calls a second and 4 at once an account, 8 jobs a worker. */
+const TEN_MILLION_LIVE = { ...TEN_MILLION, courierCallsPerSecondPerAccount: 10, courierCallsAtOncePerAccount: 4, callsInFlightPerWorker: 32 };
 
 const costs: ParcelCosts = {
   workerMsPerPoll: 1.5,
@@ -28,16 +28,20 @@ describe("the capacity model", () => {
   });
 
   it("derives each figure from the costs a parcel and the fleet's shape", () => {
-    const fleet = { ...TEN_MILLION_LIVE, stageMix: { 7: 1 }, liveParcels: 864_000, shops: 100, entriesPerParcel: 6, lifeDays: 5, largestShopShare: 0.1 };
+    const fleet = { ...TEN_MILLION_LIVE, stageMix: { 7: 1 }, liveParcels: 864_000, shops: 100, entriesPerParcel: 6, lifeDays: 5, largestShopShare: 0.1, courierCallMs: 300 };
     const needs = fleetNeeds(costs, fleet);
     // 864,000 parcels × 144 reads a day ÷ 86,400 s = 1,440 polls a second.
     expect(needs.pollsPerSecond).toBeCloseTo(1_440);
     // Five entries after the first over five days: 864,000 × 5 ÷ 432,000 s = 10 changes a second; 2 bookings.
     expect(needs.changesPerSecond).toBeCloseTo(10);
     expect(needs.bookingsPerSecond).toBeCloseTo(2);
-    // 1,440 × 1.5 ms + 10 × 20 ms = 2.36 cores of workers, three processes of one core.
+    // 1,440 × 1.5 ms + 10 × 20 ms = 2.36 cores of workers, three processes of one core; but 1,440 calls a second
+    // at 300 ms are 432 in flight, 32 a process: 14 processes.
     expect(needs.workerCores).toBeCloseTo(2.36);
-    expect(needs.workerProcesses).toBe(3);
+    expect(needs.callsInFlight).toBeCloseTo(432);
+    expect(needs.workerProcessesForCalls).toBe(14);
+    expect(needs.workerProcesses).toBe(14);
+    expect(fleetNeeds(costs, { ...fleet, courierCallMs: 10 }).workerProcesses).toBe(3);
     expect(needs.postgresCores).toBeCloseTo(0.72);
     expect(needs.rowWritesPerSecond).toBeCloseTo(1_440 * 2 + 10 * 6);
     expect(needs.walMegabytesPerSecond).toBeCloseTo((1_440 * 400 + 10 * 4_000) / 1e6);
@@ -47,8 +51,10 @@ describe("the capacity model", () => {
     expect(needs.largestShopCallsPerSecond).toBeCloseTo(144);
     expect(needs.largestShopPointsPerSecond).toBeCloseTo(29);
     expect(needs.averageShopPointsPerSecond).toBeCloseTo(2.9);
-    // An account at 10 calls a second keeps 10 × 86,400 ÷ 144 = 6,000 parcels out for delivery current.
+    // An account at 10 calls a second keeps 10 × 86,400 ÷ 144 = 6,000 parcels out for delivery current; 4 at once at
+    // 800 ms a call allow only 5 a second, 3,000 parcels.
     expect(needs.parcelsPerAccount).toBeCloseTo(6_000);
+    expect(fleetNeeds(costs, { ...fleet, courierCallMs: 800 }).parcelsPerAccount).toBeCloseTo(3_000);
   });
 
   it("names first the part closest to its limit, and grows with the fleet", () => {
@@ -59,7 +65,7 @@ describe("the capacity model", () => {
     const used = small.saturation.map((part) => part.used);
     expect(used).toEqual([...used].sort((a, b) => b - a));
     // A generous account is not what runs out first; one allowed a call a second is.
-    const generous = fleetNeeds(costs, { ...TEN_MILLION_LIVE, courierCallsPerSecondPerAccount: 10_000 });
+    const generous = fleetNeeds(costs, { ...TEN_MILLION_LIVE, courierCallsPerSecondPerAccount: 10_000, courierCallsAtOncePerAccount: 10_000 });
     expect(generous.saturation[0]!.part).not.toBe("largest shop's courier account");
     const tight = fleetNeeds(costs, { ...TEN_MILLION_LIVE, courierCallsPerSecondPerAccount: 1 });
     expect(tight.saturation[0]!.part).toBe("largest shop's courier account");
