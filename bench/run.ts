@@ -19,9 +19,11 @@ import { MEASUREMENTS, PLANNED } from "./measurements";
  *   npm run bench -- --only webhooks,courier  some measurements (ids in bench/measurements/); prints only, unless --write
  *   npm run bench -- --seconds 10           seconds per closed-model run (default 6, after 2 s of warm-up)
  *   npm run bench -- --no-write             print only
+ *   npm run bench -- --only tracking-sync --report /tmp/tracking.md   also the whole report (every detail table) to
+ *                                           that file, not docs/BENCHMARKS.md: the console's table cuts long figures
  *   npm run bench -- --only booking-budget --full   the full counts (1,000 bookings, 10,000
- *                                           tracked shipments, 200 new orders): longer than 30 minutes, so the hard
- *                                           stop is an hour; prints only, unless --write
+ *                                           tracked shipments, then 100,000 across 100 shops, 200 new orders): longer
+ *                                           than 30 minutes, so the hard stop is an hour; prints only, unless --write
  *   BENCH_CPU_PROF=1 npm run bench -- …      the app server writes a CPU profile to bench-profiles/ (open in Chrome's DevTools)
  *   BENCH_APP_ENV='DATABASE_POOL_SIZE=20'   extra environment for the app server, to try a setting
  *   BENCH_APP_NODE_ARGS=--trace-gc          extra node arguments for the app server (its output is kept for a failure's report)
@@ -32,7 +34,7 @@ const HARD_STOP_MS = 30 * 60_000;
 const FULL_HARD_STOP_MS = 60 * 60_000;
 
 function parseArgs(argv: string[]) {
-  const options = { only: null as string[] | null, seconds: 6, write: null as boolean | null, full: false };
+  const options = { only: null as string[] | null, seconds: 6, write: null as boolean | null, full: false, reportFile: null as string | null };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     if (arg === "--only") options.only = (argv[++index] ?? "").split(",").filter(Boolean);
@@ -40,6 +42,10 @@ function parseArgs(argv: string[]) {
     else if (arg === "--no-write") options.write = false;
     else if (arg === "--write") options.write = true;
     else if (arg === "--full") options.full = true;
+    else if (arg === "--report") {
+      options.reportFile = argv[++index] ?? "";
+      if (!options.reportFile || options.reportFile.startsWith("--")) throw new Error("--report needs a file to write the report to");
+    }
     else throw new Error(`Unknown argument ${arg}; see bench/run.ts`);
   }
   const known = new Set(MEASUREMENTS.map((measurement) => measurement.id));
@@ -141,6 +147,10 @@ console.log(`\n${consoleTable(report)}`);
 if (options.write) {
   writeReport(report, path.resolve("docs/BENCHMARKS.md"));
   console.log("Wrote docs/BENCHMARKS.md");
+}
+if (options.reportFile) {
+  writeReport(report, path.resolve(options.reportFile));
+  console.log(`Wrote the report to ${options.reportFile}`);
 }
 if (process.env.BENCH_CPU_PROF) console.log(`CPU profiles of the app server: ${profiles}`);
 process.exit(0);
