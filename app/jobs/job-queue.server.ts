@@ -4,7 +4,7 @@ import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
-import { JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
+import { BUSY_QUEUE_JOBS_AT_ONCE, JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
 import { jobSubjectInWords, type JobSubject } from "./job-words";
 
 /**
@@ -171,7 +171,7 @@ export async function startWorkers({ handlers, concurrency = getConfig().WORKER_
       queue,
       {
         batchSize: 1,
-        localConcurrency: busy ? Math.max(1, Math.min(concurrency, 4)) : 1,
+        localConcurrency: busy ? Math.max(1, Math.min(concurrency, BUSY_QUEUE_JOBS_AT_ONCE)) : 1,
         pollingIntervalSeconds: pollSeconds,
         notifyPollingIntervalSeconds: busy ? pollSeconds : 15,
         groupConcurrency: JOBS_PER_SHOP,

@@ -114,6 +114,9 @@ export interface QueuePolicy {
   busy: boolean;
 }
 
+/** Jobs of one busy queue a process runs at once, at most (and never more than WORKER_CONCURRENCY). */
+export const BUSY_QUEUE_JOBS_AT_ONCE = 4;
+
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

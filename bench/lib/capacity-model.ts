@@ -53,7 +53,7 @@ export interface Fleet {
   courierCallsAtOncePerAccount: number;
   /** How long a live aggregator takes to answer one `track-order` (ms), over the internet: an assumption. */
   courierCallMs: number;
-  /** Calls a worker process keeps in flight: its jobs at once (WORKER_CONCURRENCY), each a pass at its account's width. */
+  /** Calls a worker process keeps in flight: its tracking passes at once, each at its account's width. */
   callsInFlightPerWorker: number;
   /** Shopify's restore rate, points a second, on the Standard plan and on Plus. */
   restorePerSecond: { standard: number; plus: number };
@@ -183,7 +183,7 @@ export interface MachineLimits {
   cpuMs: { worker: number; courier: number; postgres: number; bench: number };
   /** Cores left to this run while the reference cycle ran (the machine's, less what other work took meanwhile). */
   coresAvailable: number;
-  /** Jobs the worker runs at once, and the calls a pass keeps in flight at its account's limit. */
+  /** Tracking passes the worker runs at once, and the calls a pass keeps in flight at its account's limit. */
   workerJobs: number;
   callsAtOnce: number;
   callsPerSecondPerAccount: number;

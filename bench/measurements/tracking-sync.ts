@@ -5,6 +5,7 @@ import { LOCAL_DEFAULTS, loadConfig } from "../../app/config.server";
 import { createCourierClient, type CourierClient } from "../../app/shipping/client.server";
 import { SANDBOX_CALL_LIMITS, sandboxAccountCredentials } from "../../app/shipping/sandbox-accounts.server";
 import { LIVE_CALL_LIMITS } from "../../app/shipping/courier-pace";
+import { BUSY_QUEUE_JOBS_AT_ONCE } from "../../app/jobs/queues";
 import { SERVICE_STATUS_LABELS, type ServiceStatusCode } from "../../app/shipping/status";
 import { eventMessage, STAGES } from "../../app/tracking/courier-progress";
 import { gid, nextId } from "../../store/model";
@@ -31,8 +32,9 @@ const TITLE = "Tracking sync cycle";
 const FULL = { tracked: 10_000, changed: 500, smaller: 2_000, fleetShops: 100, fleetPerShop: 1_000 };
 // The default fits the bench's 10 minutes; --full tracks 10,000 in one shop, then 100,000 across 100.
 const DEFAULT = { tracked: 1_000, changed: 100, smaller: 250, fleetShops: 10, fleetPerShop: 300 };
-/** Jobs the world's worker runs at once (WORKER_CONCURRENCY's default). */
+/** Jobs the world's worker runs at once (WORKER_CONCURRENCY's default); of one queue, such as tracking-sync, fewer. */
 const WORKER_JOBS = 8;
+const TRACKING_PASSES_AT_ONCE = Math.min(WORKER_JOBS, BUSY_QUEUE_JOBS_AT_ONCE);
 /** Shops seeded at once for the fleet cycle: installs and template bookings overlap, the worker is not swamped. */
 const SEEDING_AT_ONCE = 4;
 /**
@@ -51,7 +53,7 @@ const ASKED: Fleet = {
   baseSeconds: loadConfig({}).TRACKING_SYNC_SECONDS,
   courierCallsPerSecondPerAccount: LIVE_CALL_LIMITS.perSecond,
   courierCallsAtOncePerAccount: LIVE_CALL_LIMITS.atOnce,
-  callsInFlightPerWorker: loadConfig({}).WORKER_CONCURRENCY * LIVE_CALL_LIMITS.atOnce,
+  callsInFlightPerWorker: Math.min(loadConfig({}).WORKER_CONCURRENCY, BUSY_QUEUE_JOBS_AT_ONCE) * LIVE_CALL_LIMITS.atOnce,
 };
 const FLOOR_SECONDS = 3;
 const WARM_UP = 100;
@@ -307,7 +309,7 @@ function modelTable(costs: ParcelCosts, fleet: Fleet): DetailTable {
     ["courier calls in flight", `${grouped(needs.pollsPerSecond)} polls × ${fleet.courierCallMs} ms a call (assumed for a live aggregator)`, grouped(needs.callsInFlight)],
     [
       "worker processes",
-      `the more of: ${grouped(needs.workerCores, 1)} cores ÷ ${fleet.workerCoresPerProcess} a process; ${grouped(needs.callsInFlight)} calls in flight ÷ ${fleet.callsInFlightPerWorker} a process (its jobs at once × an account's calls at once)`,
+      `the more of: ${grouped(needs.workerCores, 1)} cores ÷ ${fleet.workerCoresPerProcess} a process; ${grouped(needs.callsInFlight)} calls in flight ÷ ${fleet.callsInFlightPerWorker} a process (its tracking passes at once × an account's calls at once)`,
       `${needs.workerProcesses}`,
     ],
     ["PostgreSQL cores (Dakiya's own)", `${grouped(needs.pollsPerSecond)} polls × ${costs.postgresMsPerPoll.toFixed(2)} ms`, grouped(needs.postgresCores, 1)],
@@ -386,7 +388,7 @@ export const trackingSync: Measurement = {
       const limits: MachineLimits = {
         cpuMs: { worker: reference.cpu.worker / polled, courier: reference.cpu.app / polled, postgres: (reference.cpu.postgres ?? 0) / polled, bench: reference.cpu.simulator / polled },
         coresAvailable: Math.max(0.25, os.availableParallelism() - reference.othersCpu / 1000 / Math.max(0.001, reference.seconds)),
-        workerJobs: WORKER_JOBS,
+        workerJobs: TRACKING_PASSES_AT_ONCE,
         callsAtOnce: AT_ONCE,
         callsPerSecondPerAccount: SANDBOX_CALL_LIMITS.perSecond,
         callMs: floor.p50,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fleetNeeds, pollsPerParcelPerDay, predictCycle, TEN_MILLION, withinPrediction, type MachineLimits, type ParcelCosts } from "../../bench/lib/capacity-model";
 
-/** The fleet of the question, with a live aggregator's 10 calls a second and 4 at once an account, 8 jobs a worker. */
+/** The fleet of the question, with a live aggregator's 10 calls a second and 4 at once an account, 8 passes a worker. */
 const TEN_MILLION_LIVE = { ...TEN_MILLION, courierCallsPerSecondPerAccount: 10, courierCallsAtOncePerAccount: 4, callsInFlightPerWorker: 32 };
 
 const costs: ParcelCosts = {
