@@ -284,7 +284,7 @@ export const trackingSync: Measurement = {
       result.rows.push({
         name: "Shopify points grow with the shipments changed, not with those tracked",
         result: `${count(none.points)} points with none of ${count(none.tracked)} changed; ${count(some.points)} with ${count(some.changed)} of ${count(some.tracked)}; ${count(smaller.points)} with ${count(smaller.changed)} of ${count(smaller.tracked)}`,
-        reference: `${perChange(some).toFixed(1)} and ${perChange(smaller).toFixed(1)} points a changed shipment (its events read, its new event posted)`,
+        reference: `${perChange(some).toFixed(1)} and ${perChange(smaller).toFixed(1)} points a changed shipment (its new event posted; its events read first only after a post whose answer was lost)`,
         target: "0 with none changed; the same per change whatever the number tracked (± 10 %)",
         verdict: verdict(none.points === 0 && Math.abs(some.points - smaller.points) <= 0.1 * Math.max(some.points, smaller.points)),
       });
