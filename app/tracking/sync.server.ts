@@ -466,7 +466,27 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     report.more = claims.length === passSize && busy < claims.length;
     return report;
   } finally {
-    await releaseTrackingClaims(shop, [...open.values()]);
+    await handBackClaims(shop, [...open.values()]);
+  }
+}
+
+/** Tries to hand back a pass's unfinished claims this many times before their lease is left to run out. */
+const HAND_BACK_ATTEMPTS = 3;
+
+/**
+ * Hands a pass's unfinished claims back, due as they were. A pass usually ends early because the database dropped its
+ * connection; the same moment can refuse the hand-back, which would leave those shipments leased for a minute: it is
+ * tried again on a fresh connection first (handing back twice changes nothing, only rows still leased are touched).
+ */
+async function handBackClaims(shop: string, claims: readonly TrackingClaim[]): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await releaseTrackingClaims(shop, claims);
+      return;
+    } catch (error) {
+      if (attempt >= HAND_BACK_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
   }
 }
 
