@@ -17,9 +17,9 @@ import { installShopifyFetchRedirect, setStoreSimulatorUrl } from "./redirect-fe
 const flags = new Set(process.argv.slice(2));
 const playsJourney = !flags.has("--no-journey") && !flags.has("--fast");
 process.env.NODE_ENV ??= "development";
-// The journey watches parcels move within seconds, so the app polls the courier every few seconds instead of every
-// ten minutes (each stage multiplies this base, app/tracking/courier-progress.ts).
-if (playsJourney) process.env.TRACKING_SYNC_SECONDS ??= "2";
+// The journey watches parcels move within seconds, so the app polls the courier every second or few instead of
+// every ten minutes (each stage multiplies this base, app/tracking/courier-progress.ts).
+if (playsJourney) process.env.TRACKING_SYNC_SECONDS ??= "1";
 const appPort = Number(process.env.PORT ?? 3000);
 const storePort = Number(process.env.STORE_PORT ?? 4000);
 const appUrl = process.env.SHOPIFY_APP_URL ?? `http://localhost:${appPort}`;

@@ -4,7 +4,7 @@ import type { PoolClient } from "pg";
 import { fromPrisma, PgBoss, type Db, type Job } from "pg-boss";
 import { getConfig } from "~/config.server";
 import { databaseUrl } from "~/db.server";
-import { BUSY_QUEUE_JOBS_AT_ONCE, JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
+import { BUSY_QUEUE_JOBS_AT_ONCE, idleLookSecondsOf, JOB_SCHEMAS, jobKey, QUEUE_NAMES, QUEUE_POLICIES, retryLimitOf, SCHEDULES, shopOf, type JobData, type QueueName } from "./queues";
 import { jobSubjectInWords, type JobSubject } from "./job-words";
 
 /**
@@ -161,19 +161,20 @@ export async function startWorkers({ handlers, concurrency = getConfig().WORKER_
   const boss = await jobQueue();
   // WORKER_CONCURRENCY jobs at once in this process, whatever their queue.
   const slot = semaphore(() => concurrency);
+  const { TRACKING_SYNC_SECONDS } = getConfig();
   for (const queue of queues) {
-    const { busy } = QUEUE_POLICIES[queue];
+    const policy = QUEUE_POLICIES[queue];
     // A worker that finished a job looks for the next after the polling interval (pg-boss has no "more is ready"
     // signal when a shop's cap, not an empty queue, held jobs back): short for busy queues. An idle worker is
-    // woken by NOTIFY the moment a job is enqueued.
-    const pollSeconds = busy ? 0.5 : 2;
+    // woken by NOTIFY the moment a job is enqueued, and finds a job put off to later at its next look.
+    const idleLookSeconds = idleLookSecondsOf(policy, TRACKING_SYNC_SECONDS);
     await boss.work(
       queue,
       {
         batchSize: 1,
-        localConcurrency: busy ? Math.max(1, Math.min(concurrency, BUSY_QUEUE_JOBS_AT_ONCE)) : 1,
-        pollingIntervalSeconds: pollSeconds,
-        notifyPollingIntervalSeconds: busy ? pollSeconds : 15,
+        localConcurrency: policy.busy ? Math.max(1, Math.min(concurrency, BUSY_QUEUE_JOBS_AT_ONCE)) : 1,
+        pollingIntervalSeconds: Math.min(idleLookSeconds, 2),
+        notifyPollingIntervalSeconds: idleLookSeconds,
         groupConcurrency: JOBS_PER_SHOP,
         heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
         // After each job a worker otherwise waits for the next NOTIFY or its polling interval: a backlog left when

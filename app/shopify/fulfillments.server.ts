@@ -1,5 +1,6 @@
 import type { ShopAdmin } from "./admin-graphql.server";
 import { adminGraphql } from "./admin-graphql.server";
+import { BOOKED_ORDER_METAFIELDS, type BookedOrderMetafieldKey } from "./booked-order-metafields";
 import { isOpenFulfillmentOrder } from "./order-mapping";
 import { FULFILLMENT_CREATE, FULFILLMENT_EVENT_CREATE, FULFILLMENT_EVENTS, MARK_ORDER_BOOKED, ORDER_FOR_BOOKING, RECORD_BOOKED_PARCELS, TAGS_ADD, type ShopifyOrder } from "./queries";
 import type { FulfillmentEventInput } from "~/types/admin.types";
@@ -77,7 +78,8 @@ export interface BookedParcel {
 }
 
 /**
- * Tags the order and records its parcels' awbs and couriers in app metafields for the merchant's own workflows:
+ * Tags the order and records its parcels' awbs and couriers in app metafields (`BOOKED_ORDER_METAFIELDS`, which the
+ * merchant reads on the order):
  * `awb` and `courier` list every parcel's (comma-separated, parcel 1 first), `tracking_url` is parcel 1's, and
  * `parcels` holds each parcel's awb, courier and tracking link as JSON. An order `tagged` already (an earlier parcel's
  * booking tagged it) has its metafields written alone: the tag is added once an order, 10 of Shopify's points a parcel.
@@ -85,12 +87,13 @@ export interface BookedParcel {
 export async function markOrderBooked(admin: ShopAdmin, orderGid: string, parcels: readonly BookedParcel[], { tagged = false }: { tagged?: boolean } = {}): Promise<void> {
   const first = parcels[0];
   if (!first) return;
-  const metafields = [
-    { ownerId: orderGid, namespace: "$app", key: "awb", type: "single_line_text_field", value: parcels.map((parcel) => parcel.awb).join(", ") },
-    { ownerId: orderGid, namespace: "$app", key: "courier", type: "single_line_text_field", value: [...new Set(parcels.map((parcel) => parcel.courierName))].join(", ") },
-    { ownerId: orderGid, namespace: "$app", key: "tracking_url", type: "url", value: first.trackingUrl },
-    { ownerId: orderGid, namespace: "$app", key: "parcels", type: "json", value: JSON.stringify(parcels.map(({ awb, courierName, trackingUrl }) => ({ awb, courier: courierName, tracking_url: trackingUrl }))) },
-  ];
+  const values: Record<BookedOrderMetafieldKey, string> = {
+    awb: parcels.map((parcel) => parcel.awb).join(", "),
+    courier: [...new Set(parcels.map((parcel) => parcel.courierName))].join(", "),
+    tracking_url: first.trackingUrl,
+    parcels: JSON.stringify(parcels.map(({ awb, courierName, trackingUrl }) => ({ awb, courier: courierName, tracking_url: trackingUrl }))),
+  };
+  const metafields = Object.entries(BOOKED_ORDER_METAFIELDS).map(([key, { type }]) => ({ ownerId: orderGid, namespace: "$app", key, type, value: values[key as BookedOrderMetafieldKey] }));
   if (tagged) await adminGraphql(admin, RECORD_BOOKED_PARCELS, { metafields });
   else await adminGraphql(admin, MARK_ORDER_BOOKED, { id: orderGid, tags: [BOOKED_TAG], metafields });
 }

@@ -38,8 +38,8 @@ import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter
  * shopper's order status page and Shopify's shipping-update emails follow the parcel.
  *
  * Exactly once, whatever happens: an entry is stored under its fingerprint (the same entry read again is the same
- * row); before posting, the fulfillment's own events are read, and one already there (posted by an attempt that
- * crashed before recording it) is recorded instead of posted again; every shipment with news is synced under its
+ * row); each post is marked as attempted before it is sent, and after an attempt whose outcome is unknown the
+ * fulfillment's own events are read, so one already there is recorded instead of posted again; every shipment with news is synced under its
  * lock, and a read without news is written only if the row is as its pass claimed it.
  */
 
@@ -186,17 +186,20 @@ const sameEvent = (existing: FulfillmentEvent, input: ReturnType<typeof toEventI
   existing.status === input.status && toSecond(existing.happenedAt) === toSecond(input.happenedAt) && (existing.message ?? "") === input.message;
 
 /**
- * Posts a shipment's unposted entries to its fulfillment, oldest first. The fulfillment's events are read first
- * (only when something is pending): an entry whose event is already there — posted by an attempt that stopped
- * before recording it — is recorded, not posted again. An entry that arrives late is still posted once; Shopify
+ * Posts a shipment's unposted entries to its fulfillment, oldest first. Each post is marked as attempted before it is
+ * sent. When one of them was attempted already — sent by an attempt whose answer was lost or that stopped before
+ * recording it — the fulfillment's events are read first, and an entry whose event is already there is recorded,
+ * not posted again. Otherwise nothing of Dakiya's can be on the fulfillment yet and the read (its points, and the
+ * larger share of the bucket it reserves) is skipped. An entry that arrives late is still posted once; Shopify
  * orders events by their time.
  */
 export async function postPendingEvents(shipment: Pick<Shipment, "id" | "fulfillmentGid">, { admin, estimatedDeliveryAt }: PostDeps): Promise<number> {
   if (!shipment.fulfillmentGid) return 0;
   const pending = await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id, postedAt: null }, orderBy: [{ happenedAt: "asc" }, { id: "asc" }] });
   if (pending.length === 0) return 0;
+  const uncertain = pending.some((event) => event.postAttemptedAt !== null);
   // Each event found stands for one entry only: two alike entries in the same second are two events.
-  const { fulfillment, events: existing } = await readFulfillmentEvents(admin, shipment.fulfillmentGid);
+  const { fulfillment, events: existing } = uncertain ? await readFulfillmentEvents(admin, shipment.fulfillmentGid) : { fulfillment: { id: shipment.fulfillmentGid }, events: [] };
   let posted = 0;
   for (const event of pending) {
     const input = toEventInput(event, shipment.fulfillmentGid, estimatedDeliveryAt);
@@ -212,6 +215,7 @@ export async function postPendingEvents(shipment: Pick<Shipment, "id" | "fulfill
       await prisma.trackingEvent.update({ where: { id: event.id }, data: { postedAt: new Date() } });
       continue;
     }
+    await prisma.trackingEvent.update({ where: { id: event.id }, data: { postAttemptedAt: new Date() } });
     const created = await createFulfillmentEvent(admin, input);
     // Refused (a cancelled fulfillment takes no events): recorded as handled, so it is not offered again forever.
     await prisma.trackingEvent.update({ where: { id: event.id }, data: { postedAt: new Date(), shopifyEventGid: created?.id ?? null } });
@@ -462,7 +466,27 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
     report.more = claims.length === passSize && busy < claims.length;
     return report;
   } finally {
-    await releaseTrackingClaims(shop, [...open.values()]);
+    await handBackClaims(shop, [...open.values()]);
+  }
+}
+
+/** Tries to hand back a pass's unfinished claims this many times before their lease is left to run out. */
+const HAND_BACK_ATTEMPTS = 3;
+
+/**
+ * Hands a pass's unfinished claims back, due as they were. A pass usually ends early because the database dropped its
+ * connection; the same moment can refuse the hand-back, which would leave those shipments leased for a minute: it is
+ * tried again on a fresh connection first (handing back twice changes nothing, only rows still leased are touched).
+ */
+async function handBackClaims(shop: string, claims: readonly TrackingClaim[]): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await releaseTrackingClaims(shop, claims);
+      return;
+    } catch (error) {
+      if (attempt >= HAND_BACK_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
   }
 }
 

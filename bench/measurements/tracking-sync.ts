@@ -206,7 +206,7 @@ const writesSince = (after: Writes, before: Writes): Writes => ({ rows: after.ro
 
 /**
  * One sync cycle: every shipment of the shops due now, the sweep run, and the passes it takes until none is left due
- * (jobs scheduled for later, such as the next minute's sweep, are not waited for).
+ * (a sweep put off to later, such as the next minute's, is not waited for).
  */
 async function cycle(context: BenchContext, world: StoreWorld, shops: readonly Seeded[], name: string, changed: number, allowedSeconds: number): Promise<Cycle> {
   const names = shops.map((seeded) => seeded.shop);
@@ -220,14 +220,15 @@ async function cycle(context: BenchContext, world: StoreWorld, shops: readonly S
   const began = performance.now();
   context.log(`${name}: the sweep runs; waiting for every due shipment to be synced`);
   await world.enqueue("tracking-sweep", {});
+  // A sweep the last one put off to when another shop's next shipment falls due is not this cycle's work.
   let state = { due: tracked, jobs: 1 };
   let lastLog = performance.now();
   while ((state.due > 0 || state.jobs > 0) && performance.now() - began < allowedSeconds * 1000) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     [state] = (await world.query<{ due: number; jobs: number }>(
       `SELECT (SELECT count(*)::int FROM "Shipment" WHERE shop = ANY($1::text[]) AND "nextSyncAt" <= $2) AS due,
-              (SELECT count(*)::int FROM pgboss.job WHERE name IN ('tracking-sweep', 'tracking-sync') AND state IN ('created', 'retry', 'active') AND start_after <= now()
-                 AND (data->>'shop' = ANY($1::text[]) OR name = 'tracking-sweep')) AS jobs`,
+              (SELECT count(*)::int FROM pgboss.job WHERE name IN ('tracking-sweep', 'tracking-sync') AND state IN ('created', 'retry', 'active')
+                 AND (data->>'shop' = ANY($1::text[]) OR (name = 'tracking-sweep' AND start_after <= now()))) AS jobs`,
       [names, start],
     )) as [{ due: number; jobs: number }];
     if (performance.now() - lastLog > 15_000) {
@@ -437,7 +438,7 @@ export const trackingSync: Measurement = {
       result.rows.push({
         name: "Shopify points grow with the shipments changed, not with those tracked",
         result: `${count(none.points)} points with none of ${count(none.tracked)} changed; ${count(some.points)} with ${count(some.changed)} of ${count(some.tracked)}; ${count(smaller.points)} with ${count(smaller.changed)} of ${count(smaller.tracked)}`,
-        reference: `${perChange(some).toFixed(1)} and ${perChange(smaller).toFixed(1)} points a changed shipment (its events read, its new event posted)`,
+        reference: `${perChange(some).toFixed(1)} and ${perChange(smaller).toFixed(1)} points a changed shipment (its new event posted; its events read first only after a post whose answer was lost)`,
         target: "0 with none changed; the same per change whatever the number tracked (± 10 %)",
         verdict: verdict(none.points === 0 && Math.abs(some.points - smaller.points) <= 0.1 * Math.max(some.points, smaller.points)),
       });

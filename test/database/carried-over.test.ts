@@ -10,7 +10,8 @@ import { createDatabase } from "../support/database";
  * A database that held shipments and returns written before courier outcomes and returns' own states: the migrations
  * that bring them in carry every row over. Each shipment takes the outcome its courier's latest stage reports (its
  * attempts counted, a booking cancelled before it reached the courier cancelled), and each return the state its
- * record and pickup say it is in, with a first history row.
+ * record and pickup say it is in, with a first history row. A tracking entry not yet posted is marked as perhaps sent
+ * already, so its next post looks for it on the fulfillment first.
  */
 const FIRST_NEW = "shipment_courier_outcomes";
 let client: pg.Client;
@@ -62,6 +63,7 @@ describe("rows written before outcomes and returns' states", () => {
     for (const [index, code] of [7, 9, 7, 9].entries()) {
       await client.query(`INSERT INTO "TrackingEvent" (shop, "shipmentId", fingerprint, code, label, activity, "happenedAt") VALUES ('old.myshopify.com', $1, $2, $3, 'x', 'x', $4)`, [attempted, `f${index}`, code, now]);
     }
+    await client.query(`INSERT INTO "TrackingEvent" (shop, "shipmentId", fingerprint, code, label, activity, "happenedAt", "postedAt") VALUES ('old.myshopify.com', $1, 'posted', 8, 'x', 'x', $2, $2)`, [delivered, now]);
     const misrouted = await shipment({ status: "fulfilled", code: 13, awb: "OLD13" });
     const notYet = await shipment({ status: "booked_unfulfilled", awb: "OLDNEW" });
     const cancelledBefore = await shipment({ status: "failed", lastError: "The order was cancelled in Shopify before it was booked.", lastErrorWords: { key: "activity.stored.cancelledBeforeBooking.order" } });
@@ -111,5 +113,10 @@ describe("rows written before outcomes and returns' states", () => {
     expect(columns).not.toContain("status");
     expect(columns).not.toContain("readiness");
     expect(columns).not.toContain("cancelledAt");
+
+    // An entry not yet posted may have been sent by an attempt that stopped before recording it: its next post reads
+    // the fulfillment's events first. A posted one is done.
+    const entries = (await client.query<{ shipmentId: number; attempted: boolean }>(`SELECT "shipmentId", "postAttemptedAt" IS NOT NULL AS attempted FROM "TrackingEvent" ORDER BY id`)).rows;
+    expect(entries).toEqual([...Array.from({ length: 4 }, () => ({ shipmentId: attempted, attempted: true })), { shipmentId: delivered, attempted: false }]);
   });
 });

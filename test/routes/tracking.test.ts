@@ -70,6 +70,16 @@ function dyingAfterFirstEvent(admin: ShopAdmin): ShopAdmin {
   return { shop: admin.shop, graphql };
 }
 
+/** An Admin API client that counts the reads of a fulfillment's events it sends. */
+function countingEventReads(admin: ShopAdmin): { admin: ShopAdmin; reads: () => number } {
+  let reads = 0;
+  const graphql = (async (query: string, options?: { variables?: Record<string, unknown> }) => {
+    if (/query FulfillmentEvents\b/.test(query)) reads += 1;
+    return admin.graphql(query, options);
+  }) as ShopAdmin["graphql"];
+  return { admin: { shop: admin.shop, graphql }, reads: () => reads };
+}
+
 describe("tracking for shoppers", () => {
   it("walks a shipment from manifested to delivered: one fulfillment event per stage, in order, and re-polls cost Shopify nothing", async () => {
     const { order, shipment } = await bookedShipment();
@@ -136,6 +146,26 @@ describe("tracking for shoppers", () => {
     expect(statusesOf(order)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT", "IN_TRANSIT"]);
     const recorded = await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id }, orderBy: { happenedAt: "asc" } });
     expect(recorded.map((event) => event.shopifyEventGid)).toEqual(eventsOf(order).map((event) => event.id));
+  });
+
+  it("posts news without reading the fulfillment's events first, and reads them only after a post whose outcome is unknown", async () => {
+    const { order, shipment } = await bookedShipment();
+    const admin = await defaultJobDeps.adminFor(store.domain);
+    const counting = countingEventReads(admin);
+    expect((await syncAt(later(1), { adminFor: async () => counting.admin })).failed).toEqual([]);
+    await courierOfShop().advanceSandboxShipment(shipment.awb!, 5);
+    expect((await syncAt(later(1), { adminFor: async () => counting.admin })).failed).toEqual([]);
+    // Every post so far was recorded: nothing of Dakiya's could be on the fulfillment unrecorded, so nothing was read.
+    expect(statusesOf(order)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT"]);
+    expect(counting.reads()).toBe(0);
+
+    // A post whose answer is lost (the worker dies once Shopify has the event): the next post reads first, once.
+    await courierOfShop().advanceSandboxShipment(shipment.awb!, 7);
+    expect((await syncAt(later(1), { adminFor: async () => dyingAfterFirstEvent(admin) })).failed).toEqual([{ queue: "tracking-sync", message: "the worker was killed" }]);
+    expect((await syncAt(later(1), { adminFor: async () => counting.admin })).failed).toEqual([]);
+    expect(counting.reads()).toBe(1);
+    expect(statusesOf(order)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT", "IN_TRANSIT", "OUT_FOR_DELIVERY"]);
+    expect(await prisma.trackingEvent.count({ where: { shipmentId: shipment.id, postedAt: null } })).toBe(0);
   });
 
   it("finds an event Shopify accepted before the worker died among more events than one read returns", async () => {
