@@ -26,7 +26,7 @@ import { rulesPage, submitRulesForm } from "~/orders/rules-settings.server";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { fill, plural } from "~/locales/admin-language";
 import { FormSaveBar } from "~/components/FormSaveBar";
-import { movedRule, RuleCardHeading, RulesNotSaved } from "~/components/RuleList";
+import { NoRulesCard, RuleCardHeading, RulesNotSaved, useRuleDrafts } from "~/components/RuleList";
 import { formatCount } from "~/components/formatting";
 import { authenticate } from "~/shopify.server";
 
@@ -209,14 +209,14 @@ export default function AutoBooking() {
   }, [result, shopify, savedToast]);
   const navigation = useNavigation();
   const submit = useSubmit();
-  const [drafts, setDrafts] = useState<RuleDraft[]>(loaded.drafts);
+  const { drafts, setDrafts, changeRule, moveRule, removeRule } = useRuleDrafts<RuleDraft>(loaded.drafts);
   const [autoBooking, setAutoBooking] = useState(loaded.autoBooking);
   const fieldErrors = result?.kind === "invalid" ? result.fieldErrors : {};
   // The preview is of the rules as last previewed or saved (else as stored); once they are edited it is not shown.
   const previewed = result && result.kind !== "invalid" ? result : { preview: loaded.preview, drafts: loaded.drafts };
   useEffect(() => {
     if (result && result.kind !== "invalid") setDrafts(result.drafts);
-  }, [result]);
+  }, [result, setDrafts]);
   const preview = JSON.stringify(previewed.drafts) === JSON.stringify(drafts) ? previewed.preview : null;
   const courierNames: Partial<Record<number, string>> = loaded.courierNames;
   const courierOptions = LOGISTIC_IDS.map((id) => ({ label: courierNames[id] ?? fill(t.fields.courierNumber, { id }), value: String(id) }));
@@ -230,7 +230,6 @@ export default function AutoBooking() {
 
   const send = (intent: "save" | "preview") =>
     submit({ intent, locale: language, rules: JSON.stringify(drafts), ...(autoBooking ? { autoBooking: "on" } : {}) }, { method: "post" });
-  const move = (index: number, by: -1 | 1) => setDrafts((current) => movedRule(current, index, by));
 
   return (
     <Page
@@ -260,16 +259,7 @@ export default function AutoBooking() {
                 </Text>
               </BlockStack>
             </Card>
-            {drafts.length === 0 ? (
-              <Card>
-                <BlockStack gap="200">
-                  <Text as="p">{t.empty.text}</Text>
-                  <InlineStack>
-                    <Button onClick={() => setDrafts(EXAMPLE_RULES.map(draftOf))}>{t.empty.examples}</Button>
-                  </InlineStack>
-                </BlockStack>
-              </Card>
-            ) : null}
+            {drafts.length === 0 ? <NoRulesCard text={t.empty.text} startWithExamples={t.empty.examples} onStart={() => setDrafts(EXAMPLE_RULES.map(draftOf))} /> : null}
             {drafts.map((draft, index) => (
               <RuleCard
                 key={index}
@@ -279,9 +269,9 @@ export default function AutoBooking() {
                 errors={fieldErrors}
                 courierOptions={courierOptions}
                 matched={preview?.byRule[index]}
-                onChange={(changed) => setDrafts((current) => current.map((existing, position) => (position === index ? changed : existing)))}
-                onMove={(by) => move(index, by)}
-                onRemove={() => setDrafts((current) => current.filter((_, position) => position !== index))}
+                onChange={(changed) => changeRule(index, changed)}
+                onMove={(by) => moveRule(index, by)}
+                onRemove={() => removeRule(index)}
               />
             ))}
             <InlineStack gap="200">

@@ -3,10 +3,10 @@ import { json } from "@remix-run/node";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useAdminLanguage, useAdminStrings } from "~/components/AdminLanguage";
 import { FormSaveBar } from "~/components/FormSaveBar";
-import { movedRule, RuleCardHeading, RulesNotSaved } from "~/components/RuleList";
+import { NoRulesCard, RuleCardHeading, RulesNotSaved, useRuleDrafts } from "~/components/RuleList";
 import { formatCount } from "~/components/formatting";
 import { DESK_RULE_ACTIONS, DESK_RULE_LIMITS, draftOfRule, EMPTY_DESK_RULE, exampleRules, RULE_PAYMENTS, ruleFieldKey, WAIT_FALLBACKS, type DeskRuleDraft, type DeskRuleField } from "~/failed-deliveries/desk-rules";
 import { deskRulesPage, saveDeskRules } from "~/failed-deliveries/desk-rules.server";
@@ -70,19 +70,18 @@ export default function FailedDeliveryRules() {
   const language = useAdminLanguage();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const [drafts, setDrafts] = useState<DeskRuleDraft[]>(loaded.drafts);
+  const { drafts, setDrafts, changeRule, moveRule, removeRule } = useRuleDrafts<DeskRuleDraft>(loaded.drafts);
   const savedToast = t.savedToast;
   useEffect(() => {
     if (result?.ok) {
       setDrafts(result.drafts);
       shopify.toast.show(savedToast);
     }
-  }, [result, shopify, savedToast]);
+  }, [result, shopify, savedToast, setDrafts]);
   const saving = navigation.state === "submitting";
   const changed = JSON.stringify(drafts) !== JSON.stringify(loaded.drafts);
   const fieldErrors = result && !result.ok ? result.fieldErrors : {};
   const save = () => submit({ intent: "rules", locale: language, rules: JSON.stringify(drafts) }, { method: "post" });
-  const move = (index: number, by: -1 | 1) => setDrafts((current) => movedRule(current, index, by));
 
   return (
     <Page title={strings.pages.failedDeliveryRules} subtitle={t.subtitle} backAction={{ content: t.back, url: "/app/failed-deliveries" }} primaryAction={{ content: t.save, onAction: save, loading: saving }}>
@@ -95,16 +94,7 @@ export default function FailedDeliveryRules() {
             <Text as="p" tone="subdued">
               {fill(t.waitExplained, { hours: formatCount(loaded.returnAfterHours, language) })}
             </Text>
-            {drafts.length === 0 ? (
-              <Card>
-                <BlockStack gap="200">
-                  <Text as="p">{t.empty}</Text>
-                  <InlineStack>
-                    <Button onClick={() => setDrafts(exampleRules(language).map(draftOfRule))}>{t.startWithExamples}</Button>
-                  </InlineStack>
-                </BlockStack>
-              </Card>
-            ) : null}
+            {drafts.length === 0 ? <NoRulesCard text={t.empty} startWithExamples={t.startWithExamples} onStart={() => setDrafts(exampleRules(language).map(draftOfRule))} /> : null}
             {drafts.map((draft, index) => (
               <RuleCard
                 key={index}
@@ -112,9 +102,9 @@ export default function FailedDeliveryRules() {
                 index={index}
                 count={drafts.length}
                 errors={fieldErrors}
-                onChange={(next) => setDrafts((current) => current.map((existing, position) => (position === index ? next : existing)))}
-                onMove={(by) => move(index, by)}
-                onRemove={() => setDrafts((current) => current.filter((_, position) => position !== index))}
+                onChange={(next) => changeRule(index, next)}
+                onMove={(by) => moveRule(index, by)}
+                onRemove={() => removeRule(index)}
               />
             ))}
             <InlineStack>
