@@ -117,7 +117,7 @@ export interface QueuePolicy {
    * off to later wakes no idle worker and is found at its next look, so the queue is looked at as often as
    * shipments can fall due (TRACKING_SYNC_SECONDS, when that is shorter than a quiet queue's usual wait).
    */
-  duesAtTrackingPace?: boolean;
+  fallsDueAtTrackingPace?: boolean;
 }
 
 /** How long a busy queue's worker waits before it looks for more work after a job, seconds. */
@@ -130,9 +130,9 @@ const QUIET_QUEUE_LOOKS_EVERY = 15;
  * a second for busy queues; every TRACKING_SYNC_SECONDS, at most 15, for one whose jobs fall due at the tracking's
  * pace; 15 for the rest.
  */
-export function idleLookSecondsOf(policy: Pick<QueuePolicy, "busy" | "duesAtTrackingPace">, trackingSyncSeconds: number): number {
+export function idleLookSecondsOf(policy: Pick<QueuePolicy, "busy" | "fallsDueAtTrackingPace">, trackingSyncSeconds: number): number {
   if (policy.busy) return BUSY_QUEUE_LOOKS_EVERY;
-  if (policy.duesAtTrackingPace) return Math.max(1, Math.min(QUIET_QUEUE_LOOKS_EVERY, trackingSyncSeconds));
+  if (policy.fallsDueAtTrackingPace) return Math.max(1, Math.min(QUIET_QUEUE_LOOKS_EVERY, trackingSyncSeconds));
   return QUIET_QUEUE_LOOKS_EVERY;
 }
 
@@ -165,7 +165,7 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   "orders-reconcile": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading new and changed orders from Shopify" },
   "reconcile-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling order reconciliation" },
   "tracking-sync": { ...DEFAULT_POLICY, retryForSeconds: 7 * MINUTE, busy: true, expireInSeconds: 600, label: "Updating shoppers' tracking" },
-  "tracking-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, duesAtTrackingPace: true, label: "Scheduling tracking updates" },
+  "tracking-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, fallsDueAtTrackingPace: true, label: "Scheduling tracking updates" },
   // The next shopper asking about a variant still unread asks again: a short window is enough.
   "storefront-variant-weights": { ...DEFAULT_POLICY, retryForSeconds: 2 * MINUTE, label: "Reading product weights for the storefront's delivery estimates" },
   // A workflow waiting on a parcel's news is worth a day of Shopify's throttling or outage.
