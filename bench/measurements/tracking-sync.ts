@@ -48,12 +48,13 @@ const FLEET_MAX_SECONDS = 30 * 60;
  * The fleet the model is asked about, at the product's own settings: tracking's base interval as configured by default,
  * its shops on live aggregator accounts at the product's assumed limit.
  */
+const PRODUCT_DEFAULTS = loadConfig({});
 const ASKED: Fleet = {
   ...TEN_MILLION,
-  baseSeconds: loadConfig({}).TRACKING_SYNC_SECONDS,
+  baseSeconds: PRODUCT_DEFAULTS.TRACKING_SYNC_SECONDS,
   courierCallsPerSecondPerAccount: LIVE_CALL_LIMITS.perSecond,
   courierCallsAtOncePerAccount: LIVE_CALL_LIMITS.atOnce,
-  callsInFlightPerWorker: Math.min(loadConfig({}).WORKER_CONCURRENCY, BUSY_QUEUE_JOBS_AT_ONCE) * LIVE_CALL_LIMITS.atOnce,
+  callsInFlightPerWorker: Math.min(PRODUCT_DEFAULTS.WORKER_CONCURRENCY, BUSY_QUEUE_JOBS_AT_ONCE) * LIVE_CALL_LIMITS.atOnce,
 };
 const FLOOR_SECONDS = 3;
 const WARM_UP = 100;
