@@ -7,7 +7,7 @@ import { createRequestHandler, type ActionFunction, type AppLoadContext, type Se
 import { loggablePath } from "../app/logging.server";
 import { webhookHeaderRefusal, webhookTopicAt } from "../app/webhook-topics";
 import { bodyLimitFor, streamedUploadLimit } from "./body-limits";
-import { chooseEncoding, compressorFor, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType } from "./compression";
+import { chooseEncoding, compressorFor, compressWhole, isCompressible, MIN_COMPRESSIBLE_BYTES, precompressedFile, staticContentType, WHOLE_ANSWER_BYTES } from "./compression";
 
 export interface AppServer {
   url: string;
@@ -259,19 +259,23 @@ async function peek(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ 
   return { head, size, ended: false, reader };
 }
 
+function isJson(response: Response): boolean {
+  return /^application\/(?:[a-z.+-]*\+)?json\b/i.test(response.headers.get("content-type") ?? "");
+}
+
 /**
  * Data answers — the JSON of /api/… and /v1, and what loaders and actions send to the admin's pages — hold a shop's
  * orders or a shopper's details: never kept by a browser or a shared cache, unless the route chose otherwise.
  */
 function isDataAnswer(response: Response): boolean {
-  const type = response.headers.get("content-type") ?? "";
-  return /^application\/(?:[a-z.+-]*\+)?json\b/i.test(type) || /^text\/remix-deferred\b/i.test(type) || response.headers.has("x-remix-response");
+  return isJson(response) || /^text\/remix-deferred\b/i.test(response.headers.get("content-type") ?? "") || response.headers.has("x-remix-response");
 }
 
 /**
  * Writes Remix's answer. Text is compressed when the client accepts it, the answer is not compressed already nor a
  * stream of events, and it is large enough to gain (a body with no declared length is read up to that size first);
- * `Vary` tells caches the answer depends on Accept-Encoding.
+ * `Vary` tells caches the answer depends on Accept-Encoding. A JSON answer is read whole up to WHOLE_ANSWER_BYTES and
+ * sent in one write with its length; a longer one, or a page, streams.
  */
 async function send(response: Response, outgoing: ServerResponse, incoming: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -292,17 +296,24 @@ async function send(response: Response, outgoing: ServerResponse, incoming: Inco
     return;
   }
   if (encoding) {
-    const { head, size, ended, reader } = await peek(response.body, MIN_COMPRESSIBLE_BYTES);
+    // JSON is never streamed piece by piece (deferred pages have their own type), so it can be read whole.
+    const { head, size, ended, reader } = await peek(response.body, isJson(response) ? WHOLE_ANSWER_BYTES : MIN_COMPRESSIBLE_BYTES);
     if (ended && size < MIN_COMPRESSIBLE_BYTES) encoding = null;
     else {
       headers["content-encoding"] = encoding;
       delete headers["content-length"];
       headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
     }
+    if (ended) {
+      // The whole answer is in hand: one write with its length, compressed in one call.
+      const whole = encoding ? await compressWhole(Buffer.concat(head), encoding) : Buffer.concat(head);
+      outgoing.writeHead(response.status, response.statusText, { ...headers, "content-length": String(whole.byteLength) });
+      outgoing.end(whole);
+      return;
+    }
     outgoing.writeHead(response.status, response.statusText, headers);
     const rest = async function* () {
       yield* head;
-      if (ended) return;
       for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
     };
     await new Promise<void>((resolve, reject) => {

@@ -398,7 +398,9 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       claims = reclaimed.filter((claim) => claim.shipment.id !== probe.shipment.id);
     }
 
-    const stored = await storedEntriesOf(shop, claims.map((claim) => claim.shipment.id));
+    // Read beside the first courier calls rather than before them: a pass's reads are what take its time.
+    const storedRead = storedEntriesOf(shop, claims.map((claim) => claim.shipment.id));
+    storedRead.catch(() => undefined);
     const unchanged: (UnchangedRead & { tracking: TrackingResult })[] = [];
     const changed: { claim: TrackingClaim; tracking: TrackingResult }[] = [];
     let busy = 0;
@@ -430,7 +432,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
           else failures.push({ claim, error });
           return;
         }
-        const same = unchangedRead(claim, tracking, stored.get(shipment.id), now, baseSeconds);
+        const same = unchangedRead(claim, tracking, (await storedRead).get(shipment.id), now, baseSeconds);
         if (same) unchanged.push(same);
         else changed.push({ claim, tracking });
       },

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chooseEncoding, isCompressible } from "../../server/compression";
+import { chooseEncoding, isCompressible, WHOLE_ANSWER_BYTES } from "../../server/compression";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
 
@@ -100,18 +100,26 @@ describe("compressed answers", () => {
     }
   });
 
-  it("compresses pages and JSON as they are rendered, gzip for a client without brotli", async () => {
+  it("compresses pages as they stream and JSON whole, with its length, gzip for a client without brotli", async () => {
     const page = await get("/auth/login", "gzip");
     expect(page.status).toBe(200);
     expect(page.headers["content-encoding"]).toBe("gzip");
     expect(page.headers.vary).toContain("Accept-Encoding");
+    expect(page.headers["content-length"]).toBeUndefined();
     expect(decoded(page).toString("utf8")).toContain("<html");
 
-    const document = await get("/v1/openapi.json", "br");
-    expect(document.headers["content-encoding"]).toBe("br");
+    // The service's document (about 55 KB) is under WHOLE_ANSWER_BYTES: compressed in one call, sent in one write.
     const identity = await get("/v1/openapi.json");
     expect(identity.headers["content-encoding"]).toBeUndefined();
-    expect(JSON.parse(decoded(document).toString("utf8"))).toEqual(JSON.parse(identity.bytes.toString("utf8")));
+    expect(identity.bytes.byteLength).toBeLessThan(WHOLE_ANSWER_BYTES);
+    for (const encoding of ["br", "gzip"]) {
+      const document = await get("/v1/openapi.json", encoding);
+      expect(document.headers["content-encoding"]).toBe(encoding);
+      expect(document.headers.vary).toContain("Accept-Encoding");
+      expect(Number(document.headers["content-length"])).toBe(document.bytes.byteLength);
+      expect(document.bytes.byteLength).toBeLessThan(identity.bytes.byteLength / 4);
+      expect(JSON.parse(decoded(document).toString("utf8"))).toEqual(JSON.parse(identity.bytes.toString("utf8")));
+    }
   });
 
   it("leaves a small answer as it is", async () => {
