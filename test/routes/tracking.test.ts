@@ -198,6 +198,31 @@ describe("tracking for shoppers", () => {
     expect(statusesOf(second.order)).toEqual(["LABEL_PURCHASED", "READY_FOR_PICKUP", "IN_TRANSIT"]);
   });
 
+  it("hands a pass's claims back when the database refuses the first try, so its shipments are due at once, not a lease later", async () => {
+    const { shipment } = await bookedShipment();
+    const at = later(1);
+    // Only this one is due: what the earlier tests left is not this test's business.
+    await prisma.shipment.updateMany({ where: { shop: store.domain, id: { not: shipment.id } }, data: { nextSyncAt: null } });
+    const dueBefore = (await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).nextSyncAt;
+    // The pass's updates of Shipment, counted by a sequence (which a failed statement does not roll back): the claim
+    // goes through; the write of the unchanged read and the first hand-back are refused, as a dropped connection would.
+    await prisma.$executeRawUnsafe(`CREATE SEQUENCE tracking_fault_updates`);
+    await prisma.$executeRawUnsafe(`CREATE FUNCTION tracking_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF nextval('tracking_fault_updates') IN (2, 3) THEN RAISE EXCEPTION 'the connection was refused'; END IF; RETURN NULL; END $$`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER tracking_fault BEFORE UPDATE ON "Shipment" FOR EACH STATEMENT EXECUTE FUNCTION tracking_fault()`);
+    try {
+      await expect(syncShopTracking(store.domain, { admin: await defaultJobDeps.adminFor(store.domain), now: () => at })).rejects.toThrow(/the connection was refused/);
+      const [{ updates }] = await prisma.$queryRawUnsafe<[{ updates: bigint }]>(`SELECT last_value AS updates FROM tracking_fault_updates`);
+      expect(Number(updates)).toBe(4);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER tracking_fault ON "Shipment"`);
+      await prisma.$executeRawUnsafe(`DROP FUNCTION tracking_fault()`);
+      await prisma.$executeRawUnsafe(`DROP SEQUENCE tracking_fault_updates`);
+    }
+    // Due exactly as it was before the pass claimed it, not leased for another minute.
+    expect((await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).nextSyncAt).toEqual(dueBefore);
+  });
+
   it("posts an entry that reaches the courier's history late, once, without moving the shipment's stage back", async () => {
     const { order, shipment } = await bookedShipment();
     await courierOfShop().advanceSandboxShipment(shipment.awb!, 6);
