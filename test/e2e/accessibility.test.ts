@@ -1,7 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openEmbeddedAdmin, walkTheAdmin } from "./support/admin";
-import { seriousViolations } from "./support/axe";
+import { auditPage, passingAudit } from "./support/axe";
 import { PageWatcher } from "./support/browser";
 import { adminStrings, fill } from "~/locales/admin-language";
 
@@ -15,17 +15,6 @@ import { adminStrings, fill } from "~/locales/admin-language";
 
 const walk = walkTheAdmin("accessibility", { name: "e2e_accessibility", basePort: 4850, restoreRate: 1_000 }, { startTimeoutMs: 400_000 });
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
-
-/**
- * The document's title, its main landmarks and axe's serious and critical findings, for one comparison; and, whatever
- * axe rates them, content outside any landmark and headings that skip a level, which leave a screen reader's
- * landmark and heading lists incomplete.
- */
-async function audit(target: Page | Frame) {
-  return { title: await target.title(), mainLandmarks: await target.getByRole("main").count(), violations: await seriousViolations(target, ["region", "heading-order"]) };
-}
-
-const clean = (title: string | RegExp) => ({ title: expect.stringMatching(title), mainLandmarks: 1, violations: [] });
 
 /** Every sentence of the English locale files that Hindi words differently (names such as "Dakiya" are the same in both). */
 const ENGLISH_ONLY: string[] = (() => {
@@ -76,7 +65,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
     for (const [label, path, heading, title] of pages) {
       await walk.step(`axe: ${label}`, async () => {
         await walk.admin.openFromNav(label, { path }, heading);
-        expect(await audit(walk.admin.frame), label).toEqual(clean(title));
+        expect(await auditPage(walk.admin.frame), label).toEqual(passingAudit(title));
       });
     }
     await walk.step("axe and keyboard: NDR instructions by e-mail, from the desk's link; a save with an empty form says what to fix", async () => {
@@ -84,13 +73,13 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const frame = walk.admin.frame;
       await walk.admin.navigateInBrowser("the desk's e-mail link", () => frame.getByRole("link", { name: "E-mail the instructions to the courier" }).click(), { path: "/app/failed-deliveries/email" });
       await walk.admin.expectTitle("NDR instructions by e-mail");
-      expect(await audit(walk.admin.frame)).toEqual(clean("NDR instructions by e-mail · Dakiya"));
+      expect(await auditPage(walk.admin.frame)).toEqual(passingAudit("NDR instructions by e-mail · Dakiya"));
       // From the keyboard: the form's button, Enter.
       await walk.admin.frame.getByRole("button", { name: "Check and save" }).focus();
       await walk.admin.page.keyboard.press("Enter");
       await walk.admin.frame.getByRole("status").filter({ hasText: "Fix the fields marked below; nothing was saved." }).waitFor();
       await walk.admin.frame.getByText("Enter the e-mail address of the courier's NDR desk.").waitFor();
-      expect(await audit(walk.admin.frame)).toEqual(clean("NDR instructions by e-mail · Dakiya"));
+      expect(await auditPage(walk.admin.frame)).toEqual(passingAudit("NDR instructions by e-mail · Dakiya"));
     });
   });
 
@@ -101,7 +90,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const before = await rules.count();
       await walk.admin.frame.getByRole("button", { name: "Add rule" }).click();
       await expect.poll(() => rules.count()).toBe(before + 1);
-      expect(await audit(walk.admin.frame)).toEqual(clean("Auto-booking · Dakiya"));
+      expect(await auditPage(walk.admin.frame)).toEqual(passingAudit("Auto-booking · Dakiya"));
       // The added rule is an unsaved edit: the admin's save bar offers to discard it, and leaving would ask first.
       await walk.admin.page.locator("#save-bar").getByRole("button", { name: "Discard" }).click();
       await expect.poll(() => rules.count()).toBe(before);
@@ -118,7 +107,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await frame().getByRole("heading", { name: t.figures.heading }).waitFor();
       await walk.admin.navigateInBrowser("the desk's Edit the rules", () => frame().getByRole("link", { name: t.settings.editRules }).click(), { path: "/app/failed-deliveries/rules" });
       await walk.admin.expectTitle("Failed-delivery rules");
-      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+      expect(await auditPage(frame())).toEqual(passingAudit("Failed-delivery rules · Dakiya"));
     });
     await walk.step("rules: the examples with the keyboard, a name emptied and refused at its field", async () => {
       await frame().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -139,7 +128,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const described = (await name.getAttribute("aria-describedby"))!.split(" ");
       const said = await Promise.all(described.map((id) => frame().locator(`[id="${id}"]`).innerText().catch(() => "")));
       expect(said.join(" ")).toContain("Rule 1: give it a name.");
-      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+      expect(await auditPage(frame())).toEqual(passingAudit("Failed-delivery rules · Dakiya"));
     });
     await walk.step("rules: named again, saved, and the desk counts them", async () => {
       const name = frame().getByRole("textbox", { name: t.rules.fields.name }).first();
@@ -148,7 +137,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await tabTo(page, frame(), "Save", (element) => element.tag === "button" && element.text === t.rules.save, 40, "Shift+Tab");
       await page.keyboard.press("Enter");
       await frame().getByText(t.rules.saved).waitFor();
-      expect(await audit(frame())).toEqual(clean("Failed-delivery rules · Dakiya"));
+      expect(await auditPage(frame())).toEqual(passingAudit("Failed-delivery rules · Dakiya"));
       await walk.admin.navigateInBrowser("the rules page's back link", () => frame().getByRole("link", { name: t.rules.back }).click(), { path: "/app/failed-deliveries" });
       await frame().getByText("3 rules decide failed attempts as they arrive.").waitFor();
     });
@@ -162,7 +151,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const ids = [await idOf("#1002"), await idOf("#1004")];
       expect(await walk.admin.openDeepLink(`/app/orders/compare?id=${ids[0]}&id=${ids[1]}`, { path: "/app/orders/compare" })).toBe(200);
       await walk.admin.frame.getByRole("table").first().waitFor();
-      expect(await audit(walk.admin.frame)).toEqual(clean("Compare rates · Dakiya"));
+      expect(await auditPage(walk.admin.frame)).toEqual(passingAudit("Compare rates · Dakiya"));
     });
   });
 
@@ -180,7 +169,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await walk.admin.navigateInBrowser("Enter on #1003", () => page.keyboard.press("Enter"), { path: SHIP_PAGE });
       await walk.admin.expectTitle("Ship order #1003");
       await frame.locator("table").getByText("Recommended", { exact: true }).waitFor();
-      expect(await audit(frame)).toEqual(clean("Ship order · Dakiya"));
+      expect(await auditPage(frame)).toEqual(passingAudit("Ship order · Dakiya"));
     });
     await walk.step("keyboard: Space books with the recommended courier", async () => {
       const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
@@ -188,7 +177,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await tabTo(page, frame, `Book with ${courier}`, (element) => element.tag === "button" && element.label === `Book with ${courier}`);
       await walk.admin.navigateInBrowser("Space on Book", () => page.keyboard.press("Space"), { path: SHIP_PAGE });
       await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
-      expect(await audit(frame)).toEqual(clean("Ship order · Dakiya"));
+      expect(await auditPage(frame)).toEqual(passingAudit("Ship order · Dakiya"));
     });
   });
 
@@ -203,7 +192,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       for (const language of ["en", "hi"]) {
         await walk.step(`axe: tracking page (${language})`, async () => {
           expect((await phone.goto(`${link}&lang=${language}`))?.status()).toBe(200);
-          expect(await audit(phone)).toEqual({ title: expect.stringMatching(/– parcel \w+$|– पार्सल \w+$/), mainLandmarks: 1, violations: [] });
+          expect(await auditPage(phone)).toEqual({ title: expect.stringMatching(/– parcel \w+$|– पार्सल \w+$/), mainLandmarks: 1, violations: [] });
         });
       }
       watcher.expectNone("The tracking page");
@@ -220,7 +209,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await expect.poll(() => new URL(frame.url()).searchParams.get("locale")).toBe("hi");
       await expect.poll(() => frame.title()).toBe("होम · Dakiya");
       await walk.admin.expectTitle("Dakiya");
-      expect(await audit(frame)).toEqual(clean("होम · Dakiya"));
+      expect(await auditPage(frame)).toEqual(passingAudit("होम · Dakiya"));
       expect(await englishShownOn(frame), "English words of the locale files on Home").toEqual([]);
     });
     const pages: [page: keyof typeof hindi, path: string, heading: string][] = [
@@ -240,7 +229,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
         await walk.admin.openFromNav(adminStrings("en").pages[page], { path }, heading);
         const frame = walk.admin.frame;
         expect(new URL(frame.url()).searchParams.get("locale"), "the admin passes its language on every load of the frame").toBe("hi");
-        expect(await audit(frame), page).toEqual(clean(`${hindi[page]} · Dakiya`));
+        expect(await auditPage(frame), page).toEqual(passingAudit(`${hindi[page]} · Dakiya`));
         expect(await frame.locator("html").getAttribute("lang")).toBe("hi");
         expect(await englishShownOn(frame), `English words of the locale files on ${path}`).toEqual([]);
       });
@@ -250,7 +239,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const frame = walk.admin.frame;
       await walk.admin.navigateInBrowser("the desk's e-mail link", () => frame.getByRole("link", { name: adminStrings("hi").ndrEmail.deskLink }).click(), { path: "/app/failed-deliveries/email" });
       await walk.admin.expectTitle(hindi.ndrEmail);
-      expect(await audit(walk.admin.frame)).toEqual(clean(`${hindi.ndrEmail} · Dakiya`));
+      expect(await auditPage(walk.admin.frame)).toEqual(passingAudit(`${hindi.ndrEmail} · Dakiya`));
       expect(await englishShownOn(walk.admin.frame), "English words of the locale files on the e-mail settings").toEqual([]);
     });
     await walk.step("Hindi: Ship order, with its rates", async () => {
@@ -261,7 +250,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await walk.admin.navigateInBrowser(`${name}'s link`, () => ready.getByRole("link", { name, exact: true }).click(), { path: SHIP_PAGE });
       await walk.admin.expectTitle(fill(adminStrings("hi").ship.page.title, { orderId: name.replace(/^#/, "") }));
       await frame.locator("table").getByText(adminStrings("hi").ship.rates.recommended, { exact: true }).waitFor();
-      expect(await audit(frame)).toEqual(clean(`${hindi.ship} · Dakiya`));
+      expect(await auditPage(frame)).toEqual(passingAudit(`${hindi.ship} · Dakiya`));
       expect(await englishShownOn(frame), "English words of the locale files on the ship page").toEqual([]);
     });
     await walk.step("Hindi: the failed-delivery rules, from the desk", async () => {
@@ -271,7 +260,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       const frame = walk.admin.frame;
       await expect.poll(() => frame.title()).toBe(`${hindi.failedDeliveryRules} · Dakiya`);
       await frame.getByRole("button", { name: t.rules.addRule }).waitFor();
-      expect(await audit(frame)).toEqual(clean(`${hindi.failedDeliveryRules} · Dakiya`));
+      expect(await auditPage(frame)).toEqual(passingAudit(`${hindi.failedDeliveryRules} · Dakiya`));
       expect(await englishShownOn(frame), "English words of the locale files on the rules page").toEqual([]);
     });
     await walk.step("Hindi: a navigation inside the app keeps the language", async () => {
