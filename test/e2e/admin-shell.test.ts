@@ -31,7 +31,7 @@ import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, PageWa
  *
  * Each part books orders the other does not depend on, so either may run first: the merchant books #1003, #1004,
  * #1005 and two ready orders from the end of the list's first page, the keyboard #1001; when the accessibility test
- * opens Compare rates itself, it compares #1002 and #1006, which nobody books.
+ * opens Compare rates itself, it compares #1002 and #1011, ready orders nobody books.
  */
 
 const SHIP_PAGE = /^\/app\/orders\/\d+\/ship$/;
@@ -749,7 +749,7 @@ describe("the admin for screen readers and keyboards", { timeout: 120_000 }, () 
       await walk.admin.openFromNav("Orders to ship", { path: "/app/orders" }, "Orders to ship");
       // Each order's number links to its ship page, /app/orders/{id}/ship.
       const idOf = async (name: string) => /\/app\/orders\/(\d+)\/ship/.exec((await walk.admin.frame.getByRole("link", { name, exact: true }).getAttribute("href")) ?? "")![1];
-      const ids = [await idOf("#1002"), await idOf("#1006")];
+      const ids = [await idOf("#1002"), await idOf("#1011")];
       expect(await walk.admin.openDeepLink(`/app/orders/compare?id=${ids[0]}&id=${ids[1]}`, { path: "/app/orders/compare" })).toBe(200);
       await walk.admin.frame.getByRole("table").first().waitFor();
     });
