@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Copies the key steps of the browser tests of the demo's journey (test/e2e/journey.test.ts) and of the admin in Hindi
-# (test/e2e/accessibility.test.ts) to docs/screenshots/, which the README shows. Run the tests first:
-#   npm run build && E2E_SCREENSHOTS=1 npx vitest run test/e2e/journey.test.ts test/e2e/accessibility.test.ts
+# (the admin walk's accessibility tests, test/e2e/admin-shell.test.ts) to docs/screenshots/, which the README shows.
+# Run the tests first:
+#   npm run build && E2E_SCREENSHOTS=1 npx vitest run test/e2e/journey.test.ts test/e2e/admin-shell.test.ts
 # Hindi renders with a Devanagari font installed (Debian: fonts-lohit-deva or fonts-noto-core).
 # The copies are quantised with pngquant when it is installed (apt-get install pngquant), which makes them ~4× smaller.
 set -euo pipefail
@@ -19,7 +20,7 @@ declare -A steps=(
   [10-needs-attention]=8-needs-attention
 )
 # The Hindi walk's steps are numbered after the file's earlier steps: found by their names.
-hindi_from=test-results/screenshots/accessibility
+hindi_from=test-results/screenshots/admin-shell
 declare -A hindi=(
   [hindi-orders-to-ship]=9-orders-to-ship-hindi
   [hindi-ship-order-with-its-rates]=10-ship-page-hindi
@@ -37,8 +38,8 @@ for step in "${!steps[@]}"; do
   copy "$from/$step.png" "$to/${steps[$step]}.png"
 done
 for step in "${!hindi[@]}"; do
-  found=$(ls "$hindi_from"/[0-9][0-9]-"$step".png 2>/dev/null | head -n 1)
-  [[ -n "$found" ]] || { echo "No $hindi_from/NN-$step.png: run the accessibility browser test first, with E2E_SCREENSHOTS=1" >&2; exit 1; }
+  found=$(ls "$hindi_from"/[0-9]*-"$step".png 2>/dev/null | head -n 1)
+  [[ -n "$found" ]] || { echo "No $hindi_from/NN-$step.png: run the admin walk's browser test first, with E2E_SCREENSHOTS=1" >&2; exit 1; }
   copy "$found" "$to/${hindi[$step]}.png"
 done
 ls -l "$to"

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Frame, Page } from "playwright-core";
+import { expect } from "vitest";
 
 /**
  * axe-core (the npm package, nothing fetched) run in a page or the app's frame: the WCAG 2.x A/AA rules and best
@@ -30,3 +31,22 @@ export async function seriousViolations(target: Page | Frame, alsoRules: string[
       .map((violation) => ({ id: violation.id, impact: violation.impact!, help: violation.help, nodes: violation.nodes.slice(0, 5).map((node) => `${node.target.join(" ")}: ${node.html.slice(0, 200)}`) }));
   }, alsoRules);
 }
+
+/** One page's audit: its document title, its main landmarks and what axe found (see `auditPage`). */
+export interface PageAudit {
+  title: string;
+  mainLandmarks: number;
+  violations: AxeViolation[];
+}
+
+/**
+ * The document's title, its main landmarks and axe's serious and critical findings, for one comparison; and, whatever
+ * axe rates them, content outside any landmark and headings that skip a level, which leave a screen reader's
+ * landmark and heading lists incomplete.
+ */
+export async function auditPage(target: Page | Frame): Promise<PageAudit> {
+  return { title: await target.title(), mainLandmarks: await target.getByRole("main").count(), violations: await seriousViolations(target, ["region", "heading-order"]) };
+}
+
+/** The audit of a page that passes: titled `title`, one main landmark, no violation. */
+export const passingAudit = (title: string | RegExp) => ({ title: expect.stringMatching(title), mainLandmarks: 1, violations: [] });
