@@ -50,6 +50,21 @@ async function watchedPage(suite: string): Promise<WatchedPage> {
   return { page, watcher, step: createSteps(page, watcher, suite) };
 }
 
+/**
+ * A part's own desktop page for all its tests (see `watchedPage`), handed to `use` before the part's first test; after
+ * each test, whatever the browser reported since its last step fails that test, not the next one.
+ */
+function pageOfThePart(suite: string, use: (watched: WatchedPage) => void): void {
+  let watched: WatchedPage | undefined;
+  beforeAll(async () => {
+    watched = await watchedPage(suite);
+    use(watched);
+  });
+  afterEach(() => {
+    watched?.watcher.expectNone("After the test");
+  });
+}
+
 const ordersUrl = () => `${demo.adminUrl}/orders`;
 
 /** From the admin's Orders list, the order named `name` (#1003), as a merchant opens it. */
@@ -71,13 +86,7 @@ describe("the local admin's order pages, with Dakiya on them", { timeout: 90_000
   let watcher: PageWatcher;
   let step: Steps;
 
-  beforeAll(async () => {
-    ({ page, watcher, step } = await watchedPage("order-page"));
-  });
-
-  afterEach(() => {
-    watcher.expectNone("After the test");
-  });
+  pageOfThePart("order-page", (watched) => ({ page, watcher, step } = watched));
 
   const card = (): Locator => page.locator("#dakiya-card");
   const action = (): Locator => page.getByRole("dialog", { name: "Ship with Dakiya" });
@@ -256,13 +265,7 @@ describe("printing labels and the pickup manifest in the local admin", { timeout
   let watcher: PageWatcher;
   let step: Steps;
 
-  beforeAll(async () => {
-    ({ page, watcher, step } = await watchedPage("printing"));
-  });
-
-  afterEach(() => {
-    watcher.expectNone("After the test");
-  });
+  pageOfThePart("printing", (watched) => ({ page, watcher, step } = watched));
 
   const printDialog = (): Locator => page.locator("#print-dialog");
   const extensionFrame = () => page.frameLocator("#print-dialog iframe.extension");
