@@ -52,7 +52,8 @@ async function watchedPage(suite: string): Promise<WatchedPage> {
 
 /**
  * A part's own desktop page for all its tests (see `watchedPage`), handed to `use` before the part's first test; after
- * each test, whatever the browser reported since its last step fails that test, not the next one.
+ * each test, whatever the browser reported since its last step fails that test, not the next one. Closed after the
+ * part's last test, so that nothing it left open (the app's frame, the order card) runs beside the next part.
  */
 function pageOfThePart(suite: string, use: (watched: WatchedPage) => void): void {
   let watched: WatchedPage | undefined;
@@ -62,6 +63,9 @@ function pageOfThePart(suite: string, use: (watched: WatchedPage) => void): void
   });
   afterEach(() => {
     watched?.watcher.expectNone("After the test");
+  });
+  afterAll(async () => {
+    await watched?.page.close();
   });
 }
 
@@ -494,6 +498,7 @@ describe("the Delivery estimate block on the storefront", { timeout: 120_000 }, 
 
   it("is turned on by the merchant in Dakiya's Storefront page, with a preview", async () => {
     const { page, watcher, step } = await watchedPage("storefront-admin");
+    contexts.push(page.context());
     watchers.push(watcher);
     await step("the Storefront page in the admin", async () => {
       // The first open installs the app, whose first read of the shop's orders runs beside it in the same process.
