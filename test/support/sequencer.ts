@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * the process and browser tests (test/e2e) go first, the heaviest named first, then every other file by size; once
  * vitest has durations of its own, they decide.
  */
-const HEAVIEST_FIRST = ["journey", "admin-shell", "shutdown", "lost-connections", "scale-out", "production-server", "printing", "parcel-crash", "order-page", "cod-confirmation", "storefront", "tracking-page"];
+const HEAVIEST_FIRST = ["journey", "shop-pages", "admin-shell", "shutdown", "lost-connections", "scale-out", "production-server", "parcel-crash", "cod-confirmation", "tracking-page"];
 
 function weight(file: string): number {
   const name = path.basename(file).replace(/\.test\.tsx?$/, "");
