@@ -22,8 +22,6 @@ export interface Demo {
 export interface DemoOptions {
   /** Names the demo's database and keeps its ports apart from other files' demos in the same worker. */
   name: string;
-  /** Offset from the worker's base port, so two files in one worker never meet. */
-  portOffset?: number;
   /** Ready orders added after the seed (store/seed.ts `readyOrders`), e.g. to fill a second page of orders. */
   extraOrders?: number;
   /** The store's API bucket restore rate in points a second (default: the Standard plan's 100). */
@@ -46,10 +44,10 @@ export interface DemoOptions {
  * `npm run demo`'s code (`store/demo.ts`) on the production build: the app, a fresh database copied from the
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
-export async function startDemo({ name, portOffset = 0, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
+export async function startDemo({ name, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
   await productionBuild();
   const worker = Number(process.env.VITEST_POOL_ID ?? 0);
-  const appPort = basePort + worker * 10 + portOffset;
+  const appPort = basePort + worker * 10;
   const storePort = appPort + 1;
   const database = await createDatabase(`${name}_${worker}`, { replace: !resume });
   const storeState = path.join(TEST_DB_DIR, `${name}_${worker}-store.json`);
