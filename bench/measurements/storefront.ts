@@ -26,7 +26,7 @@ export const storefrontEstimate: Measurement = {
     const result = section(
       "storefront",
       "Storefront delivery estimate (app proxy)",
-      `\`GET /proxy/delivery-estimate?pincode=…\` signed as Shopify's app proxy signs it (store/app-proxy.ts), over ${PIN_CODES.toLocaleString("en-US")} PIN codes in turn, on the production build, for a shop with the estimate on (its session and settings written to the database as the install and the Storefront page write them). Closed model at 50 keep-alive connections: one pass over the PIN codes warms the cache, then ${warmupSeconds} s warm-up and ${seconds} s measured, beside the bare route \`GET /ping\` at 50 connections. Cold: ${COLD_KEYS} new keys, ${SHOPPERS_PER_KEY} shoppers each at once, through the estimates module in the bench's process against the server's courier sandbox over HTTP, counting its calculate-rate calls.`,
+      `\`GET /proxy/delivery-estimate?pincode=…\` signed as Shopify's app proxy signs it (store/app-proxy.ts), over ${PIN_CODES.toLocaleString("en-US")} PIN codes in turn, on the production build, for a shop with the estimate on (its session and settings written to the database as the install and the Storefront page write them). Closed model at 50 keep-alive connections: one pass over the PIN codes warms the cache, then ${warmupSeconds} s warm-up and ${seconds} s measured, beside the bare route \`GET /ping\` at 50 connections. Cold: ${COLD_KEYS} new keys, ${SHOPPERS_PER_KEY} shoppers each at once, through the estimates module in the bench's process against the server's courier sandbox over HTTP, counting its calculate-rate calls (the shop's share of new routes a minute lifted to those keys).`,
     );
     const server = await context.app();
     const shop = `bench-storefront-${context.runId}.myshopify.com`;
@@ -70,7 +70,9 @@ export const storefrontEstimate: Measurement = {
     };
     const client = createCourierClient({ apiKey: context.secrets.SANDBOX_API_KEY, secretKey: context.secrets.SANDBOX_SECRET_KEY, environment: "test", sandboxUrl: server.url, fetch: counting });
     const shopSettings = { shop, courierApiKey: null, courierSecretCipher: null, courierEnvironment: "test", defaultWarehouseId: 1, locationWarehouses: "{}", packageLength: 20, packageBreadth: 15, packageHeight: 10, defaultWeightKg: 0.5, packagePresets: "[]", codTag: "cod", prepaidTag: "prepaid", notifyCustomer: true, autoBooking: false, bookingRules: "[]", returnRule: "hold", returnCourierId: null, returnNotifyCustomer: true, returnDisposition: "inspect", returnRules: "[]", courierCallsAtOnce: null, courierCallsPerSecond: null, createdAt: new Date(), updatedAt: new Date() };
-    const estimates = createDeliveryEstimates({ clientFor: () => client, loadShop: async () => ({ settings: shopSettings, storefront: { ...defaultStorefrontSettings(shop), estimateEnabled: true } }) });
+    // The shop's share of new routes a minute (STOREFRONT_SHARE.quotesPerMinute, 60) is lifted to the keys measured: what
+    // is counted is how concurrent shoppers of one key share its call; the share has its own tests.
+    const estimates = createDeliveryEstimates({ quotesPerMinute: COLD_KEYS, clientFor: () => client, loadShop: async () => ({ settings: shopSettings, storefront: { ...defaultStorefrontSettings(shop), estimateEnabled: true } }) });
     const started = performance.now();
     for (let key = 0; key < COLD_KEYS; key += 1) {
       const pincode = String(400_001 + key);
