@@ -39,8 +39,8 @@ import { eventMessage, nextSyncAfter, STAGES, stageLabel, trackingAttentionAfter
  *
  * Exactly once, whatever happens: an entry is stored under its fingerprint (the same entry read again is the same
  * row); each post is marked as attempted before it is sent, and after an attempt whose outcome is unknown the
- * fulfillment's own events are read, so one already there is recorded instead of posted again; every shipment with news is synced under its
- * lock, and a read without news is written only if the row is as its pass claimed it.
+ * fulfillment's own events are read, so one already there is recorded instead of posted again; every shipment with
+ * news is synced under its lock, and a read without news is written only if the row is as its pass claimed it.
  */
 
 export interface SyncDeps {
@@ -400,6 +400,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
 
     // Read beside the first courier calls rather than before them: a pass's reads are what take its time.
     const storedRead = storedEntriesOf(shop, claims.map((claim) => claim.shipment.id));
+    // Its failure is thrown by the first read that awaits it; a pass that awaits none (no claims) has nothing to lose.
     storedRead.catch(() => undefined);
     const unchanged: (UnchangedRead & { tracking: TrackingResult })[] = [];
     const changed: { claim: TrackingClaim; tracking: TrackingResult }[] = [];
