@@ -642,11 +642,16 @@ async function englishShownOn(frame: Frame): Promise<string[]> {
   return ENGLISH_ONLY.filter((text) => lines.has(text));
 }
 
-/** What has the keyboard's focus in the app's frame: its role-ish tag, text and accessible label. */
+/**
+ * What has the keyboard's focus in the app's frame: its role-ish tag, text and accessible label; null while the
+ * keyboard is elsewhere. A frame keeps its active element when the admin around it takes the focus, and a key pressed
+ * then goes to the admin: only a frame whose document has the focus has the keyboard.
+ */
 const focused = (frame: Frame) =>
   frame.evaluate(() => {
     const element = document.activeElement;
-    return element ? { tag: element.tagName.toLowerCase(), text: (element.textContent ?? "").trim(), label: element.getAttribute("aria-label") ?? "" } : null;
+    if (!element || !document.hasFocus()) return null;
+    return { tag: element.tagName.toLowerCase(), text: (element.textContent ?? "").trim(), label: element.getAttribute("aria-label") ?? "" };
   });
 
 /** Presses Tab (or `key`: Shift+Tab) until `wanted` has the focus (at most `limit` times); fails saying where the focus went instead. */
@@ -655,7 +660,7 @@ async function tabTo(page: Page, frame: Frame, what: string, wanted: (element: {
   for (let presses = 0; presses < limit; presses += 1) {
     const element = await focused(frame);
     if (element && wanted(element)) return;
-    if (element) seen.push(`${element.tag} "${element.label || element.text.slice(0, 30)}"`);
+    seen.push(element ? `${element.tag} "${element.label || element.text.slice(0, 30)}"` : "the admin around the app");
     await page.keyboard.press(key);
   }
   throw new Error(`${key} never reached ${what}; the focus went through: ${seen.slice(-40).join(", ")}`);
