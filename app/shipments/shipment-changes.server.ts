@@ -566,6 +566,13 @@ export interface TrackingClaim {
   version: string;
 }
 
+/** A shop's shipments due for a read at `now`: booked, still travelling, and tracked (or paused, for its probe). */
+function dueForTracking(shop: string, now: Date): Prisma.Sql {
+  const rule: TransitionRule = SHIPMENT_TRANSITIONS.tracking_checked;
+  return Prisma.sql`shop = ${shop} AND "nextSyncAt" <= ${now} AND awb IS NOT NULL AND status IN (${Prisma.join([...rule.from])})
+    AND "trackingState" IN (${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED})`;
+}
+
 /**
  * Claims up to `limit` of a shop's shipments due for a tracking read (active, or paused and due for a probe), oldest
  * due first, in one statement: each is leased (its next read moved to `leaseUntil`), so another pass, in this process
@@ -573,13 +580,11 @@ export interface TrackingClaim {
  * statement holds are passed over rather than waited for (bookkeeping: no history row).
  */
 export async function claimDueTracking(shop: string, { now, limit, leaseUntil }: { now: Date; limit: number; leaseUntil: Date }): Promise<TrackingClaim[]> {
-  const rule: TransitionRule = SHIPMENT_TRANSITIONS.tracking_checked;
   const rows = await prisma.$queryRaw<(Shipment & { dueAt: Date; version: string })[]>`
     UPDATE "Shipment" s SET "nextSyncAt" = ${leaseUntil}
     FROM (
       SELECT id, "nextSyncAt" AS due FROM "Shipment"
-      WHERE shop = ${shop} AND "nextSyncAt" <= ${now} AND awb IS NOT NULL AND status IN (${Prisma.join([...rule.from])})
-        AND "trackingState" IN (${TRACKING_STATE.ACTIVE}, ${TRACKING_STATE.PAUSED})
+      WHERE ${dueForTracking(shop, now)}
       ORDER BY "nextSyncAt", id LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     ) claimed
@@ -588,6 +593,12 @@ export async function claimDueTracking(shop: string, { now, limit, leaseUntil }:
   return rows
     .map(({ dueAt, version, ...shipment }) => ({ shipment: shipment as Shipment, dueAt, version }))
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.shipment.id - b.shipment.id);
+}
+
+/** Whether any of the shop's shipments is due for a read at `now` and not claimed: a full pass asks before another. */
+export async function trackingStillDue(shop: string, now: Date): Promise<boolean> {
+  const rows = await prisma.$queryRaw<unknown[]>`SELECT 1 FROM "Shipment" WHERE ${dueForTracking(shop, now)} LIMIT 1`;
+  return rows.length > 0;
 }
 
 /**

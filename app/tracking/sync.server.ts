@@ -27,6 +27,7 @@ import {
   resumeTracking,
   scheduleNextSync,
   stopTracking,
+  trackingStillDue,
 } from "~/shipments/shipment-changes.server";
 import { forEachAtOnce, paceOf } from "~/shipping/courier-pace";
 import { shopsBehindOnTracking } from "./tracking-lag.server";
@@ -465,8 +466,10 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       open.clear();
       return { ...report, paused: true };
     }
-    // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep.
-    report.more = claims.length === passSize && busy < claims.length;
+    // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep. A full pass
+    // asks whether anything is left before another starts, so a shop with an exact multiple of a pass ends without an
+    // empty one.
+    report.more = claims.length === passSize && busy < claims.length && (await trackingStillDue(shop, now));
     return report;
   } finally {
     await handBackClaims(shop, [...open.values()]);

@@ -303,8 +303,17 @@ describe("tracking for shoppers", () => {
     const run = await syncAt(later(1), { trackingPassSize: 2 });
     expect(run.failed).toEqual([]);
     // One sweep: a pass of two, then at once a pass for the third.
+    expect(run.ran).toBe(3);
     for (const { order } of booked) expect(statusesOf(order)).toEqual(["LABEL_PURCHASED"]);
     expect(await prisma.shipment.count({ where: { id: { in: booked.map(({ shipment }) => shipment.id) }, nextSyncAt: { lte: clock } } })).toBe(0);
+
+    // Exactly a pass's worth due: the full pass finds nothing left, and no empty pass follows it.
+    const [first, second, third] = booked.map(({ shipment }) => shipment.id) as [number, number, number];
+    await prisma.shipment.update({ where: { id: third }, data: { nextSyncAt: null } });
+    await prisma.shipment.updateMany({ where: { id: { in: [first, second] } }, data: { nextSyncAt: clock } });
+    const exact = await syncAt(later(1), { trackingPassSize: 2 });
+    expect(exact).toEqual({ ran: 2, failed: [] });
+    expect(await prisma.shipment.count({ where: { id: { in: [first, second] }, syncedAt: { gte: clock } } })).toBe(2);
   });
 
   it("syncs one shipment at once from the order page, and shows its timeline there", async () => {
