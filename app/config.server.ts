@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Values that make a fresh clone run with no set-up. They are accepted only while the app

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LOGISTIC_IDS, type LogisticId } from "~/shipping/contract";
 import type { RankedRate } from "~/shipping/rate-ranking";
 import { ADMIN_LOCALES, adminStrings, englishOf, fill, perAdminLanguage, words, type AdminLanguage, type AdminStrings, type StoredWords } from "~/locales/admin-language";

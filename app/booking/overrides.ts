@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ShipmentOverrides } from "../shopify/order-mapping";
 import { adminStrings, type AdminLanguage } from "../locales/admin-language";
 

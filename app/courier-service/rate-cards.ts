@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { isSafeTrackingUrl, TRACKING_URL_RULE } from "~/shipping/tracking-url";
 import { ZONES } from "./zones";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 // The admin extensions' own contract (extensions/shared/api.ts) is the one definition of these routes: the server
 // takes its limit and, in order-shipping.server.ts, answers its types, so the two cannot drift apart.
 import { BULK_SHIP_LIMIT } from "../../extensions/shared/api";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { adminStrings, fill, perAdminLanguage, type AdminLanguage } from "~/locales/admin-language";
 import { hasControlCharacters } from "./shopper-answer";
 

@@ -1,5 +1,5 @@
 import type { FailedDelivery, FailedDeliveryEvent } from "@prisma/client";
-import { z } from "zod";
+import * as z from "zod";
 import prisma from "~/db.server";
 import { toPaise } from "~/money";
 import { FINAL_OUTCOMES, SHIPMENT_OUTCOME } from "~/shipments/lifecycle";

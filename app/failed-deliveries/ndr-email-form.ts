@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The e-mail hand-off's settings as the merchant types them: where the day's NDR instructions go, at which hour of the

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { istDate, isoDateOfDay, type DispatchCalendar } from "~/storefront/delivery-date";
 import { DELIVERY_SLOTS, SHOPPER_ANSWERS, type DeliverySlot, type ShopperAnswer } from "./failed-delivery-lifecycle";
 

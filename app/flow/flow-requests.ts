@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * What Shopify Flow sends Dakiya, parsed at the edge. Pure. A request these refuse is the caller's mistake (or not

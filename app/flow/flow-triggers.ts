@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Dakiya's Shopify Flow triggers: what each is called, the fields a workflow reads from it, and the payload each

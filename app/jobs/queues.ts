@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Every kind of background work Dakiya does, as a queue on PostgreSQL (pg-boss). Pure: the names, what each

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Dakiya's Shopify Flow actions: what each is called, the properties a workflow sets, and how Flow's request and

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The order an orders/* webhook is about. Shopify sends both the REST id and the GraphQL id; either will do, and

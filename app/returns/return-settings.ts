@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ruleMatches, type BookingRule } from "../automation/rules";
 import type { RankedRate } from "../shipping/rate-ranking";
 import { adminStrings, englishOf, fill, perAdminLanguage, type AdminLanguage, type AdminStrings, type StoredWords, words } from "../locales/admin-language";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DRAFT_FIELDS, returnRuleFieldKey, type ReturnRuleDraft } from "./return-rule-drafts";
 import prisma from "~/db.server";
 import { bookReturnPickup, quoteReturnPickup } from "./return-pickup.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The return a returns/* webhook is about, from the ids its subscription includes (shopify.app.toml). As for

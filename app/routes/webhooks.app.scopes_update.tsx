@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { receiveWebhook } from "~/webhooks.server";
 
 // Shopify's body: `{ "id", "previous": [scopes], "current": [scopes], "updated_at" }`.

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { redactionKeysOf } from "~/cod/shopper-keys.server";
 import { receiveWebhook } from "~/webhooks.server";
 

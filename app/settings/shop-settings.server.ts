@@ -1,5 +1,5 @@
 import type { Prisma, ShopSettings } from "@prisma/client";
-import { z } from "zod";
+import * as z from "zod";
 import { getConfig } from "~/config.server";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";

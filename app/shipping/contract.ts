@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { REATTEMPT_RESULTS, SERVICE_STATUS_CODES, SERVICE_STATUS_LABELS, UNDELIVERED_REASON_CODES } from "./status";
 import { isSafeTrackingUrl, TRACKING_URL_RULE } from "./tracking-url";
 

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { FINAL_OUTCOMES, isShipmentOutcome, SHIPMENT_OUTCOME, SHIPMENT_STATUS, TRACKED_STATUSES, type ShipmentOutcome } from "~/shipments/lifecycle";
 import { getConfig } from "~/config.server";
 import { createCallerLimiter, type CallerLimits } from "~/caller-limits.server";
