@@ -467,9 +467,9 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       return { ...report, paused: true };
     }
     // Shipments another sync holds are not progress: a pass of nothing else leaves them for the next sweep. A full pass
-    // asks whether anything is left before another starts, so a shop with an exact multiple of a pass ends without an
-    // empty one.
-    report.more = claims.length === passSize && busy < claims.length && (await trackingStillDue(shop, now));
+    // asks whether anything is due now, as the next pass would, before that one starts: a shop with an exact multiple of
+    // a pass's size ends without an empty one.
+    report.more = claims.length === passSize && busy < claims.length && (await trackingStillDue(shop, deps.now()));
     return report;
   } finally {
     await handBackClaims(shop, [...open.values()]);
