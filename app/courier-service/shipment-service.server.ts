@@ -52,6 +52,18 @@ export interface ShipmentServiceDeps {
 
 type OrderWithEvents = ServiceOrder & { events: ServiceTrackingEvent[] };
 
+/**
+ * An order's stage and delivery date as its history says them. A step and the order's own stage and delivery date are
+ * written in one commit, but an order is read with its history in two statements, and a step committed between them
+ * (another caller's read bringing the clock up to date, an advance) is in the history and not yet on the order: read
+ * from the history, an answer never holds a Delivered entry without its delivery date.
+ */
+function stageOf(order: OrderWithEvents): { code: ServiceStatusCode; deliveredAt: Date | null } {
+  const last = order.events[order.events.length - 1];
+  const delivered = order.events.find((event) => event.code === SERVICE_STATUS.DELIVERED);
+  return { code: (last?.code ?? order.statusCode) as ServiceStatusCode, deliveredAt: delivered?.happenedAt ?? order.deliveredAt };
+}
+
 const REDACTED = "[redacted]";
 
 const SANDBOX_NOTE = "Sandbox shipment: the courier, its charges and its tracking are simulated.";
@@ -206,17 +218,18 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
   }
 
   function toTrackingResult(order: OrderWithEvents): TrackingResult {
+    const stage = stageOf(order);
     return {
       success: true,
       awb: order.awb,
       order: order.orderId,
-      order_status: orderStatusWord(order.statusCode as ServiceStatusCode),
+      order_status: orderStatusWord(stage.code),
       order_date: `${order.orderDate}T00:00:00+05:30`,
       logistic: order.logisticName,
       created_at: order.createdAt.toISOString(),
       destination: order.city,
       estimated_delivery_date: new Date(order.createdAt.getTime() + order.eddMaxDays * 86_400_000).toISOString(),
-      delivered_date: order.deliveredAt ? order.deliveredAt.toISOString() : "",
+      delivered_date: stage.deliveredAt ? stage.deliveredAt.toISOString() : "",
       tracking_history: order.events.map((event) => ({
         label: SERVICE_STATUS_LABELS[event.code as ServiceStatusCode],
         activity: event.activity,
@@ -458,7 +471,7 @@ export function createShipmentService({ db, pool, now, rateCards: givenCards, tr
         order_id: order.orderId,
         awb: order.awb,
         order_type: order.orderType,
-        order_status: orderStatusWord(order.statusCode as ServiceStatusCode),
+        order_status: orderStatusWord(stageOf(order).code),
         order_invoice_no: order.orderId,
         order_date: `${order.orderDate}T00:00:00+05:30`,
         customer_name: order.customerName,

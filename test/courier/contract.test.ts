@@ -248,6 +248,20 @@ describe("sandbox advance", () => {
     expect(stuck.status).toBe(409);
   });
 
+  it("says a parcel's stage and delivery date as its history does, even when the order is read before a step commits", async () => {
+    const created = await courier.client().createOrder(sampleOrder());
+    await courier.client().advanceSandboxShipment(created.awb, 7);
+    // A step and the order's own stage and delivery date commit together, but a read takes the order and then its
+    // history: a Delivered step committed in between is what that second statement sees beside the order as it was.
+    const order = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: created.awb }, include: { events: { orderBy: { step: "desc" }, take: 1 } } });
+    const deliveredAt = new Date(order.events[0]!.happenedAt.getTime() + 60_000);
+    await prisma.serviceTrackingEvent.create({ data: { orderId: order.id, step: order.events[0]!.step + 1, code: 8, location: "Bengaluru", activity: "Delivered to the consignee", happenedAt: deliveredAt } });
+    const tracked = await courier.client().trackOrder(created.awb);
+    expect(tracked.tracking_history.map((entry) => entry.service_status)).toEqual([2, 3, 5, 6, 7, 8]);
+    expect(tracked).toMatchObject({ order_status: "DELIVERED", delivered_date: deliveredAt.toISOString() });
+    expect((await courier.client().getOrder(created.awb)).order_status).toBe("DELIVERED");
+  });
+
   it("takes exception paths: undelivered, return to origin", async () => {
     const created = await courier.client().createOrder(sampleOrder());
     await courier.client().advanceSandboxShipment(created.awb, 9);
