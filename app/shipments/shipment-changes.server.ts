@@ -538,7 +538,10 @@ export async function recordCourierProgress(shipment: Shipment, progress: Courie
   const data = {
     ...(flag === undefined ? {} : { attention: flag, attentionAt: flag === null ? null : (progress.attention as { at: Date }).at }),
     estimatedDeliveryAt: progress.estimatedDeliveryAt,
-    deliveredAt: progress.deliveredAt,
+    // An answer without a delivery date leaves the one a Delivered report set: a courier that omits it, or answers from
+    // a read taken before its delivery committed, would otherwise leave a delivered parcel dateless for good, since a
+    // delivered parcel is not read again.
+    ...(progress.deliveredAt === null ? {} : { deliveredAt: progress.deliveredAt }),
     syncedAt: change.at,
     nextSyncAt: progress.nextSyncAt,
     trackingFailures: 0,
@@ -631,7 +634,7 @@ export async function recordUnchangedReads(shop: string, reads: readonly Unchang
   const rule: TransitionRule = SHIPMENT_TRANSITIONS.tracking_checked;
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   const written = await prisma.$queryRaw<{ id: number }[]>`
-    UPDATE "Shipment" s SET "syncedAt" = ${at}, "nextSyncAt" = u.next::timestamp(3), "estimatedDeliveryAt" = u.eta::timestamp(3), "deliveredAt" = u.delivered::timestamp(3),
+    UPDATE "Shipment" s SET "syncedAt" = ${at}, "nextSyncAt" = u.next::timestamp(3), "estimatedDeliveryAt" = u.eta::timestamp(3), "deliveredAt" = COALESCE(u.delivered::timestamp(3), s."deliveredAt"),
       "trackingFailures" = 0, "awbUnknownCount" = 0, "trackingError" = NULL, "trackingErrorWords" = NULL, "updatedAt" = ${at}
     FROM unnest(${reads.map((read) => read.claim.shipment.id)}::int[], ${reads.map((read) => read.claim.version)}::text[], ${reads.map((read) => iso(read.nextSyncAt))}::text[],
       ${reads.map((read) => iso(read.estimatedDeliveryAt))}::text[], ${reads.map((read) => iso(read.deliveredAt))}::text[]) AS u(id, version, next, eta, delivered)

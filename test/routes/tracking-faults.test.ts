@@ -146,6 +146,19 @@ describe("tracking under faults", () => {
     proxy.heal();
   });
 
+  it("keeps a delivered parcel's delivery date when the courier's answer leaves it out", async () => {
+    const [shipment] = await bookedShipments(1);
+    const awb = shipment!.awb!;
+    const delivered = await courierOfShop().advanceSandboxShipment(awb, 8);
+    const deliveredEntry = delivered.tracking_history.find((entry) => entry.service_status === 8)!;
+    // The courier's own answer with its Delivered entry, but no delivery date, as an aggregator may send it.
+    const answer = { ...(await courier.client(sandboxCredentialsFor(store.domain)).trackOrder(awb)), delivered_date: "" };
+    proxy.set((request) => (isTrackOf(awb)(request) ? { status: 200, body: JSON.stringify(answer), contentType: "application/json" } : null));
+    expect((await syncAt(later(1))).failed).toEqual([]);
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment!.id } })).toMatchObject({ outcome: "delivered", nextSyncAt: null, deliveredAt: new Date(deliveredEntry.timestamp) });
+    proxy.heal();
+  });
+
   it("reads the courier several at a time, no more at once nor faster than the account's limits saved in Settings", async () => {
     const saveLimits = async (atOnce: string, perSecond: string) => {
       const body = new FormData();
