@@ -387,21 +387,21 @@ export const trackingSync: Measurement = {
         const run = await load.run(world.app.url, request, { model: "closed", connections: AT_ONCE, warmupSeconds: 1, seconds: FLOOR_SECONDS });
         return { run, cpu: cpuSince(world.cpu(), cpuBefore) };
       };
+      const noneCycle = (repeat: number) => cycle(context, world, [big], `${count(sizes.tracked)} tracked, none changed (${repeat} of ${REPEATS})`, 0, allowed(sizes.tracked));
       const floors = [await measureFloor()];
-      const noneRuns: Cycle[] = [];
       // Rows and write-ahead log are counted around the first cycle and the floor after it (the courier sandbox
       // writes to the same database); each count waits for PostgreSQL's statistics, so the repeats are not counted.
       const beforeNone = await writesSoFar(world);
-      let afterNone = beforeNone;
-      let floorWrites = beforeNone;
-      for (let repeat = 1; repeat <= REPEATS; repeat += 1) {
-        noneRuns.push(await cycle(context, world, [big], `${count(sizes.tracked)} tracked, none changed (${repeat} of ${REPEATS})`, 0, allowed(sizes.tracked)));
-        if (repeat === 1) afterNone = await writesSoFar(world);
+      const noneRuns = [await noneCycle(1)];
+      const afterNone = await writesSoFar(world);
+      floors.push(await measureFloor());
+      const floorWrites = writesSince(await writesSoFar(world), afterNone);
+      for (let repeat = 2; repeat <= REPEATS; repeat += 1) {
+        noneRuns.push(await noneCycle(repeat));
         floors.push(await measureFloor());
-        if (repeat === 1) floorWrites = writesSince(await writesSoFar(world), afterNone);
       }
       const rateOf = (run: Cycle) => run.synced / Math.max(0.001, run.seconds);
-      const bracketing = noneRuns.map((run, index) => (floors[index]!.run.ratePerSecond + floors[index + 1]!.run.ratePerSecond) / 2);
+      const bracketing = noneRuns.map((_, index) => (floors[index]!.run.ratePerSecond + floors[index + 1]!.run.ratePerSecond) / 2);
       const shares = noneRuns.map((run, index) => rateOf(run) / Math.max(1, bracketing[index]!));
       const median = [...shares.keys()].sort((a, b) => shares[a]! - shares[b]!)[Math.floor(REPEATS / 2)]!;
       const floorSent = floors.reduce((sum, { run }) => sum + run.sent, 0);
