@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { buildServer, PROCESSES_DIR, SERVER_ENTRIES } from "../scripts/build-server";
 import { createContext } from "./lib/context";
 import { openBenchDatabase } from "./lib/database";
 import { describeMachine } from "./lib/machine";
@@ -64,12 +65,14 @@ function newestIn(dir: string): number {
   return newest;
 }
 
-/** The production build of the app as it is now: built again when anything in app/ is newer than it. */
-function ensureBuild(): void {
-  const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
-  if (built > Math.max(newestIn("app"), statSync("remix.config.js").mtimeMs)) return;
-  console.log("Building the app (remix build): the build is missing or older than app/");
+/** The production build of the app and its server processes as they are now: built again when a source is newer. */
+async function ensureBuild(): Promise<void> {
+  const outputs = ["build/index.js", ...Object.keys(SERVER_ENTRIES).map((name) => `${PROCESSES_DIR}/${name}.js`)];
+  const built = Math.min(...outputs.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  if (built > Math.max(newestIn("app"), newestIn("server"), newestIn("store"), statSync("remix.config.js").mtimeMs)) return;
+  console.log("Building the app (remix build) and its server processes: the build is missing or older than its sources");
   execFileSync(path.resolve("node_modules/.bin/remix"), ["build"], { stdio: "inherit" });
+  await buildServer();
 }
 
 const args = process.argv.slice(2);
@@ -78,7 +81,7 @@ const command = `${process.env.DATABASE_URL ? "DATABASE_URL=… " : ""}${process
 const startedAt = new Date();
 const began = performance.now();
 
-ensureBuild();
+await ensureBuild();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "dakiya-bench-"));
 console.log(`Scratch directory ${scratch}`);
 const database = await openBenchDatabase(scratch);

@@ -81,11 +81,11 @@ export function createContext(options: ContextOptions): BenchContext {
     app() {
       app ??= (async () => {
         const port = await freePort();
-        log(`starting the production build (server/start.ts) on port ${port}`);
-        // `npm start` without npm's and tsx's wrapper processes: one Node process, as in production.
+        log(`starting the production build (build/processes/start.js, as npm start runs it) on port ${port}`);
+        // `npm start` without npm's wrapper process: one Node process, as in production.
         return startChild({
           command: process.execPath,
-          args: [...(options.appNodeArgs ?? []), "--import", "tsx", "server/start.ts"],
+          args: [...(options.appNodeArgs ?? []), "--enable-source-maps", "build/processes/start.js"],
           env: {
             NODE_ENV: "production",
             PORT: String(port),
@@ -104,10 +104,10 @@ export function createContext(options: ContextOptions): BenchContext {
     worker() {
       worker ??= (async () => {
         const server = await context.app();
-        log("starting one worker (server/worker.ts)");
+        log("starting one worker (build/processes/worker.js, as npm run worker runs it)");
         return startChild({
           command: process.execPath,
-          args: ["--import", "tsx", "server/worker.ts"],
+          args: ["--enable-source-maps", "build/processes/worker.js"],
           env: {
             NODE_ENV: "production",
             DATABASE_URL: options.database.url,

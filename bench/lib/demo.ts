@@ -18,7 +18,7 @@ export function reportedMissingChromium(result: Section): boolean {
 }
 
 /**
- * The demo as `npm run demo -- --no-journey` runs it (store/demo.ts: the app's production build and the local
+ * The demo as `npm run demo -- --no-journey` runs it (store/demo.ts bundled into build/processes/demo.js: the app's production build and the local
  * Shopify store with its admin and storefront), on a scratch database of its own (`dakiya_bench_<name>`), for the
  * measurements in a browser. The merchant's day is left out: it would book the seeded orders and keep the app busy.
  */
@@ -26,10 +26,10 @@ export async function startDemo(context: BenchContext, name: string): Promise<{ 
   const scratch = await context.database.scratchDatabase(`dakiya_bench_${name}`);
   const appPort = await freePort();
   const storePort = await freePort();
-  context.log(`starting the demo (store/demo.ts): app on ${appPort}, store on ${storePort}`);
+  context.log(`starting the demo (build/processes/demo.js): app on ${appPort}, store on ${storePort}`);
   const demo = await startChild({
     command: process.execPath,
-    args: ["--import", "tsx", "store/demo.ts", "--no-journey"],
+    args: ["--enable-source-maps", "build/processes/demo.js", "--no-journey"],
     // The store simulator refuses to run in production; the app is still the production build.
     env: { NODE_ENV: "development", DATABASE_URL: scratch.url, PORT: String(appPort), STORE_PORT: String(storePort), SHOPIFY_APP_URL: `http://localhost:${appPort}` },
     readyLine: /Open the Shopify admin/,

@@ -195,13 +195,13 @@ export async function startStoreWorld(
   try {
     const app = await startChild({
       command: process.execPath,
-      args: ["--import", "tsx", "server/start.ts"],
+      args: ["--enable-source-maps", "build/processes/start.js"],
       env: { ...env, WORKER_CONCURRENCY: "0", ...(appNodeOptions ? { NODE_OPTIONS: `${appNodeOptions} ${env.NODE_OPTIONS}` } : {}) },
       readyLine: /Dakiya is serving/,
       url: `http://127.0.0.1:${appPort}`,
     });
     started.push(app);
-    const worker = await startChild({ command: process.execPath, args: ["--import", "tsx", "server/worker.ts"], env: { ...env, WORKER_CONCURRENCY: String(workerConcurrency) }, readyLine: /worker running \d+ jobs at once/, url: "" });
+    const worker = await startChild({ command: process.execPath, args: ["--enable-source-maps", "build/processes/worker.js"], env: { ...env, WORKER_CONCURRENCY: String(workerConcurrency) }, readyLine: /worker running \d+ jobs at once/, url: "" });
     started.push(worker);
 
     const query = async <T extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<T[]> => {

@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseEncoding, isCompressible, WHOLE_ANSWER_BYTES } from "../../server/compression";
 import { createDatabase } from "../support/database";
 import { npmStart, waitForHealth, type StartedServer } from "../support/npm-start";
+import { productionBuild } from "../support/production-build";
 
 const port = 4600 + Number(process.env.VITEST_POOL_ID ?? 0) * 10;
 let server: StartedServer;
 
 beforeAll(async () => {
+  await productionBuild();
   server = npmStart({ DATABASE_URL: await createDatabase(`compression_${process.env.VITEST_POOL_ID ?? 0}`, { replace: true }), PORT: String(port), WORKER_CONCURRENCY: "0" });
   expect((await waitForHealth(port, server.output)).status).toBe(200);
 }, 60_000);

@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { npmStart, pidListeningOn, waitForHealth, waitForOutput, type StartedServer } from "../support/npm-start";
 import { initialisedDataDir } from "../support/initialised-cluster";
 import { productionBuild } from "../support/production-build";
+import { demoNodeArguments } from "./support/demo";
 
 /*
  * Stopping Dakiya as an operator does: Ctrl-C in the terminal (SIGINT to every process of the foreground group,
@@ -161,7 +162,7 @@ describe("stopping the worker and the demo", () => {
   it("Ctrl-C on the demo stops the app, its jobs, the local store and the embedded PostgreSQL, with no stack trace; a missing file is one line", { timeout: 120_000 }, async () => {
     // `npm run demo` is the build, then this (as its script runs it): the part that runs until Ctrl-C.
     const demoPort = port + 3;
-    const demo = await startInTerminal(process.execPath, ["--import", "tsx", "store/demo.ts", "--no-journey"], {
+    const demo = await startInTerminal(process.execPath, [...demoNodeArguments(), "--no-journey"], {
       PORT: String(demoPort),
       STORE_PORT: String(demoPort + 1),
       SHOPIFY_APP_URL: `http://localhost:${demoPort}`,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createDatabase } from "../../support/database";
 import { TEST_DB_DIR } from "../../support/global-setup";
@@ -41,7 +41,18 @@ export interface DemoOptions {
 }
 
 /**
- * `npm run demo`'s code (`store/demo.ts`) on the production build: the app, a fresh database copied from the
+ * What `npm run demo` runs after its build (the node arguments of its script in package.json), so a test starts the
+ * demo exactly as the script does.
+ */
+export function demoNodeArguments(): string[] {
+  const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.demo ?? "";
+  const match = /^npm run build && node (.+)$/.exec(script);
+  if (!match) throw new Error(`package.json's demo script is no longer "npm run build && node …": ${script}`);
+  return match[1]!.split(/\s+/);
+}
+
+/**
+ * `npm run demo`'s code (`store/demo.ts`, bundled into build/processes/demo.js) on the production build: the app, a fresh database copied from the
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
 export async function startDemo({ name, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
@@ -72,7 +83,7 @@ export async function startDemo({ name, extraOrders = 0, restoreRate, basePort =
   // The demo's own local defaults, not the unit tests' values.
   for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
 
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "store/demo.ts", ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...demoNodeArguments(), ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {
