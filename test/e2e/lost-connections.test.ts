@@ -104,14 +104,18 @@ async function startTrackingPass(): Promise<void> {
   await within("Sending the tracking pass's job", sender.send("tracking-sync", { shop: store.domain }, { singletonKey: `${store.domain}|tracking-sync`, group: { id: store.domain } }), 15_000);
 }
 
-/** Until `condition` holds; past `ms`, the test fails saying what never happened and what the app printed last. */
-async function waitFor(what: string, condition: () => Promise<boolean>, ms: number): Promise<void> {
+/**
+ * Until `condition` holds; past `ms`, the test fails saying what never happened, the queue, what `explain` found (the
+ * rows still waiting) and what the app printed last.
+ */
+async function waitFor(what: string, condition: () => Promise<boolean>, ms: number, explain?: () => Promise<unknown>): Promise<void> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     if (await within(`${what} (a check)`, condition(), 20_000)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const jobs = await db.query(`SELECT name, state, count(*)::int AS jobs FROM pgboss.job GROUP BY name, state ORDER BY name, state`);
-  throw new Error(`${what}: not within ${ms / 1000} s. The queue: ${JSON.stringify(jobs.rows)}. The app's last lines:\n${app.output().split("\n").slice(-30).join("\n")}`);
+  const waiting = explain ? ` Still waiting: ${JSON.stringify(await explain())}.` : "";
+  throw new Error(`${what}: not within ${ms / 1000} s. The queue: ${JSON.stringify(jobs.rows)}.${waiting} The app's last lines:\n${app.output().split("\n").slice(-30).join("\n")}`);
 }
 
 /** A step that must answer: one that hangs fails the test naming itself, rather than at the test's own timeout. */
@@ -238,10 +242,24 @@ describe("PostgreSQL dropping every connection of a running app", () => {
     expect(drops).toBeGreaterThan(0);
     await expectStillServing();
 
-    await waitFor("Every due shipment synced", async () => {
-      await timePasses({ sweep: true });
-      return (await synced()) === due;
-    }, 120_000);
+    // Each of the shop's shipments not counted as synced, as its tracking stands: its status, due when, paused or
+    // stopped, its failures and their reason.
+    const unsynced = async () =>
+      (
+        await db.query(
+          `SELECT id, status, "trackingState", "nextSyncAt", "syncedAt", "trackingFailures", "awbUnknownCount", "trackingError" FROM "Shipment" WHERE shop = $1 AND NOT (status = 'fulfilled' AND "syncedAt" > $2)`,
+          [shop, before],
+        )
+      ).rows;
+    await waitFor(
+      "Every due shipment synced",
+      async () => {
+        await timePasses({ sweep: true });
+        return (await synced()) === due;
+      },
+      120_000,
+      unsynced,
+    );
     expect(await synced()).toBe(due);
     await expectStillServing();
     expect(terminated).toBeGreaterThan(0);
