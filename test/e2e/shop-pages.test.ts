@@ -76,6 +76,9 @@ async function openOrder(page: Page, name: string): Promise<void> {
   await page.goto(ordersUrl());
   await page.getByRole("table", { name: "Orders" }).getByRole("link", { name, exact: true }).click();
   await page.getByRole("heading", { level: 1, name }).waitFor();
+  // The heading is drawn before the page's deferred scripts run (the Print menu, the Dakiya card): a click on Print
+  // before them does nothing, as it would for a merchant that quick. They have run by DOMContentLoaded.
+  await page.waitForLoadState("domcontentloaded");
 }
 
 /*
