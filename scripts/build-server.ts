@@ -18,24 +18,27 @@ export const SERVER_ENTRIES = { start: "server/start.ts", worker: "server/worker
 export const PROCESSES_DIR = "build/processes";
 const OUT_DIR = path.resolve(PROCESSES_DIR);
 
+/** How Node runs one of the bundled processes: its file, with stack traces that name the TypeScript source. */
+export const processArguments = (entry: keyof typeof SERVER_ENTRIES): string[] => ["--enable-source-maps", `${PROCESSES_DIR}/${entry}.js`];
+
 /**
- * A module that reads a file beside itself (the Admin API schema, the local admin's scripts, the label fonts'
- * packages) keeps finding it there: its `import.meta.url` stays its own source file's address, taken relative to the
- * bundle, so a checkout moved elsewhere still works.
+ * A module that reads a file beside itself (the Admin API schema, the local admin's scripts) keeps finding it there:
+ * its `import.meta.url` stays its own source file's address, taken relative to the bundle, so a checkout moved
+ * elsewhere still works. Only the project's modules pass here: packages are external.
  */
 const ownModuleAddress: Plugin = {
   name: "own-module-address",
   setup(builder) {
     builder.onLoad({ filter: /\.tsx?$/ }, async ({ path: file }) => {
       const source = await readFile(file, "utf8");
-      if (file.includes(`${path.sep}node_modules${path.sep}`) || !source.includes("import.meta.url")) return undefined;
+      if (!source.includes("import.meta.url")) return undefined;
       const fromBundle = path.relative(OUT_DIR, file).split(path.sep).join("/");
       return { contents: source.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: file.endsWith("x") ? "tsx" : "ts" };
     });
   },
 };
 
-/** Bundles every entry into build/processes/ and says how large each came out. */
+/** Bundles every entry into build/processes/ and says how many files and bytes came out. */
 export async function buildServer(): Promise<void> {
   const started = performance.now();
   rmSync(OUT_DIR, { recursive: true, force: true });
@@ -57,7 +60,7 @@ export async function buildServer(): Promise<void> {
   });
   const scripts = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith(".js"));
   const kilobytes = Math.round(scripts.reduce((sum, [, output]) => sum + output.bytes, 0) / 1024);
-  console.log(`Bundled ${Object.values(SERVER_ENTRIES).join(", ")} into ${PROCESSES_DIR}/ in ${Math.round(performance.now() - started)} ms: ${scripts.length} modules, ${kilobytes.toLocaleString("en-IN")} KB.`);
+  console.log(`Bundled ${Object.values(SERVER_ENTRIES).join(", ")} into ${PROCESSES_DIR}/ in ${Math.round(performance.now() - started)} ms: ${scripts.length} files, ${kilobytes.toLocaleString("en-IN")} KB.`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) await buildServer();

@@ -5,6 +5,7 @@ import { startLoadGenerator, type LoadGenerator, type LoadSummary } from "./load
 import type { RequestKind } from "../load/requests";
 import { freePort } from "../../server/free-port";
 import { startChild, type ChildServer } from "./processes";
+import { processArguments } from "../../scripts/build-server";
 
 /** Every measurement's view of the run: the database, the app server, the load generator, shared floors. */
 export interface BenchContext {
@@ -85,7 +86,7 @@ export function createContext(options: ContextOptions): BenchContext {
         // `npm start` without npm's wrapper process: one Node process, as in production.
         return startChild({
           command: process.execPath,
-          args: [...(options.appNodeArgs ?? []), "--enable-source-maps", "build/processes/start.js"],
+          args: [...(options.appNodeArgs ?? []), ...processArguments("start")],
           env: {
             NODE_ENV: "production",
             PORT: String(port),
@@ -107,7 +108,7 @@ export function createContext(options: ContextOptions): BenchContext {
         log("starting one worker (build/processes/worker.js, as npm run worker runs it)");
         return startChild({
           command: process.execPath,
-          args: ["--enable-source-maps", "build/processes/worker.js"],
+          args: processArguments("worker"),
           env: {
             NODE_ENV: "production",
             DATABASE_URL: options.database.url,

@@ -3,6 +3,7 @@ import type { BenchContext } from "./context";
 import { freePort } from "../../server/free-port";
 import { startChild, type ChildServer } from "./processes";
 import type { Section } from "./results";
+import { processArguments } from "../../scripts/build-server";
 
 /** Debian's Chromium, as the browser tests use it: never a downloaded browser. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -29,7 +30,7 @@ export async function startDemo(context: BenchContext, name: string): Promise<{ 
   context.log(`starting the demo (build/processes/demo.js): app on ${appPort}, store on ${storePort}`);
   const demo = await startChild({
     command: process.execPath,
-    args: ["--enable-source-maps", "build/processes/demo.js", "--no-journey"],
+    args: [...processArguments("demo"), "--no-journey"],
     // The store simulator refuses to run in production; the app is still the production build.
     env: { NODE_ENV: "development", DATABASE_URL: scratch.url, PORT: String(appPort), STORE_PORT: String(storePort), SHOPIFY_APP_URL: `http://localhost:${appPort}` },
     readyLine: /Open the Shopify admin/,

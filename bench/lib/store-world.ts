@@ -17,6 +17,7 @@ import { cpuMsOf, postgresPids } from "./cpu";
 import { freePort } from "../../server/free-port";
 import { startChild, type ChildServer } from "./processes";
 import type { DetailTable } from "./results";
+import { processArguments } from "../../scripts/build-server";
 
 /**
  * Dakiya as a merchant's shop meets it, for the measurements that need Shopify: the store simulator (in the bench's
@@ -195,13 +196,13 @@ export async function startStoreWorld(
   try {
     const app = await startChild({
       command: process.execPath,
-      args: ["--enable-source-maps", "build/processes/start.js"],
+      args: processArguments("start"),
       env: { ...env, WORKER_CONCURRENCY: "0", ...(appNodeOptions ? { NODE_OPTIONS: `${appNodeOptions} ${env.NODE_OPTIONS}` } : {}) },
       readyLine: /Dakiya is serving/,
       url: `http://127.0.0.1:${appPort}`,
     });
     started.push(app);
-    const worker = await startChild({ command: process.execPath, args: ["--enable-source-maps", "build/processes/worker.js"], env: { ...env, WORKER_CONCURRENCY: String(workerConcurrency) }, readyLine: /worker running \d+ jobs at once/, url: "" });
+    const worker = await startChild({ command: process.execPath, args: processArguments("worker"), env: { ...env, WORKER_CONCURRENCY: String(workerConcurrency) }, readyLine: /worker running \d+ jobs at once/, url: "" });
     started.push(worker);
 
     const query = async <T extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<T[]> => {
