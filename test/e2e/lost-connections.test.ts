@@ -118,6 +118,15 @@ async function waitFor(what: string, condition: () => Promise<boolean>, ms: numb
   throw new Error(`${what}: not within ${ms / 1000} s. The queue: ${JSON.stringify(jobs.rows)}.${waiting} The app's last lines:\n${app.output().split("\n").slice(-30).join("\n")}`);
 }
 
+/** The shop's tracking passes that are not done, and the last ten done: when each started and ended, and how. */
+async function trackingPasses(): Promise<unknown[]> {
+  const { rows } = await db.query(
+    `(SELECT state, retry_count, created_on, start_after, started_on, completed_on, heartbeat_on, output FROM pgboss.job WHERE name = 'tracking-sync' AND state <> 'completed')
+     UNION ALL (SELECT state, retry_count, created_on, start_after, started_on, completed_on, heartbeat_on, output FROM pgboss.job WHERE name = 'tracking-sync' AND state = 'completed' ORDER BY completed_on DESC LIMIT 10)`,
+  );
+  return rows;
+}
+
 /** A step that must answer: one that hangs fails the test naming itself, rather than at the test's own timeout. */
 async function within<T>(what: string, step: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -229,10 +238,12 @@ describe("PostgreSQL dropping every connection of a running app", () => {
   it("while tracking syncs: the process serves on, and every shipment is synced", { timeout: 180_000 }, async () => {
     const shop = store.domain;
     const before = new Date();
-    await db.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = $1 AND status = 'fulfilled'`, [shop]);
-    const due = await count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND "nextSyncAt" <= now()`, [shop]);
+    // The shipments made due, named by the statement that made them due: a pass still running from the first test can
+    // claim one of them (moving its next read on) a moment later, and a count read after would miss it.
+    const dueIds = (await db.query<{ id: number }>(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = $1 AND status = 'fulfilled' RETURNING id`, [shop])).rows.map((row) => row.id);
+    const due = dueIds.length;
     expect(due).toBeGreaterThanOrEqual(ORDERS);
-    const synced = () => count(`SELECT count(*) FROM "Shipment" WHERE shop = $1 AND status = 'fulfilled' AND "syncedAt" > $2`, [shop, before]);
+    const synced = () => count(`SELECT count(*) FROM "Shipment" WHERE id = ANY($1) AND status = 'fulfilled' AND "syncedAt" > $2`, [dueIds, before]);
 
     await startTrackingPass();
 
@@ -247,18 +258,22 @@ describe("PostgreSQL dropping every connection of a running app", () => {
     const unsynced = async () =>
       (
         await db.query(
-          `SELECT id, status, "trackingState", "nextSyncAt", "syncedAt", "trackingFailures", "awbUnknownCount", "trackingError" FROM "Shipment" WHERE shop = $1 AND NOT (status = 'fulfilled' AND "syncedAt" > $2)`,
-          [shop, before],
+          `SELECT id, status, "trackingState", "nextSyncAt", "syncedAt", "trackingFailures", "awbUnknownCount", "trackingError" FROM "Shipment" WHERE id = ANY($1) AND NOT (status = 'fulfilled' AND "syncedAt" > $2)`,
+          [dueIds, before],
         )
       ).rows;
+    // Taken at each check, so a failure shows the rows as they stood before the deadline, not a moment after it.
+    let lastUnsynced: unknown[] = [];
     await waitFor(
       "Every due shipment synced",
       async () => {
         await timePasses({ sweep: true });
-        return (await synced()) === due;
+        if ((await synced()) === due) return true;
+        lastUnsynced = await unsynced();
+        return false;
       },
       120_000,
-      unsynced,
+      async () => ({ atTheLastCheck: lastUnsynced, now: await unsynced(), passes: await trackingPasses() }),
     );
     expect(await synced()).toBe(due);
     await expectStillServing();
