@@ -24,6 +24,11 @@ const appTests = {
   },
 };
 const alias = { "~": path.resolve(__dirname, "app") };
+/**
+ * Vite scans `public/` when each project's server starts, and `npm test` builds into `public/build/` at the same
+ * moment: a folder the build removed mid-scan failed the whole run (ENOENT). No test is served from `public/`.
+ */
+const publicDir = false;
 
 /**
  * Two lanes side by side, one a core (docs/testing.md says how the suite is laid out and how to keep it fast):
@@ -34,6 +39,7 @@ const alias = { "~": path.resolve(__dirname, "app") };
  *   extensions (`extensions`: Preact in jsdom under Shopify's tester).
  */
 export default defineConfig({
+  publicDir,
   test: {
     // Pool sizes hold for the whole run, so they sit here rather than in a project. The process and browser tests
     // spend much of their time waiting on the processes they started, so two of them share the second core.
@@ -44,18 +50,22 @@ export default defineConfig({
     sequence: { sequencer: HeaviestFirst },
     projects: [
       {
+        publicDir,
         resolve: { alias },
         test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "store/**/*.test.ts", "scripts/**/*.test.ts"], pool: "threads", isolate: false, ...appTests },
       },
       {
+        publicDir,
         resolve: { alias },
         test: { name: "integration", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"], pool: "threads", isolate: false, ...appTests },
       },
       {
+        publicDir,
         resolve: { alias },
         test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], pool: "forks", ...appTests },
       },
       {
+        publicDir,
         esbuild: { jsx: "automatic", jsxImportSource: "preact" },
         test: {
           name: "extensions",
