@@ -61,6 +61,12 @@ async function lane(steps: Step[]): Promise<Outcome[]> {
 const npm = (script: string, name = script): Step => ({ name, command: ["npm", "run", "--silent", script] });
 const scratch = mkdtempSync(path.join(os.tmpdir(), "dakiya-test-"));
 const buildDone = path.join(scratch, "build-done");
+/**
+ * Node keeps the code it compiled for a file here and the next process that loads the same file takes it from there
+ * (Node 22's compile cache): the suite starts the app, the worker and the demo about thirty times, and vitest a
+ * process for each browser and process test, each loading the same packages.
+ */
+process.env.NODE_COMPILE_CACHE ??= path.join(scratch, "node-compile-cache");
 // Kept after the run (test-results/ is ignored by git): every file's start and end, for a closer look at where the time went.
 const report = path.resolve("test-results", "vitest-report.json");
 
