@@ -41,6 +41,40 @@ export function survivingLostConnections<P extends pg.Pool>(pool: P, name: strin
   });
   // An idle connection's error reaches the pool too; the connection's own listener has reported it.
   pool.on("error", () => undefined);
+  return handingBackLostConnections(pool);
+}
+
+/**
+ * A connection checked out of the pool goes back to it, to be discarded, the moment PostgreSQL drops it. The pool
+ * counts a checked-out connection until its holder releases it, and Prisma's interactive transactions release theirs
+ * only after a ROLLBACK or COMMIT that succeeds: on a dropped connection that statement fails, the release is never
+ * reached, and the pool is one connection smaller for good. After DATABASE_POOL_SIZE such drops (a failover during
+ * a busy minute) every query of the process, /healthz's too, would wait forever. The holder's own release later is
+ * then a no-op rather than pg-pool's double-release error.
+ *
+ * Only `connect()` without a callback is wrapped: pg-pool's own `query()` takes the callback form and releases with
+ * the statement's error itself.
+ */
+function handingBackLostConnections<P extends pg.Pool>(pool: P): P {
+  const checkOut = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  const connect = (callback?: unknown) => {
+    if (callback) return checkOut(callback);
+    return checkOut()!.then((client) => {
+      const release = client.release;
+      let released = false;
+      const releaseOnce = (error?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        client.removeListener("end", lost);
+        release(error);
+      };
+      const lost = () => releaseOnce(new Error("PostgreSQL dropped the connection"));
+      client.once("end", lost);
+      client.release = releaseOnce;
+      return client;
+    });
+  };
+  pool.connect = connect as P["connect"];
   return pool;
 }
 
