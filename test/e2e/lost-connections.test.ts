@@ -147,9 +147,21 @@ async function within<T>(what: string, step: Promise<T>, ms: number): Promise<T>
   }
 }
 
+/** What each of the app's connections is doing: its pool, state, what it waits on, since when and its statement. */
+async function connectionsNow(): Promise<unknown[]> {
+  const { rows } = await db.query(
+    `SELECT application_name, state, wait_event_type, wait_event, now() - xact_start AS in_transaction, now() - state_change AS in_state, left(query, 120) AS query
+       FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() ORDER BY application_name, state`,
+    [databaseName],
+  );
+  return rows;
+}
+
 async function expectStillServing(): Promise<void> {
   expect(app.child.exitCode, app.output()).toBeNull();
-  const health = await within("GET /healthz", fetch(`${appUrl}/healthz`), 15_000);
+  const health = await within("GET /healthz", fetch(`${appUrl}/healthz`), 15_000).catch(async (error: Error) => {
+    throw new Error(`${error.message}\nThe app's connections: ${JSON.stringify(await connectionsNow())}`);
+  });
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: "ok", database: "reachable" });
 }
