@@ -180,6 +180,9 @@ beforeAll(async () => {
     NODE_ENV: "test",
     PORT: String(appPort),
     WORKER_CONCURRENCY: "4",
+    // A small pool, so that a connection a drop leaves checked out for good would show as a process that stops
+    // answering within this test's drops.
+    DATABASE_POOL_SIZE: "3",
     SHOPIFY_APP_URL: appUrl,
     SHOPIFY_API_KEY: config.SHOPIFY_API_KEY,
     SHOPIFY_API_SECRET: config.SHOPIFY_API_SECRET,
