@@ -52,6 +52,9 @@ export function survivingLostConnections<P extends pg.Pool>(pool: P, name: strin
  * a busy minute) every query of the process, /healthz's too, would wait forever. The holder's own release later is
  * then a no-op rather than pg-pool's double-release error.
  *
+ * A COMMIT or ROLLBACK that fails on a connection still up (a serialization failure, a deferred constraint) would keep
+ * its place the same way; Dakiya uses neither, so only the lost connection is handled.
+ *
  * Only `connect()` without a callback is wrapped: pg-pool's own `query()` takes the callback form and releases with
  * the statement's error itself.
  */
@@ -61,16 +64,18 @@ function handingBackLostConnections<P extends pg.Pool>(pool: P): P {
     if (callback) return checkOut(callback);
     return checkOut()!.then((client) => {
       const release = client.release;
-      let released = false;
-      const releaseOnce = (error?: Error | boolean) => {
-        if (released) return;
-        released = true;
+      let handedBack = false;
+      const lost = () => {
+        handedBack = true;
+        release(new Error("PostgreSQL dropped the connection"));
+      };
+      client.once("end", lost);
+      // After the pool took it back, the holder's release is expected; any other second release is still pg-pool's error.
+      client.release = (error?: Error | boolean) => {
+        if (handedBack) return;
         client.removeListener("end", lost);
         release(error);
       };
-      const lost = () => releaseOnce(new Error("PostgreSQL dropped the connection"));
-      client.once("end", lost);
-      client.release = releaseOnce;
       return client;
     });
   };
