@@ -13,8 +13,9 @@ const POOL_SIZE = 2;
 const DROPS = 5;
 
 let admin: pg.Client;
-/** Pools opened here, closed after; a pool that lost its connections for good cannot end, and is left to the exit. */
-const opened: { prisma: PrismaClient; pool: pg.Pool; endable: boolean }[] = [];
+/** Clients and pools opened here, closed after; a pool that lost its connections for good cannot end, and is left to the exit. */
+const prismas: PrismaClient[] = [];
+const endablePools: pg.Pool[] = [];
 
 beforeAll(async () => {
   admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -22,24 +23,26 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 afterAll(async () => {
-  for (const { prisma, pool, endable } of opened) {
-    await prisma.$disconnect();
-    if (endable) await pool.end();
-  }
+  for (const prisma of prismas) await prisma.$disconnect();
+  for (const pool of endablePools) await pool.end();
   await admin.end();
 });
 
-function prismaOn(pool: pg.Pool, { endable = true } = {}): PrismaClient {
+function prismaOn(pool: pg.Pool): PrismaClient {
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  opened.push({ prisma, pool, endable });
+  prismas.push(prisma);
   return prisma;
 }
 
-const newPool = () => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE, pipeline: true, application_name: "dropped-connections-test" });
+function newPool({ max = POOL_SIZE, endable = true } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max, pipeline: true, application_name: "dropped-connections-test" });
+  if (endable) endablePools.push(pool);
+  return pool;
+}
 
 /** A transaction whose own connection PostgreSQL drops halfway through; what it failed with. */
-async function transactionDropped(prisma: PrismaClient): Promise<string> {
-  const failure = await prisma
+function transactionDropped(prisma: PrismaClient): Promise<string> {
+  return prisma
     .$transaction(async (tx) => {
       const [own] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
       await admin.query("SELECT pg_terminate_backend($1)", [own!.pid]);
@@ -51,7 +54,6 @@ async function transactionDropped(prisma: PrismaClient): Promise<string> {
       () => "",
       (error: Error) => error.message,
     );
-  return failure;
 }
 
 /** The query's answer, or "no answer" when it waits longer than `ms` (for a connection that never comes back). */
@@ -75,8 +77,7 @@ describe("a connection PostgreSQL drops under a transaction", () => {
   it("takes a dropped connection back before its holder releases it, and the holder's release after is harmless", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     // One connection: while the holder has not released it, the pool answers only if it took the connection back.
-    const pool = survivingLostConnections(new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, pipeline: true }), "test");
-    prismaOn(pool);
+    const pool = survivingLostConnections(newPool({ max: 1 }), "test");
     const client = await pool.connect();
     const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     await admin.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
@@ -88,10 +89,10 @@ describe("a connection PostgreSQL drops under a transaction", () => {
   });
 
   it("without it, Prisma's transactions keep every dropped connection's place and the pool stops answering: why it is there", async () => {
-    const pool = newPool();
+    const pool = newPool({ endable: false });
     pool.on("error", () => undefined);
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const prisma = prismaOn(pool, { endable: false });
+    const prisma = prismaOn(pool);
     for (let drop = 0; drop < POOL_SIZE; drop += 1) await transactionDropped(prisma);
     expect(await answerWithin(prisma.$queryRaw`SELECT 1`, 1_000)).toBe("no answer");
     expect(pool.totalCount - pool.idleCount).toBe(POOL_SIZE);

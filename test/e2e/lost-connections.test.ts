@@ -48,8 +48,9 @@ function startCourierProxy(): Promise<Server> {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      const held = /^\/v1\/(create-order|track-order)/.test(incoming.url ?? "");
-      const trackingRead = (incoming.url ?? "").startsWith("/v1/track-order");
+      const url = incoming.url ?? "";
+      const trackingRead = url.startsWith("/v1/track-order");
+      const held = trackingRead || url.startsWith("/v1/create-order");
       if (trackingRead) {
         trackingReads.seen += 1;
         trackingReads.held += 1;
