@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadRateCards } from "./embedded.server";
 import { DEFAULT_RATE_CARDS } from "./rate-cards";
 import { quoteAll } from "./rates";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "rate-cards-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, content: unknown) => {
   const file = path.join(dir, name);
   writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));

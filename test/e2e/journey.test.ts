@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { FrameLocator, Locator } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { LOCAL_DEFAULTS } from "~/config.server";
 import { FLOW_PAYLOAD_LIMIT_BYTES, payloadProblem, type FlowTrigger } from "~/flow/flow-triggers";
 import { createCourierClient } from "~/shipping/client.server";
@@ -630,7 +630,10 @@ describe("npm run demo: the merchant's day, then the admin", { timeout: 360_000 
     // The statement as the aggregator's panel gives it: from the shop's sandbox account, over HTTP.
     const account = sandboxAccountCredentials({ apiKey: LOCAL_DEFAULTS.SANDBOX_API_KEY, secretKey: LOCAL_DEFAULTS.SANDBOX_SECRET_KEY }, SEED_SHOP);
     const statement = await createCourierClient({ ...account, environment: "test", sandboxUrl: walk.demo.appUrl }).sandboxRemittanceStatement([full.awb, short.awb]);
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "dakiya-remittance-")), statement.file_name);
+    const statementDir = mkdtempSync(path.join(os.tmpdir(), "dakiya-remittance-"));
+    // The statement and the 20,000-line one beside it are megabytes: left behind, every run would add them to /tmp.
+    onTestFinished(() => rmSync(statementDir, { recursive: true, force: true }));
+    const file = path.join(statementDir, statement.file_name);
     writeFileSync(file, statement.csv);
     const utr = statement.csv.split("\r\n")[1]!.split(",")[3]!;
 
