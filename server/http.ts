@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { BlockList, isIP, type AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { createRequestHandler, type ActionFunction, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type ActionFunction, type AppLoadContext, type LoaderFunction, type ServerBuild } from "@remix-run/node";
 import { loggablePath } from "../app/logging.server";
 import { webhookHeaderRefusal, webhookTopicAt } from "../app/webhook-topics";
 import { bodyLimitFor, streamedUploadLimit } from "./body-limits";
@@ -385,6 +385,19 @@ function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): 
   return originHost !== (forwarded || incoming.headers.host);
 }
 
+/** Each route of the build by its address (`/webhooks/orders/create`, `/v1/*`): its own path after its parents'. */
+function routesByAddress(build: Pick<ServerBuild, "routes">): Map<string, ServerBuild["routes"][string]["module"]> {
+  const modules = new Map<string, ServerBuild["routes"][string]["module"]>();
+  const addressOf = (id: string | undefined): string => {
+    const route = id === undefined ? undefined : build.routes[id];
+    if (!route) return "";
+    const parent = addressOf(route.parentId);
+    return route.path ? `${parent}/${route.path}` : parent;
+  };
+  for (const [id, route] of Object.entries(build.routes)) if (route) modules.set(addressOf(id), route.module);
+  return modules;
+}
+
 /**
  * Each webhook topic's route action, by its address (`/webhooks/orders/create`), found once in the build. A delivery
  * is handed to its action directly: Remix would first match the request against the whole route tree, on every
@@ -392,37 +405,46 @@ function isCrossSiteWrite(method: string, url: URL, incoming: IncomingMessage): 
  */
 export function webhookActionsOf(build: Pick<ServerBuild, "routes">): Map<string, ActionFunction> {
   const actions = new Map<string, ActionFunction>();
-  const addressOf = (id: string | undefined): string => {
-    const route = id === undefined ? undefined : build.routes[id];
-    if (!route) return "";
-    const parent = addressOf(route.parentId);
-    return route.path ? `${parent}/${route.path}` : parent;
-  };
-  for (const [id, route] of Object.entries(build.routes)) {
-    const address = addressOf(id);
-    if (route?.module.action && webhookTopicAt(address)) actions.set(address, route.module.action);
-  }
+  for (const [address, module] of routesByAddress(build)) if (module.action && webhookTopicAt(address)) actions.set(address, module.action);
   return actions;
 }
+
+/**
+ * The embedded courier service's route (`/v1/*`), found once in the build, or null when the build has none. Every
+ * call under /v1 is handed to it directly, for the reason webhooks are: Remix matched the whole route tree for each
+ * call, twice (the request, then the resource route's own query), about a tenth of a tracking read's CPU in the app
+ * (npm run bench, the tracking cycle's profile).
+ */
+export function courierServiceRouteOf(build: Pick<ServerBuild, "routes">): { loader: LoaderFunction; action: ActionFunction } | null {
+  const module = routesByAddress(build).get("/v1/*");
+  return module?.loader && module.action ? { loader: module.loader, action: module.action } : null;
+}
+
+// The methods Remix hands to a route's action; the rest (GET, HEAD, OPTIONS) go to its loader.
+const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const UNEXPECTED = () => new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
 /**
- * A webhook's route action run as Remix runs a resource route's: its Response is the answer, a thrown Response too,
- * and anything else thrown is reported to the app's handleError (app/entry.server.tsx) and answered 500, so Shopify
- * delivers it again.
+ * A route's loader or action run as Remix runs a resource route's: its Response is the answer, a thrown Response too,
+ * and anything else thrown is reported to the app's handleError (app/entry.server.tsx) and answered 500 (Shopify
+ * delivers a webhook again). A HEAD request is answered without the body, as Remix does.
  */
-async function runWebhookAction(action: ActionFunction, request: Request, context: AppLoadContext, build: ServerBuild): Promise<Response> {
-  const args = { request, params: {}, context };
+async function runResourceRoute(handler: ActionFunction | LoaderFunction, request: Request, context: AppLoadContext, build: ServerBuild, params: Record<string, string> = {}): Promise<Response> {
+  const args = { request, params, context };
+  let answer: Response;
   try {
-    const answer = await action(args);
-    if (answer instanceof Response) return answer;
-    throw new Error("A webhook route answered something other than a Response");
+    const returned: unknown = await handler(args);
+    if (!(returned instanceof Response)) throw new Error("A resource route answered something other than a Response");
+    answer = returned;
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    build.entry.module.handleError?.(thrown, args);
-    return UNEXPECTED();
+    if (!(thrown instanceof Response)) {
+      build.entry.module.handleError?.(thrown, args);
+      return UNEXPECTED();
+    }
+    answer = thrown;
   }
+  return request.method === "HEAD" ? new Response(null, { headers: answer.headers, status: answer.status, statusText: answer.statusText }) : answer;
 }
 
 /**
@@ -433,6 +455,7 @@ async function runWebhookAction(action: ActionFunction, request: Request, contex
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const handle = createRequestHandler(options.build, options.mode);
   const webhookActions = webhookActionsOf(options.build);
+  const courierService = courierServiceRouteOf(options.build);
   const trusted = trustedProxySet(options.trustedProxies ?? []);
   const publicDir = path.resolve(options.publicDir ?? "public");
 
@@ -479,9 +502,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     const request = new Request(url, { method, headers, body: body as BodyInit | undefined, ...(streamed ? { duplex: "half" } : {}) } as RequestInit);
     const context = { clientAddress: clientAddressOf(incoming, trusted) };
     const webhookAction = method === "POST" ? webhookActions.get(url.pathname) : undefined;
+    const courierCall = courierService && isCourierServicePath(url.pathname) ? (MUTATIONS.has(method) ? courierService.action : courierService.loader) : undefined;
     let response: Response;
     try {
-      response = webhookAction ? await runWebhookAction(webhookAction, request, context, options.build) : await handle(request, context);
+      if (webhookAction) response = await runResourceRoute(webhookAction, request, context, options.build);
+      else if (courierCall) response = await runResourceRoute(courierCall, request, context, options.build, { "*": url.pathname.replace(/^\/v1\/?/, "") });
+      else response = await handle(request, context);
     } catch (error) {
       // An upload over its limit fails whatever was reading it: the answer is the limit's, not the route's.
       if (streamed?.overLimit) return tooLarge(incoming, outgoing, bodyLimitFor(url.pathname));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig } from "~/config.server";
+import { getConfig, LOCAL_DEFAULTS } from "~/config.server";
 import { freePort } from "../../server/free-port";
 import { createDatabase } from "../support/database";
 import { memoryOf, npmStart, pidListeningOn, waitForHealth, type StartedServer } from "../support/npm-start";
@@ -208,5 +208,31 @@ describe("webhooks at the production server", () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe("the courier service at the production server", () => {
+  // Calls under /v1 go to the service's route directly, not through Remix's route matching (server/http.ts): each
+  // method still reaches the handler Remix would give it, and every answer is the service's own JSON.
+  it("hands every call under /v1 to the service: a read, its HEAD without a body, OPTIONS, a write, a call without keys, an unknown address", async () => {
+    const keys = { "X-Api-Key": LOCAL_DEFAULTS.SANDBOX_API_KEY, "X-Secret-Key": LOCAL_DEFAULTS.SANDBOX_SECRET_KEY };
+    const call = async (path: string, init: RequestInit = {}) => {
+      const answer = await fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...keys, ...(init.headers as Record<string, string>) } });
+      const text = await answer.text();
+      return { status: answer.status, type: answer.headers.get("content-type"), body: text === "" ? "" : (JSON.parse(text) as { success: boolean; message: string }) };
+    };
+    const json = "application/json; charset=utf-8";
+
+    expect(await call("/v1/track-order/NOSUCHAWB1")).toEqual({ status: 404, type: json, body: { success: false, message: "No shipment with awb NOSUCHAWB1", errors: [] } });
+    // Remix's own query parameter means nothing to the service.
+    expect(await call("/v1/track-order/NOSUCHAWB1?_data=routes%2Fv1.%24")).toEqual(await call("/v1/track-order/NOSUCHAWB1"));
+    // The service answers GET alone at a read's address; HEAD is refused as it is, without a body.
+    expect(await call("/v1/track-order/NOSUCHAWB1", { method: "HEAD" })).toEqual({ status: 405, type: json, body: "" });
+    expect(await call("/v1/track-order/NOSUCHAWB1", { method: "OPTIONS" })).toEqual({ status: 405, type: json, body: { success: false, message: "/v1/track-order/NOSUCHAWB1 accepts GET, not OPTIONS", errors: [] } });
+    const write = await call("/v1/calculate-rate", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(write).toMatchObject({ status: 422, type: json, body: { success: false, message: "The request has 9 invalid fields" } });
+    const keyless = await fetch(`http://127.0.0.1:${port}/v1/track-order/NOSUCHAWB1`);
+    expect([keyless.status, ((await keyless.json()) as { message: string }).message]).toEqual([401, "Send your credentials in the X-Api-Key and X-Secret-Key headers"]);
+    for (const path of ["/v1/no-such-operation", "/v1"]) expect(await call(path)).toEqual({ status: 404, type: json, body: { success: false, message: `No operation at ${path}`, errors: [] } });
   });
 });
