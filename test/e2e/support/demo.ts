@@ -80,8 +80,9 @@ export async function startDemo({ name, extraOrders = 0, restoreRate, basePort =
     DEMO_OUTPUT_DIR: documentsDir,
     ...(restoreRate ? { STORE_RESTORE_RATE: String(restoreRate) } : {}),
   };
-  // The demo's own local defaults, not the unit tests' values.
-  for (const inherited of ["COURIER_SANDBOX_URL", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
+  // The demo's own local defaults, not the unit tests' values: among them the courier's 8 s timeout, where the unit
+  // tests' 2 s made a busy machine's demo stop its day on a courier call that was slow, not lost.
+  for (const inherited of ["COURIER_SANDBOX_URL", "COURIER_TIMEOUT_MS", "SANDBOX_API_KEY", "SANDBOX_SECRET_KEY", "SHOPIFY_API_KEY", "SHOPIFY_API_SECRET"]) delete env[inherited];
 
   const child: ChildProcess = spawn(process.execPath, [...demoNodeArguments(), ...(journey ? [] : ["--no-journey"])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
