@@ -62,7 +62,7 @@ export default defineConfig({
       {
         publicDir,
         resolve: { alias },
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], pool: "forks", ...appTests },
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], pool: "forks", ...appTests, setupFiles: [...appTests.setupFiles, "test/support/after-the-build.ts"] },
       },
       {
         publicDir,

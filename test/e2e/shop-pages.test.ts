@@ -30,7 +30,7 @@ beforeAll(async () => {
   // bookings then never wait for it. Four extra ready orders (#2001…#2004) are printing's own.
   demo = await startDemo({ name: "e2e_shop_pages", basePort: 5300, restoreRate: 1_000, extraOrders: 4 });
   browser = await launchBrowser();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -83,7 +83,7 @@ export interface AdminWalk {
  * the first test; after each test whatever the browser reported since its last step fails that test (a failed test's
  * leftovers are not blamed on the next); the browser closed and the demo stopped after the last.
  */
-export function walkTheAdmin(suite: string, demoOptions: DemoOptions, { startTimeoutMs = 60_000 }: { startTimeoutMs?: number } = {}): AdminWalk {
+export function walkTheAdmin(suite: string, demoOptions: DemoOptions, { startTimeoutMs = 240_000 }: { startTimeoutMs?: number } = {}): AdminWalk {
   const walk = {} as AdminWalk;
   walk.reopenAdmin = async () => (walk.admin = await openEmbeddedAdmin(walk.page, walk.watcher, walk.demo.adminUrl));
   beforeAll(async () => {

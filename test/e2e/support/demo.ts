@@ -36,7 +36,7 @@ export interface DemoOptions {
   journey?: boolean;
   /** Starts on the database and store a previous demo of the same name left (a second `npm run demo`). */
   resume?: boolean;
-  /** How long the demo may take to print the admin's address (default 60 s, for a machine busy with other suites; the day takes longer). */
+  /** How long the demo may take to print the admin's address (default 180 s, for a slow machine busy with other suites; the day takes longer). */
   readyTimeoutMs?: number;
 }
 
@@ -55,7 +55,7 @@ export function demoNodeArguments(): string[] {
  * `npm run demo`'s code (`store/demo.ts`, bundled into build/processes/demo.js) on the production build: the app, a fresh database copied from the
  * suite's migrated template, and the local Shopify store with its admin shell, in a process of its own.
  */
-export async function startDemo({ name, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 60_000 }: DemoOptions): Promise<Demo> {
+export async function startDemo({ name, extraOrders = 0, restoreRate, basePort = 3901, journey = false, resume = false, readyTimeoutMs = 180_000 }: DemoOptions): Promise<Demo> {
   await productionBuild();
   const worker = Number(process.env.VITEST_POOL_ID ?? 0);
   const appPort = basePort + worker * 10;
