@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loggablePath } from "./logging.server";
+import { CourierError } from "./shipping/client.server";
+import { describeError, loggablePath } from "./logging.server";
 
 describe("a request's path in the log", () => {
   it("keeps a signed document link's route and drops its token", () => {
@@ -10,5 +11,22 @@ describe("a request's path in the log", () => {
   it("leaves every other path as it is", () => {
     expect(loggablePath("/app/orders/5000001/ship")).toBe("/app/orders/5000001/ship");
     expect(loggablePath("/documents")).toBe("/documents");
+  });
+});
+
+describe("a failure in the log", () => {
+  it("says a courier failure's kind and where it was thrown, never its message", () => {
+    const described = describeError(new CourierError("unavailable", "create-order: no answer within 8000 ms for Asha Verma, 9876543210"));
+    expect(described).toMatch(/^CourierError unavailable at /);
+    expect(described).not.toContain("Asha");
+    expect(described).not.toContain("9876543210");
+  });
+
+  it("says an error's code only when it is a code, and nothing of a word that is not a kind", () => {
+    const refused = Object.assign(new Error("duplicate key value (phone)=(9876543210)"), { code: "P2002", kind: "Asha Verma" });
+    const described = describeError(refused);
+    expect(described).toMatch(/^Error P2002 at /);
+    expect(described).not.toContain("Asha");
+    expect(describeError("a string")).toBe("string");
   });
 });
