@@ -74,6 +74,16 @@ const REPEATS = 3;
 /** A pass reads the sandbox as many at a time as it declares it allows: the floor runs at the same width. */
 const AT_ONCE = SANDBOX_CALL_LIMITS.atOnce;
 
+/**
+ * Fairness across shops, at the issue's own numbers: one shop with this many parcels due for ten minutes, and ten
+ * small shops' parcels due just now. The small shops' parcels are to be synced within one run of the tracking
+ * sweep's schedule (app/jobs/queues.ts SCHEDULES: every minute), however far behind the big shop is.
+ */
+const FAIRNESS = { bigShop: 50_000, smallShops: 10, perSmallShop: 20 };
+const SWEEP_INTERVAL_SECONDS = 60;
+/** The fairness phase stops waiting for the small shops after this; the big shop is never waited for. */
+const FAIRNESS_MAX_SECONDS = 5 * SWEEP_INTERVAL_SECONDS;
+
 interface Seeded {
   shop: string;
   awbPrefix: string;
@@ -297,6 +307,82 @@ async function cycle(context: BenchContext, world: StoreWorld, shops: readonly S
   };
 }
 
+interface Fairness {
+  /** From the sweep put in the queue to every small shop's parcel synced; null if they were not all synced. */
+  seconds: number | null;
+  smallSynced: number;
+  smallTracked: number;
+  /** The big shop's parcels synced by the time the small shops' were all synced (or the wait ended). */
+  bigSynced: number;
+  /** From the sweep put in the queue to the big shop's first parcel synced: it is not starved either. */
+  bigFirstSeconds: number | null;
+  bigTracked: number;
+  /** The big shop's oldest overdue parcel when the sweep was put in the queue. */
+  bigOldestOverdueSeconds: number;
+}
+
+/**
+ * One shop far behind and ten small shops just due, all at once: how soon the small shops' parcels are synced while
+ * the big shop's are still being worked through. The big shop is then put out of the way (its parcels no longer
+ * due, its running passes let finish), so nothing after this phase shares the worker with it.
+ */
+async function fairness(context: BenchContext, world: StoreWorld): Promise<Fairness> {
+  const bigShop = await seedShipments(world, `bench-${context.runId}-fair-big.myshopify.com`, FAIRNESS.bigShop, `BT${context.runId}B`, { shopifyOrders: false });
+  const small: Seeded[] = [];
+  for (let first = 0; first < FAIRNESS.smallShops; first += SEEDING_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(SEEDING_AT_ONCE, FAIRNESS.smallShops - first) }, (_, offset) => first + offset);
+    small.push(...(await Promise.all(batch.map((index) => seedShipments(world, `bench-${context.runId}-fair-${index}.myshopify.com`, FAIRNESS.perSmallShop, `BT${context.runId}Q${index}X`, { shopifyOrders: false })))));
+  }
+  const smallNames = small.map((seeded) => seeded.shop);
+  const smallTracked = FAIRNESS.smallShops * FAIRNESS.perSmallShop;
+  await world.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '10 minutes' WHERE shop = $1`, [bigShop.shop]);
+  await world.query(`UPDATE "Shipment" SET "nextSyncAt" = now() - interval '1 second' WHERE shop = ANY($1::text[])`, [smallNames]);
+  const [{ start, oldest }] = (await world.query<{ start: Date; oldest: number }>(
+    `SELECT now() AS start, EXTRACT(EPOCH FROM now() - min("nextSyncAt"))::float8 AS oldest FROM "Shipment" WHERE shop = $1 AND "nextSyncAt" <= now()`,
+    [bigShop.shop],
+  )) as [{ start: Date; oldest: number }];
+  context.log(`fairness: ${count(FAIRNESS.bigShop)} parcels of one shop and ${count(smallTracked)} of ${FAIRNESS.smallShops} small shops due; the sweep runs`);
+  await world.query(`DELETE FROM pgboss.job WHERE name = 'tracking-sweep' AND state = 'created'`);
+  await world.enqueue("tracking-sweep", {});
+  const began = performance.now();
+  // Timed as seen: a pass stamps its parcels' syncedAt when it reads them and writes them together after, so a
+  // parcel counts as synced once its row says so (to within a poll), not from the stamp.
+  let seen = { small: 0, big: 0 };
+  let seconds: number | null = null;
+  let bigSynced = 0;
+  let bigFirstSeconds: number | null = null;
+  while ((seconds === null || bigFirstSeconds === null) && performance.now() - began < FAIRNESS_MAX_SECONDS * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    [seen] = (await world.query<{ small: number; big: number }>(
+      `SELECT count(*) FILTER (WHERE shop = ANY($1::text[]))::int AS small, count(*) FILTER (WHERE shop = $2)::int AS big FROM "Shipment" WHERE shop = ANY($1::text[] || $2) AND "syncedAt" >= $3`,
+      [smallNames, bigShop.shop, start],
+    )) as [{ small: number; big: number }];
+    const elapsed = (performance.now() - began) / 1000;
+    if (seconds === null && seen.small === smallTracked) [seconds, bigSynced] = [elapsed, seen.big];
+    if (bigFirstSeconds === null && seen.big > 0) bigFirstSeconds = elapsed;
+  }
+  // The big shop out of the way: nothing of it is due any more, and its passes already running are let finish.
+  await world.query(`UPDATE "Shipment" SET "nextSyncAt" = now() + interval '1 day' WHERE shop = $1`, [bigShop.shop]);
+  const settling = performance.now();
+  while (performance.now() - settling < FAIRNESS_MAX_SECONDS * 1000) {
+    const [{ jobs }] = (await world.query<{ jobs: number }>(
+      `SELECT count(*)::int AS jobs FROM pgboss.job WHERE name = 'tracking-sync' AND data->>'shop' = $1 AND state IN ('created', 'retry', 'active')`,
+      [bigShop.shop],
+    )) as [{ jobs: number }];
+    if (jobs === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    seconds,
+    smallSynced: seen.small,
+    smallTracked,
+    bigSynced: seconds === null ? seen.big : bigSynced,
+    bigFirstSeconds,
+    bigTracked: FAIRNESS.bigShop,
+    bigOldestOverdueSeconds: oldest,
+  };
+}
+
 /** Seeds `shops` shops of `perShop` shipments each, a few shops at a time, none of them with orders in the simulator. */
 async function seedFleet(context: BenchContext, world: StoreWorld, shops: number, perShop: number): Promise<Seeded[]> {
   const seeded: Seeded[] = [];
@@ -367,7 +453,7 @@ export const trackingSync: Measurement = {
     const result = section(
       ID,
       TITLE,
-      `One sync cycle is every active shipment of a shop falling due at once and synced: the tracking sweep (what the worker's schedule runs every minute, here put in the queue at once) finds the shop, and the worker's \`tracking-sync\` jobs (app/tracking/sync.server.ts, a bounded pass each, as many passes as it takes) read each shipment's \`track-order\` from the courier sandbox over HTTP and post what changed as Shopify fulfillment events. After a warm-up cycle over ${WARM_UP} shipments of another shop and ${COURIER_WARM_UP_SECONDS} s of the bare calls below (neither reported), the cycles: ${count(sizes.tracked)} shipments tracked with none changed, ${REPEATS} times; the same ${count(sizes.tracked)} with ${count(sizes.changed)} moved on a stage at the courier (the sandbox's \`sandbox/advance\`, through the app's courier client); and ${count(sizes.smaller)} tracked with ${count(sizes.changed)} changed${context.full ? "" : ` (${count(FULL.tracked)}, ${count(FULL.changed)} and ${count(FULL.smaller)} with \`--full\`)`}. The shipments are seeded in bulk: one order booked at the courier for real, then copied with SQL into the courier's orders and first tracking entries, the app's fulfilled shipments with that entry stored and posted, and the store simulator's fulfilled orders with that entry as their first event. The syncing itself is all the product's: the production build (no workers) serving the courier sandbox, one \`npm run worker\`, a scratch database, the store simulator at the Plus plan's bucket (${count(PLUS_PLAN.maximumAvailable)} points, ${count(PLUS_PLAN.restoreRate)}/s: Shopify's points are counted, not waited for). A cycle's time runs from the sweep put in the queue to its last pass done, as the queue recorded them; CPU is each process's from /proc over the cycle. The floor is the courier service's own \`GET /v1/track-order/{awb}\` over the same shipments, ${AT_ONCE} at a time (the sandbox's declared limit, which a pass reads at), from the load generator for ${FLOOR_SECONDS} s, asking for its answer compressed as the app's client does (gzip), before the first cycle with none changed and after each: the machine's speed drifts over seconds, so each of those cycles' rate is set beside the mean of the floors on either side of it and the median of the ${REPEATS} shares is reported, with that cycle's CPU a shipment beside the bare calls' (all the floors' CPU over all their calls). Last, the fleet: ${count(sizes.fleetShops * sizes.fleetPerShop)} shipments across ${count(sizes.fleetShops)} shops (each its own courier account; seeded the same way, a few shops at a time, without their orders in the simulator, since a cycle in which nothing changes asks Shopify nothing) synced in one cycle, beside the time the capacity model (bench/lib/capacity-model.ts, docs/CAPACITY.md) predicts for it from the cycle with none changed: its CPU a parcel in each process, the cores other work left this run meanwhile (/proc/stat), the accounts' rate and the calls in flight. The model's needs for 10 million live parcels across 10,000 shops follow, from this run's costs a parcel (rows and write-ahead log from pg_stat_database and the WAL position around the cycles, read after PostgreSQL's statistics settle).`,
+      `One sync cycle is every active shipment of a shop falling due at once and synced: the tracking sweep (what the worker's schedule runs every minute, here put in the queue at once) finds the shop, and the worker's \`tracking-sync\` jobs (app/tracking/sync.server.ts, a bounded pass each, as many passes as it takes) read each shipment's \`track-order\` from the courier sandbox over HTTP and post what changed as Shopify fulfillment events. After a warm-up cycle over ${WARM_UP} shipments of another shop and ${COURIER_WARM_UP_SECONDS} s of the bare calls below (neither reported), the cycles: ${count(sizes.tracked)} shipments tracked with none changed, ${REPEATS} times; the same ${count(sizes.tracked)} with ${count(sizes.changed)} moved on a stage at the courier (the sandbox's \`sandbox/advance\`, through the app's courier client); and ${count(sizes.smaller)} tracked with ${count(sizes.changed)} changed${context.full ? "" : ` (${count(FULL.tracked)}, ${count(FULL.changed)} and ${count(FULL.smaller)} with \`--full\`)`}. The shipments are seeded in bulk: one order booked at the courier for real, then copied with SQL into the courier's orders and first tracking entries, the app's fulfilled shipments with that entry stored and posted, and the store simulator's fulfilled orders with that entry as their first event. The syncing itself is all the product's: the production build (no workers) serving the courier sandbox, one \`npm run worker\`, a scratch database, the store simulator at the Plus plan's bucket (${count(PLUS_PLAN.maximumAvailable)} points, ${count(PLUS_PLAN.restoreRate)}/s: Shopify's points are counted, not waited for). A cycle's time runs from the sweep put in the queue to its last pass done, as the queue recorded them; CPU is each process's from /proc over the cycle. The floor is the courier service's own \`GET /v1/track-order/{awb}\` over the same shipments, ${AT_ONCE} at a time (the sandbox's declared limit, which a pass reads at), from the load generator for ${FLOOR_SECONDS} s, asking for its answer compressed as the app's client does (gzip), before the first cycle with none changed and after each: the machine's speed drifts over seconds, so each of those cycles' rate is set beside the mean of the floors on either side of it and the median of the ${REPEATS} shares is reported, with that cycle's CPU a shipment beside the bare calls' (all the floors' CPU over all their calls). Last, the fleet: ${count(sizes.fleetShops * sizes.fleetPerShop)} shipments across ${count(sizes.fleetShops)} shops (each its own courier account; seeded the same way, a few shops at a time, without their orders in the simulator, since a cycle in which nothing changes asks Shopify nothing) synced in one cycle, beside the time the capacity model (bench/lib/capacity-model.ts, docs/CAPACITY.md) predicts for it from the cycle with none changed: its CPU a parcel in each process, the cores other work left this run meanwhile (/proc/stat), the accounts' rate and the calls in flight. The model's needs for 10 million live parcels across 10,000 shops follow, from this run's costs a parcel (rows and write-ahead log from pg_stat_database and the WAL position around the cycles, read after PostgreSQL's statistics settle). Then fairness across shops: ${count(FAIRNESS.bigShop)} parcels of one more shop due for ten minutes and ${FAIRNESS.smallShops} small shops' ${FAIRNESS.perSmallShop} each due just now (seeded the same way), one sweep put in the queue, and the time until every small shop's parcel is synced (their Shipment.syncedAt), against the sweep's schedule of once a minute; the big shop is then set aside, not waited for.`,
     );
     const world = await startStoreWorld(context, { name: "tracking", throttle: PLUS_PLAN, workerConcurrency: WORKER_JOBS });
     try {
@@ -575,6 +661,19 @@ export const trackingSync: Measurement = {
         ],
       });
       result.details.push(modelTable(costs, ASKED));
+
+      // Last, as it leaves a shop of 50,000 parcels in the tables: the costs a parcel above are read without it.
+      const fair = await fairness(context, world);
+      result.rows.push({
+        name: `${count(fair.bigTracked)} parcels of one shop due for ten minutes, ${FAIRNESS.smallShops} shops' ${FAIRNESS.perSmallShop} each due now: the small shops' parcels synced`,
+        result:
+          fair.seconds === null
+            ? `${count(fair.smallSynced)} of ${count(fair.smallTracked)} after ${FAIRNESS_MAX_SECONDS} s; the big shop meanwhile ${count(fair.bigSynced)} of ${count(fair.bigTracked)}`
+            : `all ${count(fair.smallTracked)} in ${fair.seconds.toFixed(1)} s; the big shop meanwhile ${count(fair.bigSynced)} of ${count(fair.bigTracked)}, its first synced after ${fair.bigFirstSeconds === null ? "—" : `${fair.bigFirstSeconds.toFixed(1)} s`}`,
+        reference: `the tracking sweep runs every ${SWEEP_INTERVAL_SECONDS} s; the big shop's oldest overdue parcel ${(fair.bigOldestOverdueSeconds / 60).toFixed(0)} minutes overdue when it ran`,
+        target: `within one sweep interval (≤ ${SWEEP_INTERVAL_SECONDS} s), the big shop with most of its parcels still to go`,
+        verdict: verdict(fair.seconds !== null && fair.seconds <= SWEEP_INTERVAL_SECONDS && fair.bigSynced < fair.bigTracked / 2),
+      });
       result.notes.push(
         `The ${floors.length} floors ran ${count(floor.sent)} track-order requests in all, ${AT_ONCE} at a time, at ${floors.map(({ run }) => fmtRate(run.ratePerSecond)).join(", ")} (p50 ${fmtMs(floor.p50)} on average, p99 at most ${fmtMs(floor.p99)}); ${floor.requests - floor.ok} not 2xx.`,
         "A courier call is one shipment synced (Shipment.syncedAt in the cycle); events posted are TrackingEvent rows posted in the cycle; points are what the simulator charged (its `usage.points`). Passes are the `tracking-sync` jobs the cycle took.",
