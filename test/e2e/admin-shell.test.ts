@@ -8,7 +8,7 @@ import { sandboxAccountCredentials } from "~/shipping/sandbox-accounts.server";
 import { SEED_SHOP } from "../../store/seed";
 import { openEmbeddedAdmin, orderChecksLeft, walkTheAdmin } from "./support/admin";
 import { auditPage, passingAudit, type PageAudit } from "./support/axe";
-import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, PageWatcher, STEP_TIMEOUT } from "./support/browser";
+import { expectHydrated, expectNewDocument, expectSameWindow, markWindow, PageWatcher, STEP_TIMEOUT, watchFor } from "./support/browser";
 
 /*
  * The embedded app in Chromium, inside the local Shopify admin, on the demo's code and the production build: a
@@ -290,10 +290,11 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       const recommended = frame.locator("table tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
       const book = recommended.getByRole("button", { name: /^Book with / });
       const courier = (await book.getAttribute("aria-label"))!.replace(/^Book with /, "");
+      // The toast is App Bridge's, shown by the page's effect: only the browser's code puts it there.
+      const toast = watchFor(frame.getByRole("status").filter({ hasText: new RegExp(`^Booked with ${courier}, awb \\w+$`) }));
       await walk.admin.navigateInBrowser("Book", () => book.click(), { path: SHIP_PAGE });
       await frame.getByText(new RegExp(`^Fulfilled: awb \\w+ with ${courier}$`)).waitFor();
-      // The toast is App Bridge's, shown by the page's effect: only the browser's code puts it there.
-      await frame.getByRole("status").filter({ hasText: new RegExp(`^Booked with ${courier}, awb \\w+$`) }).waitFor();
+      await toast;
     });
   });
 
@@ -368,11 +369,12 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
     await walk.step("ship: Book every parcel with the recommended courier", async () => {
       const table = frame.getByRole("heading", { name: "Book every parcel" }).locator("xpath=following::table[1]");
       const recommended = table.locator("tbody tr").filter({ has: frame.getByText("Recommended", { exact: true }) });
+      const toast = watchFor(frame.getByRole("status").filter({ hasText: /^2 parcels booked: awbs \w+, \w+$/ }));
       await walk.admin.navigateInBrowser("Book", () => recommended.getByRole("button", { name: /^Book with / }).click(), { path: SHIP_PAGE });
       await frame.getByRole("heading", { name: "Parcel #1005-2 · from Bhiwandi Warehouse" }).waitFor();
       await frame.getByRole("heading", { name: "Parcel #1005 · from Bhiwandi Warehouse" }).waitFor();
       await expect.poll(() => frame.getByText(/^Fulfilled: awb \w+ with .+$/).count(), { timeout: STEP_TIMEOUT }).toBe(2);
-      await frame.getByRole("status").filter({ hasText: /^2 parcels booked: awbs \w+, \w+$/ }).waitFor();
+      await toast;
     });
   });
 
@@ -529,9 +531,10 @@ describe("the embedded app in a browser, through the local Shopify admin", { tim
       await frame.getByText("Dakiya sandbox (no account needed)", { exact: true }).click();
       await frame.getByText("You are using Dakiya's sandbox courier service").waitFor();
       expect(await frame.getByLabel("API key").count()).toBe(0);
-      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
       // The save is confirmed in a toast, as well as in the page's banner with what the courier said.
-      await frame.locator("body > div[role=status]").filter({ hasText: /^Settings saved$/ }).waitFor();
+      const toast = watchFor(frame.locator("body > div[role=status]").filter({ hasText: /^Settings saved$/ }));
+      await walk.admin.navigateInBrowser("Save", () => frame.getByRole("button", { name: "Save" }).click(), { path: "/app/settings" });
+      await toast;
       await frame.locator(".Polaris-Banner").getByText("Settings saved").waitFor();
       await frame.getByText(/^Warehouse 1: /).first().waitFor();
       // Saved: nothing is left unsaved.

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame, type Locator, type Page } from "playwright-core";
 
 /** Debian's Chromium; the tests never download a browser. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -10,6 +10,18 @@ const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 export const STEP_TIMEOUT = 30_000;
 // A page load may wait for a first install's work in the same process, beside the other suites on two cores.
 const NAVIGATION_TIMEOUT = 60_000;
+
+/**
+ * Watches for what shows for a few seconds only, such as App Bridge's toast (five seconds, as Shopify's): started
+ * before the action that shows it and awaited after the page's other checks, which on a slow, busy machine outlasted
+ * a toast looked for after them. The wait covers the action too, hence two steps' time.
+ */
+export function watchFor(locator: Locator): Promise<void> {
+  const seen = locator.waitFor({ timeout: 2 * STEP_TIMEOUT });
+  // The caller awaits it; a step that fails before then is reported for its own failure, not as an unhandled one.
+  seen.catch(() => undefined);
+  return seen;
+}
 
 /**
  * V8 compiles a page's hot functions again, optimised (Maglev, then TurboFan), which pays off over minutes; a test's
