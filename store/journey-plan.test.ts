@@ -138,10 +138,17 @@ describe("where an order is on its way", () => {
     expect(progressOf(held, seen({ decision: "booked", shipment: shipment() }))).toBe("off-course");
   });
 
-  it("a cancelled order is done once the app knows it is cancelled", () => {
+  it("a cancelled order is done once the app knows it is cancelled, off course once the rules decide anything else", () => {
     expect(progressOf({ kind: "cancelled" }, NOT_SEEN)).toBe("waiting");
     expect(progressOf({ kind: "cancelled" }, seen({ readiness: "cancelled" }))).toBe("done");
-    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready" }))).toBe("off-course");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready", decision: "booked" }))).toBe("off-course");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready", decision: "held" }))).toBe("off-course");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "shipment", shipment: shipment({ status: "booking", awb: null }) }))).toBe("off-course");
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "problems", problems: ["PHONE_MISSING"] }))).toBe("off-course");
+  });
+
+  it("an order its shopper will cancel is still waiting while saved ready and not yet decided (a check stores readiness before the rules ask)", () => {
+    expect(progressOf({ kind: "cancelled" }, seen({ readiness: "ready" }))).toBe("waiting");
   });
 
   it("counts the orders at their end and those off course", () => {

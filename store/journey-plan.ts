@@ -227,7 +227,11 @@ export function progressOf(expected: ExpectedEnd, seen: OrderObservation): Progr
   if (seen.decision === DECISION.CONFIRMING && !seen.shipment && seen.readiness !== READINESS.CANCELLED) return "waiting";
   switch (expected.kind) {
     case "cancelled":
-      return seen.readiness === READINESS.CANCELLED ? "done" : seen.readiness === null || seen.readiness === READINESS.UNCHECKED ? "waiting" : "off-course";
+      if (seen.readiness === READINESS.CANCELLED) return "done";
+      if (seen.readiness === null || seen.readiness === READINESS.UNCHECKED) return "waiting";
+      // A check saves the order ready before it scores it and the rules decide: a shopper the rules are about to ask
+      // has yet to cancel.
+      return seen.readiness === READINESS.READY && seen.decision === null && !seen.shipment ? "waiting" : "off-course";
     case "problems":
       if (seen.readiness === null || seen.readiness === READINESS.UNCHECKED) return "waiting";
       return seen.readiness === READINESS.PROBLEMS && seen.problems.includes(expected.problem) ? "done" : "off-course";
