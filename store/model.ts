@@ -259,7 +259,7 @@ export interface StoreShop {
   usage: { points: number; answers: number; throttled: number };
   /** What Shopify Flow did for the app: its triggers received and the workflows turned on (store/flow.ts). */
   flow?: StoreFlow;
-  /** Failures to inject, by mutation or query root field name: the next `times` calls fail this way. */
+  /** Failures to inject, by mutation or query root field name: the next `times` calls fail this way (`Infinity`: until deleted). */
   faults: Map<string, { kind: "THROTTLED" | "INTERNAL_ERROR" | "HTTP_503"; times: number }>;
 }
 

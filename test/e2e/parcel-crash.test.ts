@@ -215,7 +215,7 @@ describe("a worker killed between an order's two parcels", () => {
     // Shopify does not take the first parcel's fulfillment (its booker goes on to the second parcel, held at the
     // courier) until the test lets it: not after a few answers, or the watchdog, 5 s after the claim, fulfills the
     // first parcel before a busy machine has the second at the courier.
-    store.shop.faults.set("fulfillmentCreate", { kind: "THROTTLED", times: 100_000 });
+    store.shop.faults.set("fulfillmentCreate", { kind: "THROTTLED", times: Infinity });
     const order = placeTwoWarehouseOrder(2);
     holdSecondParcelOf(order);
     await until("the first parcel booked, the second held at the courier", async () => courierProxy.heldCount > 0 && (await parcelsOf(order.id)).some((parcel) => parcel.parcel === 1 && parcel.status === "booked_unfulfilled"));

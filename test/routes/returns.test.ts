@@ -209,7 +209,7 @@ describe("a return approved in Shopify", () => {
     // No fulfillment events for a reverse delivery: the shopper follows it on Dakiya's page.
     expect(store.simulator.deliveries.filter((delivery) => delivery.returnId === returnGid)).toEqual([]);
     // Shopify fails while the arrival is recorded: the shipment stays due, and the next pass records it.
-    store.shop.faults.set("return", { kind: "HTTP_503", times: 1_000 });
+    store.shop.faults.set("return", { kind: "HTTP_503", times: Infinity });
     await sandbox.advanceSandboxShipment(pickup!.awb!, 8);
     await syncNow();
     expect(await page("en")).toBe("Returned to the seller");
