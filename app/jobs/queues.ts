@@ -88,6 +88,13 @@ export const JOB_SCHEMAS = {
   "ndr-email": ShopJobSchema,
   /** Every ten minutes: an ndr-email for each shop whose hour has come and whose day's mail has not gone. */
   "ndr-email-sweep": SweepSchema,
+  /**
+   * A shop's records that have served their purpose, deleted (app/privacy/retention.server.ts): webhook deliveries past
+   * Shopify's redelivery, Flow's records past any repeat of their event. A bounded batch each; the next follows.
+   */
+  "data-retention": ShopJobSchema,
+  /** Once a day: a data-retention for each installed shop. */
+  "retention-sweep": SweepSchema,
 } as const;
 
 export type QueueName = keyof typeof JOB_SCHEMAS;
@@ -183,6 +190,9 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // merchant's Retry (Needs attention shows the failure from the first one).
   "ndr-email": { ...DEFAULT_POLICY, retryForSeconds: 6 * HOUR, retryDelay: 60, expireInSeconds: 180, label: "E-mailing the day's NDR instructions to the courier" },
   "ndr-email-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling the NDR instructions e-mails" },
+  // Nothing waits on it: tomorrow's pass deletes whatever today's could not.
+  "data-retention": { ...DEFAULT_POLICY, label: "Deleting records kept past their use" },
+  "retention-sweep": { ...DEFAULT_POLICY, retryForSeconds: 15, label: "Scheduling the deletion of records kept past their use" },
 };
 
 type RetryTiming = Pick<QueuePolicy, "retryDelay" | "retryDelayMax">;
@@ -220,6 +230,8 @@ export const SCHEDULES: Partial<Record<QueueName, string>> = {
   "reconcile-sweep": "*/10 * * * *",
   "tracking-sweep": "* * * * *",
   "ndr-email-sweep": "*/10 * * * *",
+  // 02:50 in India, where the shops' days are quiet.
+  "retention-sweep": "20 21 * * *",
 };
 
 /** The shop a job works for, if it works for one. */

@@ -22,6 +22,7 @@ import { recordDecision } from "~/orders/order-records.server";
 import { endRuleWait } from "~/failed-deliveries/failed-delivery-changes.server";
 import { writeCorrectionOntoOrder } from "~/failed-deliveries/order-correction.server";
 import { listShopsDueForNdrEmail, sendDayNdrEmail } from "~/failed-deliveries/ndr-email.server";
+import { deleteExpiredRecords } from "~/privacy/retention.server";
 
 /** Thrown by a job whose work is not done yet for a reason that may pass: the queue retries it later. */
 export class RetryLaterError extends Error {
@@ -144,6 +145,13 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   },
   "ndr-email-sweep": async () => {
     for (const shop of await listShopsDueForNdrEmail(now())) await enqueue("ndr-email", { shop });
+  },
+  "data-retention": async ({ shop }) => {
+    const pass = await deleteExpiredRecords(shop, now());
+    if (pass.more) await enqueue("data-retention", { shop });
+  },
+  "retention-sweep": async () => {
+    for (const shop of await listInstalledShops()) await enqueue("data-retention", { shop });
   },
   "tracking-sweep": async () => {
     const { shops, nextDueAt } = await listShopsDueForTracking(now());
