@@ -18,7 +18,7 @@ export interface SmtpServer {
   password: string;
 }
 
-export const SMTP_FAILURE_KINDS = ["not_found", "internal", "refused", "timeout", "tls", "auth", "deferred", "rejected", "other"] as const;
+export const SMTP_FAILURE_KINDS = ["not_found", "internal", "refused", "timeout", "tls", "certificate", "auth", "deferred", "rejected", "other"] as const;
 export type SmtpFailureKind = (typeof SMTP_FAILURE_KINDS)[number];
 export interface SmtpFailure {
   kind: SmtpFailureKind;
@@ -64,8 +64,9 @@ async function addressOf(server: SmtpServer): Promise<{ address: string } | Smtp
 function transportOf(server: SmtpServer, address: string) {
   return nodemailer.createTransport({
     host: address,
-    // The certificate is checked against the name the merchant gave, not the address it resolved to.
-    tls: { servername: server.host },
+    // The certificate is checked against the name the merchant gave, not the address it resolved to. A host given as
+    // an address is checked as that address: TLS's server name may not be one (RFC 6066), and Node warns when it is.
+    tls: isIP(server.host) ? {} : { servername: server.host },
 
     port: server.port,
     secure: server.security === "tls",
@@ -84,13 +85,34 @@ interface MailError {
   code?: string;
   responseCode?: number;
   command?: string;
+  message?: string;
+  /** OpenSSL's, on a handshake that failed: "SSL routines". */
+  library?: string;
+  /** Node's, on a certificate that does not name the host: which names it has. */
+  reason?: string;
 }
+
+/**
+ * nodemailer reports a failed handshake as a socket error (ESOCKET), keeping the TLS error's message but not its code:
+ * a certificate refused (not from a trusted authority, expired, for another name) and a connection that was not TLS
+ * at all (TLS asked of a port that speaks plain SMTP first) are told apart by what Node and OpenSSL wrote.
+ */
+const CERTIFICATE_PROBLEM = /certificate|altnames/i;
+const TLS_PROTOCOL_PROBLEM = /SSL routines|wrong version number|unsupported protocol|handshake/i;
+/** A server that takes a sign-in only once the connection is secured: 538 (RFC 4954), or 530 asking for STARTTLS. */
+const needsSecureConnection = ({ responseCode, message = "" }: MailError) => responseCode === 538 || (responseCode === 530 && /STARTTLS/i.test(message));
 
 /** What went wrong, in words that say what to fix. */
 export function smtpFailureOf(error: unknown, { host, port }: Pick<SmtpServer, "host" | "port">): SmtpFailure {
-  const { code, responseCode } = (error ?? {}) as MailError;
+  const mailError = (error ?? {}) as MailError;
+  const { code, responseCode, message = "" } = mailError;
   const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
   const where = `${host}:${port}`;
+  if (needsSecureConnection(mailError)) return { kind: "tls", message: `${where} takes a sign-in only over a secure connection: choose STARTTLS (usually port 587) or TLS (usually port 465)` };
+  if (code === "ESOCKET" && CERTIFICATE_PROBLEM.test(`${message} ${mailError.reason ?? ""}`))
+    return { kind: "certificate", message: `The certificate ${where} presented is not valid for ${host} or not from a trusted authority: give the host name your mail provider publishes, the one on its certificate` };
+  if (code === "ESOCKET" && (mailError.library === "SSL routines" || TLS_PROTOCOL_PROBLEM.test(message)))
+    return { kind: "tls", message: `The secure connection to ${where} failed: check the security (TLS usually on port 465, STARTTLS on 587)` };
   if (code === "EAUTH") return { kind: "auth", message: `${where} refused the user name and password: check them (a mailbox with two-step sign-in needs an app password)` };
   if (code === "EDNS" || cause === "ENOTFOUND") return { kind: "not_found", message: `The host ${host} was not found: check its name` };
   if (code === "ETIMEDOUT") return { kind: "timeout", message: `${where} did not answer within ${CONNECT_SECONDS} seconds: check the host, the port and the security` };

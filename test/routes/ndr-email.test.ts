@@ -17,7 +17,7 @@ import { dayIn, startOfDay } from "~/shop-time";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs, queuedJobs } from "../support/jobs";
-import { attachmentOf, headerOf, startMailCatcher } from "../support/mail-catcher";
+import { attachmentOf, headerOf, startMailCatcher, trustTestMailAuthority } from "../support/mail-catcher";
 import { shopperOrder } from "../support/orders";
 import { startStore } from "../support/store";
 import { uniqueShop } from "../support/webhooks";
@@ -320,5 +320,76 @@ describe("the NDR instructions by e-mail", () => {
     expect(mail.mails).toHaveLength(2);
     const unknown = await emailAction({ request: store.adminRequest("/app/failed-deliveries/email", { method: "POST", body: new URLSearchParams({ intent: "delete-everything" }) }), params: {}, context: {} });
     expect(unknown.status).toBe(400);
+  });
+});
+
+describe("over the secured connections merchants' mail providers give", () => {
+  let starttls: Awaited<ReturnType<typeof startMailCatcher>>;
+  let implicitTls: Awaited<ReturnType<typeof startMailCatcher>>;
+  let selfSigned: Awaited<ReturnType<typeof startMailCatcher>>;
+  let trustAsBefore: () => void;
+  beforeAll(async () => {
+    trustAsBefore = trustTestMailAuthority();
+    starttls = await startMailCatcher({ user: USER, password: PASSWORD, security: "starttls" });
+    implicitTls = await startMailCatcher({ user: USER, password: PASSWORD, security: "tls" });
+    selfSigned = await startMailCatcher({ user: USER, password: PASSWORD, security: "starttls", certificate: "self-signed" });
+  });
+  afterAll(async () => {
+    trustAsBefore?.();
+    await Promise.all([starttls, implicitTls, selfSigned].map((catcher) => catcher?.close()));
+  });
+
+  it("refuses on save, saving nothing and signing in nowhere, what would not be secure or does not fit the server: each says what to fix", async () => {
+    const signInsBefore = [starttls.signIns, implicitTls.signIns, selfSigned.signIns];
+    const refusals = [
+      // A certificate from no authority the app trusts.
+      { form: { smtpHost: selfSigned.host, smtpPort: String(selfSigned.port), smtpSecurity: "starttls" }, failure: "certificate", where: `${selfSigned.host}:${selfSigned.port}` },
+      // The server's address rather than the name on its certificate.
+      { form: { smtpHost: "127.0.0.1", smtpPort: String(starttls.port), smtpSecurity: "starttls" }, failure: "certificate", where: `127.0.0.1:${starttls.port}` },
+      // TLS from the first byte, of a port that greets in plain SMTP and offers STARTTLS.
+      { form: { smtpHost: starttls.host, smtpPort: String(starttls.port), smtpSecurity: "tls" }, failure: "tls", where: `${starttls.host}:${starttls.port}` },
+      // STARTTLS, of a server that offers none.
+      { form: { smtpHost: mail.host, smtpPort: String(mail.port), smtpSecurity: "starttls" }, failure: "tls", where: `${mail.host}:${mail.port}` },
+      // No security, of a server that takes the password only once the connection is secured.
+      { form: { smtpHost: starttls.host, smtpPort: String(starttls.port), smtpSecurity: "none" }, failure: "tls", where: `${starttls.host}:${starttls.port}` },
+    ];
+    for (const { form, failure, where } of refusals) {
+      const refused = await saveSettings(settingsForm(form));
+      expect(refused.status, JSON.stringify(form)).toBe(422);
+      expect(refused.body.notice, JSON.stringify(form)).toMatchObject({ id: "smtp", failure, host: form.smtpHost, port: form.smtpPort });
+      expect(refused.body.message, JSON.stringify(form)).toContain(where);
+      expect(refused.body.message).not.toContain(PASSWORD);
+    }
+    const [certificate, address, tlsOfStarttls, starttlsOfPlain, noneOfSecured] = await Promise.all(refusals.map(({ form }) => saveSettings(settingsForm(form))));
+    expect(certificate!.body.message).toBe(`The certificate ${selfSigned.host}:${selfSigned.port} presented is not valid for ${selfSigned.host} or not from a trusted authority: give the host name your mail provider publishes, the one on its certificate`);
+    expect(address!.body.notice).toMatchObject({ failure: "certificate" });
+    expect(tlsOfStarttls!.body.message).toBe(`The secure connection to ${starttls.host}:${starttls.port} failed: check the security (TLS usually on port 465, STARTTLS on 587)`);
+    expect(starttlsOfPlain!.body.notice).toMatchObject({ failure: "tls" });
+    expect(noneOfSecured!.body.message).toBe(`${starttls.host}:${starttls.port} takes a sign-in only over a secure connection: choose STARTTLS (usually port 587) or TLS (usually port 465)`);
+    expect(await prisma.ndrEmailSettings.findUnique({ where: { shop: store.domain } })).toBeNull();
+    expect([starttls.signIns, implicitTls.signIns, selfSigned.signIns]).toEqual(signInsBefore);
+  });
+
+  it("STARTTLS (as on port 587) and TLS (as on 465): checked with a sign-in on save, and the day's instructions mailed over the secured connection", async () => {
+    for (const [catcher, security, daysAhead] of [
+      [starttls, "starttls", 3],
+      [implicitTls, "tls", 4],
+    ] as const) {
+      const signInsBefore = catcher.signIns;
+      const saved = await saveSettings(settingsForm({ smtpHost: catcher.host, smtpPort: String(catcher.port), smtpSecurity: security }));
+      expect(saved.status, security).toBe(200);
+      expect(catcher.signIns).toBe(signInsBefore + 1);
+      expect(await prisma.ndrEmailSettings.findUniqueOrThrow({ where: { shop: store.domain } })).toMatchObject({ smtpHost: "localhost", smtpSecurity: security });
+
+      const { shipment } = await failedParcel("refused");
+      await decide(shipment.id, "rto");
+      const run = await runTheHour(at(SEND_HOUR, daysAhead));
+      expect(run.failed).toEqual([]);
+      expect(catcher.mails).toHaveLength(1);
+      expect(catcher.mails[0]).toMatchObject({ to: ["ndr@courier.example"], secure: true });
+      expect(attachmentOf(catcher.mails[0]!.raw, /\.csv$/)!.content).toContain(`${shipment.awb},`);
+      expect(await handedOffEvents(shipment.id)).toHaveLength(1);
+    }
+    expect(selfSigned.mails).toEqual([]);
   });
 });
