@@ -1,3 +1,4 @@
+import prisma from "~/db.server";
 import type { Shipment, ShopSettings } from "@prisma/client";
 import { LOCK_SPACE, lockIdOf, withAdvisoryLock } from "~/locks.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
@@ -73,11 +74,17 @@ function bookingOf(parcel: MappedParcel, shipments: readonly Shipment[]): Shipme
   return held.find((shipment) => shipment.fulfillmentOrderGid === parcel.fulfillmentOrderId) ?? held.find((shipment) => coversBeforeParcels(shipment, parcel.locationGid)) ?? null;
 }
 
+/** The COD Dakiya recorded in Shopify as paid for the order's parcels, which Shopify's outstanding amount no longer counts. */
+async function cashRecordedInShopify(shop: string, orderGid: string): Promise<number> {
+  const { _sum } = await prisma.shopifyCodPayment.aggregate({ where: { shop, orderGid, state: "recorded" }, _sum: { amountPaise: true } });
+  return _sum.amountPaise ?? 0;
+}
+
 export async function prepareOrder({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched, settings: known }: QuoteRequest): Promise<PreparedOrder> {
-  const [settings, shipments] = await Promise.all([known ?? getShopSettings(shop), listShipmentsForOrder(shop, orderGid)]);
+  const [settings, shipments, recordedCashPaise] = await Promise.all([known ?? getShopSettings(shop), listShipmentsForOrder(shop, orderGid), cashRecordedInShopify(shop, orderGid)]);
   const order = prefetched === undefined ? await getOrderForBooking(admin, orderGid) : prefetched;
   if (!order) return { settings, order: null, mapped: null, parcels: [], problems: [], outcome: { kind: "not_found" } };
-  const { shipment, parcels: mappedParcels, problems: found } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides });
+  const { shipment, parcels: mappedParcels, problems: found } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides, recordedCashPaise });
   const parcels = mappedParcels.map((parcel) => ({ parcel, booking: bookingOf(parcel, shipments) }));
   // Nothing left to book (every parcel booked, the order fulfilled by its bookings): the bookings are the answer.
   const standing = shipments.filter((shipment) => isShipmentStatus(shipment.status) && holdsBooking(shipment.status));

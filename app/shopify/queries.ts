@@ -59,6 +59,7 @@ const LINE_ITEM_SHIPPING_FIELDS = `#graphql
     title
     sku
     quantity
+    currentQuantity
     unfulfilledQuantity
     requiresShipping
     weight { unit value }

@@ -169,6 +169,12 @@ describe("an order whose items ship from two warehouses", () => {
     // Parcel numbers are given as parcels are first booked: the Gurugram box is the order's parcel 1.
     const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id }, orderBy: { parcel: "asc" } });
     expect(parcels.map((parcel) => parcel.locationName)).toEqual(["Gurugram Warehouse", "Bhiwandi Warehouse"]);
+    // Booked after the Gurugram box was fulfilled, the Bhiwandi box collects its own share of the cash, not all the
+    // order still owes: the shopper pays the order's total once, to the paisa, across the two couriers.
+    const collected = parcels.map((parcel) => (JSON.parse(parcel.requestPayload) as { total_amount: number }).total_amount);
+    expect(toPaise(collected[0]!) + toPaise(collected[1]!)).toBe(toPaise(899.11 + 2 * 599.11 + 79));
+    expect(parcels.map((parcel) => parcel.cashToCollectPaise)).toEqual(collected.map(toPaise));
+    expect(collected[1]).toBeLessThan(collected[0]!);
 
     store.simulator.cancelOrder(store.domain, order.id);
     // What orders/cancelled does (its webhook has nowhere to go in this test): the cancellation's job.
