@@ -28,7 +28,9 @@ export const REQUIRED_FIELDS: Readonly<Record<StatementKind, readonly StatementF
 const SYNONYMS: Readonly<Record<StatementField, readonly string[]>> = {
   awb: ["awb", "awb no", "awb number", "awb code", "awb num", "airway bill", "airway bill no", "airway bill number", "air waybill", "waybill", "waybill no", "tracking number", "tracking no", "tracking id"],
   orderId: ["order id", "order no", "order number", "channel order id", "channel order no", "order reference", "order ref", "reference order id", "order"],
-  amount: ["cod amount", "remitted amount", "remittance amount", "amount remitted", "cod remitted", "net remitted", "net amount", "cod value", "collected amount", "amount"],
+  // What reached the merchant's bank comes before what the courier collected: a file with both ("COD Amount",
+  // "Deductions", "Remitted Amount") is judged on the money remitted, so a deduction shows as short.
+  amount: ["remitted amount", "remittance amount", "amount remitted", "cod remitted", "net remitted", "net remittance", "net amount", "net payable", "cod amount", "collected amount", "cod value", "amount"],
   reference: ["utr", "utr no", "utr number", "utr reference", "bank reference", "bank ref", "bank reference no", "crf id", "remittance id", "remittance reference", "transaction id", "reference no", "reference number", "reference", "neft reference"],
   remittedOn: ["remittance date", "remitted on", "remitted date", "date of remittance", "payment date", "paid on", "utr date", "value date", "date"],
   chargedWeight: ["charged weight", "charged weight kg", "billed weight", "billed weight kg", "applied weight", "applied weight kg", "chargeable weight", "chargeable weight kg", "courier weight", "weight charged", "weight kg", "weight"],

@@ -15,6 +15,9 @@ describe("a statement's columns", () => {
       remittedOn: "Remittance Date",
     });
     expect(recogniseColumns("invoice", ["awb_code", "Charged Weight (KG)", "Total Charges", "Invoice Date"])).toEqual({ awb: "awb_code", chargedWeight: "Charged Weight (KG)", chargedAmount: "Total Charges", chargedOn: "Invoice Date" });
+    // Beside what the courier collected, the money remitted is the amount: a deduction between the two shows as short.
+    expect(recogniseColumns("remittance", ["AWB", "COD Amount", "Deductions", "Remitted Amount", "UTR"])).toMatchObject({ amount: "Remitted Amount" });
+    expect(recogniseColumns("remittance", ["AWB", "Collected Amount", "Net Amount", "UTR"])).toMatchObject({ amount: "Net Amount" });
     // A bare "amount" and a bare "date" go to the field that must have them.
     expect(recogniseColumns("remittance", ["awb", "amount", "crf id", "date"])).toEqual({ awb: "awb", amount: "amount", reference: "crf id", remittedOn: "date" });
   });
