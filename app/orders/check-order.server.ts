@@ -1,3 +1,4 @@
+import prisma from "~/db.server";
 import type { OrderRecord, Shipment } from "@prisma/client";
 import { decide } from "~/automation/rules";
 import { bookOrder, prepareOrder, quoteOrder, type BookOutcome } from "~/orders/book-order.server";
@@ -244,8 +245,13 @@ async function orderGone(shop: string, orderGid: string, checkedAt: Date): Promi
  */
 async function cancelledNow(shop: string, order: Pick<ShopifyOrder, "id" | "cancelledAt">, seen: ReturnType<typeof seenOf>): Promise<boolean> {
   if (!order.cancelledAt && !(await getOrderRecord(shop, order.id))?.cancelledAt) return false;
-  if (order.cancelledAt && (await recordCancellation(shop, order.id, new Date(order.cancelledAt)))) {
-    await enqueue("order-cancelled", { shop, orderGid: order.id });
+  if (order.cancelledAt) {
+    const cancelledAt = new Date(order.cancelledAt);
+    // Recorded with its job in one transaction: recorded alone, the cancellation would be news no more, and a crash
+    // before the job was queued would leave the booking with the courier, to be picked up.
+    await prisma.$transaction(async (tx) => {
+      if (await recordCancellation(shop, order.id, cancelledAt, tx)) await enqueue("order-cancelled", { shop, orderGid: order.id }, { tx });
+    });
   }
   await saveReadiness(shop, order.id, { ...seen, readiness: READINESS.CANCELLED });
   return true;

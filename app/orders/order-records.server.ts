@@ -58,8 +58,8 @@ const cancellationParams = ({ shop, orderGid, at }: Cancellation) => [shop, orde
  * moment no booking of it starts (app/orders/book-order.server.ts checks this record when it claims an order).
  * Returns true when the cancellation is news.
  */
-export async function recordCancellation(shop: string, orderGid: string, at: Date): Promise<boolean> {
-  return (await prisma.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
+export async function recordCancellation(shop: string, orderGid: string, at: Date, db: Pick<Prisma.TransactionClient, "$executeRawUnsafe"> = prisma): Promise<boolean> {
+  return (await db.$executeRawUnsafe(CANCEL_ORDER_SQL, ...cancellationParams({ shop, orderGid, at }))) === 1;
 }
 
 /** Records what the rules decided and why: its words (decisionWords) for the admin's language, and their English as the reason. */

@@ -278,6 +278,38 @@ describe("cancellations", () => {
     expect(store.shop.orders.find((candidate) => candidate.id === order.id)!.tags).toContain("dakiya-courier-cancelled");
   });
 
+  it("cancels with the courier a cancellation only a check saw, even when the check failed to hand it to its job the first time", async () => {
+    await saveBookingRules(store.domain, { autoBooking: true, rules: [rule("Everything", "recommended")] });
+    const order = store.simulator.placeOrder(store.domain, shopperOrder(43));
+    await store.simulator.settled();
+    expect((await runIntake()).failed).toEqual([]);
+    const booked = (await shipmentOf(order.id))!;
+    expect(booked.status).toBe("fulfilled");
+
+    // The database takes no cancellation job for the shop for a while: orders/cancelled fails until Shopify gives up
+    // on it, and the reconciliation's check that finds the order cancelled fails to queue the job too.
+    await prisma.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_cancellation_job() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.name = 'order-cancelled' AND NEW.data->>'shop' = TG_ARGV[0] THEN RAISE EXCEPTION 'cancellation job refused'; END IF; RETURN NEW; END $$`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_cancellation_job BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_cancellation_job('${store.domain}')`);
+    try {
+      store.simulator.cancelOrder(store.domain, order.id);
+      await store.simulator.settled();
+      await enqueue("order-check", { shop: store.domain, orderGid: order.id });
+      const refused = await runJobs(["order-check"]);
+      expect(refused.failed).toEqual([{ queue: "order-check", message: expect.stringContaining("cancellation job refused") }]);
+      // Nothing recorded without its job: the cancellation is still news to the next check.
+      expect(await recordOf(order.id)).toMatchObject({ cancelledAt: null });
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER refuse_cancellation_job ON pgboss.job`);
+    }
+
+    // The check's retry records it and queues the job, which cancels the parcel with the courier.
+    expect((await runIntake()).failed).toEqual([]);
+    expect(await recordOf(order.id)).toMatchObject({ cancelledAt: expect.any(Date) });
+    expect(await shipmentOf(order.id)).toMatchObject({ status: "cancelled", awb: booked.awb });
+    const tracking = await courier.client(sandboxCredentialsFor(store.domain)).trackOrder(booked.awb!);
+    expect(tracking.tracking_history.at(-1)!.service_status).toBe(10);
+  });
+
   it("puts an order cancelled after pickup in needs attention, to arrange the return", async () => {
     const order = store.simulator.placeOrder(store.domain, shopperOrder(42));
     await store.simulator.settled();
