@@ -12,7 +12,7 @@ import { parcelStanding } from "./parcel-standing";
 import { addFreightCharges, addRemittanceLines, closeStatement, openStatement, queueShopifyPayments, recordPaymentsLater, rememberColumns, type FreightChargeRecord, type PaymentToRecord, type RemittanceLineRecord } from "./reconciliation-records.server";
 import { judgeRemittance, lineIdentity, parcelKeyOf, type EarlierLines, type RemittanceVerdict, type RemittedParcel } from "./remittance-verdicts";
 import { chooseMapping, mappingProblems, type ColumnMapping, type MappingProblem, type StatementKind } from "./statement-columns";
-import { isRowProblem, readFreightRow, readRemittanceRow, rowReaderOf, STATEMENT_LIMITS, type FreightRow, type RemittanceRow, type RowProblem, type RowReader } from "./statement-rows";
+import { isRowProblem, MAX_AMOUNT_PAISE, readFreightRow, readRemittanceRow, rowReaderOf, STATEMENT_LIMITS, type FreightRow, type RemittanceRow, type RowProblem, type RowReader } from "./statement-rows";
 
 /**
  * Importing a courier statement — a COD remittance statement or a freight invoice — as the merchant uploads it:
@@ -290,6 +290,8 @@ function remittanceJudge(tx: Client, shop: string, statementId: number, markPaid
         before = earlier.get(found.id)!;
         parcel = { shipmentId: found.id, orderGid: found.orderGid, cashToCollectPaise: found.cashToCollectPaise, standing: parcelStanding(found) };
       } else before = { remittedPaise: 0, identities: unknown };
+      // Each line is at most ₹1 crore; so is what a parcel's lines add up to, or its totals would not fit their columns.
+      if (Math.abs(before.remittedPaise + row.amountPaise) > MAX_AMOUNT_PAISE) throw new ImportStopped({ kind: "refused", problems: [{ row: row.row, code: "parcel_total_out_of_range" }], more: 0 });
       const judgement = judgeRemittance(row, parcel, before);
       // The next line for the same parcel, in this batch, sees this one.
       if (match && judgement.counts) earlier.get(match.parcel.id)!.remittedPaise += row.amountPaise;

@@ -38,6 +38,8 @@ export type RowProblemCode =
   | "order_invalid"
   | "amount_invalid"
   | "amount_out_of_range"
+  /** The lines for one parcel add up to more than a line may hold (₹1 crore): a file garbled, or written to overflow. */
+  | "parcel_total_out_of_range"
   | "no_reference"
   | "reference_invalid"
   | "date_invalid"

@@ -237,6 +237,16 @@ describe("a file that cannot be read", () => {
     expect([await statementsBefore(), await prisma.remittanceLine.count({ where: { shop: store.domain } })]).toEqual(before);
   });
 
+  it("is refused, naming the row, when one parcel's lines add up to more than a line may hold; a 422, never a 500", async () => {
+    const parcel = await courierReports((await codOrder()).parcels[0]!, 8);
+    const before = [await statementsBefore(), await prisma.remittanceLine.count({ where: { shop: store.domain } })];
+    const csv = ["AWB No,Order ID,COD Amount,UTR,Remittance Date", ...["U1", "U2", "U3"].map((utr) => `${parcel.awb},,"99,99,999.99",${utr},20/11/2026`)].join("\r\n");
+    const refused = await upload(csv, { name: "garbled.csv" });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ outcome: "refused", details: ["Row 3: the lines for this parcel add up to more than ₹1 crore: check its amounts"] });
+    expect([await statementsBefore(), await prisma.remittanceLine.count({ where: { shop: store.domain } })]).toEqual(before);
+  });
+
   it("is refused whole when it is not CSV text, or the upload breaks off; a 422 or 400, never a 500", async () => {
     const binary = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00, 0x01])), controller.close()) });
     expect(await upload(binary)).toMatchObject({ status: 422, body: { outcome: "unreadable", code: "not_utf8" } });
