@@ -1,6 +1,8 @@
 import { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
+import { SHIPMENT_OUTCOME } from "~/shipments/lifecycle";
+import { parcelName } from "~/shipments/parcels";
 import type { ColumnMapping, StatementKind } from "./statement-columns";
 
 /**
@@ -120,6 +122,44 @@ export async function queueShopifyPayments(tx: Client, shop: string, payments: r
     SELECT ${shop}, payment."shipmentId", payment."orderGid", payment."parcelName", payment."amountPaise", payment.reference, 'pending'
       FROM jsonb_to_recordset(${JSON.stringify(payments)}::jsonb) AS payment("shipmentId" int, "orderGid" text, "parcelName" text, "amountPaise" int, reference text)
     ON CONFLICT (shop, "shipmentId") DO NOTHING`;
+}
+
+/**
+ * Parcels whose cash was remitted in full before Dakiya read them delivered (the courier's statement came before its
+ * tracking did): the import judged their lines "not delivered" and queued no payment. Once delivered, each is recorded
+ * as paid in Shopify as any parcel remitted in full is, unless the merchant turned that off; a parcel with a payment
+ * already queued or recorded is left alone. `shipmentIds` narrows the look to parcels just read delivered; without it,
+ * every such parcel of the shop (the payments job looks each time it runs, so one missed on delivery is found later).
+ * The job is queued with the payments, unless the caller is the job.
+ */
+export async function queuePaymentsRemittedBeforeDelivery(shop: string, { shipmentIds, queueJob = true }: { shipmentIds?: readonly number[]; queueJob?: boolean } = {}): Promise<number> {
+  if (shipmentIds?.length === 0) return 0;
+  return prisma.$transaction(async (tx) => {
+    const settings = await tx.reconciliationSettings.findUnique({ where: { shop }, select: { markPaidInShopify: true } });
+    if (settings && !settings.markPaidInShopify) return 0;
+    const narrowed = shipmentIds ? Prisma.sql`AND line."shipmentId" = ANY(${[...shipmentIds]}::int[])` : Prisma.empty;
+    const parcels = await tx.$queryRaw<{ id: number; orderGid: string; orderName: string; parcel: number; cashToCollectPaise: number; reference: string }[]>`
+      SELECT parcel.id, parcel."orderGid", parcel."orderName", parcel.parcel, parcel."cashToCollectPaise", lines.reference
+        FROM "Shipment" parcel
+        JOIN LATERAL (
+          SELECT sum(line."amountPaise") AS remitted, (array_agg(line.reference ORDER BY line.id DESC))[1] AS reference
+            FROM "RemittanceLine" line
+           WHERE line.shop = parcel.shop AND line."shipmentId" = parcel.id AND line.verdict NOT IN ('already_imported', 'unknown_awb')
+        ) lines ON true
+       WHERE parcel.shop = ${shop}
+         AND parcel.id IN (SELECT line."shipmentId" FROM "RemittanceLine" line WHERE line.shop = ${shop} AND line.verdict = 'not_delivered' ${narrowed})
+         AND parcel.outcome = ${SHIPMENT_OUTCOME.DELIVERED}
+         AND parcel."cashToCollectPaise" > 0
+         AND lines.remitted >= parcel."cashToCollectPaise"
+         AND NOT EXISTS (SELECT 1 FROM "ShopifyCodPayment" payment WHERE payment.shop = parcel.shop AND payment."shipmentId" = parcel.id)`;
+    const queued = await queueShopifyPayments(
+      tx,
+      shop,
+      parcels.map((parcel) => ({ shipmentId: parcel.id, orderGid: parcel.orderGid, parcelName: parcelName(parcel), amountPaise: parcel.cashToCollectPaise, reference: parcel.reference })),
+    );
+    if (queued > 0 && queueJob) await recordPaymentsLater(tx, shop);
+    return queued;
+  });
 }
 
 /** The shop's job that records the payments queued, in the import's transaction. */

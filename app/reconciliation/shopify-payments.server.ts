@@ -4,7 +4,7 @@ import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { setOrderNote } from "~/shopify/order-note.server";
 import { markOrderAsPaid, readOrderPayment, recordManualPayment } from "~/shopify/order-payments.server";
 import { nextPaymentStep, noteWithRemittance, type ParcelRemittance } from "./cod-payments";
-import { settleShopifyPayment, type PaymentSettlement } from "./reconciliation-records.server";
+import { queuePaymentsRemittedBeforeDelivery, settleShopifyPayment, type PaymentSettlement } from "./reconciliation-records.server";
 
 /**
  * The `cod-shopify-payments` job: the shop's parcels remitted in full, recorded as paid in Shopify one by one, each
@@ -22,6 +22,8 @@ export interface PaymentPass {
 
 export async function recordCodPayments(shop: string, { adminFor, now }: { adminFor: (shop: string) => Promise<ShopAdmin>; now: () => Date }, { passMs = PASS_MS } = {}): Promise<PaymentPass> {
   const started = Date.now();
+  // A parcel remitted before it was read delivered, and delivered since, is paid like the rest.
+  await queuePaymentsRemittedBeforeDelivery(shop, { queueJob: false });
   const admin = await adminFor(shop);
   let settled = 0;
   let afterId = 0;

@@ -238,6 +238,8 @@ export interface ShopSyncReport {
   paused: boolean;
   /** The pass took as many shipments as it may and got on with them: more may be due, for another pass at once. */
   more: boolean;
+  /** Parcels this pass read as delivered (their cash, if any, is now the courier's to remit). */
+  delivered: number[];
 }
 
 /** Answers in a row that say "no such awb" before a shipment is no longer read. */
@@ -356,7 +358,7 @@ const PASS_READING_SECONDS = 20;
 export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "settings" | "client">, { limit = 500 }: { limit?: number } = {}): Promise<ShopSyncReport> {
   const now = deps.now();
   const baseSeconds = deps.baseSeconds ?? getConfig().TRACKING_SYNC_SECONDS;
-  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, failed: 0, paused: false, more: false };
+  const report: ShopSyncReport = { synced: 0, changed: 0, posted: 0, courierCalls: 0, skipped: 0, failed: 0, paused: false, more: false, delivered: [] };
   const settings = await getShopSettings(shop);
   const credentials = courierCredentialsOf(settings);
   const pace = paceOf(`${credentials.environment}:${credentials.apiKey}`, courierCallLimitsOf(settings));
@@ -374,6 +376,7 @@ export async function syncShopTracking(shop: string, deps: Omit<SyncDeps, "setti
       report.courierCalls += 1;
       report.posted += result.posted;
       if (result.newEntries > 0) report.changed += 1;
+      if (result.newEntries > 0 && result.code !== null && isServiceStatusCode(result.code) && outcomeOfCode(result.code, "forward") === SHIPMENT_OUTCOME.DELIVERED) report.delivered.push(result.shipmentId);
     };
 
     const probe = claims.find((claim) => claim.shipment.trackingState === TRACKING_STATE.PAUSED);

@@ -16,6 +16,7 @@ import { refreshVariantWeights } from "~/storefront/variant-weights.server";
 import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
 import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
+import { queuePaymentsRemittedBeforeDelivery } from "~/reconciliation/reconciliation-records.server";
 import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
 import { DECISION } from "~/automation/decisions";
 import { recordDecision } from "~/orders/order-records.server";
@@ -98,6 +99,8 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
     // A pass takes a bounded number of shipments. When more are due the next pass follows at once, not at the next
     // minute's sweep: 10,000 due shipments would otherwise take twenty minutes at 500 a minute.
     if (pass.more) await enqueue("tracking-sync", { shop });
+    // Cash the courier remitted before its tracking said delivered is paid in Shopify once it does.
+    await queuePaymentsRemittedBeforeDelivery(shop, { shipmentIds: pass.delivered });
   },
   "storefront-variant-weights": async ({ shop, variantGids }) => {
     // An uninstalled shop has no token to read with, and no storefront asking.

@@ -171,6 +171,28 @@ describe("a remittance statement imported", () => {
   });
 });
 
+describe("cash remitted before the tracking said delivered", () => {
+  it("is recorded paid in Shopify once the tracking sync reads the parcel delivered, once however often it is read", async () => {
+    const early = (await codOrder()).parcels[0]!;
+    const csv = `AWB No,Order ID,COD Amount,UTR,Remittance Date\r\n${early.awb},,${(early.cashToCollectPaise! / 100).toFixed(2)},NEFTEARLY1,20/11/2026\r\n`;
+    const imported = await upload(csv, { name: "early.csv" });
+    expect(imported.body).toMatchObject({ outcome: "imported", summary: { not_delivered: 1 } });
+    expect((await runJobs(["cod-shopify-payments"])).failed).toEqual([]);
+    expect(await prisma.shopifyCodPayment.count({ where: { shop: store.domain, shipmentId: early.id } })).toBe(0);
+    expect(storeOrder(early.orderGid).displayFinancialStatus).toBe("PENDING");
+
+    // The courier delivers it; the worker's tracking sync reads it, then reads it again.
+    await sandbox().advanceSandboxShipment(early.awb!, 8);
+    for (const hours of [1, 30]) {
+      await enqueue("tracking-sync", { shop: store.domain });
+      expect((await runJobs(["tracking-sync", "cod-shopify-payments"], { deps: { now: () => new Date(Date.now() + hours * 3_600_000) } })).failed).toEqual([]);
+    }
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: early.id } })).toMatchObject({ outcome: "delivered" });
+    expect(await prisma.shopifyCodPayment.findMany({ where: { shop: store.domain, shipmentId: early.id }, select: { state: true, amountPaise: true, reference: true } })).toEqual([{ state: "recorded", amountPaise: early.cashToCollectPaise, reference: "NEFTEARLY1" }]);
+    expect(storeOrder(early.orderGid).displayFinancialStatus).toBe("PAID");
+  });
+});
+
 describe("every difference named", () => {
   it("says over, by how much, for a parcel remitted more than it collected, and not delivered yet for one still on its way", async () => {
     const over = await courierReports((await codOrder()).parcels[0]!, 8);
