@@ -49,7 +49,12 @@ export interface FreightJudgement {
 }
 
 /** The same charge, in another file: the same parcel (or awb), weight and amount. */
-export const chargeIdentity = (key: string, charge: Pick<FreightRow, "chargedWeightGrams" | "chargedPaise">) => `${key}|${charge.chargedWeightGrams}|${charge.chargedPaise}`;
+/**
+ * The same charge, in another file: the same parcel (or awb), weight, amount and invoice date. A statement downloaded
+ * again over the same days repeats its lines; a later invoice billing the parcel again, even for the same figures, is
+ * dated later, and is the parcel billed again. A file without dates cannot tell the two apart, and takes it as a repeat.
+ */
+export const chargeIdentity = (key: string, charge: Pick<FreightRow, "chargedWeightGrams" | "chargedPaise" | "chargedOn">) => `${key}|${charge.chargedWeightGrams}|${charge.chargedPaise}|${charge.chargedOn?.toISOString().slice(0, 10) ?? ""}`;
 export const chargeKeyOf = (charge: Pick<FreightRow, "awb">, parcel: Pick<BookedParcel, "shipmentId"> | null) => (parcel ? `shipment:${parcel.shipmentId}` : `awb:${charge.awb.toLowerCase()}`);
 
 export interface EarlierCharges {

@@ -380,15 +380,15 @@ function freightJudge(tx: Client, shop: string, statementId: number) {
     const ids = parcels.map((parcel) => parcel.id);
     const earlierRows = ids.length
       ? await tx.$queryRaw<{ shipmentId: number; seen: string[]; billed: boolean }[]>`
-          SELECT "shipmentId", COALESCE(array_agg("chargedWeightGrams" || '|' || "chargedPaise") FILTER (WHERE "statementId" <> ${statementId}), '{}') AS seen,
+          SELECT "shipmentId", COALESCE(array_agg("chargedWeightGrams" || '|' || "chargedPaise" || '|' || COALESCE(to_char("chargedOn", 'YYYY-MM-DD'), '')) FILTER (WHERE "statementId" <> ${statementId}), '{}') AS seen,
                  COALESCE(bool_or(verdict <> 'already_imported'), false) AS billed
             FROM "FreightCharge" WHERE shop = ${shop} AND "shipmentId" = ANY(${ids}::int[]) GROUP BY "shipmentId"`
       : [];
     const earlier = new Map(earlierRows.map((row) => [row.shipmentId, { billed: row.billed, identities: new Set(row.seen.map((seen) => `shipment:${row.shipmentId}|${seen}`)) }]));
     const unknownAwbs = awbs.filter((awb) => !parcelOf.has(awb));
     const unknownSeen = unknownAwbs.length
-      ? await tx.$queryRaw<{ awb: string; chargedWeightGrams: number; chargedPaise: number }[]>`
-          SELECT awb, "chargedWeightGrams", "chargedPaise" FROM "FreightCharge" WHERE shop = ${shop} AND "shipmentId" IS NULL AND "statementId" <> ${statementId} AND awb = ANY(${unknownAwbs}::text[])`
+      ? await tx.$queryRaw<{ awb: string; chargedWeightGrams: number; chargedPaise: number; chargedOn: Date | null }[]>`
+          SELECT awb, "chargedWeightGrams", "chargedPaise", "chargedOn" FROM "FreightCharge" WHERE shop = ${shop} AND "shipmentId" IS NULL AND "statementId" <> ${statementId} AND awb = ANY(${unknownAwbs}::text[])`
       : [];
     const unknown = new Set(unknownSeen.map((charge) => chargeIdentity(chargeKeyOf(charge, null), charge)));
     const counts: VerdictCounts = {};

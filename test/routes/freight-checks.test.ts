@@ -92,6 +92,16 @@ describe("a freight invoice imported", () => {
     // The same invoice again changes nothing.
     expect(await upload(csv, "invoice (1).csv")).toMatchObject({ status: 200, body: { outcome: "already_imported" } });
     expect(await prisma.freightCharge.count({ where: { shop: store.domain } })).toBe(3);
+
+    // A statement downloaded again over the same days repeats a line: a repeat. Next month's invoice bills the same
+    // parcel again for the very same weight and amount: billed again, not a repeat.
+    const [header, , line] = csv.split("\r\n");
+    const fields = line!.split(",");
+    expect(fields[4]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await upload(`${header}\r\n${line}\r\n`, "invoice, again.csv")).toMatchObject({ status: 200, body: { outcome: "imported", summary: { already_imported: 1 } } });
+    const nextMonth = new Date(Date.parse(`${fields[4]}T00:00:00Z`) + 31 * 86_400_000).toISOString().slice(0, 10);
+    const rebilled = await upload(`${header}\r\n${[...fields.slice(0, 4), nextMonth].join(",")}\r\n`, "next month.csv");
+    expect(rebilled).toMatchObject({ status: 200, body: { outcome: "imported", summary: { billed_again: 1 } } });
   });
 
   it("tells Shopify Flow of the over-charge once", async () => {
