@@ -398,7 +398,7 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   if (shipment.status === SHIPMENT_STATUS.BOOKING) {
     const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
     try {
-      const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput);
+      const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput, { stored: true });
       // Tracking starts now: the first sync records the courier's first entry (posted once it is in Shopify).
       const trackingUrl = await destination.trackingUrl(shipment, { awb: created.awb, courierUrl: created.tracking_url });
       shipment = await markBooked(shipment, { awb: created.awb, courierName: created.logistic, trackingUrl }, change());

@@ -204,6 +204,9 @@ function daysBetween(earlier: string, later: string): number {
   return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 86_400_000);
 }
 
+/** What an order_date older than the window is refused with. */
+export const ORDER_DATE_TOO_OLD = `order_date must fall within the last ${ORDER_DATE_MAX_AGE_DAYS} days`;
+
 /** order_date: YYYY-MM-DD, a real calendar day, within the last 7 days in India time. */
 export const orderDateSchema = (now: () => Date) =>
   z
@@ -216,7 +219,7 @@ export const orderDateSchema = (now: () => Date) =>
       const age = daysBetween(value, indiaDate(now()));
       if (age < 0) context.addIssue({ code: "custom", message: "order_date must not be in the future (India time)" });
       else if (age > ORDER_DATE_MAX_AGE_DAYS) {
-        context.addIssue({ code: "custom", message: `order_date must fall within the last ${ORDER_DATE_MAX_AGE_DAYS} days` });
+        context.addIssue({ code: "custom", message: ORDER_DATE_TOO_OLD });
       }
     })
     .meta({

@@ -189,6 +189,22 @@ describe("idempotent creation", () => {
     expect(await prisma.serviceOrder.count({ where: { orderId: order.order_id } })).toBe(1);
   });
 
+  it("sends a stored body again days later, past the order_date window, and gets the original awb; a first send that old is refused before it leaves", async () => {
+    const order = sampleOrder();
+    const first = await courier.client().createOrder(order);
+    // Eight days on: the answer was lost, and the watchdog (or a cancellation) sends the stored body again.
+    const later = courier.client({ now: () => new Date(Date.now() + 8 * 86_400_000) });
+    expect(await later.createOrder(order, { stored: true })).toEqual(first);
+    expect(await prisma.serviceOrder.count({ where: { orderId: order.order_id } })).toBe(1);
+    const fresh = sampleOrder();
+    const refused = await failureOf(later.createOrder(fresh));
+    expect(refused).toMatchObject({ kind: "invalid", fieldErrors: [expect.objectContaining({ field: "order_date" })] });
+    // Stored but never sent: the service refuses the new order itself, as too old.
+    const unsent = await failureOf(later.createOrder(sampleOrder({ order_date: new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10) }), { stored: true }));
+    expect(unsent).toMatchObject({ kind: "invalid", status: 422 });
+    expect(await prisma.serviceOrder.count({ where: { orderId: fresh.order_id } })).toBe(0);
+  });
+
   it("refuses the same order_id with a different payload (409)", async () => {
     const order = sampleOrder();
     await courier.client().createOrder(order);
