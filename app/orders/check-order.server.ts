@@ -70,6 +70,8 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   if (!order) return orderGone(shop, orderGid, checkedAt);
   const seen = seenOf(order, checkedAt);
   if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
+  // A parcel already booked, beside one still to book: the courier has the address it was booked to.
+  await flagAddressChanges(order, (await listShipmentsForOrder(shop, orderGid)).filter(holdingBooking), checkedAt);
 
   // Read and mapped once for the check, the quote, the rules and the booking that follow.
   const context = { shop, admin, now: deps.now };
@@ -209,12 +211,22 @@ async function checkBookedOrder(shop: string, orderGid: string, admin: ShopAdmin
     addressDigest,
     readiness: parcels.every((parcel) => parcel.status === SHIPMENT_STATUS.FULFILLED) ? READINESS.FULFILLED : READINESS.SHIPMENT,
   });
-  if (order.shippingAddress) {
-    for (const { parcel, body } of booked) {
-      if (addressDigestOf({ ...body, pincode: String(body.pincode) }) !== addressDigest) await raiseAttention(parcel, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
-    }
-  }
+  await flagAddressChanges(order, parcels, checkedAt);
   return { kind: "shipment" };
+}
+
+/**
+ * Each parcel booked to a delivery address or phone other than the order's now is flagged for the merchant: the
+ * courier has the old one. Also when the order has a parcel still to book, which then books to the new address.
+ */
+async function flagAddressChanges(order: Parameters<typeof deliveryContactOf>[0] & Pick<ShopifyOrder, "shippingAddress">, parcels: readonly Shipment[], checkedAt: Date): Promise<void> {
+  if (!order.shippingAddress) return;
+  const addressDigest = addressDigestOf(deliveryContactOf(order).contact);
+  for (const parcel of parcels) {
+    if (!parcel.requestPayload || parcel.attention === "address_changed") continue;
+    const body = JSON.parse(parcel.requestPayload) as CreateOrderInput;
+    if (addressDigestOf({ ...body, pincode: String(body.pincode) }) !== addressDigest) await raiseAttention(parcel, "address_changed", { actor: { kind: "job", name: "order-check" }, at: checkedAt });
+  }
 }
 
 /** The facts the rules and lists read, as the order was booked: its parcels' weights and amounts together. */

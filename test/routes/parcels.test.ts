@@ -186,6 +186,26 @@ describe("an order whose items ship from two warehouses", () => {
   });
 });
 
+describe("an address changed after one parcel of two was booked", () => {
+  it("flags the parcel booked to the old address while the other still waits to be booked", async () => {
+    const order = twoWarehouseOrder(5);
+    const id = order.legacyResourceId;
+    const page = await (await shipLoader({ request: store.adminRequest(`/app/orders/${id}/ship`), params: { id }, context: {} })).json();
+    const gurugram = (page.outcome as { parcels: { parcel: { fulfillmentOrderId: string }; rates: { id: number; isRecommended: boolean }[] }[] }).parcels[1]!;
+    const courierId = String(gurugram.rates.find((rate) => rate.isRecommended)!.id);
+    expect((await shipAction({ request: store.adminRequest(`/app/orders/${id}/ship`, { method: "POST", body: form({ courierId, fulfillmentOrderId: gurugram.parcel.fulfillmentOrderId }) }), params: { id }, context: {} })).status).toBe(200);
+
+    // The shopper's address is corrected in Shopify; the next check of the order reads it whole (a parcel is to book).
+    const stored = inShopify(order.id);
+    stored.shippingAddress!.address1 = "Flat 9B, Brigade Road";
+    stored.updatedAt = new Date(Date.now() + 1_000).toISOString();
+    await enqueue("order-check", { shop: store.domain, orderGid: order.id });
+    expect((await runJobs(["order-check"])).failed).toEqual([]);
+    const parcels = await prisma.shipment.findMany({ where: { shop: store.domain, orderGid: order.id } });
+    expect(parcels.map((parcel) => [parcel.locationName, parcel.attention])).toEqual([["Gurugram Warehouse", "address_changed"]]);
+  });
+});
+
 describe("the merchant's own parcels, before booking", () => {
   const page = async (legacyId: string) => {
     const loaded = await (await shipLoader({ request: store.adminRequest(`/app/orders/${legacyId}/ship`), params: { id: legacyId }, context: {} })).json();
