@@ -6,6 +6,7 @@ import { createCallerLimiter } from "~/caller-limits.server";
 import { neutraliseLiquid } from "~/tracking/shop-tracking.server";
 import { fill, formatMoment, formatRupees, LANGUAGES, pickLanguage, type Language } from "~/tracking/tracking-locale";
 import type { ConfirmationState } from "./confirmation-lifecycle";
+import { readPublicForm } from "~/security/public-form.server";
 import { confirmationStrings, MAX_FORM_BYTES, parseShopperAnswer, STATE_CODES, type CorrectionField, type ParsedAnswer } from "./confirmation-form";
 import { answerConfirmation, confirmationPageOf, takeSubmission, type ConfirmationPage } from "./confirmation.server";
 
@@ -80,13 +81,11 @@ export async function answerConfirmationRequest({ request, token, shop, clientAd
   }
 }
 
-/** The form's fields, or null when it is larger than any this page sends. */
+/** The form's fields (none, for a body that is not this page's form), or null when it is larger than any this page sends. */
 async function readForm(request: Request): Promise<URLSearchParams | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_FORM_BYTES) return null;
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_FORM_BYTES) return null;
-  return new URLSearchParams(text);
+  const read = await readPublicForm(request, MAX_FORM_BYTES);
+  if (read.ok) return read.fields;
+  return read.problem === "too_large" ? null : new URLSearchParams();
 }
 
 const invalid = (language: Language): ConfirmationAnswer => {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { answerFailedAttempt, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
+import { ANSWER_FORM_BYTES, answerFailedAttempt, answerFormRefused, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
+import { readPublicForm } from "~/security/public-form.server";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { authenticate } from "~/shopify.server";
 import { forStorefront } from "~/shopify/storefront-sessions.server";
@@ -26,7 +27,9 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => shopTra
  * is in a failed attempt; a 403 otherwise.
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const form = await request.formData();
+  const read = await readPublicForm(request, ANSWER_FORM_BYTES);
+  if (!read.ok) return answerFormRefused(read.problem);
+  const form = read.fields;
   return shopTrackingPage(request, params.awb, async (holder, language) => {
     const answered = await answerFailedAttempt(params.awb, holder, form, language);
     return answered.kind === "refused" ? { refused: true } : { view: answered.view, status: answered.kind === "invalid" ? 422 : answered.kind === "closed" ? 409 : 200 };

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { answerFailedAttempt, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
+import { ANSWER_FORM_BYTES, answerFailedAttempt, answerFormRefused, failedAttemptAnswerView, type FailedAttemptAnswerView } from "~/tracking/failed-attempt-answer.server";
+import { readPublicForm } from "~/security/public-form.server";
 import { FailedAttemptForm } from "~/tracking/failed-attempt-form.server";
 import { TRACKING_LINK_TOKEN_PARAM } from "~/shipping/tracking-url";
 import { lookUpTracking, MILESTONES, parseAwb, trackingLookupLimiter, type PublicTracking } from "~/tracking/public-tracking.server";
@@ -25,7 +26,9 @@ export const loader = async ({ request, params, context }: LoaderFunctionArgs) =
 export const action = async ({ request, params, context }: ActionFunctionArgs) => {
   const url = new URL(request.url);
   const language = pickLanguage(url.searchParams.get("lang"), request.headers.get("accept-language"));
-  const form = await request.formData();
+  const read = await readPublicForm(request, ANSWER_FORM_BYTES);
+  if (!read.ok) return answerFormRefused(read.problem);
+  const form = read.fields;
   return trackingPage(request, params.awb, context.clientAddress, async (holder) => {
     const answered = await answerFailedAttempt(params.awb, holder, form, language);
     return answered.kind === "refused" ? { refused: true } : { view: answered.view, status: answered.kind === "invalid" ? 422 : answered.kind === "closed" ? 409 : 200 };

@@ -80,14 +80,23 @@ export type AnswerResult =
 /** Bounds the form before it is read: a browser sends a few hundred bytes of these fields. */
 const FIELDS = ["answer", "preferredDate", "preferredSlot", "phone", "alternatePhone", "addressLine", "landmark"] as const;
 const FIELD_LIMIT = 400;
+/** The largest answer the page's form sends: its fields at their limits, encoded, with room to spare. */
+export const ANSWER_FORM_BYTES = 16 * 1024;
+
+/** A body the page's form never sends: a 4xx that says what the page sends, never the framework's 500. */
+export function answerFormRefused(problem: "too_large" | "not_a_form"): Response {
+  return problem === "too_large"
+    ? new Response(`The answer is larger than the page's form sends (at most ${ANSWER_FORM_BYTES / 1024} KB).`, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } })
+    : new Response("Answer with the page's form: its fields as application/x-www-form-urlencoded.", { status: 415, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
 
 /** Takes the shopper's answer from the tracking page's form (the page has counted the link's use already). */
-export async function answerFailedAttempt(rawAwb: string | undefined, holder: LinkHolder, form: FormData, language: string, now = new Date()): Promise<AnswerResult> {
+export async function answerFailedAttempt(rawAwb: string | undefined, holder: LinkHolder, form: URLSearchParams, language: string, now = new Date()): Promise<AnswerResult> {
   const parcel = await failedParcelOf(rawAwb, holder);
   if (!parcel) return { kind: "refused" };
   const before = await viewOf(parcel, now, { problems: [], saved: false });
   if (before.state !== "open") return { kind: "closed", view: before };
-  const fields = Object.fromEntries(FIELDS.map((name) => [name, typeof form.get(name) === "string" ? String(form.get(name)).slice(0, FIELD_LIMIT) : undefined]));
+  const fields = Object.fromEntries(FIELDS.map((name) => [name, form.get(name)?.slice(0, FIELD_LIMIT) ?? undefined]));
   const read = readShopperAnswer(fields, before.days);
   if (!read.ok) return { kind: "invalid", view: { ...before, problems: read.problems } };
   const recorded = await recordShopperAnswer({ shop: parcel.shop, shipmentId: parcel.id }, read.answer, language, { actor: { kind: "shopper", name: "Tracking link" }, at: now });

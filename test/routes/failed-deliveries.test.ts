@@ -254,6 +254,28 @@ describe("the failed-delivery desk", () => {
     ]);
   });
 
+  it("refuses a body that is not the page's form — JSON, plain text, none, a broken multipart, one too large — with a 415 or 413, never a 500, on both addresses, and records nothing", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(store.domain, shipment.awb!, 9);
+    const url = `${getConfig().SHOPIFY_APP_URL}/track/${shipment.awb}?token=${tokenOf(shipment)}`;
+    const proxied = `${proxiedUrl({ proxyUrl: `${getConfig().SHOPIFY_APP_URL}/proxy`, apiSecret: getConfig().SHOPIFY_API_SECRET, shop: store.domain, pathPrefix: "/apps/dakiya", pathAndQuery: `/track/${shipment.awb}?token=${tokenOf(shipment)}` })}`;
+    const bodies: [RequestInit, number][] = [
+      [{ headers: { "Content-Type": "application/json" }, body: JSON.stringify({ answer: "deliver_again" }) }, 415],
+      [{ headers: { "Content-Type": "text/plain" }, body: "answer=deliver_again" }, 415],
+      [{}, 415],
+      [{ headers: { "Content-Type": "multipart/form-data; boundary=none" }, body: "--x--" }, 415],
+      [{ headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `landmark=${"a".repeat(20_000)}` }, 413],
+    ];
+    for (const [init, status] of bodies) {
+      const direct = await trackAction({ request: new Request(url, { method: "POST", ...init }), params: { awb: shipment.awb! }, context: { clientAddress: "198.51.100.7" } });
+      expect(direct.status, JSON.stringify(init.headers)).toBe(status);
+      expect(await direct.text()).toMatch(/form/);
+      const viaShop = await shopTrackAction({ request: new Request(proxied, { method: "POST", ...init }), params: { awb: shipment.awb! }, context: {} });
+      expect(viaShop.status, JSON.stringify(init.headers)).toBe(status);
+    }
+    expect((await prisma.failedDelivery.findUnique({ where: { shipmentId: shipment.id } }))?.answerCount ?? 0).toBe(0);
+  });
+
   it("limits the answers of one attempt, and takes them on the shop's own domain through the app proxy", async () => {
     const { shipment } = await bookedShipment();
     await courierMoves(store.domain, shipment.awb!, 9);
