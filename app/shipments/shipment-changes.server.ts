@@ -513,7 +513,10 @@ async function applyCourierReport(shipment: ShipmentRef, report: CourierReport, 
   await prisma.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ outcome: string; courierStatusCode: number | null; lastScanAt: Date | null; direction: string }[]>`
       SELECT outcome, "courierStatusCode", "lastScanAt", direction FROM "Shipment" WHERE id = ${shipment.id} AND shop = ${shipment.shop} FOR UPDATE`;
-    if (!row || (row.lastScanAt !== null && report.at.getTime() <= row.lastScanAt.getTime())) return;
+    // Read already: an earlier report, or the very report applied last. One of the same moment but another stage is
+    // news (the sync passes only those that come after the last applied in the courier's order).
+    const readAlready = row?.lastScanAt != null && (report.at.getTime() < row.lastScanAt.getTime() || (report.at.getTime() === row.lastScanAt.getTime() && report.code === row.courierStatusCode));
+    if (!row || readAlready) return;
     const reported = outcomeOfCode(report.code, row.direction);
     if (reported === row.outcome && reported !== SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED) {
       if (report.code === row.courierStatusCode) await note(shipment, "tracking_checked", reportColumns(report), tx);

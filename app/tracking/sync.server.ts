@@ -127,8 +127,11 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
   // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
   // entry read late is history, stored and posted but moving nothing.
   const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  // Couriers that time their scans to the minute give two stages one time (Out for Delivery and Delivered): entries at
+  // the moment of the last report applied are news too when they come after it in the courier's order.
+  const lastApplied = entries.findLastIndex((entry) => entry.happenedAt.getTime() === since && entry.service_status === shipment.courierStatusCode);
   const reports = entries
-    .filter((entry) => entry.happenedAt.getTime() > since)
+    .filter((entry, index) => entry.happenedAt.getTime() > since || (lastApplied >= 0 && index > lastApplied && entry.happenedAt.getTime() === since))
     .map((entry) => ({ code: entry.service_status as ServiceStatusCode, label: entry.label || stageLabel(entry.service_status), at: entry.happenedAt, activity: entry.activity }));
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
   const progressed = await recordCourierProgress(

@@ -132,6 +132,29 @@ describe("the courier's outcomes, as states of the shipment", () => {
     expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "delivered" });
   });
 
+  it("takes two stages the courier timed to the same minute, in the courier's order: out for delivery and delivered, the parcel ends delivered, once however often it is read", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(shipment.awb!, 6);
+    const serviceOrder = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: shipment.awb! }, include: { events: { orderBy: { step: "asc" } } } });
+    const minute = new Date(serviceOrder.events.at(-1)!.happenedAt.getTime() + 60_000);
+    await prisma.serviceTrackingEvent.createMany({
+      data: [
+        { orderId: serviceOrder.id, step: 1_000, code: 7, location: "Pune", activity: "Out for delivery", happenedAt: minute },
+        { orderId: serviceOrder.id, step: 1_001, code: 8, location: "Pune", activity: "Delivered to the consignee", happenedAt: minute },
+      ],
+    });
+    await prisma.serviceOrder.update({ where: { id: serviceOrder.id }, data: { statusCode: 8, deliveredAt: minute } });
+    for (let read = 0; read < 2; read += 1) {
+      await prisma.shipment.update({ where: { id: shipment.id }, data: { nextSyncAt: clock } });
+      await enqueue("tracking-sweep", {});
+      expect((await runJobs(["tracking-sweep", "tracking-sync"], { deps: { now: () => later(1) } })).failed).toEqual([]);
+    }
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "delivered", courierStatusCode: 8, nextSyncAt: null });
+    const steps = (await outcomeHistory(shipment.id)).map((step) => step.transition);
+    expect(steps.slice(-2)).toEqual(["out_for_delivery", "delivered"]);
+    expect(steps).not.toContain("courier_out_of_order");
+  });
+
   it("cancels a booking the order's cancellation stopped before anything reached the courier, rather than failing it", async () => {
     const order = store.simulator.placeOrder(store.domain, shopperOrder(899));
     // A booking's worker that claimed the parcel and died before sending anything.
