@@ -1,4 +1,4 @@
-import type { FailedDelivery, FailedDeliveryEvent } from "@prisma/client";
+import type { FailedDelivery, FailedDeliveryEvent, Prisma } from "@prisma/client";
 import * as z from "zod";
 import prisma from "~/db.server";
 import { toPaise } from "~/money";
@@ -154,32 +154,39 @@ function inView(row: DeskRow, view: DeskView): boolean {
 export async function listFailedDeliveries(shop: string, filter: DeskFilter, now = new Date()) {
   const settings = await getDeskSettings(shop);
   const search = filter.search;
-  const shipments = await prisma.shipment.findMany({
-    where: {
-      shop,
-      direction: "forward",
-      deliveryAttempts: { gt: 0 },
-      outcome: { notIn: [...FINAL_OUTCOMES, SHIPMENT_OUTCOME.RTO_INITIATED] },
-      ...(filter.payment ? { paymentMode: filter.payment } : {}),
-      ...(search ? { OR: [{ orderName: { contains: search, mode: "insensitive" } }, { awb: { equals: search, mode: "insensitive" } }, ...(/^\d{6}$/.test(search) ? [{ requestPayload: { contains: `"pincode":"${search}"` } }] : [])] } : {}),
-    },
-    select: {
-      id: true,
-      orderGid: true,
-      orderName: true,
-      parcel: true,
-      awb: true,
-      courierName: true,
-      outcome: true,
-      deliveryAttempts: true,
-      paymentMode: true,
-      requestPayload: true,
-      failedDelivery: { include: { events: { orderBy: [{ at: "asc" }, { id: "asc" }], take: 50 } } },
-      trackingEvents: { where: { code: 9 }, orderBy: [{ happenedAt: "desc" }, { id: "desc" }], take: 1, select: { activity: true, happenedAt: true } },
-    },
-    orderBy: { id: "asc" },
-    take: DESK_LIMIT,
-  });
+  const candidates = (outcome: Prisma.StringFilter, order: "asc" | "desc", take: number) =>
+    prisma.shipment.findMany({
+      where: {
+        shop,
+        outcome,
+        direction: "forward",
+        deliveryAttempts: { gt: 0 },
+        ...(filter.payment ? { paymentMode: filter.payment } : {}),
+        ...(search ? { OR: [{ orderName: { contains: search, mode: "insensitive" } }, { awb: { equals: search, mode: "insensitive" } }, ...(/^\d{6}$/.test(search) ? [{ requestPayload: { contains: `"pincode":"${search}"` } }] : [])] } : {}),
+      },
+      select: {
+        id: true,
+        orderGid: true,
+        orderName: true,
+        parcel: true,
+        awb: true,
+        courierName: true,
+        outcome: true,
+        deliveryAttempts: true,
+        paymentMode: true,
+        requestPayload: true,
+        failedDelivery: { include: { events: { orderBy: [{ at: "asc" }, { id: "asc" }], take: 50 } } },
+        trackingEvents: { where: { code: 9 }, orderBy: [{ happenedAt: "desc" }, { id: "desc" }], take: 1, select: { activity: true, happenedAt: true } },
+      },
+      orderBy: { id: order },
+      take,
+    });
+  // The parcels in a failed attempt now are the merchant's to act on, every one of them (up to the limit, oldest
+  // first); the rest — re-attempted, handed off — fill what the limit leaves, newest first, so that parcels long
+  // finished with never crowd out a new failed attempt.
+  const awaiting = await candidates({ equals: SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED }, "asc", DESK_LIMIT);
+  const others = awaiting.length < DESK_LIMIT ? await candidates({ notIn: [...FINAL_OUTCOMES, SHIPMENT_OUTCOME.RTO_INITIATED, SHIPMENT_OUTCOME.DELIVERY_ATTEMPTED] }, "desc", DESK_LIMIT - awaiting.length) : [];
+  const shipments = [...awaiting, ...others];
   const rows = shipments.map((shipment): DeskRow => {
     const attempt = shipment.trackingEvents[0] ?? null;
     const { state, current } = deskState(shipment.failedDelivery, shipment.deliveryAttempts);

@@ -6,7 +6,7 @@ import { getConfig } from "~/config.server";
 import { action as deskAction, loader as deskLoader } from "~/routes/app.failed-deliveries";
 import { action as shopTrackAction } from "~/routes/proxy.track.$awb";
 import { action as instructionsAction } from "~/routes/app.failed-deliveries.instructions";
-import { listFailedDeliveries } from "~/failed-deliveries/desk.server";
+import { countAwaitingDecision, listFailedDeliveries } from "~/failed-deliveries/desk.server";
 import { action as trackAction, loader as trackLoader } from "~/routes/track.$awb";
 import { trackingLinkTokenOf } from "~/shipping/tracking-url";
 import { preferredDays } from "~/failed-deliveries/shopper-answer";
@@ -353,5 +353,26 @@ describe("the failed-delivery desk", () => {
     const all = await desk("?view=all");
     expect(all.rows.map((row) => row.shipmentId)).not.toContain(shipment.id);
     expect(all.rows.map((row) => row.shipmentId)).not.toContain(sentBack.shipment.id);
+  });
+});
+
+describe("a busy shop's desk", () => {
+  it("lists every parcel in a failed attempt first, however many once-failed parcels are out again or handed off, and counts it on Home", async () => {
+    // A shop whose earlier failed attempts, 320 parcels, were re-attempted and are out for delivery again; then one
+    // new failed attempt. (Seeded as rows: the desk reads them as it reads any parcel.)
+    const shop = uniqueShop("busy-desk");
+    const parcel = (index: number, outcome: string) => ({ shop, orderGid: `gid://shopify/Order/${90_000 + index}`, orderName: `#${90_000 + index}`, awb: `BUSY${shop.length}${index}`, status: "fulfilled", direction: "forward", requestPayload: "{}", courierEnvironment: "test", paymentMode: "cod", outcome, deliveryAttempts: 1 });
+    await prisma.shipment.createMany({ data: Array.from({ length: 320 }, (_, index) => parcel(index, "out_for_delivery")) });
+    const fresh = await prisma.shipment.create({ data: parcel(999, "delivery_attempted") });
+    await prisma.trackingEvent.create({ data: { shop, shipmentId: fresh.id, fingerprint: `busy-${fresh.id}`, code: 9, label: "Undelivered", activity: "Consignee not available", happenedAt: new Date() } });
+
+    const desk = await listFailedDeliveries(shop, { view: "decide", search: null, payment: null });
+    expect(desk.rows.map((row) => row.shipmentId)).toEqual([fresh.id]);
+    expect(desk.counts.decide).toBe(1);
+    expect(await countAwaitingDecision(shop)).toBe(1);
+    // The re-attempted ones still fill the rest of the list, newest first.
+    const all = await listFailedDeliveries(shop, { view: "all", search: null, payment: null });
+    expect(all.rows).toHaveLength(300);
+    expect(all.rows.map((row) => row.shipmentId)).toContain(fresh.id);
   });
 });
