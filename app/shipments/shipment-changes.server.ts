@@ -289,8 +289,7 @@ export async function markBooked(shipment: Shipment, booked: { awb: string; cour
   const data = { ...booked, ...lastErrorOf(null), nextSyncAt: change.at };
   const reason: StoredWords = { key: "activity.stored.bookedWith", values: { courier: booked.courierName, awb: booked.awb } };
   // A forward parcel's booking tells Flow ("Parcel booked"); a return's pickup is not a parcel to the shopper.
-  const announce = announcing(() => ({ kind: "booked" }));
-  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: (tx, moved) => (moved.direction === "return" ? Promise.resolve() : announce(tx, moved)) }));
+  return orThrow(shipment, "booked", await apply(shipment, "booked", change, { data, reason, alsoRecord: announcing(() => ({ kind: "booked" })) }));
 }
 
 /**
@@ -416,10 +415,19 @@ function flowFactsOf(shipment: Shipment): ParcelFacts | null {
   return { orderGid, name: parcelName(shipment), awb: shipment.awb, courierName: shipment.courierName, trackingUrl: shipment.trackingUrl };
 }
 
-/** The Shopify Flow trigger of an event of the parcel, recorded in the transition's own transaction (app/flow/). */
+/** The events a return's pickup has: the rest are a parcel's on its way to the shopper. */
+const RETURN_EVENTS: ReadonlySet<ParcelEvent["kind"]> = new Set(["return_picked_up", "return_received"]);
+
+/**
+ * The Shopify Flow trigger of an event of the parcel, recorded in the transition's own transaction (app/flow/). A
+ * return's pickup announces only a return's events: its booking, a failed attempt at the warehouse or its going back
+ * to the shopper are not a delivery to the shopper, and workflows listening for those would act on the wrong parcel.
+ */
 const announcing = (event: (moved: Shipment) => ParcelEvent) => async (tx: Client, moved: Shipment) => {
   const facts = flowFactsOf(moved);
-  if (facts) await announceParcelEvent(tx, { shop: moved.shop, shipmentId: moved.id, facts }, event(moved));
+  const announced = event(moved);
+  if (moved.direction === "return" && !RETURN_EVENTS.has(announced.kind)) return;
+  if (facts) await announceParcelEvent(tx, { shop: moved.shop, shipmentId: moved.id, facts }, announced);
 };
 
 type OutcomeChange = (shipment: ShipmentRef, report: CourierReport, change: Change, tx?: Client) => Promise<Shipment | null>;

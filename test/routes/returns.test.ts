@@ -13,6 +13,8 @@ import { listNeedsAttention, markReturnInspected } from "~/attention/needs-atten
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { getPublicTracking } from "~/tracking/public-tracking.server";
 import { syncShopTracking } from "~/tracking/sync.server";
+import { recordTriggerUse } from "~/flow/flow-triggers.server";
+import { FLOW_TRIGGER_HANDLES } from "~/flow/flow-triggers";
 import { stageText } from "~/tracking/tracking-locale";
 import { claimShipment } from "~/shipments/shipment-changes.server";
 import { attachReverseDelivery } from "~/shopify/admin-returns.server";
@@ -452,6 +454,25 @@ describe("a return approved in Shopify", () => {
     await syncNow();
     expect(await itemOf()).toMatchObject({ kind: "tracking_exception", action: expect.stringMatching(/^The return was lost in transit: raise a claim with the courier, and settle with the shopper in Shopify\./) });
     expect((await itemOf())!.action).not.toMatch(/reship/);
+  });
+
+  it("tells Shopify Flow of a return's pickup only as a return: a failed attempt at the warehouse and its going back to the shopper fire no delivery or RTO trigger", async () => {
+    for (const trigger of FLOW_TRIGGER_HANDLES) await recordTriggerUse({ shop: store.domain, trigger, enabled: true, noticedAt: new Date() });
+    const { order, fulfillmentLineId } = await shippedOrder(39);
+    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+    const [pickup] = await returnShipments(returnGid);
+    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
+    const admin = await deps.adminFor(store.domain);
+    let clock = Date.now();
+    for (const code of [6, 9, 11, 12]) {
+      await sandbox.advanceSandboxShipment(pickup!.awb!, code);
+      clock += 3_600_000;
+      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+    }
+    const announced = await prisma.flowTriggerEvent.findMany({ where: { shop: store.domain, shipmentId: pickup!.id }, select: { trigger: true } });
+    expect(announced.map((event) => event.trigger)).toEqual(["dakiya-return-picked-up"]);
+    for (const trigger of FLOW_TRIGGER_HANDLES) await recordTriggerUse({ shop: store.domain, trigger, enabled: false, noticedAt: new Date() });
   });
 
   it("gives the shopper the pickup's return label through Shopify's reverse delivery: to the warehouse, from the shopper, nothing to collect", async () => {
