@@ -496,7 +496,9 @@ const OUTCOME_CHANGES: Readonly<Record<string, OutcomeChange>> = {
 
 /**
  * A report the courier's stage order does not lead to from where the parcel is (In Transit after Delivered, a
- * cancellation after pickup): kept in the history with what it said, and the outcome stays.
+ * cancellation after pickup): kept in the history with what it said, and the outcome stays. Its entry is not posted to
+ * the fulfillment either: Shopify shows a parcel's latest event as where it is, and the shopper would read "In transit"
+ * or "Returning to seller" after "Delivered".
  */
 export async function recordOutOfOrderReport(shipment: ShipmentRef, report: CourierReport, reported: ShipmentOutcome, change: Change, tx?: Client): Promise<Shipment | null> {
   return apply(
@@ -507,6 +509,9 @@ export async function recordOutOfOrderReport(shipment: ShipmentRef, report: Cour
       data: { lastScanAt: report.at },
       reason: { key: "activity.stored.courier.outOfOrder", values: { stage: report.label.slice(0, COURIER_WORDS_LIMIT) } },
       moved: (locked) => ({ from: locked.outcome, to: reported }),
+      alsoRecord: async (db, moved) => {
+        await db.trackingEvent.updateMany({ where: { shop: moved.shop, shipmentId: moved.id, code: report.code, happenedAt: report.at, postedAt: null, postAttemptedAt: null }, data: { postedAt: change.at } });
+      },
     },
     tx,
   );

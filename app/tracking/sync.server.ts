@@ -11,7 +11,7 @@ import { recordReturnArrival, recordReturnPickedUp } from "~/returns/return-arri
 import { applyDeskRules } from "~/failed-deliveries/desk-rules.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { createFulfillmentEvent, readFulfillmentEvents, type FulfillmentEvent } from "~/shopify/fulfillments.server";
-import { outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
+import { FINAL_OUTCOMES, outcomeOfCode, SHIPMENT_OUTCOME, TRACKED_STATUSES, TRACKING_STATE, type Actor } from "~/shipments/lifecycle";
 import type { Sentence } from "~/locales/admin-language";
 import {
   claimDueTracking,
@@ -158,8 +158,9 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
   if (isReturn && progressed.outcome !== shipment.outcome && pickedUpNow) await recordReturnPickedUp(progressed, { actor: courierOf(shipment), at: now });
   const arrivalRecorded = isReturn && progressed.outcome === SHIPMENT_OUTCOME.RECEIVED ? await recordReturnArrival(progressed, { admin: deps.admin, now, change: { actor: courierOf(shipment), at: now } }) : true;
   // A final stage (delivered, cancelled, returned, lost, damaged) is not polled again, unless a return's arrival is
-  // still to be recorded in Shopify.
-  const next = code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);
+  // still to be recorded in Shopify; nor is a parcel whose outcome is final, whatever the courier added after it.
+  const finished = (FINAL_OUTCOMES as readonly string[]).includes(progressed.outcome);
+  const next = finished ? null : code === null ? nextSyncAfter(2, now, baseSeconds) : nextSyncAfter(code, now, baseSeconds);
   await scheduleNextSync(shipment, next ?? (arrivalRecorded ? null : new Date(now.getTime() + baseSeconds * 1000)));
   return { shipmentId: shipment.id, newEntries: inserted.count, posted, code };
 }

@@ -9,6 +9,7 @@ import { enqueue } from "~/jobs/job-queue.server";
 import { courierClientFor, sandboxCredentialsFor } from "~/settings/shop-settings.server";
 import { claimShipment } from "~/shipments/shipment-changes.server";
 import { getPublicTracking } from "~/tracking/public-tracking.server";
+import { syncShipmentNow } from "~/tracking/sync.server";
 import { defaultJobDeps } from "~/workers/job-handlers.server";
 import { startAppCourierService, type RunningCourierService } from "../support/courier-service";
 import { resetJobs, runJobs } from "../support/jobs";
@@ -153,6 +154,19 @@ describe("the courier's outcomes, as states of the shipment", () => {
     const steps = (await outcomeHistory(shipment.id)).map((step) => step.transition);
     expect(steps.slice(-2)).toEqual(["out_for_delivery", "delivered"]);
     expect(steps).not.toContain("courier_out_of_order");
+  });
+
+  it("keeps a delivered parcel delivered for the shopper too: a scan the courier adds after it is neither posted to Shopify nor read again for", async () => {
+    const { order, shipment } = await bookedShipment();
+    await courierMoves(shipment.awb!, 8);
+    const serviceOrder = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: shipment.awb! }, include: { events: { orderBy: { step: "asc" } } } });
+    await prisma.serviceTrackingEvent.create({ data: { orderId: serviceOrder.id, step: 1_000, code: 11, location: "Pune", activity: "Return to origin initiated", happenedAt: new Date(serviceOrder.events.at(-1)!.happenedAt.getTime() + 60_000) } });
+    // The merchant presses "Sync now" on the delivered parcel.
+    await syncShipmentNow(store.domain, shipment.id, { admin: await defaultJobDeps.adminFor(store.domain), now: () => later(1) });
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "delivered", nextSyncAt: null });
+    const statuses = order.fulfillments.flatMap((fulfillment) => fulfillment.events).sort((a, b) => a.happenedAt.localeCompare(b.happenedAt)).map((event) => event.status);
+    expect(statuses.at(-1)).toBe("DELIVERED");
+    expect(statuses).not.toContain("FAILURE");
   });
 
   it("cancels a booking the order's cancellation stopped before anything reached the courier, rather than failing it", async () => {
