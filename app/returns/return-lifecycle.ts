@@ -66,9 +66,12 @@ export interface ReturnTransitionRule {
 
 export const RETURN_TRANSITIONS = {
   requested: { from: [], to: "requested", creates: true, recorded: true, label: "Asked for by the shopper" },
-  approved: { from: ["requested"], to: "approved", creates: true, recorded: true, label: "Approved in Shopify" },
+  // Also a return closed with nothing sent, then reopened in Shopify: open again, it is decided and booked as any.
+  approved: { from: ["requested", "closed"], to: "approved", creates: true, recorded: true, label: "Approved in Shopify" },
   held: { from: ["approved"], to: "held", recorded: true, label: "Pickup held for you to book" },
-  pickup_booked: { from: ["approved", "held"], to: "pickup_booked", recorded: true, label: "Pickup booked with the courier" },
+  // Also from requested: the merchant may book from the order page a return Shopify has approved before Dakiya's check
+  // of the approval has run (booking is offered only for a return open in Shopify).
+  pickup_booked: { from: ["requested", "approved", "held"], to: "pickup_booked", recorded: true, label: "Pickup booked with the courier" },
   picked_up: { from: ["pickup_booked"], to: "picked_up", recorded: true, label: "Picked up from the shopper" },
   received: { from: ["pickup_booked", "picked_up"], to: "received", recorded: true, label: "Received at the warehouse" },
   processed: { from: ["received"], to: "processed", recorded: true, label: "Recorded in Shopify" },

@@ -411,6 +411,40 @@ describe("a return approved in Shopify", () => {
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest" } });
   });
 
+  it("follows a pickup the merchant booked from the order page before Dakiya's check of Shopify's approval ran, and one booked after the return was closed and reopened", async () => {
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "hold" } });
+    const { order, fulfillmentLineId } = await shippedOrder(25);
+    const returnGid = store.simulator.returnAction(store.domain, "returnRequest", { input: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1, customerNote: "Too big" }] } });
+    await store.simulator.settled();
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    expect(await recordOf(returnGid)).toMatchObject({ state: "requested" });
+    // Approved in Shopify; the merchant books from the order page before the approval's check has run.
+    store.simulator.returnAction(store.domain, "returnApproveRequest", { input: { id: returnGid } });
+    await store.simulator.settled();
+    const legacyId = order.id.split("/").pop()!;
+    const path = `/app/orders/${legacyId}/ship`;
+    const page = await (await shipLoader({ request: store.adminRequest(path), params: { id: legacyId }, context: {} })).json();
+    const courierId = String(page.returns[0]!.rates[0]!.id);
+    const booked = await shipAction({ request: store.adminRequest(path, { method: "POST", body: new URLSearchParams({ intent: "book-return", returnGid, courierId }) }), params: { id: legacyId }, context: {} });
+    expect(booked.status).toBe(200);
+    expect(await recordOf(returnGid)).toMatchObject({ state: "pickup_booked" });
+    expect((await runJobs(["return-check"])).failed).toEqual([]);
+    expect(await recordOf(returnGid)).toMatchObject({ state: "pickup_booked" });
+    // The courier collects it: the return follows.
+    const [pickup] = await returnShipments(returnGid);
+    await courierClientFor(sandboxCredentialsFor(store.domain)).advanceSandboxShipment(pickup!.awb!, 6);
+    await syncShopTracking(store.domain, { admin: await deps.adminFor(store.domain), now: () => new Date(Date.now() + 3_600_000) });
+    expect(await recordOf(returnGid)).toMatchObject({ state: "picked_up" });
+
+    // Another return, closed in Shopify with nothing sent, then reopened: open again, the return's check holds it for the merchant.
+    const second = await shippedOrder(26);
+    const reopened = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: second.order.id, returnLineItems: [{ fulfillmentLineItemId: second.fulfillmentLineId, quantity: 1 }] } });
+    await prisma.returnRecord.create({ data: { shop: store.domain, returnGid: reopened, orderGid: second.order.id, state: "closed" } });
+    expect(await checkReturn(store.domain, reopened, deps)).toMatchObject({ kind: "held" });
+    expect(await recordOf(reopened)).toMatchObject({ state: "held" });
+    await prisma.shopSettings.update({ where: { shop: store.domain }, data: { returnRule: "cheapest" } });
+  });
+
   it("records a return collected, then received, when one tracking read brings the courier's pickup and its arrival at the warehouse", async () => {
     const { order, fulfillmentLineId } = await shippedOrder(27);
     const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
