@@ -74,6 +74,21 @@ async function shippedOrder(index: number) {
 
 const returnShipments = (returnGid: string) => prisma.shipment.findMany({ where: { shop: store.domain, orderGid: returnGid } });
 const recordOf = (returnGid: string) => prisma.returnRecord.findUniqueOrThrow({ where: { shop_returnGid: { shop: store.domain, returnGid } } });
+
+/** An order shipped and a return of it created in Shopify, its pickup booked by the return rules; the courier's sandbox, and the tracking sync an hour on at each call. */
+async function returnOnItsWay(index: number) {
+  const { order, fulfillmentLineId } = await shippedOrder(index);
+  const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
+  expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
+  const [pickup] = await returnShipments(returnGid);
+  const admin = await deps.adminFor(store.domain);
+  let clock = Date.now();
+  const syncNow = async () => {
+    clock += 3_600_000;
+    await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+  };
+  return { order, returnGid, pickup, sandbox: courierClientFor(sandboxCredentialsFor(store.domain)), admin, syncNow };
+}
 /** A return's history in the order it was written (the syncs here run on a clock of their own): each step's transition, the state it reached, and who took it. */
 const returnHistory = async (returnGid: string) =>
   (await prisma.returnEvent.findMany({ where: { returnRecord: { shop: store.domain, returnGid } }, orderBy: { id: "asc" } })).map((event) => ({ transition: event.transition, to: event.toState, by: `${event.actorKind}: ${event.actorName}` }));
@@ -437,7 +452,7 @@ describe("a return approved in Shopify", () => {
     expect(await recordOf(returnGid)).toMatchObject({ state: "picked_up" });
 
     // Another return, closed in Shopify with nothing sent, then reopened: open again, the return's check holds it for the merchant.
-    const second = await shippedOrder(26);
+    const second = await shippedOrder(28);
     const reopened = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: second.order.id, returnLineItems: [{ fulfillmentLineItemId: second.fulfillmentLineId, quantity: 1 }] } });
     await prisma.returnRecord.create({ data: { shop: store.domain, returnGid: reopened, orderGid: second.order.id, state: "closed" } });
     expect(await checkReturn(store.domain, reopened, deps)).toMatchObject({ kind: "held" });
@@ -457,17 +472,7 @@ describe("a return approved in Shopify", () => {
   });
 
   it("a pickup the courier could not collect, and a return lost on its way back, are worded for a return in Needs attention and on the order card", async () => {
-    const { order, fulfillmentLineId } = await shippedOrder(26);
-    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
-    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
-    const [pickup] = await returnShipments(returnGid);
-    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
-    const admin = await deps.adminFor(store.domain);
-    let clock = Date.now();
-    const syncNow = async () => {
-      clock += 3_600_000;
-      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
-    };
+    const { order, returnGid, pickup, sandbox, admin, syncNow } = await returnOnItsWay(26);
     const itemOf = async () => (await listNeedsAttention(store.domain)).items.find((item) => item.shipmentId === pickup!.id);
 
     await sandbox.advanceSandboxShipment(pickup!.awb!, 4);
@@ -492,17 +497,10 @@ describe("a return approved in Shopify", () => {
 
   it("tells Shopify Flow of a return's pickup only as a return: a failed attempt at the warehouse and its going back to the shopper fire no delivery or RTO trigger", async () => {
     for (const trigger of FLOW_TRIGGER_HANDLES) await recordTriggerUse({ shop: store.domain, trigger, enabled: true, noticedAt: new Date() });
-    const { order, fulfillmentLineId } = await shippedOrder(39);
-    const returnGid = store.simulator.returnAction(store.domain, "returnCreate", { returnInput: { orderId: order.id, returnLineItems: [{ fulfillmentLineItemId: fulfillmentLineId, quantity: 1 }] } });
-    expect(await checkReturn(store.domain, returnGid, deps)).toMatchObject({ kind: "booked" });
-    const [pickup] = await returnShipments(returnGid);
-    const sandbox = courierClientFor(sandboxCredentialsFor(store.domain));
-    const admin = await deps.adminFor(store.domain);
-    let clock = Date.now();
+    const { pickup, sandbox, syncNow } = await returnOnItsWay(39);
     for (const code of [6, 9, 11, 12]) {
       await sandbox.advanceSandboxShipment(pickup!.awb!, code);
-      clock += 3_600_000;
-      await syncShopTracking(store.domain, { admin, now: () => new Date(clock) });
+      await syncNow();
     }
     const announced = await prisma.flowTriggerEvent.findMany({ where: { shop: store.domain, shipmentId: pickup!.id }, select: { trigger: true } });
     expect(announced.map((event) => event.trigger)).toEqual(["dakiya-return-picked-up"]);
