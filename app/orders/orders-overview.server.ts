@@ -5,7 +5,9 @@ import { fromPaise } from "~/money";
 import { problemsOf } from "~/orders/order-records.server";
 import { ORDER_STAGE_ORDER, ORDER_STAGES, orderStageOf, type OrderStage } from "~/orders/order-stage";
 import { READINESS } from "~/orders/readiness";
-import type { MappingProblem } from "~/shopify/order-mapping";
+import type { MappedShipment, MappingProblem } from "~/shopify/order-mapping";
+import type { OutcomeCode } from "~/booking/book-outcome";
+import type { RankedRate } from "~/shipping/rate-ranking";
 import { quoteOrder, type QuoteOutcome } from "~/orders/book-order.server";
 import { legacyIdOf } from "~/booking/overrides";
 import { shipmentForScreen, type ShipmentOnScreen } from "~/shipments/shipment-view";
@@ -128,14 +130,39 @@ export async function listOrdersOverview(shop: string, { after, stage = null, se
 
 export const MAX_BULK_ORDERS = 10;
 
-/** A quote as a page may show it: an order booked already by its parcels as the screens show bookings, never the stored rows. */
-export type ComparedOutcome = Exclude<QuoteOutcome, { kind: "already_booked" }> | { kind: "already_booked"; parcels: ShipmentOnScreen[] };
+/** What the Compare page shows of an order: its name and where it goes, never the courier's body (the shopper's name, phone and address). */
+export interface ComparedOrder {
+  name: string;
+  destination: string;
+}
+
+/** A quote as the Compare page shows it: an order booked already by its parcels as the screens show bookings, never the stored rows. */
+export type ComparedOutcome =
+  | { kind: "not_found" }
+  | { kind: "problems"; order: ComparedOrder | null; problems: MappingProblem[] }
+  | { kind: "quoted"; order: ComparedOrder; parcels: number; rates: RankedRate[] }
+  | { kind: "unavailable"; order: ComparedOrder; message: string; code?: OutcomeCode }
+  | { kind: "already_booked"; parcels: ShipmentOnScreen[] };
+
+const comparedOrderOf = (shipment: MappedShipment): ComparedOrder => ({ name: `#${shipment.fields.order_id}`, destination: shipment.destination });
+
+function forComparePage(outcome: QuoteOutcome): ComparedOutcome {
+  switch (outcome.kind) {
+    case "not_found":
+      return outcome;
+    case "problems":
+      return { kind: "problems", order: outcome.shipment && comparedOrderOf(outcome.shipment), problems: outcome.problems };
+    case "quoted":
+      return { kind: "quoted", order: comparedOrderOf(outcome.shipment), parcels: outcome.parcels.length, rates: outcome.rates };
+    case "unavailable":
+      return { kind: "unavailable", order: comparedOrderOf(outcome.shipment), message: outcome.message, ...(outcome.code ? { code: outcome.code } : {}) };
+    case "already_booked":
+      return { kind: "already_booked", parcels: outcome.shipments.map(shipmentForScreen) };
+  }
+}
 
 export async function compareOrders(shop: string, admin: ShopAdmin, orderGids: string[]): Promise<{ orderGid: string; outcome: ComparedOutcome }[]> {
   const results = [];
-  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) {
-    const outcome = await quoteOrder({ shop, admin }, { orderGid });
-    results.push({ orderGid, outcome: outcome.kind === "already_booked" ? { kind: outcome.kind, parcels: outcome.shipments.map(shipmentForScreen) } : outcome });
-  }
+  for (const orderGid of orderGids.slice(0, MAX_BULK_ORDERS)) results.push({ orderGid, outcome: forComparePage(await quoteOrder({ shop, admin }, { orderGid })) });
   return results;
 }

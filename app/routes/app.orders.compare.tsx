@@ -35,15 +35,16 @@ export default function CompareRates() {
             {compared.length === 0 ? <Banner tone="warning">{t.noneSelected}</Banner> : null}
             {skipped > 0 ? <Banner tone="info">{plural(language, t.skipped, skipped, { limit })}</Banner> : null}
             {compared.map(({ orderGid, outcome }) => {
-              const name = outcome.kind === "already_booked" ? outcome.parcels[0]!.orderName : "shipment" in outcome && outcome.shipment ? `#${outcome.shipment.fields.order_id}` : orderGid;
+              const order = "order" in outcome ? outcome.order : null;
+              const name = outcome.kind === "already_booked" ? outcome.parcels[0]!.orderName : (order?.name ?? orderGid);
               return (
                 <Card key={orderGid}>
                   <BlockStack gap="300">
                     <InlineStack align="space-between">
                       <Text as="h2" variant="headingMd">
                         {name}
-                        {"shipment" in outcome && outcome.shipment ? ` · ${outcome.shipment.destination}` : ""}
-                        {outcome.kind === "quoted" && outcome.parcels.length > 1 ? ` · ${plural(language, t.parcels, outcome.parcels.length)}` : ""}
+                        {order ? ` · ${order.destination}` : ""}
+                        {outcome.kind === "quoted" && outcome.parcels > 1 ? ` · ${plural(language, t.parcels, outcome.parcels)}` : ""}
                       </Text>
                       <Button url={`/app/orders/${legacyIdOf(orderGid)}/ship`}>{t.ship}</Button>
                     </InlineStack>

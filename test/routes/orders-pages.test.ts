@@ -65,13 +65,21 @@ describe("orders to ship", () => {
     expect(new Set([...first.rows, ...second.rows].map((row) => row.name)).size).toBe(22);
   });
 
-  it("compares rates for selected orders", async () => {
-    const { compared } = (await jsonOf(await compareLoader({ request: store.adminRequest(`/app/orders/compare?id=${idOf("#1001")}&id=${idOf("#1008")}`), params: {}, context: {} }))) as {
-      compared: { outcome: { kind: string; rates?: { isRecommended: boolean }[]; problems?: { code: string }[] } }[];
+  it("compares rates for selected orders, sending the page the orders' names and destinations and nothing else of their shoppers", async () => {
+    const response = await compareLoader({ request: store.adminRequest(`/app/orders/compare?id=${idOf("#1001")}&id=${idOf("#1008")}`), params: {}, context: {} });
+    const text = await response.clone().text();
+    const { compared } = (await jsonOf(response)) as {
+      compared: { outcome: { kind: string; order?: { name: string; destination: string }; rates?: { isRecommended: boolean }[]; problems?: { code: string }[] } }[];
     };
-    expect(compared[0]!.outcome.kind).toBe("quoted");
+    expect(compared[0]!.outcome).toMatchObject({ kind: "quoted", order: { name: "#1001", destination: expect.any(String) } });
     expect(compared[0]!.outcome.rates!.filter((rate) => rate.isRecommended)).toHaveLength(1);
     expect(compared[1]!.outcome).toMatchObject({ kind: "problems", problems: [{ code: "PINCODE_MISSING" }] });
+    // The courier's body for these orders holds the shoppers' phones, e-mails and street addresses: none reaches the page.
+    for (const name of ["#1001", "#1008"]) {
+      const order = store.shop.orders.find((candidate) => candidate.name === name)!;
+      for (const personal of [order.shippingAddress?.phone, order.email, order.shippingAddress?.address1].filter((value): value is string => Boolean(value))) expect(text).not.toContain(personal);
+    }
+    expect(text).not.toMatch(/"mobile"|"address_line_1"|"fields"/);
   });
 
   it("books selected orders with their recommended courier and reports each by name", async () => {
