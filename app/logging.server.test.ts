@@ -8,6 +8,11 @@ describe("a request's path in the log", () => {
     expect(loggablePath("/documents/abc.def.pdf")).toBe("/documents/…");
   });
 
+  it("keeps a COD confirmation link's route and drops its token, on the app's address and through the app proxy", () => {
+    expect(loggablePath("/confirm/eyJvIjoxMjN9.c2lnbmF0dXJl")).toBe("/confirm/…");
+    expect(loggablePath("/proxy/confirm/eyJvIjoxMjN9.c2lnbmF0dXJl")).toBe("/proxy/confirm/…");
+  });
+
   it("leaves every other path as it is", () => {
     expect(loggablePath("/app/orders/5000001/ship")).toBe("/app/orders/5000001/ship");
     expect(loggablePath("/documents")).toBe("/documents");

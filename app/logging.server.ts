@@ -23,9 +23,10 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * A request's path as the log may show it: a signed document link's token is a bearer credential (a return label's
- * lasts for weeks and opens a shopper's address), so only the route is kept.
+ * A request's path as the log may show it: a signed link's token is a bearer credential, so only the route is kept —
+ * a document's (a return label's lasts for weeks and opens a shopper's address) and a COD confirmation's (it cancels
+ * the shopper's order or changes where it goes), on the app's address and through the shop's app proxy.
  */
 export function loggablePath(pathname: string): string {
-  return pathname.replace(/^\/documents\/[^/]+$/, "/documents/…");
+  return pathname.replace(/^\/documents\/[^/]+$/, "/documents/…").replace(/^(\/proxy)?\/confirm\/[^/]+$/, "$1/confirm/…");
 }

@@ -1,3 +1,4 @@
+import { describeError } from "~/logging.server";
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { shipOrder, type ShipResult } from "./ship-orders.server";
@@ -84,7 +85,8 @@ export async function runFlowAction(shop: string, action: FlowAction, request: F
   const late = new Promise<FlowAnswer>((resolve) =>
     (timer = setTimeout(() => {
       // The run carries on after the 202; its failure is logged, as nothing awaits it any more.
-      work.catch((error: unknown) => console.error(`Flow action ${action} for ${shop} failed after its 202: ${error instanceof Error ? error.message : String(error)}`));
+      // Its kind and where, never its message: a booking's failure may quote the shopper's body.
+      work.catch((error: unknown) => console.error(`Flow action ${action} for ${shop} failed after its 202: ${describeError(error)}`));
       resolve(stillWorkingAnswer());
     }, deps.answerWithinMs ?? ANSWER_WITHIN_MS)),
   );

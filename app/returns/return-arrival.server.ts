@@ -1,5 +1,6 @@
 import type { Shipment } from "@prisma/client";
 import prisma from "~/db.server";
+import { describeError } from "~/logging.server";
 import { getShopSettings } from "~/settings/shop-settings.server";
 import type { ShopAdmin } from "~/shopify/admin-graphql.server";
 import { processReturnedItems } from "~/shopify/admin-returns.server";
@@ -36,7 +37,7 @@ export async function recordReturnArrival(shipment: Pick<Shipment, "shop" | "ord
     console.warn(`Return ${ref.returnGid} (${ref.shop}) arrived but Shopify refused to record it: ${outcome.message}`);
     return true;
   } catch (error) {
-    console.warn(`Return ${ref.returnGid} (${ref.shop}) arrived; recording it in Shopify waits for the next sync: ${error instanceof Error ? error.message.slice(0, 120) : "unknown error"}`);
+    console.warn(`Return ${ref.returnGid} (${ref.shop}) arrived; recording it in Shopify waits for the next sync: ${describeError(error)}`);
     return false;
   }
 }
