@@ -110,6 +110,19 @@ export async function saveNdrEmailSettings(shop: string, form: Record<string, st
   return { ok: true };
 }
 
+/** Reseals every stored SMTP password with the current key (run after rotating ENCRYPTION_KEY, as the courier secrets are). */
+export async function resealSmtpPasswords(): Promise<number> {
+  const box = secretBox();
+  const rows = await prisma.ndrEmailSettings.findMany({ select: { shop: true, smtpPasswordCipher: true } });
+  let resealed = 0;
+  for (const row of rows) {
+    if (!box.needsResealing(row.smtpPasswordCipher)) continue;
+    await prisma.ndrEmailSettings.update({ where: { shop: row.shop }, data: { smtpPasswordCipher: box.seal(box.open(row.smtpPasswordCipher)) } });
+    resealed += 1;
+  }
+  return resealed;
+}
+
 /** The merchant stops the e-mails: the settings (and the sealed password) go; the days' record stays. */
 export async function stopNdrEmail(shop: string): Promise<boolean> {
   return (await prisma.ndrEmailSettings.deleteMany({ where: { shop } })).count > 0;

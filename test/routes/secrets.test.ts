@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import prisma from "~/db.server";
 import { createSecretBox } from "~/security/secret-box.server";
 import { courierCredentialsOf, getShopSettings, resealCourierSecrets, secretBox } from "~/settings/shop-settings.server";
+import { resealSmtpPasswords } from "~/failed-deliveries/ndr-email.server";
 import { uniqueShop } from "../support/webhooks";
 
 describe("rotating the encryption key", () => {
@@ -18,5 +19,17 @@ describe("rotating the encryption key", () => {
     expect(secretBox().needsResealing(resealed)).toBe(false);
     expect(createSecretBox(process.env.ENCRYPTION_KEY!).open(resealed)).toBe("courier-secret-from-2025");
     expect(await resealCourierSecrets()).toBe(0);
+  });
+
+  it("reseals the NDR e-mail's SMTP password too, so the old key can be dropped and the day's mail still goes", async () => {
+    const shop = uniqueShop();
+    const sealedWithOldKey = createSecretBox(process.env.ENCRYPTION_KEYS_PREVIOUS!).seal("smtp-pass-from-2025");
+    await prisma.ndrEmailSettings.create({ data: { shop, recipient: "ndr@courier.example", sendHour: 18, timeZone: "Asia/Kolkata", smtpHost: "smtp.example.com", smtpPort: 587, smtpSecurity: "starttls", smtpUser: "desk", smtpPasswordCipher: sealedWithOldKey, fromAddress: "orders@shop.example", checkedAt: new Date() } });
+
+    expect(await resealSmtpPasswords()).toBeGreaterThanOrEqual(1);
+    const { smtpPasswordCipher } = await prisma.ndrEmailSettings.findUniqueOrThrow({ where: { shop } });
+    expect(smtpPasswordCipher).not.toBe(sealedWithOldKey);
+    expect(createSecretBox(process.env.ENCRYPTION_KEY!).open(smtpPasswordCipher)).toBe("smtp-pass-from-2025");
+    expect(await resealSmtpPasswords()).toBe(0);
   });
 });
