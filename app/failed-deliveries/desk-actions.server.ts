@@ -2,6 +2,7 @@ import { decideFailedDeliveries } from "./failed-delivery-changes.server";
 import { isDeskDecision } from "./failed-delivery-lifecycle";
 import { saveReturnAfterHours } from "./desk-settings.server";
 import { hasControlCharacters, REMARKS_LIMIT } from "./shopper-answer";
+import { rowIdOf } from "~/security/row-id";
 
 /** What the desk's page says after an action, by id (with the counts a decision made); the page words it. */
 export type DeskNotice =
@@ -29,8 +30,8 @@ export async function decideOnDesk(shop: string, form: FormData): Promise<DeskAn
   const ids = String(form.get("shipmentIds") ?? "")
     .split(",")
     .slice(0, BULK_LIMIT + 1)
-    .map((id) => Number(id))
-    .filter((id) => Number.isSafeInteger(id) && id > 0);
+    .map(rowIdOf)
+    .filter((id): id is number => id !== null);
   if (!isDeskDecision(decision)) return { ok: false, notice: { id: "unknownDecision" }, message: "Choose re-attempt, return to origin or call." };
   if (remarks.length > REMARKS_LIMIT || hasControlCharacters(remarks)) return { ok: false, notice: { id: "remarksTooLong" }, message: "Remarks are at most 200 characters, on one line." };
   if (ids.length === 0 || ids.length > BULK_LIMIT) return { ok: false, notice: { id: "chooseParcels" }, message: "Select the parcels to decide first." };

@@ -24,6 +24,7 @@ import { adminStrings, fill, plural, type AdminStrings } from "~/locales/admin-l
 import { enqueue, retryFailedJob } from "~/jobs/job-queue.server";
 import { markDataRequestAnswered } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";
+import { rowIdOf } from "~/security/row-id";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
@@ -55,8 +56,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
   if (form.get("intent") === "dismiss") {
-    const shipmentId = Number(form.get("shipmentId"));
-    if (!Number.isSafeInteger(shipmentId) || shipmentId <= 0) return answer(false, "dismissWhich", 400);
+    const shipmentId = rowIdOf(form.get("shipmentId"));
+    if (shipmentId === null) return answer(false, "dismissWhich", 400);
     const cleared = await clearShipmentAttention(session.shop, shipmentId);
     return cleared ? answer(true, "dismissed", 200) : answer(false, "alreadyDealtWith", 404);
   }
@@ -80,8 +81,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     return marked ? answer(true, "inspected", 200) : answer(false, "alreadyInspected", 404);
   }
   if (form.get("intent") === "answered") {
-    const requestId = Number(form.get("dataRequestId"));
-    if (!Number.isSafeInteger(requestId) || requestId <= 0) return answer(false, "requestWhich", 400);
+    const requestId = rowIdOf(form.get("dataRequestId"));
+    if (requestId === null) return answer(false, "requestWhich", 400);
     const marked = await markDataRequestAnswered(session.shop, requestId);
     return marked ? answer(true, "answered", 200) : answer(false, "alreadyAnswered", 404);
   }

@@ -20,6 +20,7 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
+import { rowIdOf } from "~/security/row-id";
 
 const PAGE_SIZE = 50;
 
@@ -46,7 +47,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
   if (form.get("intent") === "retry-payment") {
-    const retried = await retryShopifyPayment(session.shop, Number(form.get("paymentId")));
+    const paymentId = rowIdOf(form.get("paymentId"));
+    const retried = paymentId !== null && (await retryShopifyPayment(session.shop, paymentId));
     return json({ intent: "retry-payment" as const, ok: retried }, { status: retried ? 200 : 404 });
   }
   const read = readReconciliationChoices(form);

@@ -12,14 +12,15 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
+import { rowIdOf } from "~/security/row-id";
 
 const PAGE_SIZE = 100;
 
 /** One remittance statement as imported: every line with its verdict, those of one verdict when asked. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
-  const id = Number(params.id);
-  const statement = Number.isSafeInteger(id) && id > 0 ? await getStatement(session.shop, id) : null;
+  const id = rowIdOf(params.id);
+  const statement = id === null ? null : await getStatement(session.shop, id);
   // Another shop's statement and one that does not exist answer alike.
   if (!statement || statement.kind !== "remittance") throw new Response("There is no such remittance statement in this shop.", { status: 404 });
   const search = new URL(request.url).searchParams;
@@ -27,7 +28,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const page = Math.min(2_000, Math.max(1, Math.trunc(Number(search.get("page"))) || 1));
   const [{ ianaTimezone: timeZone }, { lines, more }] = await Promise.all([
     whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify))),
-    listRemittanceLines(session.shop, id, { verdict: isRemittanceVerdict(verdict) ? verdict : undefined, take: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE }),
+    listRemittanceLines(session.shop, statement.id, { verdict: isRemittanceVerdict(verdict) ? verdict : undefined, take: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE }),
   ]);
   return json({ statement, lines, more, page, verdict: isRemittanceVerdict(verdict) ? verdict : null, timeZone });
 };

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { compileDataRequest } from "~/privacy/data-requests.server";
 import { authenticate } from "~/shopify.server";
+import { rowIdOf } from "~/security/row-id";
 
 /**
  * What Dakiya holds for the orders of one of the shop's customers' data requests, as a JSON file to download and
@@ -8,8 +9,8 @@ import { authenticate } from "~/shopify.server";
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const id = Number(params.id);
-  const compiled = Number.isSafeInteger(id) && id > 0 ? await compileDataRequest(session.shop, id) : null;
+  const id = rowIdOf(params.id);
+  const compiled = id === null ? null : await compileDataRequest(session.shop, id);
   if (!compiled) return new Response("No such data request for this shop.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   return new Response(JSON.stringify(compiled, null, 2), {
     headers: {

@@ -14,12 +14,13 @@ import { authenticate } from "~/shopify.server";
 import { shopAdmin } from "~/shopify/admin-graphql.server";
 import { whenShopifyAnswers } from "~/shopify/busy.server";
 import { getShopOverview } from "~/shopify/shop.server";
+import { rowIdOf } from "~/security/row-id";
 
 /** A parcel's weight dispute: the facts the pack holds, the packing photo to attach, and the pack to download. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { admin: shopify, session } = await authenticate.admin(request);
-  const id = Number(params.id);
-  const facts = Number.isSafeInteger(id) && id > 0 ? await disputeFacts(session.shop, id) : null;
+  const id = rowIdOf(params.id);
+  const facts = id === null ? null : await disputeFacts(session.shop, id);
   // Another shop's parcel and one that does not exist answer alike.
   if (!facts) throw new Response("There is no such parcel in this shop.", { status: 404 });
   const { ianaTimezone: timeZone } = await whenShopifyAnswers(() => getShopOverview(shopAdmin(session.shop, shopify)));

@@ -334,6 +334,9 @@ describe("the remittance settings", () => {
     };
     expect(await save({ expectedRemittanceDays: "0", markPaidInShopify: "on" })).toEqual({ status: 422, body: { intent: "settings", ok: false } });
     expect(await save({ expectedRemittanceDays: "91", markPaidInShopify: "on" })).toMatchObject({ status: 422 });
+    // A payment to retry, or a statement to open, that no row can be: a 404 saying so, never the database's 500.
+    for (const paymentId of ["abc", "3000000000", "-1", ""]) expect(await save({ intent: "retry-payment", paymentId })).toEqual({ status: 404, body: { intent: "retry-payment", ok: false } });
+    for (const id of ["3000000000", "1e3", "abc"]) expect((await responseOf(() => statementPage({ request: store.adminRequest(`/app/cod/statements/${id}`), params: { id }, context: {} }))).status).toBe(404);
     // The box unticked: the form sends no markPaidInShopify.
     expect(await save({ expectedRemittanceDays: "3" })).toEqual({ status: 200, body: { intent: "settings", ok: true } });
 
