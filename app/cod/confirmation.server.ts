@@ -254,14 +254,24 @@ export async function noteOrderPaid(shop: string, orderGid: string, at: Date): P
  */
 export type DeadlineOutcome = { kind: "not_due" | "answered" | "reminded" } | { kind: "expired"; heldForMerchant: StoredWords | null };
 
-/** The `cod-deadline` job: at the deadline, an unanswered confirmation does what the shop chose for silence. */
-export async function runConfirmationDeadline({ shop, now }: Pick<ConfirmationContext, "shop" | "now">, orderGid: string): Promise<DeadlineOutcome> {
+/**
+ * The `cod-deadline` job: at the deadline, an unanswered confirmation does what the shop chose for silence. A shopper
+ * who chose to pay online may have paid just before it, and the order's check that notes the payment (orders/paid's)
+ * may not have run yet — it reads and quotes the order first, and waits for a courier that is down: Shopify is asked
+ * (`paidInShopify`) before such an order is cancelled or held as unanswered.
+ */
+export async function runConfirmationDeadline({ shop, now, paidInShopify }: Pick<ConfirmationContext, "shop" | "now"> & { paidInShopify?: (orderGid: string) => Promise<boolean> }, orderGid: string): Promise<DeadlineOutcome> {
   const found = await prisma.codConfirmation.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
   if (!found || !isOpen(found.state)) return { kind: "answered" };
   const at = now();
   if (found.deadlineAt.getTime() > at.getTime()) {
     await enqueue("cod-deadline", { shop, orderGid }, { startAfter: found.deadlineAt });
     return { kind: "not_due" };
+  }
+  if (found.state === CONFIRMATION_STATE.AWAITING_PAYMENT && paidInShopify && (await paidInShopify(orderGid))) {
+    // Paid: the order's check books it as prepaid.
+    if (await noteOrderPaid(shop, orderGid, at)) await enqueue("order-check", { shop, orderGid });
+    return { kind: "answered" };
   }
   const silence = found.onSilence as SilenceAction;
   if (silence === "remind" && found.remindedAt === null && found.state !== CONFIRMATION_STATE.AWAITING_PAYMENT && found.linkExpiresAt.getTime() > at.getTime() + 3_600_000) {

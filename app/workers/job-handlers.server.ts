@@ -17,6 +17,7 @@ import { enqueue, type JobHandlers } from "~/jobs/job-queue.server";
 import { sendFlowTriggerEvent } from "~/flow/flow-triggers.server";
 import { recordCodPayments } from "~/reconciliation/shopify-payments.server";
 import { queuePaymentsRemittedBeforeDelivery } from "~/reconciliation/reconciliation-records.server";
+import { readOrderPayment } from "~/shopify/order-payments.server";
 import { carryOnConfirmation, runConfirmationDeadline } from "~/cod/confirmation.server";
 import { DECISION } from "~/automation/decisions";
 import { recordDecision } from "~/orders/order-records.server";
@@ -126,7 +127,8 @@ export const createJobHandlers = ({ adminFor, now, trackingPassSize }: JobDeps =
   },
   "cod-deadline": async ({ shop, orderGid }) => {
     if (!(await isShopInstalled(shop))) return;
-    const done = await runConfirmationDeadline({ shop, now }, orderGid);
+    const paidInShopify = async (gid: string) => (await readOrderPayment(await adminFor(shop), gid))?.financialStatus === "PAID";
+    const done = await runConfirmationDeadline({ shop, now, paidInShopify }, orderGid);
     if (done.kind === "expired" && done.heldForMerchant) await recordDecision(shop, orderGid, { kind: DECISION.HELD, words: done.heldForMerchant }, now());
   },
   "failed-delivery-wait": async ({ shop, shipmentId }) => {

@@ -383,6 +383,24 @@ describe("silence past the deadline", () => {
     expect(await shipmentsOf(order.id)).toEqual([]);
   });
 
+  it("never cancels an order its shopper paid online just before the deadline, though the order's check has not noted the payment yet", async () => {
+    await saveCodSettings(store.domain, { confirmHours: 24, onSilence: "cancel" });
+    const { order, token } = await askedOrder();
+    await answer(token, { answer: "pay_online" });
+    await carriedOut();
+    const [invoice] = inShopify(order.id).invoices!;
+    // Paid in Shopify; orders/paid's check has not run when the deadline comes.
+    expect(store.simulator.payInvoice(store.domain, invoice!.token)).not.toBeNull();
+    expect((await deadline(25)).failed).toEqual([]);
+    expect(inShopify(order.id).cancelledAt).toBeNull();
+    expect(await confirmationOf(order.id)).toMatchObject({ state: "paid_online", cancelledInShopifyAt: null });
+    await store.simulator.settled();
+    await carriedOut();
+    await carriedOut();
+    expect(await shipmentsOf(order.id)).toEqual([expect.objectContaining({ status: "fulfilled", paymentMode: "prepaid" })]);
+    await saveCodSettings(store.domain, { confirmHours: 48, onSilence: "remind" });
+  });
+
   it("books as if confirmed when the merchant chose so, and cancels when they chose that", async () => {
     await saveCodSettings(store.domain, { confirmHours: 24, onSilence: "book" });
     const booked = await askedOrder();
