@@ -2,8 +2,7 @@ import { describeError } from "~/logging.server";
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { shipOrder, type ShipResult } from "./ship-orders.server";
-import { recordDecision, recordHeldForReview } from "./order-records.server";
-import { DECISION } from "./readiness";
+import { recordHeldForReview, recordWaitingForShopper } from "./order-records.server";
 import { askToConfirm } from "~/cod/confirmation.server";
 import { formatShopTime } from "~/shop-time";
 import { ShopifyUnavailableError, type ShopAdmin } from "~/shopify/admin-graphql.server";
@@ -148,7 +147,7 @@ async function askToConfirmCod(shop: string, orderGid: string, admin: ShopAdmin,
   const asked = await askToConfirm({ shop, admin, now }, orderGid, { kind: "flow", name: "Shopify Flow workflow" });
   switch (asked.kind) {
     case "asked":
-      await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: { key: "decisions.askedByFlow" } }, now());
+      await recordWaitingForShopper(shop, orderGid, { key: "decisions.askedByFlow" }, now());
       return outcomeAnswer("asked", `Dakiya asked the shopper of ${order} to confirm cash on delivery by ${formatShopTime(asked.confirmation.deadlineAt)} (India time); the order is on hold in Shopify until they answer.`);
     case "already_asked":
       return outcomeAnswer("already_asked", `The shopper of ${order} was asked to confirm already (${asked.confirmation.state.replace("_", " ")}).`);

@@ -71,6 +71,20 @@ export async function recordDecision(shop: string, orderGid: string, decision: {
 }
 
 /**
+ * The order waits for its shopper's answer (the rules, the merchant or a Flow workflow asked): recorded only while
+ * Dakiya's confirmation still holds the order. Asking may have ended at once — Shopify refused the hold, or the order
+ * is gone — and handed the order back to the rules; a decision written after that would stand for good, and
+ * auto-booking would wait on a shopper nobody asked.
+ */
+export async function recordWaitingForShopper(shop: string, orderGid: string, words: StoredWords, at: Date): Promise<boolean> {
+  const written = await prisma.$executeRaw`
+    UPDATE "OrderRecord" SET decision = ${DECISION.CONFIRMING}, "decisionReason" = ${englishOf(words)}, "decisionWords" = ${JSON.stringify(words)}::jsonb, "decidedAt" = ${at}
+     WHERE shop = ${shop} AND "orderGid" = ${orderGid}
+       AND EXISTS (SELECT 1 FROM "CodConfirmation" confirmation WHERE confirmation.shop = ${shop} AND confirmation."orderGid" = ${orderGid} AND confirmation."releasedAt" IS NULL)`;
+  return written === 1;
+}
+
+/**
  * The order is held for review from outside Dakiya's rules (a Shopify Flow workflow): the decision is recorded as
  * a rule's hold is, also on an order Dakiya has not checked yet, so auto-booking leaves it to the merchant.
  */

@@ -13,8 +13,7 @@ import type { Shipment } from "@prisma/client";
 import type { Actor } from "~/shipments/lifecycle";
 import { getOrderRisk } from "~/cod/cod-risk.server";
 import { askToConfirm, getConfirmation } from "~/cod/confirmation.server";
-import { recordDecision } from "~/orders/order-records.server";
-import { DECISION } from "~/orders/readiness";
+import { recordWaitingForShopper } from "~/orders/order-records.server";
 
 /** Orders shipped in one request from a list or the bulk action: each is read, quoted and booked in turn. */
 export const MAX_SHIPPED_AT_ONCE = 50;
@@ -114,7 +113,7 @@ export async function shipOrder(
     if (decision.kind === "confirm") {
       // The rules ask the shopper first, as they do for a new order: the order waits for the answer.
       const asked = await askToConfirm({ shop, admin, now: () => new Date() }, orderGid, { kind: actor.kind === "rule" ? "flow" : "merchant", name: `${actor.name}, by ${decision.rule}` });
-      if (asked.kind === "asked" || asked.kind === "already_asked") await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: decision.words }, new Date());
+      if (asked.kind === "asked" || asked.kind === "already_asked") await recordWaitingForShopper(shop, orderGid, decision.words, new Date());
       return { ...named, outcome: "held", reason: sayStored(language, decision.words, decision.reason) };
     }
     courierId = decision.courierId;

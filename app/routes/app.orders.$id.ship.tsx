@@ -60,7 +60,7 @@ import { returnStateName } from "~/returns/return-words";
 import { CodCard } from "~/components/CodCard";
 import { codOrderView } from "~/cod/cod-order-view.server";
 import { askToConfirm, carryOnConfirmation, withdrawConfirmation } from "~/cod/confirmation.server";
-import { recordDecision } from "~/orders/order-records.server";
+import { recordWaitingForShopper } from "~/orders/order-records.server";
 
 function orderGidFrom(id: string | undefined): string {
   const gid = orderGidOf(id ?? "");
@@ -178,7 +178,7 @@ async function codOnPage(shop: string, admin: ReturnType<typeof shopAdmin>, orde
   }
   const asked = await whenShopifyAnswers(() => askToConfirm(context, orderGid, merchant));
   if (asked.kind === "asked") {
-    await recordDecision(shop, orderGid, { kind: DECISION.CONFIRMING, words: { key: "decisions.askedByMerchant" } }, new Date());
+    await recordWaitingForShopper(shop, orderGid, { key: "decisions.askedByMerchant" }, new Date());
     return json({ kind: "cod_changed" as const, ...said({ id: "codAsked" }) });
   }
   if (asked.kind === "already_asked") return json({ kind: "refused" as const, ...said({ id: "codAlreadyAsked" }), fieldErrors: [] }, { status: 409 });

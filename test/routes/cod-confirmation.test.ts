@@ -29,6 +29,7 @@ import { startAppCourierService, type RunningCourierService } from "../support/c
 import { resetJobs, runJobs } from "../support/jobs";
 import { appCredentials, startStore } from "../support/store";
 import { responseOf, uniqueShop } from "../support/webhooks";
+import { recordWaitingForShopper } from "~/orders/order-records.server";
 
 /*
  * Asking the shopper of a cash-on-delivery order to confirm it, end to end through the real store, courier sandbox,
@@ -311,6 +312,19 @@ describe("the merchant's pages", () => {
     expect(inShopify(unasked.id).metafields.find((metafield) => metafield.key === CONFIRMATION_LINK_METAFIELD.key)?.value).toContain("/confirm/");
     expect((await onShipPage(unasked, "cod-ask")).status).toBe(409);
     await prisma.shopSettings.update({ where: { shop: store.domain }, data: { autoBooking: true } });
+  });
+
+  it("records an order as waiting for its shopper only while Dakiya's confirmation holds it: an ask that already ended leaves the order to the rules", async () => {
+    const open = await askedOrder();
+    expect(await recordWaitingForShopper(store.domain, open.order.id, { key: "decisions.askedByMerchant" }, new Date())).toBe(true);
+    expect(await prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: open.order.id } } })).toMatchObject({ decision: "confirming" });
+    // Ended at once (here withdrawn and released; Shopify refusing the hold ends it the same way): a late write of
+    // "waiting" by the caller that asked changes nothing, and the order's check books it.
+    expect((await onShipPage(open.order, "cod-withdraw")).status).toBe(200);
+    await carriedOut();
+    expect(await recordWaitingForShopper(store.domain, open.order.id, { key: "decisions.askedByMerchant" }, new Date())).toBe(false);
+    expect((await prisma.orderRecord.findUniqueOrThrow({ where: { shop_orderGid: { shop: store.domain, orderGid: open.order.id } } })).decision).not.toBe("confirming");
+    expect(await shipmentsOf(open.order.id)).toHaveLength(1);
   });
 
   it("Settings keeps the hours and what silence does, refuses hours out of range naming the field, and gives the e-mail's snippet reading Dakiya's metafield", async () => {
