@@ -7,6 +7,8 @@ import { requestOrderReconcile } from "./orders/intake.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version.server";
 import { domainTransformationsFor, isShopDomain } from "./shopify/shop-domains";
 import { withStorefrontSessionCache } from "./shopify/storefront-sessions.server";
+import { withSealedTokens } from "./security/sealed-sessions.server";
+import { secretBox } from "./settings/shop-settings.server";
 
 const config = getConfig();
 
@@ -18,7 +20,8 @@ const shopify = shopifyApp({
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   // Offline sessions read on behalf of the storefront are kept a few seconds (storefront-sessions.server.ts).
-  sessionStorage: withStorefrontSessionCache(new PrismaSessionStorage(prisma)),
+  // Shopify's tokens are stored sealed (app/security/sealed-sessions.server.ts).
+  sessionStorage: withStorefrontSessionCache(withSealedTokens(new PrismaSessionStorage(prisma), secretBox)),
   distribution: AppDistribution.AppStore,
   // The library notes every authenticated request at Info; outside development only what needs a look is logged.
   logger: { level: config.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning },

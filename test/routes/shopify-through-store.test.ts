@@ -5,6 +5,7 @@ import { action as appUninstalled } from "~/routes/webhooks.app.uninstalled";
 import { resetJobs, runJobs } from "../support/jobs";
 import { responseOf } from "../support/webhooks";
 import { serveRoutes, startStore } from "../support/store";
+import { secretBox } from "~/settings/shop-settings.server";
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let app: Awaited<ReturnType<typeof serveRoutes>>;
@@ -33,11 +34,15 @@ describe("the app against the local store", () => {
     expect(home.counts.cod).toMatchObject({ outPaise: 0, deliveredPaise: 0 });
 
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${store.domain}` } });
-    expect(session.accessToken).toMatch(/^shpat_/);
-    expect(session.refreshToken).toMatch(/^shprt_/);
+    // Stored sealed, as every secret is: the row holds no token Shopify would take.
+    expect(session.accessToken).toMatch(/^v1\./);
+    expect(session.refreshToken).toMatch(/^v1\./);
+    expect(secretBox().open(session.accessToken)).toMatch(/^shpat_/);
+    expect(secretBox().open(session.refreshToken!)).toMatch(/^shprt_/);
+    expect(store.shop.accessTokens.has(session.accessToken)).toBe(false);
+    expect(store.shop.accessTokens.has(secretBox().open(session.accessToken))).toBe(true);
     expect(session.refreshTokenExpires?.getTime()).toBeGreaterThan(Date.now() + 80 * 86_400_000);
     expect(session.expires?.getTime()).toBeGreaterThan(Date.now());
-    expect(store.shop.accessTokens.has(session.accessToken)).toBe(true);
   });
 
   it("refuses a session token signed with another secret", async () => {

@@ -5,6 +5,7 @@ import { loader as homeLoader } from "~/routes/app._index";
 import { unauthenticated } from "~/shopify.server";
 import { getShopOverview } from "~/shopify/shop.server";
 import { startStore } from "../support/store";
+import { secretBox } from "~/settings/shop-settings.server";
 
 let store: Awaited<ReturnType<typeof startStore>>;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ describe("expiring offline access tokens", () => {
     const id = `offline_${store.domain}`;
     const installed = await prisma.session.findUniqueOrThrow({ where: { id } });
     // The hour has passed: Shopify no longer accepts the access token.
-    store.shop.accessTokens.delete(installed.accessToken);
+    store.shop.accessTokens.delete(secretBox().open(installed.accessToken));
     await prisma.session.update({ where: { id }, data: { expires: new Date(Date.now() - 60_000) } });
 
     const { admin } = await unauthenticated.admin(store.domain);
@@ -27,7 +28,7 @@ describe("expiring offline access tokens", () => {
     const refreshed = await prisma.session.findUniqueOrThrow({ where: { id } });
     expect(refreshed.accessToken).not.toBe(installed.accessToken);
     expect(refreshed.refreshToken).not.toBe(installed.refreshToken);
-    expect(refreshed.refreshToken).toMatch(/^shprt_/);
+    expect(secretBox().open(refreshed.refreshToken!)).toMatch(/^shprt_/);
     expect(refreshed.expires!.getTime()).toBeGreaterThan(Date.now());
   });
 });
