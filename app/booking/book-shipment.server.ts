@@ -352,7 +352,7 @@ async function bookClaimed(context: BookingContext, { shipment: claimed, isNew }
     courierChoiceWords(rate.name, rate.total_charges),
   );
 
-  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: toSend.order ?? undefined, actor, destination });
+  const { shipment } = await completeShipment(ready, { admin: context.admin, settings, client, now, order: toSend.order ?? undefined, actor, destination, firstSend: true });
   if (shipment.status === SHIPMENT_STATUS.FAILED) {
     // The reason stored with the shipment is shown as stored.
     const refused: BookOutcome = shipment.lastError === null ? { kind: "refused", code: "booking_refused", message: outcomeMessage("booking_refused"), fieldErrors: [] } : { kind: "refused", message: shipment.lastError, words: shipment.lastErrorWords, fieldErrors: [] };
@@ -377,6 +377,8 @@ export interface CompletionDeps {
   order?: ShopifyOrder;
   /** Who carries the booking on: its booker, or the watchdog job. */
   actor?: Actor;
+  /** The booker sending the body it has just stored, rather than one stored before and sent again. */
+  firstSend?: boolean;
 }
 
 /**
@@ -398,7 +400,9 @@ export async function completeShipment(start: Shipment, deps: CompletionDeps): P
   if (shipment.status === SHIPMENT_STATUS.BOOKING) {
     const client = deps.client ?? courierClientFor(courierCredentialsOf(settings));
     try {
-      const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput, { stored: true });
+      // Sent again (a retry after a lost answer, the watchdog, a cancellation finding out) the body is the service's to
+      // judge by its date; sent for the first time it is checked as any new order.
+      const created = await client.createOrder(JSON.parse(shipment.requestPayload) as CreateOrderInput, { stored: !deps.firstSend });
       // Tracking starts now: the first sync records the courier's first entry (posted once it is in Shopify).
       const trackingUrl = await destination.trackingUrl(shipment, { awb: created.awb, courierUrl: created.tracking_url });
       shipment = await markBooked(shipment, { awb: created.awb, courierName: created.logistic, trackingUrl }, change());

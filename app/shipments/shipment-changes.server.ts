@@ -526,8 +526,8 @@ async function applyCourierReport(shipment: ShipmentRef, report: CourierReport, 
   await prisma.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ outcome: string; courierStatusCode: number | null; lastScanAt: Date | null; direction: string }[]>`
       SELECT outcome, "courierStatusCode", "lastScanAt", direction FROM "Shipment" WHERE id = ${shipment.id} AND shop = ${shipment.shop} FOR UPDATE`;
-    // Read already: an earlier report, or the very report applied last. One of the same moment but another stage is
-    // news (the sync passes only those that come after the last applied in the courier's order).
+    // Read already: an earlier report, or one of the same moment at the stage the parcel is at. One of the same moment
+    // but another stage is news (the sync passes only the entries no earlier read brought).
     const readAlready = row?.lastScanAt != null && (report.at.getTime() < row.lastScanAt.getTime() || (report.at.getTime() === row.lastScanAt.getTime() && report.code === row.courierStatusCode));
     if (!row || readAlready) return;
     const reported = outcomeOfCode(report.code, row.direction);

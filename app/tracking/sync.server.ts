@@ -109,6 +109,12 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
 
   const tracking = read ?? (await client.trackOrder(shipment.awb));
   const entries = entriesOf(tracking);
+  // Couriers that time their scans to the minute give two stages one time (Out for Delivery and Delivered): an entry
+  // at the moment of the last report read is news too when this read is the first to bring it.
+  const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const readAtSince = entries.some((entry) => entry.happenedAt.getTime() === since)
+    ? new Set((await prisma.trackingEvent.findMany({ where: { shipmentId: shipment.id, happenedAt: shipment.lastScanAt! }, select: { fingerprint: true } })).map((stored) => stored.fingerprint))
+    : new Set<string>();
   const inserted = await prisma.trackingEvent.createMany({
     data: entries.map((entry) => ({
       shop: shipment.shop,
@@ -126,12 +132,8 @@ export async function syncShipment(shipment: Shipment, deps: SyncDeps, read?: Tr
   const { code, attention } = newsOf(shipment, entries, now);
   // The entries since the last scan read are the courier's news, each a report of where the parcel is; an older
   // entry read late is history, stored and posted but moving nothing.
-  const since = shipment.lastScanAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-  // Couriers that time their scans to the minute give two stages one time (Out for Delivery and Delivered): entries at
-  // the moment of the last report applied are news too when they come after it in the courier's order.
-  const lastApplied = entries.findLastIndex((entry) => entry.happenedAt.getTime() === since && entry.service_status === shipment.courierStatusCode);
   const reports = entries
-    .filter((entry, index) => entry.happenedAt.getTime() > since || (lastApplied >= 0 && index > lastApplied && entry.happenedAt.getTime() === since))
+    .filter((entry) => entry.happenedAt.getTime() > since || (entry.happenedAt.getTime() === since && !readAtSince.has(fingerprintOf(entry))))
     .map((entry) => ({ code: entry.service_status as ServiceStatusCode, label: entry.label || stageLabel(entry.service_status), at: entry.happenedAt, activity: entry.activity }));
   // Until the events are posted, the shipment stays due again soon: a sync stopped by Shopify is picked up later.
   const progressed = await recordCourierProgress(

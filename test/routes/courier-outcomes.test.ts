@@ -156,6 +156,25 @@ describe("the courier's outcomes, as states of the shipment", () => {
     expect(steps).not.toContain("courier_out_of_order");
   });
 
+  it("takes a stage the courier timed to the minute of a scan it filed out of order: out for delivery, In Transit out of order, then Delivered at that minute, ends delivered", async () => {
+    const { shipment } = await bookedShipment();
+    await courierMoves(shipment.awb!, 7);
+    const serviceOrder = await prisma.serviceOrder.findUniqueOrThrow({ where: { awb: shipment.awb! }, include: { events: { orderBy: { step: "asc" } } } });
+    const minute = new Date(serviceOrder.events.at(-1)!.happenedAt.getTime() + 60_000);
+    const read = async () => {
+      await prisma.shipment.update({ where: { id: shipment.id }, data: { nextSyncAt: clock } });
+      await enqueue("tracking-sweep", {});
+      expect((await runJobs(["tracking-sweep", "tracking-sync"], { deps: { now: () => later(1) } })).failed).toEqual([]);
+    };
+    await prisma.serviceTrackingEvent.create({ data: { orderId: serviceOrder.id, step: 1_000, code: 6, location: "Pune hub", activity: "Scanned at hub", happenedAt: minute } });
+    await read();
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "out_for_delivery" });
+    await prisma.serviceTrackingEvent.create({ data: { orderId: serviceOrder.id, step: 1_001, code: 8, location: "Pune", activity: "Delivered to the consignee", happenedAt: minute } });
+    await prisma.serviceOrder.update({ where: { id: serviceOrder.id }, data: { statusCode: 8, deliveredAt: minute } });
+    await read();
+    expect(await prisma.shipment.findUniqueOrThrow({ where: { id: shipment.id } })).toMatchObject({ outcome: "delivered", courierStatusCode: 8, nextSyncAt: null });
+  });
+
   it("keeps a delivered parcel delivered for the shopper too: a scan the courier adds after it is neither posted to Shopify nor read again for", async () => {
     const { order, shipment } = await bookedShipment();
     await courierMoves(shipment.awb!, 8);
