@@ -7,10 +7,10 @@ import type { LogisticId } from "~/shipping/contract";
 import { getOrderForBooking } from "~/shopify/admin-orders.server";
 import type { ShopifyOrder } from "~/shopify/queries";
 import { BOOKED_TAG, fulfillWithTracking, markOrderBooked, type BookedParcel } from "~/shopify/fulfillments.server";
-import { toCourierOrder, type MappedParcel, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
+import { isOpenFulfillmentOrder, toCourierOrder, type MappedParcel, type MappedShipment, type MappingProblem, type ShipmentOverrides } from "~/shopify/order-mapping";
 import { withParcel } from "~/shopify/readiness-checks";
 import { splitFulfillmentOrders } from "~/shopify/fulfillment-orders.server";
-import { holdsBooking, isShipmentStatus, SHIPMENT_STATUS } from "~/shipments/lifecycle";
+import { holdsBooking, isShipmentStatus, SHIPMENT_OUTCOME, SHIPMENT_STATUS } from "~/shipments/lifecycle";
 import { listShipmentsForOrder } from "~/shipments/shipments.server";
 import { coversBeforeParcels, markFulfilled, markFulfillmentRetrying, noteFulfillment, TransitionRefusedError } from "~/shipments/shipment-changes.server";
 import { OUTCOME_WORDS, outcomeMessage, type BookOutcome, type NotBooked, type QuoteOutcome } from "~/booking/book-outcome";
@@ -74,17 +74,28 @@ function bookingOf(parcel: MappedParcel, shipments: readonly Shipment[]): Shipme
   return held.find((shipment) => shipment.fulfillmentOrderGid === parcel.fulfillmentOrderId) ?? held.find((shipment) => coversBeforeParcels(shipment, parcel.locationGid)) ?? null;
 }
 
-/** The COD Dakiya recorded in Shopify as paid for the order's parcels, which Shopify's outstanding amount no longer counts. */
-async function cashRecordedInShopify(shop: string, orderGid: string): Promise<number> {
-  const { _sum } = await prisma.shopifyCodPayment.aggregate({ where: { shop, orderGid, state: "recorded" }, _sum: { amountPaise: true } });
-  return _sum.amountPaise ?? 0;
+/** Outcomes of a parcel whose cash was never collected: it carries none of the order's. */
+const COLLECTED_NOTHING: readonly string[] = [SHIPMENT_OUTCOME.RTO_INITIATED, SHIPMENT_OUTCOME.RTO_DELIVERED, SHIPMENT_OUTCOME.LOST, SHIPMENT_OUTCOME.DAMAGED, SHIPMENT_OUTCOME.CANCELLED];
+
+/**
+ * The cash on delivery the order's parcels shipped before with Dakiya carry (fulfilled, so their fulfillment orders are
+ * closed and not among the parcels to book), less what Dakiya recorded in Shopify as paid for them: Shopify's
+ * outstanding amount still counts the rest.
+ */
+async function codCarriedElsewhere(shop: string, order: ShopifyOrder, shipments: readonly Shipment[]): Promise<number> {
+  const open = new Set(order.fulfillmentOrders.nodes.filter(isOpenFulfillmentOrder).map((fo) => fo.id));
+  const shipped = shipments.filter((shipment) => shipment.status === SHIPMENT_STATUS.FULFILLED && shipment.direction === "forward" && (shipment.cashToCollectPaise ?? 0) > 0 && !COLLECTED_NOTHING.includes(shipment.outcome) && !(shipment.fulfillmentOrderGid && open.has(shipment.fulfillmentOrderGid)));
+  if (shipped.length === 0) return 0;
+  const { _sum } = await prisma.shopifyCodPayment.aggregate({ where: { shop, shipmentId: { in: shipped.map((shipment) => shipment.id) }, state: "recorded" }, _sum: { amountPaise: true } });
+  return Math.max(0, shipped.reduce((sum, shipment) => sum + shipment.cashToCollectPaise!, 0) - (_sum.amountPaise ?? 0));
 }
 
 export async function prepareOrder({ shop, admin, now = () => new Date() }: BookingContext, { orderGid, overrides = {}, order: prefetched, settings: known }: QuoteRequest): Promise<PreparedOrder> {
-  const [settings, shipments, recordedCashPaise] = await Promise.all([known ?? getShopSettings(shop), listShipmentsForOrder(shop, orderGid), cashRecordedInShopify(shop, orderGid)]);
+  const [settings, shipments] = await Promise.all([known ?? getShopSettings(shop), listShipmentsForOrder(shop, orderGid)]);
   const order = prefetched === undefined ? await getOrderForBooking(admin, orderGid) : prefetched;
   if (!order) return { settings, order: null, mapped: null, parcels: [], problems: [], outcome: { kind: "not_found" } };
-  const { shipment, parcels: mappedParcels, problems: found } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides, recordedCashPaise });
+  const codCarriedElsewherePaise = await codCarriedElsewhere(shop, order, shipments);
+  const { shipment, parcels: mappedParcels, problems: found } = toCourierOrder(order, { settings: toMappingSettings(settings), now: now(), overrides, codCarriedElsewherePaise });
   const parcels = mappedParcels.map((parcel) => ({ parcel, booking: bookingOf(parcel, shipments) }));
   // Nothing left to book (every parcel booked, the order fulfilled by its bookings): the bookings are the answer.
   const standing = shipments.filter((shipment) => isShipmentStatus(shipment.status) && holdsBooking(shipment.status));

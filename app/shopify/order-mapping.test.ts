@@ -263,7 +263,7 @@ describe("parcels: one per fulfillment order, at most 10 products each", () => {
     expect(prepaid.map((parcel) => parcel.fields.payment_mode)).toEqual(["prepaid", "prepaid"]);
   });
 
-  it("has a parcel booked after another shipped collect its own share, before and after Dakiya records the first one's cash in Shopify", async () => {
+  it("has a parcel booked after another shipped collect what the order still owes less what Dakiya's earlier parcel carries, before and after that cash is recorded in Shopify", async () => {
     const id = place({ lineItems: [line("Brass diya set", "DIY-210", "333.33"), line("Pashmina stole", "PSH-220", "666.67"), line("Kurta", "KUR-9", "100.01")], shippingLines: [{ title: "Standard", priceSet: { shopMoney: { amount: "49.99" } } }] });
     const both = toCourierOrder(await read(id), { settings, now: NOW }).parcels;
     expect(both.map((parcel) => parcel.fields.total_amount)).toEqual([453.03, 696.97]);
@@ -273,16 +273,18 @@ describe("parcels: one per fulfillment order, at most 10 products each", () => {
     expect(shipped.body.errors).toBeUndefined();
     const afterShipping = await read(id);
     expect(Number(afterShipping.totalOutstandingSet.shopMoney.amount)).toBe(1150);
-    const rest = toCourierOrder(afterShipping, { settings, now: NOW });
+    // Shipped with Dakiya, it carries ₹453.03: the Gurugram parcel collects the rest, and declares its own share.
+    const rest = toCourierOrder(afterShipping, { settings, now: NOW, codCarriedElsewherePaise: 45_303 });
     expect(rest.parcels.map((parcel) => [parcel.locationGid, parcel.fields.total_amount, parcel.fields.shipping_charge])).toEqual([[LOCATION_GURUGRAM, 696.97, 30.3]]);
     expect(rest.shipment!.fields.total_amount).toBe(696.97);
-    // Its cash remitted, Dakiya records it as a payment: Shopify's outstanding amount drops by it, and booking adds back
-    // what it recorded, so the Gurugram parcel still collects its own share.
+    // Shipped by the merchant some other way, it collected nothing: the Gurugram parcel collects all that is owed.
+    expect(toCourierOrder(afterShipping, { settings, now: NOW }).parcels.map((parcel) => parcel.fields.total_amount)).toEqual([1150]);
+    // Its cash remitted and recorded in Shopify by Dakiya: the outstanding amount drops by it, and it carries nothing more.
     const paid = await admin(`mutation($id: ID!) { orderCreateManualPayment(id: $id, amount: { amount: "453.03", currencyCode: INR }, paymentMethodName: "COD remitted") { userErrors { message } } }`, { id });
     expect(paid.body.errors).toBeUndefined();
     const afterPayment = await read(id);
     expect(Number(afterPayment.totalOutstandingSet.shopMoney.amount)).toBe(696.97);
-    expect(toCourierOrder(afterPayment, { settings, now: NOW, recordedCashPaise: 45303 }).parcels.map((parcel) => parcel.fields.total_amount)).toEqual([696.97]);
+    expect(toCourierOrder(afterPayment, { settings, now: NOW, codCarriedElsewherePaise: 0 }).parcels.map((parcel) => parcel.fields.total_amount)).toEqual([696.97]);
   });
 
   it("splits a fulfillment order of 12 products into parcels of 10 and 2, the second split off at booking", async () => {

@@ -245,10 +245,11 @@ export interface MappingInput {
   /** The merchant's edits, if any. */
   overrides?: ShipmentOverrides;
   /**
-   * Cash Dakiya already recorded in Shopify as paid for this order's parcels (the COD remitted for a parcel shipped
-   * before): Shopify's outstanding amount no longer counts it, and what the order owed in all is the two together.
+   * Cash on delivery the order's parcels shipped before with Dakiya carry (their fulfillment orders closed), less what
+   * Dakiya has recorded in Shopify as paid for them: Shopify's outstanding amount still counts it, and the parcels being
+   * booked now must not ask the shopper for it again.
    */
-  recordedCashPaise?: number;
+  codCarriedElsewherePaise?: number;
 }
 
 /** A fulfillment order's line that still has items to ship, with the order's line item it stands for. */
@@ -315,15 +316,14 @@ const editsOf = (overrides: ShipmentOverrides, position: number): ParcelEdits =>
  * destination, every item and the whole weight and amount, for the lists and the rules). An order that ships from one
  * place in one box has one parcel, the same as the order as one.
  *
- * Money per parcel: a cash-on-delivery parcel collects its share of what the order owes (Shopify's outstanding amount
- * with what Dakiya already recorded as paid for its parcels, or its total while nothing is recorded as owed), a prepaid
- * one declares its share of the total; the shares are in proportion to each parcel's items at their discounted prices,
- * against every item of the order still in it (so a parcel booked after another shipped takes only its own share), so
- * shipping and order-level discounts follow the same proportion, and are rounded to the paisa so that they add up
- * exactly (`apportionPaise`). The e-waybill threshold applies to each parcel's share, as the courier applies it to each
- * order.
+ * Money per parcel: a cash-on-delivery parcel collects its share of what the order still owes (Shopify's outstanding
+ * amount, less what Dakiya's parcels shipped before carry for it; the order's total while nothing is recorded as owed),
+ * a prepaid one declares its share of the total; the shares are in proportion to each parcel's items at their
+ * discounted prices (a declared value's against every item still in the order), so shipping and order-level discounts
+ * follow the same proportion, and are rounded to the paisa so that they add up exactly (`apportionPaise`). The
+ * e-waybill threshold applies to each parcel's share, as the courier applies it to each order.
  */
-export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides = {}, recordedCashPaise = 0 }: MappingInput): MappingResult {
+export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides = {}, codCarriedElsewherePaise = 0 }: MappingInput): MappingResult {
   const problems: MappingProblem[] = [];
   const problem = (found: MappingProblem) => problems.push(found);
 
@@ -385,17 +385,19 @@ export function toCourierOrder(order: ShopifyOrder, { settings, now, overrides =
   if (!address && allLines.length === 0) return { shipment: null, parcels: [], problems };
 
   const totalPaise = toPaise(amount(order.currentTotalPriceSet));
-  const owedPaise = toPaise(amount(order.totalOutstandingSet)) + recordedCashPaise;
-  const collectablePaise = paymentMode === "cod" && owedPaise > 0 ? owedPaise : totalPaise;
+  const outstandingPaise = toPaise(amount(order.totalOutstandingSet));
   const valueOf = (item: ShopifyLineItem, quantity: number) => toPaise(amount(item.discountedUnitPriceSet)) * quantity;
   const values = plan.parcels.map((parcel) => parcel.lines.reduce((sum, { item, quantity }) => sum + valueOf(item, quantity), 0));
-  // The items not in these parcels (shipped already, their fulfillment order closed, or in one that cannot be booked
-  // now) keep their share: a parcel booked after another was fulfilled collects its own share, not all the order owes.
+  // What is declared of the order (its value, shipping, discounts) is each parcel's share against every item still in
+  // the order: the items shipped already, or in a fulfillment order that cannot be booked now, keep theirs.
   const orderedPaise = order.lineItems.nodes.filter((item) => item.requiresShipping).reduce((sum, item) => sum + valueOf(item, item.currentQuantity), 0);
   const elsewherePaise = Math.max(0, orderedPaise - values.reduce((sum, value) => sum + value, 0));
   const weights = elsewherePaise > 0 ? [...values, elsewherePaise] : values;
   const share = (paise: number) => apportionPaise(paise, weights).slice(0, values.length).map(fromPaise);
-  const amounts = share(collectablePaise);
+  // What is collected is what Shopify says the shopper still owes, less what Dakiya's parcels shipped before carry for
+  // it, shared among these parcels: an item the merchant shipped otherwise was not paid for by that, and is still owed.
+  const amounts =
+    paymentMode === "cod" && outstandingPaise > 0 ? apportionPaise(Math.max(0, outstandingPaise - codCarriedElsewherePaise), values).map(fromPaise) : share(totalPaise);
   const declared = share(totalPaise);
   const discounts = share(toPaise(amount(order.totalDiscountsSet)));
   const shippings = share(toPaise(amount(order.totalShippingPriceSet)));
