@@ -3,6 +3,7 @@ import { signDocumentLink } from "./document-links.server";
 import { createManifest, DocumentRefusal, labelsPrintedAt, listManifests, pendingPickups, printableShipments } from "./documents.server";
 import { recordLabelsPrinted } from "./document-changes.server";
 import { parseSelection } from "./document-requests";
+import { rowIdOf } from "~/security/row-id";
 
 /** What the Shipments page shows of labels and pickups beside its list. */
 export async function documentsOverview(shop: string, shipmentIds: readonly number[]) {
@@ -39,15 +40,15 @@ export async function shipmentDocumentAction(shop: string, form: FormData): Prom
       return { ok: true, url: signDocumentLink({ kind: "labels", shop, shipmentIds: ids }), ready: { kind: "labels", count: ids.length } };
     }
     if (intent === "manifest") {
-      const warehouseId = Number(form.get("warehouseId"));
+      const warehouseId = rowIdOf(form.get("warehouseId"));
       const courierName = String(form.get("courierName") ?? "").slice(0, 200);
-      if (!Number.isSafeInteger(warehouseId) || warehouseId < 1 || warehouseId > 2 ** 31 - 1) return refused(400, "Choose the pickup's warehouse.");
+      if (warehouseId === null) return refused(400, "Choose the pickup's warehouse.");
       const manifest = await createManifest(shop, warehouseId, courierName);
       return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId: manifest.id }), ready: { kind: "manifest", number: manifest.number, count: manifest.count } };
     }
     if (intent === "manifest-again") {
-      const manifestId = Number(form.get("manifestId"));
-      if (!Number.isSafeInteger(manifestId) || manifestId < 1) return refused(400, "Choose a manifest to print.");
+      const manifestId = rowIdOf(form.get("manifestId"));
+      if (manifestId === null) return refused(400, "Choose a manifest to print.");
       const known = (await listManifests(shop, 1_000)).find((manifest) => manifest.id === manifestId);
       if (!known) return refused(404, `There is no manifest ${manifestId} in this shop.`);
       return { ok: true, url: signDocumentLink({ kind: "manifest", shop, manifestId }), ready: { kind: "manifestAgain", number: known.number } };

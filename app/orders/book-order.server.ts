@@ -1,5 +1,5 @@
-import prisma from "~/db.server";
 import type { Shipment, ShopSettings } from "@prisma/client";
+import prisma from "~/db.server";
 import { LOCK_SPACE, lockIdOf, withAdvisoryLock } from "~/locks.server";
 import { courierClientFor, courierCredentialsOf, getShopSettings, toMappingSettings } from "~/settings/shop-settings.server";
 import type { CourierClient } from "~/shipping/client.server";

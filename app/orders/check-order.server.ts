@@ -58,7 +58,8 @@ function factsFrom(mapped: MappedShipment | null) {
  */
 export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps): Promise<CheckResult> {
   const admin = await deps.adminFor(shop);
-  if ((await listShipmentsForOrder(shop, orderGid)).some(holdingBooking)) {
+  const booked = (await listShipmentsForOrder(shop, orderGid)).filter(holdingBooking);
+  if (booked.length > 0) {
     const checked = await checkBookedOrder(shop, orderGid, admin, deps);
     if (checked) return checked;
     // A parcel is still to book (its booking failed, or was never made), or the booking did not go through while
@@ -71,7 +72,7 @@ export async function checkOrder(shop: string, orderGid: string, deps: CheckDeps
   const seen = seenOf(order, checkedAt);
   if (await cancelledNow(shop, order, seen)) return { kind: "cancelled" };
   // A parcel already booked, beside one still to book: the courier has the address it was booked to.
-  await flagAddressChanges(order, (await listShipmentsForOrder(shop, orderGid)).filter(holdingBooking), checkedAt);
+  await flagAddressChanges(order, booked, checkedAt);
 
   // Read and mapped once for the check, the quote, the rules and the booking that follow.
   const context = { shop, admin, now: deps.now };

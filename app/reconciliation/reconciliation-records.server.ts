@@ -3,6 +3,7 @@ import prisma from "~/db.server";
 import { enqueue } from "~/jobs/job-queue.server";
 import { SHIPMENT_OUTCOME } from "~/shipments/lifecycle";
 import { parcelName } from "~/shipments/parcels";
+import { UNCOUNTED_VERDICTS } from "./remittance-verdicts";
 import type { ColumnMapping, StatementKind } from "./statement-columns";
 
 /**
@@ -134,24 +135,27 @@ export async function queueShopifyPayments(tx: Client, shop: string, payments: r
  */
 export async function queuePaymentsRemittedBeforeDelivery(shop: string, { shipmentIds, queueJob = true }: { shipmentIds?: readonly number[]; queueJob?: boolean } = {}): Promise<number> {
   if (shipmentIds?.length === 0) return 0;
+  // Looked for first, with no transaction: after most tracking passes there is none.
+  const narrowed = shipmentIds ? Prisma.sql`AND line."shipmentId" = ANY(${[...shipmentIds]}::int[])` : Prisma.empty;
+  const parcels = await prisma.$queryRaw<{ id: number; orderGid: string; orderName: string; parcel: number; cashToCollectPaise: number; reference: string }[]>`
+    SELECT parcel.id, parcel."orderGid", parcel."orderName", parcel.parcel, parcel."cashToCollectPaise", lines.reference
+      FROM "Shipment" parcel
+      JOIN LATERAL (
+        SELECT sum(line."amountPaise") AS remitted, (array_agg(line.reference ORDER BY line.id DESC))[1] AS reference
+          FROM "RemittanceLine" line
+         WHERE line.shop = parcel.shop AND line."shipmentId" = parcel.id AND line.verdict <> ALL(${[...UNCOUNTED_VERDICTS]}::text[])
+      ) lines ON true
+     WHERE parcel.shop = ${shop}
+       AND parcel.id IN (SELECT line."shipmentId" FROM "RemittanceLine" line WHERE line.shop = ${shop} AND line.verdict = 'not_delivered' ${narrowed})
+       AND parcel.outcome = ${SHIPMENT_OUTCOME.DELIVERED}
+       AND parcel."cashToCollectPaise" > 0
+       AND lines.remitted >= parcel."cashToCollectPaise"
+       AND NOT EXISTS (SELECT 1 FROM "ShopifyCodPayment" payment WHERE payment.shop = parcel.shop AND payment."shipmentId" = parcel.id)`;
+  if (parcels.length === 0) return 0;
+  const settings = await prisma.reconciliationSettings.findUnique({ where: { shop }, select: { markPaidInShopify: true } });
+  if (settings && !settings.markPaidInShopify) return 0;
+  // A parcel queued meanwhile by another caller is left as it is (one payment a parcel).
   return prisma.$transaction(async (tx) => {
-    const settings = await tx.reconciliationSettings.findUnique({ where: { shop }, select: { markPaidInShopify: true } });
-    if (settings && !settings.markPaidInShopify) return 0;
-    const narrowed = shipmentIds ? Prisma.sql`AND line."shipmentId" = ANY(${[...shipmentIds]}::int[])` : Prisma.empty;
-    const parcels = await tx.$queryRaw<{ id: number; orderGid: string; orderName: string; parcel: number; cashToCollectPaise: number; reference: string }[]>`
-      SELECT parcel.id, parcel."orderGid", parcel."orderName", parcel.parcel, parcel."cashToCollectPaise", lines.reference
-        FROM "Shipment" parcel
-        JOIN LATERAL (
-          SELECT sum(line."amountPaise") AS remitted, (array_agg(line.reference ORDER BY line.id DESC))[1] AS reference
-            FROM "RemittanceLine" line
-           WHERE line.shop = parcel.shop AND line."shipmentId" = parcel.id AND line.verdict NOT IN ('already_imported', 'unknown_awb')
-        ) lines ON true
-       WHERE parcel.shop = ${shop}
-         AND parcel.id IN (SELECT line."shipmentId" FROM "RemittanceLine" line WHERE line.shop = ${shop} AND line.verdict = 'not_delivered' ${narrowed})
-         AND parcel.outcome = ${SHIPMENT_OUTCOME.DELIVERED}
-         AND parcel."cashToCollectPaise" > 0
-         AND lines.remitted >= parcel."cashToCollectPaise"
-         AND NOT EXISTS (SELECT 1 FROM "ShopifyCodPayment" payment WHERE payment.shop = parcel.shop AND payment."shipmentId" = parcel.id)`;
     const queued = await queueShopifyPayments(
       tx,
       shop,

@@ -10,6 +10,9 @@ export type RemittanceVerdict = (typeof REMITTANCE_VERDICTS)[number];
 
 export const isRemittanceVerdict = (value: unknown): value is RemittanceVerdict => (REMITTANCE_VERDICTS as readonly unknown[]).includes(value);
 
+/** Verdicts of lines that do not count towards a parcel's remitted total: a repeat, and a line that matched no parcel. */
+export const UNCOUNTED_VERDICTS: readonly RemittanceVerdict[] = ["already_imported", "unknown_awb"];
+
 /** Verdicts that say the courier's money and the parcel disagree: what the merchant takes up with the aggregator. */
 export const REMITTANCE_PROBLEMS: readonly RemittanceVerdict[] = ["short", "over", "paid_twice", "unknown_awb", "not_delivered", "rto", "not_cod"];
 

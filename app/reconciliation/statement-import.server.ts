@@ -10,7 +10,7 @@ import { parcelName } from "~/shipments/parcels";
 import { chargeIdentity, chargeKeyOf, judgeFreightCharge, kgOf, type BookedParcel, type FreightVerdict } from "./freight-verdicts";
 import { parcelStanding } from "./parcel-standing";
 import { addFreightCharges, addRemittanceLines, closeStatement, openStatement, queueShopifyPayments, recordPaymentsLater, rememberColumns, type FreightChargeRecord, type PaymentToRecord, type RemittanceLineRecord } from "./reconciliation-records.server";
-import { judgeRemittance, lineIdentity, parcelKeyOf, type EarlierLines, type RemittanceVerdict, type RemittedParcel } from "./remittance-verdicts";
+import { judgeRemittance, lineIdentity, parcelKeyOf, UNCOUNTED_VERDICTS, type EarlierLines, type RemittanceVerdict, type RemittedParcel } from "./remittance-verdicts";
 import { chooseMapping, mappingProblems, type ColumnMapping, type MappingProblem, type StatementKind } from "./statement-columns";
 import { isRowProblem, MAX_AMOUNT_PAISE, readFreightRow, readRemittanceRow, rowReaderOf, STATEMENT_LIMITS, type FreightRow, type RemittanceRow, type RowProblem, type RowReader } from "./statement-rows";
 
@@ -253,7 +253,7 @@ async function parcelsForRows(tx: Client, shop: string, rows: readonly Pick<Remi
 async function earlierRemittances(tx: Client, shop: string, statementId: number, shipmentIds: readonly number[]): Promise<Map<number, { remittedPaise: number; identities: Set<string> }>> {
   if (shipmentIds.length === 0) return new Map();
   const rows = await tx.$queryRaw<{ shipmentId: number; remitted: number; seen: string[] }[]>`
-    SELECT "shipmentId", COALESCE(SUM("amountPaise") FILTER (WHERE verdict NOT IN ('already_imported', 'unknown_awb')), 0)::int AS remitted,
+    SELECT "shipmentId", COALESCE(SUM("amountPaise") FILTER (WHERE verdict <> ALL(${[...UNCOUNTED_VERDICTS]}::text[])), 0)::int AS remitted,
            COALESCE(array_agg(lower(reference) || '|' || "amountPaise") FILTER (WHERE "statementId" <> ${statementId}), '{}') AS seen
       FROM "RemittanceLine" WHERE shop = ${shop} AND "shipmentId" = ANY(${[...shipmentIds]}::int[]) GROUP BY "shipmentId"`;
   return new Map(rows.map((row) => [row.shipmentId, { remittedPaise: row.remitted, identities: new Set(row.seen.map((seen) => `shipment:${row.shipmentId}|${seen}`)) }]));

@@ -20,8 +20,8 @@ function withTokens(session: Session, change: (token: string) => string): Sessio
   });
 }
 
-export const sealedTokensOf = (session: Session, box: SecretBox) => withTokens(session, (token) => (isSealed(token) ? token : box.seal(token)));
-export const openTokensOf = (session: Session, box: SecretBox) => withTokens(session, (token) => (isSealed(token) ? box.open(token) : token));
+const sealedTokensOf = (session: Session, box: SecretBox) => withTokens(session, (token) => (isSealed(token) ? token : box.seal(token)));
+const openTokensOf = (session: Session, box: SecretBox) => withTokens(session, (token) => (isSealed(token) ? box.open(token) : token));
 
 export function withSealedTokens<S extends SessionStorage>(inner: S, box: () => SecretBox): SessionStorage {
   const opened = (session: Session | undefined) => session && openTokensOf(session, box());

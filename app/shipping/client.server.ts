@@ -112,12 +112,14 @@ export function createCourierClient(options: CourierClientOptions) {
   const now = options.now ?? systemClock;
   let orderSchema = options.now ? undefined : systemClockOrderSchema;
 
+  function invalidRequest(error: z.ZodError): CourierError {
+    const errors = toFieldErrors(error);
+    return new CourierError("invalid", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}`, errors);
+  }
+
   function validate<T>(schema: z.ZodType<T>, input: unknown): T {
     const parsed = schema.safeParse(input, { reportInput: true });
-    if (!parsed.success) {
-      const errors = toFieldErrors(parsed.error);
-      throw new CourierError("invalid", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}`, errors);
-    }
+    if (!parsed.success) throw invalidRequest(parsed.error);
     return parsed.data;
   }
 
@@ -193,8 +195,7 @@ export function createCourierClient(options: CourierClientOptions) {
       orderSchema ??= createOrderRequestSchema(now);
       if (now === systemClock) systemClockOrderSchema ??= orderSchema;
       const parsed = orderSchema.safeParse(order, { reportInput: true });
-      const onlyTooOld = !parsed.success && parsed.error.issues.every((issue) => issue.path[0] === "order_date" && issue.message === ORDER_DATE_TOO_OLD);
-      if (!(stored && onlyTooOld)) validate(orderSchema, order);
+      if (!parsed.success && !(stored && parsed.error.issues.every((issue) => issue.path[0] === "order_date" && issue.message === ORDER_DATE_TOO_OLD))) throw invalidRequest(parsed.error);
       return call("create-order", CreateOrderResultSchema, { body: order });
     },
 
